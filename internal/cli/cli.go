@@ -1,0 +1,298 @@
+// Package cli parses ccvet's command line, runs the linter and maps the outcome to an exit status.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	"github.com/mattn/go-isatty"
+	flag "github.com/spf13/pflag"
+
+	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/layout"
+	"github.com/ccvet/ccvet/internal/lint"
+	"github.com/ccvet/ccvet/internal/report"
+	"github.com/ccvet/ccvet/internal/rules"
+)
+
+// Exit statuses, the same whatever the output format.
+const (
+	ExitOK       = 0 // no finding reaches --fail-on
+	ExitFindings = 1 // at least one finding reaches --fail-on
+	ExitUsage    = 2 // usage or configuration error, or an unreadable root
+	ExitInternal = 3 // ccvet itself failed
+)
+
+// usageError marks an error that is the caller's to fix.
+type usageError struct{ error }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// Main runs ccvet with args (without the program name) and returns the exit status.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "ccvet: internal error: %v\n%s", r, debug.Stack())
+			code = ExitInternal
+		}
+	}()
+	if len(args) > 0 {
+		switch args[0] {
+		case "rules":
+			return runSub(stderr, func() error { return cmdRules(args[1:], stdout) })
+		case "schema":
+			return runSub(stderr, func() error { return cmdSchema(args[1:], stdout) })
+		}
+	}
+	code, err := lintMain(args, stdin, stdout, stderr)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	return code
+}
+
+func runSub(stderr io.Writer, fn func() error) int {
+	if err := fn(); err != nil {
+		return fail(stderr, err)
+	}
+	return ExitOK
+}
+
+func fail(stderr io.Writer, err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return ExitOK
+	}
+	fmt.Fprintln(stderr, "ccvet: "+report.Sanitize(err.Error()))
+	var ue usageError
+	if errors.As(err, &ue) {
+		return ExitUsage
+	}
+	return ExitInternal
+}
+
+type options struct {
+	format, output, color, failOn, stdinName string
+	enable, disable                          []string
+	strict, quiet, version, exitZero         bool
+	jobs                                     int
+}
+
+func newFlagSet(stderr io.Writer, o *options) *flag.FlagSet {
+	fs := flag.NewFlagSet("ccvet", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.SortFlags = false
+	fs.StringVarP(&o.format, "format", "f", "text", "output format: text, json or sarif")
+	fs.StringVarP(&o.output, "output", "o", "", "write the report to `FILE` instead of standard output")
+	fs.StringVar(&o.color, "color", "auto", "color text output: auto, always or never (auto honours NO_COLOR and non-terminals)")
+	fs.StringSliceVar(&o.enable, "enable", nil, "turn on `RULE`s (comma-separated; repeatable)")
+	fs.StringSliceVar(&o.disable, "disable", nil, "turn off `RULE`s (comma-separated; repeatable)")
+	fs.StringVar(&o.failOn, "fail-on", "error", "exit 1 when a finding is at least this severe: error, warning or note")
+	fs.BoolVar(&o.strict, "strict", false, "report unknown-field and unknown-type as errors (format regression CI)")
+	fs.IntVarP(&o.jobs, "jobs", "j", 0, "check `N` files at once (default: number of CPUs)")
+	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no summary line")
+	fs.StringVar(&o.stdinName, "stdin-filename", "", "name to report for a transcript read from standard input (`-`)")
+	fs.BoolVar(&o.exitZero, "exit-zero", false, "exit 0 even when findings reach --fail-on (errors still exit 2 or 3)")
+	fs.BoolVar(&o.version, "version", false, "print the version and exit")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, `Usage: ccvet [flags] [PATH...]
+       ccvet rules [--format text|json]
+       ccvet schema [TYPE]
+
+Checks Claude Code data: transcripts, subagent transcripts, history.jsonl and
+todos. PATH is a data root (a folder holding projects/), a projects/ folder, a
+project folder, any folder of .jsonl transcripts, a single file, or - for
+standard input. Without PATH: $CLAUDE_CONFIG_DIR, else ~/.claude.
+
+Flags:
+`)
+		fs.PrintDefaults()
+		fmt.Fprint(stderr, `
+Exit status: 0 no finding reaches --fail-on, 1 one does, 2 usage or unreadable
+root, 3 internal error.
+`)
+	}
+	return fs
+}
+
+func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	var o options
+	fs := newFlagSet(stderr, &o)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return ExitOK, nil
+		}
+		return 0, usageError{err}
+	}
+	if o.version {
+		fmt.Fprintln(stdout, "ccvet "+Version())
+		return ExitOK, nil
+	}
+	failOn, err := finding.ParseSeverity(o.failOn)
+	if err != nil || failOn == finding.Off {
+		return 0, usagef("--fail-on: want error, warning or note, got %q", o.failOn)
+	}
+	switch o.format {
+	case "text", "json", "sarif":
+	default:
+		return 0, usagef("--format: want text, json or sarif, got %q", o.format)
+	}
+	switch o.color {
+	case "auto", "always", "never":
+	default:
+		return 0, usagef("--color: want auto, always or never, got %q", o.color)
+	}
+	enabled := map[string]bool{}
+	for _, list := range []struct {
+		ids []string
+		on  bool
+	}{{o.enable, true}, {o.disable, false}} {
+		for _, id := range list.ids {
+			id = strings.TrimSpace(id)
+			if id == "" {
+				continue
+			}
+			if _, ok := rules.Lookup(id); !ok {
+				return 0, usagef("unknown rule %q (see `ccvet rules`)", id)
+			}
+			enabled[id] = list.on
+		}
+	}
+
+	paths := fs.Args()
+	if len(paths) == 0 {
+		root, err := defaultRoot()
+		if err != nil {
+			return 0, err
+		}
+		paths = []string{root}
+	}
+	stdinCount := 0
+	for _, p := range paths {
+		if p == "-" {
+			stdinCount++
+		}
+	}
+	if stdinCount > 1 {
+		return 0, usagef("standard input (-) can be named only once")
+	}
+	found, err := layout.Discover(paths, o.stdinName)
+	if err != nil {
+		return 0, usageError{err}
+	}
+
+	eng, err := lint.New(lint.Options{Jobs: o.jobs, Enabled: enabled, Strict: o.strict, Stdin: stdin})
+	if err != nil {
+		return 0, err
+	}
+	res := eng.Run(found)
+
+	out := stdout
+	var file *os.File
+	if o.output != "" {
+		file, err = os.Create(o.output)
+		if err != nil {
+			return 0, usagef("--output: %v", err)
+		}
+		out = file
+	}
+	run := &report.Run{Version: Version(), Findings: res.Findings, Files: res.Files, Entries: res.Entries,
+		Skipped: res.Skipped, Rules: ruleInfos()}
+	switch o.format {
+	case "json":
+		err = report.JSON(out, run)
+	case "sarif":
+		err = report.SARIF(out, run)
+	default:
+		err = report.Text(out, run, report.TextOptions{Color: useColor(o.color, out), Quiet: o.quiet})
+	}
+	if file != nil {
+		if cerr := file.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return 0, fmt.Errorf("writing the report: %w", err)
+	}
+	if o.exitZero {
+		return ExitOK, nil
+	}
+	for _, f := range res.Findings {
+		if f.Severity >= failOn {
+			return ExitFindings, nil
+		}
+	}
+	return ExitOK, nil
+}
+
+// defaultRoot is $CLAUDE_CONFIG_DIR, else ~/.claude; it must exist.
+func defaultRoot() (string, error) {
+	root := os.Getenv("CLAUDE_CONFIG_DIR")
+	shown := root
+	if root == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", usagef("no PATH given and no home folder to find ~/.claude in: %v", err)
+		}
+		root = filepath.Join(home, ".claude")
+		shown = "~/.claude"
+	}
+	if st, err := os.Stat(root); err != nil || !st.IsDir() {
+		return "", usagef("no Claude Code data folder at %s (pass a PATH, or set CLAUDE_CONFIG_DIR)", shown)
+	}
+	return root, nil
+}
+
+func useColor(mode string, w io.Writer) bool {
+	switch mode {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	if _, ok := os.LookupEnv("NO_COLOR"); ok {
+		return false
+	}
+	f, ok := w.(*os.File)
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+}
+
+// Version is the module version and VCS revision from the build info.
+func Version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(devel)"
+	}
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	var rev, dirty string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "-dirty"
+			}
+		}
+	}
+	if rev != "" && (v == "(devel)" || !strings.Contains(v, rev[:min(12, len(rev))])) {
+		v += " (" + rev[:min(12, len(rev))] + dirty + ")"
+	}
+	return v
+}
+
+func ruleInfos() []report.RuleInfo {
+	var out []report.RuleInfo
+	for _, r := range rules.All() {
+		out = append(out, report.RuleInfo{ID: r.ID, Severity: r.Severity, Enabled: r.Enabled, Summary: r.Summary,
+			Why: r.Why, Fix: r.Fix, Bad: r.Bad, Good: r.Good})
+	}
+	return out
+}

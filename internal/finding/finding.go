@@ -1,0 +1,114 @@
+// Package finding defines what a check reports, its severity, and the stable order of findings.
+package finding
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Severity ranks a finding. Higher is worse.
+type Severity int
+
+// Severities in increasing order.
+const (
+	Off Severity = iota
+	Note
+	Warning
+	Error
+)
+
+func (s Severity) String() string {
+	switch s {
+	case Note:
+		return "note"
+	case Warning:
+		return "warning"
+	case Error:
+		return "error"
+	}
+	return "off"
+}
+
+// ParseSeverity reads "error", "warning", "note" or "off".
+func ParseSeverity(s string) (Severity, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "error":
+		return Error, nil
+	case "warning", "warn":
+		return Warning, nil
+	case "note", "info":
+		return Note, nil
+	case "off", "none":
+		return Off, nil
+	}
+	return Off, fmt.Errorf("unknown severity %q (want error, warning, note or off)", s)
+}
+
+// Location is a place in a checked file. Line 0 means the whole file.
+type Location struct {
+	Path    string `json:"path"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Pointer string `json:"pointer,omitempty"`
+	Message string `json:"message,omitempty"`
+}
+
+// Finding is one problem found in one place.
+type Finding struct {
+	Rule     string
+	Severity Severity
+	Path     string // slash-separated, relative to the argument that found it
+	Line     int    // 1-based; 0 = whole file
+	Column   int    // 1-based, in Unicode code points; 0 when Line is 0
+	Message  string
+	Pointer  string // JSON pointer of the offending value, if any
+	UUID     string // uuid of the entry concerned, if any (used by fingerprints)
+	Related  []Location
+}
+
+// Less orders findings by path, line, column, rule, then message.
+func Less(a, b *Finding) bool {
+	if a.Path != b.Path {
+		return a.Path < b.Path
+	}
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	if a.Column != b.Column {
+		return a.Column < b.Column
+	}
+	if a.Rule != b.Rule {
+		return a.Rule < b.Rule
+	}
+	if a.Message != b.Message {
+		return a.Message < b.Message
+	}
+	return a.Pointer < b.Pointer
+}
+
+// Sort puts findings in their stable report order.
+func Sort(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool { return Less(&fs[i], &fs[j]) })
+}
+
+// Counts tallies findings by severity.
+type Counts struct {
+	Errors, Warnings, Notes int
+}
+
+// Count tallies fs.
+func Count(fs []Finding) Counts {
+	var c Counts
+	for i := range fs {
+		switch fs[i].Severity {
+		case Error:
+			c.Errors++
+		case Warning:
+			c.Warnings++
+		case Note:
+			c.Notes++
+		}
+	}
+	return c
+}

@@ -1,0 +1,102 @@
+// Package jsonl reads newline-delimited records of any length, tracking line numbers and byte offsets.
+package jsonl
+
+import (
+	"bufio"
+	"errors"
+	"io"
+)
+
+// DefaultMaxLine is the longest line the reader holds in memory. Longer
+// lines are still framed and counted, but their bytes are dropped: Line.Cut
+// tells the caller that only the first MaxLine bytes are in Line.Bytes.
+const DefaultMaxLine = 512 << 20
+
+// Line is one record. Bytes is only valid until the next call to Next.
+type Line struct {
+	Num     int    // 1-based line number
+	Offset  int64  // byte offset of the line's first byte in the stream
+	Bytes   []byte // the line without its terminating '\n'
+	Length  int64  // full length of the line in bytes, without the '\n'
+	Newline bool   // the line ended with '\n' (false only for the last line)
+	Cut     bool   // Length > len(Bytes): the line was longer than MaxLine
+}
+
+// Reader splits a stream into lines without a length limit of its own;
+// memory is bounded by the longest line held (at most MaxLine).
+type Reader struct {
+	br      *bufio.Reader
+	buf     []byte
+	MaxLine int
+	num     int
+	off     int64
+	err     error
+}
+
+// NewReader returns a Reader over r.
+func NewReader(r io.Reader) *Reader {
+	return &Reader{br: bufio.NewReaderSize(r, 256<<10), MaxLine: DefaultMaxLine}
+}
+
+// Next returns the next line. It returns io.EOF after the last line, and
+// any other read error as is (the line read so far, if any, comes first).
+func (r *Reader) Next() (Line, error) {
+	if r.err != nil {
+		return Line{}, r.err
+	}
+	r.buf = r.buf[:0]
+	var length int64
+	cut := false
+	for {
+		chunk, err := r.br.ReadSlice('\n')
+		length += int64(len(chunk))
+		if room := r.MaxLine - len(r.buf); room > 0 {
+			if len(chunk) > room {
+				r.buf = append(r.buf, chunk[:room]...)
+				cut = true
+			} else {
+				r.buf = append(r.buf, chunk...)
+			}
+		} else if len(chunk) > 0 {
+			cut = true
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil {
+			r.err = err
+			if length == 0 {
+				return Line{}, err
+			}
+			return r.line(length, false, cut), nil
+		}
+		return r.line(length, true, cut), nil
+	}
+}
+
+func (r *Reader) line(length int64, newline, cut bool) Line {
+	b := r.buf
+	if newline {
+		length--
+		if !cut || len(b) > 0 && b[len(b)-1] == '\n' {
+			b = b[:len(b)-1]
+		}
+	}
+	if int64(len(b)) > length {
+		b = b[:length]
+	}
+	r.num++
+	l := Line{Num: r.num, Offset: r.off, Bytes: b, Length: length, Newline: newline, Cut: cut && int64(len(b)) < length}
+	r.off += length
+	if newline {
+		r.off++
+	}
+	// Give back a huge buffer so that one long line does not pin memory for the rest of the file.
+	if cap(r.buf) > 64<<20 && len(b) < 1<<20 {
+		r.buf = nil
+	}
+	return l
+}
+
+// IsEOF reports whether err marks the normal end of the stream.
+func IsEOF(err error) bool { return errors.Is(err, io.EOF) }

@@ -1,0 +1,349 @@
+// Package layout finds the files under the paths given to ccvet and decides what each one is.
+package layout
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Kind says what a file is in Claude Code's data layout.
+type Kind int
+
+// File kinds.
+const (
+	Other      Kind = iota
+	Transcript      // projects/<enc>/<sessionId>.jsonl, or a loose exported transcript
+	Subagent        // agent-<id>.jsonl, flat or under <sessionId>/subagents/
+	History         // history.jsonl
+	Todos           // todos/<sessionId>-agent-<agentId>.json
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Transcript:
+		return "transcript"
+	case Subagent:
+		return "subagent"
+	case History:
+		return "history"
+	case Todos:
+		return "todos"
+	}
+	return "other"
+}
+
+// IsTranscript reports whether files of kind k hold conversation entries.
+func (k Kind) IsTranscript() bool { return k == Transcript || k == Subagent }
+
+// File is one file to check.
+type File struct {
+	OSPath  string // path to open
+	Path    string // display path: slash-separated, relative to the argument that found it
+	Kind    Kind
+	Size    int64
+	Stdin   bool   // read from standard input
+	Project string // OS path of the project folder the file belongs to (its directory for loose files)
+	// InLayout is true when the file sits in a projects/<enc>/ folder of a data layout.
+	InLayout bool
+	// ProjectName is the encoded project folder name when InLayout.
+	ProjectName string
+	// SessionID is the session the file's name says it belongs to ("" if none).
+	SessionID string
+	// AgentID is the subagent id from an agent-<id>.jsonl name.
+	AgentID string
+	// Root is the data root (the folder holding projects/) when one is known.
+	Root string
+	// Base is the display path of the data root or argument, for store-wide findings.
+	Arg string
+}
+
+// Problem is a path that could not be read or walked.
+type Problem struct {
+	Path string // display path
+	Err  error
+}
+
+// Result is what Discover found.
+type Result struct {
+	Files    []*File
+	Skipped  int // files ccvet does not check (other files, backups, metadata)
+	Problems []Problem
+	// Roots are the data roots and projects folders among the arguments, for store-wide checks.
+	Roots []Root
+}
+
+// Root is a scanned data root or projects folder.
+type Root struct {
+	Dir      string // OS path of the data root (the folder holding projects/), "" if only a projects folder was given
+	Projects string // OS path of the projects folder
+	Arg      string // the argument as given
+}
+
+var (
+	uuidRe  = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+	agentRe = regexp.MustCompile(`^agent-([A-Za-z0-9_-]+)\.jsonl$`)
+	todosRe = regexp.MustCompile(`^(.+)-agent-(.+)\.json$`)
+)
+
+// IsUUID reports whether s looks like a UUID.
+func IsUUID(s string) bool { return uuidRe.MatchString(s) }
+
+// Discover walks the arguments. "-" stands for standard input and is named
+// stdinName in reports. Missing arguments are returned as an error: the
+// command cannot do what was asked.
+func Discover(args []string, stdinName string) (*Result, error) {
+	res := &Result{}
+	seen := map[string]bool{}
+	for _, arg := range args {
+		if arg == "-" {
+			name := stdinName
+			if name == "" {
+				name = "<stdin>"
+			}
+			f := &File{OSPath: "-", Path: filepath.ToSlash(name), Stdin: true, Arg: name}
+			classifyLoose(f, filepath.FromSlash(name))
+			if f.Kind == Other {
+				f.Kind = Transcript
+			}
+			res.Files = append(res.Files, f)
+			continue
+		}
+		st, err := os.Stat(arg)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", arg, unwrapPathErr(err))
+		}
+		if !st.IsDir() {
+			if !st.Mode().IsRegular() {
+				return nil, fmt.Errorf("%s: not a regular file or folder", arg)
+			}
+			abs, _ := filepath.Abs(arg)
+			if seen[abs] {
+				continue
+			}
+			seen[abs] = true
+			f := &File{OSPath: arg, Path: filepath.ToSlash(arg), Size: st.Size(), Arg: arg}
+			classifyLoose(f, abs)
+			if f.Kind == Other && strings.HasSuffix(arg, ".jsonl") {
+				f.Kind = Transcript
+			}
+			if f.Kind == Other {
+				res.Skipped++
+				continue
+			}
+			res.Files = append(res.Files, f)
+			continue
+		}
+		walkDir(res, arg, seen, len(args) > 1)
+	}
+	sort.SliceStable(res.Files, func(i, j int) bool { return res.Files[i].Path < res.Files[j].Path })
+	return res, nil
+}
+
+func unwrapPathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// walkDir walks one folder argument. Display paths are relative to it, or
+// start with it when prefixArg is set. It does not follow symbolic links to
+// folders (so link loops cannot trap it); links to regular files are checked.
+func walkDir(res *Result, arg string, seen map[string]bool, prefixArg bool) {
+	abs, err := filepath.Abs(arg)
+	if err != nil {
+		abs = arg
+	}
+	var root Root
+	switch {
+	case isDir(filepath.Join(abs, "projects")):
+		root = Root{Dir: abs, Projects: filepath.Join(abs, "projects"), Arg: arg}
+	case filepath.Base(abs) == "projects":
+		root = Root{Projects: abs, Arg: arg}
+		if isDir(filepath.Join(filepath.Dir(abs), "file-history")) || fileExists(filepath.Join(filepath.Dir(abs), "history.jsonl")) {
+			root.Dir = filepath.Dir(abs)
+		}
+	}
+	if root.Projects != "" {
+		res.Roots = append(res.Roots, root)
+	}
+	_ = filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
+		rel, _ := filepath.Rel(abs, p)
+		disp := filepath.ToSlash(rel)
+		if rel == "." || prefixArg {
+			// With several arguments, paths relative to each would be ambiguous.
+			disp = path.Join(filepath.ToSlash(arg), disp)
+		}
+		if err != nil {
+			res.Problems = append(res.Problems, Problem{Path: disp, Err: unwrapPathErr(err)})
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			if p != abs && (d.Name() == ".git" || d.Name() == "node_modules") {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		mode := d.Type()
+		var size int64
+		if mode&fs.ModeSymlink != 0 {
+			st, err := os.Stat(p)
+			if err != nil || !st.Mode().IsRegular() {
+				res.Skipped++ // a link to a folder, a dangling link, or a loop: never followed
+				return nil
+			}
+			size = st.Size()
+		} else if !mode.IsRegular() {
+			res.Skipped++ // FIFOs, sockets, devices: never opened
+			return nil
+		} else if info, err := d.Info(); err == nil {
+			size = info.Size()
+		}
+		if seen[p] {
+			return nil
+		}
+		seen[p] = true
+		f := &File{OSPath: p, Path: disp, Size: size, Arg: arg}
+		classify(f, p, root)
+		if f.Kind == Other {
+			res.Skipped++
+			return nil
+		}
+		res.Files = append(res.Files, f)
+		return nil
+	})
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// classify decides a file's kind from its place in the layout, falling back
+// to its name alone for files outside a layout.
+func classify(f *File, p string, root Root) {
+	slash := filepath.ToSlash(p)
+	if root.Projects != "" {
+		if rel, err := filepath.Rel(root.Projects, p); err == nil && !strings.HasPrefix(rel, "..") {
+			f.Root = root.Dir
+			parts := strings.Split(filepath.ToSlash(rel), "/")
+			if len(parts) >= 2 {
+				classifyInProject(f, parts, filepath.Join(root.Projects, parts[0]))
+				return
+			}
+			return // a file directly in projects/: not ours
+		}
+		if root.Dir != "" {
+			if rel, err := filepath.Rel(root.Dir, p); err == nil && !strings.HasPrefix(rel, "..") {
+				f.Root = root.Dir
+				parts := strings.Split(filepath.ToSlash(rel), "/")
+				switch {
+				case len(parts) == 1 && parts[0] == "history.jsonl":
+					f.Kind = History
+				case len(parts) == 2 && parts[0] == "todos" && strings.HasSuffix(parts[1], ".json"):
+					f.Kind = Todos
+					if m := todosRe.FindStringSubmatch(parts[1]); m != nil {
+						f.SessionID, f.AgentID = m[1], m[2]
+					}
+				}
+				return // file-history backups, settings, caches: not checked one by one
+			}
+		}
+	}
+	// No data root: look for a projects/<enc>/ folder in the path itself.
+	if i := strings.LastIndex(slash, "/projects/"); i >= 0 {
+		parts := strings.Split(slash[i+len("/projects/"):], "/")
+		if len(parts) >= 2 {
+			classifyInProject(f, parts, filepath.FromSlash(slash[:i+len("/projects/")]+parts[0]))
+			if f.Kind != Other {
+				return
+			}
+		}
+	}
+	classifyLoose(f, p)
+}
+
+// classifyInProject handles parts = [<enc>, ...] below a projects folder.
+func classifyInProject(f *File, parts []string, projectDir string) {
+	name := parts[len(parts)-1]
+	if !strings.HasSuffix(name, ".jsonl") {
+		return // tool-results, meta.json sidecars, workflow files
+	}
+	f.InLayout = true
+	f.ProjectName = parts[0]
+	f.Project = projectDir
+	if name == "journal.jsonl" {
+		return // workflow journals have their own format
+	}
+	if m := agentRe.FindStringSubmatch(name); m != nil {
+		f.Kind = Subagent
+		f.AgentID = m[1]
+		// <enc>/<sessionId>/subagents/[<group>/...]agent-<id>.jsonl
+		if len(parts) >= 4 && parts[2] == "subagents" {
+			f.SessionID = parts[1]
+		}
+		return
+	}
+	if len(parts) == 2 {
+		f.Kind = Transcript
+		f.SessionID = strings.TrimSuffix(name, ".jsonl")
+		return
+	}
+	if len(parts) >= 4 && parts[2] == "subagents" {
+		f.Kind = Subagent // a subagent file with an unexpected name
+		f.SessionID = parts[1]
+		return
+	}
+	f.Kind = Transcript
+	f.SessionID = strings.TrimSuffix(name, ".jsonl")
+}
+
+// classifyLoose handles files outside a data layout by name.
+func classifyLoose(f *File, p string) {
+	name := filepath.Base(p)
+	dir := filepath.Base(filepath.Dir(p))
+	if f.Project == "" {
+		f.Project = filepath.Dir(p)
+	}
+	switch {
+	case name == "history.jsonl":
+		f.Kind = History
+	case dir == "todos" && strings.HasSuffix(name, ".json"):
+		f.Kind = Todos
+		if m := todosRe.FindStringSubmatch(name); m != nil {
+			f.SessionID, f.AgentID = m[1], m[2]
+		}
+	case name == "journal.jsonl" && strings.Contains(filepath.ToSlash(p), "/workflows/"):
+		// workflow run journals have a format of their own
+	case strings.HasSuffix(name, ".jsonl"):
+		if m := agentRe.FindStringSubmatch(name); m != nil {
+			f.Kind = Subagent
+			f.AgentID = m[1]
+			if dir == "subagents" {
+				f.SessionID = filepath.Base(filepath.Dir(filepath.Dir(p)))
+			}
+			return
+		}
+		f.Kind = Transcript
+		stem := strings.TrimSuffix(name, ".jsonl")
+		if IsUUID(stem) {
+			f.SessionID = stem
+		}
+	}
+}

@@ -1,0 +1,420 @@
+// Package lint runs the rules over discovered files: lines, then files, then projects, then the store.
+package lint
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"sort"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/ccvet/ccvet/internal/entry"
+	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/jsonl"
+	"github.com/ccvet/ccvet/internal/layout"
+	"github.com/ccvet/ccvet/internal/rules"
+	"github.com/ccvet/ccvet/internal/schema"
+)
+
+// MaxDocBytes bounds whole-document files (todos) read into memory.
+const MaxDocBytes = 64 << 20
+
+// Options say which rules run and how findings are graded.
+type Options struct {
+	Jobs     int                         // files checked at once; <= 0 means the number of CPUs
+	Enabled  map[string]bool             // rule id -> on; rules not named keep their default
+	Severity map[string]finding.Severity // rule id -> severity override
+	Strict   bool                        // unknown-field and unknown-type on, as errors
+	Stdin    io.Reader                   // read for the "-" argument
+	MaxLine  int                         // longest line held in memory (0: jsonl.DefaultMaxLine)
+}
+
+// Result is what a run found.
+type Result struct {
+	Findings []finding.Finding // sorted
+	Files    int               // files checked
+	Entries  int               // JSON entries read
+	Bytes    int64             // bytes read
+	Skipped  int               // files found but not checked
+}
+
+// Engine holds the compiled rules and schemas for one run.
+type Engine struct {
+	opts  Options
+	env   *rules.Env
+	rules []*rules.Rule
+	on    map[string]bool
+	sev   map[string]finding.Severity
+}
+
+// New prepares an engine; it compiles the schemas once.
+func New(opts Options) (*Engine, error) {
+	v, err := schema.New()
+	if err != nil {
+		return nil, fmt.Errorf("compiling embedded schemas: %w", err)
+	}
+	e := &Engine{opts: opts, on: map[string]bool{}, sev: map[string]finding.Severity{}}
+	for _, r := range rules.All() {
+		on := r.Enabled
+		if opts.Strict && r.Strict {
+			on = true
+			e.sev[r.ID] = finding.Error
+		}
+		if v, ok := opts.Enabled[r.ID]; ok {
+			on = v
+		}
+		if s, ok := opts.Severity[r.ID]; ok {
+			e.sev[r.ID] = s
+			if s == finding.Off {
+				on = false
+			}
+		}
+		e.on[r.ID] = on
+		if on {
+			e.rules = append(e.rules, r)
+		}
+	}
+	e.env = &rules.Env{Schema: v, Strict: opts.Strict, Enabled: func(id string) bool { return e.on[id] }}
+	return e, nil
+}
+
+// collector gathers findings of one unit of work, applying the run's rule
+// selection and severity overrides.
+type collector struct {
+	e   *Engine
+	out []finding.Finding
+}
+
+func (c *collector) emit(f finding.Finding) {
+	if !c.e.on[f.Rule] {
+		return
+	}
+	if s, ok := c.e.sev[f.Rule]; ok {
+		f.Severity = s
+	}
+	if f.Severity == finding.Off {
+		return
+	}
+	c.out = append(c.out, f)
+}
+
+// Run checks everything Discover found.
+func (e *Engine) Run(found *layout.Result) *Result {
+	res := &Result{Skipped: found.Skipped}
+	var all []finding.Finding
+
+	problems := &collector{e: e}
+	for _, p := range found.Problems {
+		problems.emit(finding.Finding{Rule: rules.Unreadable.ID, Severity: rules.Unreadable.Severity,
+			Path: p.Path, Message: "cannot read: " + p.Err.Error()})
+	}
+	all = append(all, problems.out...)
+
+	files := make([]*rules.File, len(found.Files))
+	cols := make([]*collector, len(found.Files))
+	for i, lf := range found.Files {
+		c := &collector{e: e}
+		cols[i] = c
+		files[i] = rules.NewFile(lf, e.env, c.emit)
+	}
+	e.parallel(len(files), func(i int) { e.checkFile(files[i]) })
+	for i, f := range files {
+		all = append(all, cols[i].out...)
+		res.Files++
+		res.Entries += f.Entries
+		res.Bytes += f.Bytes
+	}
+
+	// Projects: transcripts grouped by their folder.
+	byDir := map[string][]*rules.File{}
+	for _, f := range files {
+		if f.Kind.IsTranscript() {
+			byDir[f.Project] = append(byDir[f.Project], f)
+		}
+	}
+	dirs := make([]string, 0, len(byDir))
+	for d := range byDir {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	projects := make([]*rules.Project, len(dirs))
+	pcols := make([]*collector, len(dirs))
+	for i, d := range dirs {
+		fs := byDir[d]
+		pcols[i] = &collector{e: e}
+		projects[i] = rules.NewProject(d, fs[0].ProjectName, fs[0].InLayout, fs, e.env, pcols[i].emit)
+	}
+	e.parallel(len(projects), func(i int) {
+		for _, r := range e.rules {
+			if r.Project != nil {
+				r.Project(r, projects[i])
+			}
+		}
+	})
+	for _, c := range pcols {
+		all = append(all, c.out...)
+	}
+
+	sc := &collector{e: e}
+	store := rules.NewStore(found.Roots, projects, files, e.env, sc.emit)
+	for _, r := range e.rules {
+		if r.Store != nil {
+			r.Store(r, store)
+		}
+	}
+	all = append(all, sc.out...)
+
+	finding.Sort(all)
+	res.Findings = all
+	return res
+}
+
+// parallel runs fn(0..n-1) on the configured number of workers.
+func (e *Engine) parallel(n int, fn func(i int)) {
+	jobs := e.opts.Jobs
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	if jobs > n {
+		jobs = n
+	}
+	if jobs <= 1 {
+		for i := 0; i < n; i++ {
+			fn(i)
+		}
+		return
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				fn(i)
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
+
+func (e *Engine) unreadable(f *rules.File, line int, err error) {
+	f.Emit(rules.Unreadable, finding.Finding{Line: line, Message: "cannot read: " + pathless(err)})
+}
+
+// pathless drops the path from an *os.PathError: the finding names the file already.
+func pathless(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Op + ": " + pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func (e *Engine) open(f *rules.File) (io.ReadCloser, error) {
+	if f.Stdin {
+		in := e.opts.Stdin
+		if in == nil {
+			in = os.Stdin
+		}
+		data, err := io.ReadAll(in)
+		f.StdinData = data
+		return io.NopCloser(bytes.NewReader(data)), err
+	}
+	return openReadOnly(f.OSPath)
+}
+
+func (e *Engine) checkFile(f *rules.File) {
+	if f.Kind == layout.Todos {
+		e.checkDoc(f)
+	} else {
+		e.checkLines(f)
+	}
+	for _, r := range e.rules {
+		if r.File != nil {
+			r.File(r, f)
+		}
+	}
+}
+
+func (e *Engine) checkLines(f *rules.File) {
+	rc, err := e.open(f)
+	if err != nil {
+		e.unreadable(f, 0, err)
+		return
+	}
+	defer rc.Close()
+	rd := jsonl.NewReader(rc)
+	if e.opts.MaxLine > 0 {
+		rd.MaxLine = e.opts.MaxLine
+	}
+	sniffed := f.InLayout || f.Kind != layout.Transcript
+	for {
+		jl, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			f.ReadError = err
+			e.unreadable(f, f.Lines+1, err)
+			break
+		}
+		f.Lines++
+		f.Bytes = jl.Offset + jl.Length
+		if jl.Newline {
+			f.Bytes++
+		}
+		l := &rules.Line{File: f, Num: jl.Num, Offset: jl.Offset, Raw: jl.Bytes, Length: jl.Length,
+			Newline: jl.Newline, Cut: jl.Cut}
+		frame(l)
+		if !sniffed && l.Obj != nil {
+			// A loose .jsonl: history.jsonl lines have "display" and no "type".
+			sniffed = true
+			if _, hasType := l.Obj["type"]; !hasType {
+				if _, ok := l.Obj["display"]; ok {
+					f.Kind = layout.History
+				}
+			}
+		}
+		if l.Obj != nil {
+			f.Entries++
+		}
+		for _, r := range e.rules {
+			if r.Line != nil {
+				r.Line(r, l)
+			}
+		}
+		if l.Obj != nil && f.Kind.IsTranscript() {
+			rec := entry.Extract(l.Obj, l.Num, l.Offset)
+			rec.Hash = hash(l.Raw)
+			f.Records = append(f.Records, rec)
+		}
+	}
+}
+
+// frame fills in the framing and decoding facts of a line.
+func frame(l *rules.Line) {
+	l.NUL = bytes.IndexByte(l.Raw, 0)
+	l.BadUTF8 = -1
+	if !utf8.Valid(l.Raw) {
+		l.BadUTF8 = firstInvalidUTF8(l.Raw)
+	}
+	if len(bytes.TrimSpace(l.Raw)) == 0 && !l.Cut {
+		l.Blank = l.Length == int64(len(l.Raw))
+		if l.Blank {
+			return
+		}
+	}
+	if l.NUL >= 0 || l.BadUTF8 >= 0 || l.Cut {
+		return // reported by their own rules; decoding would only repeat them
+	}
+	if l.Num == 1 && bytes.HasPrefix(l.Raw, []byte("\xef\xbb\xbf")) {
+		l.Err, l.ErrOff = errors.New("the file starts with a UTF-8 byte order mark"), 0
+		return
+	}
+	l.Value, l.Err, l.ErrOff = Decode(l.Raw)
+	if m, ok := l.Value.(map[string]any); ok {
+		l.Obj = m
+		l.Type, _ = m["type"].(string)
+	}
+}
+
+// Decode parses one JSON value that must fill the whole of raw (apart from
+// white space). Numbers stay json.Number. On failure it returns the byte
+// offset the error points at.
+func Decode(raw []byte) (any, error, int) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		var se *json.SyntaxError
+		switch {
+		case errors.As(err, &se):
+			off := int(se.Offset) - 1
+			if off < 0 {
+				off = 0
+			}
+			return nil, errors.New(se.Error()), off
+		case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+			return nil, errors.New("unexpected end of JSON input"), len(raw)
+		default:
+			return nil, err, 0
+		}
+	}
+	end := int(dec.InputOffset())
+	for end < len(raw) && isSpace(raw[end]) {
+		end++
+	}
+	if end < len(raw) {
+		return nil, errors.New("unexpected data after the JSON value (two records fused on one line?)"), end
+	}
+	if v == nil {
+		return nil, errors.New("the line is the JSON literal null, not an entry"), 0
+	}
+	return v, nil, 0
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+func firstInvalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
+}
+
+// checkDoc reads a whole-document file (todos) and decodes it.
+func (e *Engine) checkDoc(f *rules.File) {
+	rc, err := e.open(f)
+	if err != nil {
+		e.unreadable(f, 0, err)
+		return
+	}
+	defer rc.Close()
+	data, err := io.ReadAll(io.LimitReader(rc, MaxDocBytes+1))
+	if err != nil {
+		e.unreadable(f, 0, err)
+		return
+	}
+	f.Bytes = int64(len(data))
+	if len(data) > MaxDocBytes {
+		f.DocErr, f.DocErrAt = fmt.Errorf("file is larger than %d MiB; not checked", MaxDocBytes>>20), 0
+		return
+	}
+	f.Doc = data
+	f.Lines = bytes.Count(data, []byte{'\n'}) + 1
+	if !utf8.Valid(data) {
+		f.DocErr, f.DocErrAt = errors.New("invalid UTF-8"), firstInvalidUTF8(data)
+		return
+	}
+	v, err, off := Decode(data)
+	if err != nil {
+		f.DocErr, f.DocErrAt = err, off
+		return
+	}
+	f.DocValue = v
+	f.Entries = 1
+}
+
+// hash is FNV-1a over the line, enough to tell an exact duplicate line.
+func hash(b []byte) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
+}

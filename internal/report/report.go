@@ -1,0 +1,42 @@
+// Package report prints findings as text, JSON or SARIF; every format gets the same sorted findings.
+package report
+
+import "github.com/ccvet/ccvet/internal/finding"
+
+// RuleInfo describes a rule for formats that carry rule metadata (SARIF).
+type RuleInfo struct {
+	ID       string
+	Severity finding.Severity // default severity
+	Enabled  bool
+	Summary  string // one line
+	Why      string // the full description
+	Fix      string
+	Bad      string
+	Good     string
+}
+
+// Run is everything a printer needs.
+type Run struct {
+	Version  string
+	Findings []finding.Finding
+	Files    int
+	Entries  int
+	Skipped  int
+	Rules    []RuleInfo // the whole catalogue, sorted by id, for formats that describe rules
+}
+
+// Summary counts the run.
+type Summary struct {
+	Files    int `json:"files"`
+	Entries  int `json:"entries"`
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	Notes    int `json:"notes"`
+	Skipped  int `json:"skipped"`
+}
+
+// Summarize counts r.
+func (r *Run) Summarize() Summary {
+	c := finding.Count(r.Findings)
+	return Summary{Files: r.Files, Entries: r.Entries, Errors: c.Errors, Warnings: c.Warnings, Notes: c.Notes, Skipped: r.Skipped}
+}

@@ -1,0 +1,256 @@
+package rules
+
+import (
+	"bytes"
+	"os"
+
+	"github.com/ccvet/ccvet/internal/entry"
+	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/jsonl"
+	"github.com/ccvet/ccvet/internal/jsonpos"
+	"github.com/ccvet/ccvet/internal/layout"
+	"github.com/ccvet/ccvet/internal/schema"
+)
+
+// Env is what every check may consult: shared, read-only.
+type Env struct {
+	Schema *schema.Validator
+	Strict bool
+	// Enabled reports whether a rule will report; checks that are costly
+	// may skip work for rules that are off.
+	Enabled func(id string) bool
+}
+
+// Line is one line of a JSONL file as the line checks see it. The engine
+// fills in the framing and decoding facts before any check runs.
+type Line struct {
+	File    *File
+	Num     int
+	Offset  int64
+	Raw     []byte // without '\n'; only valid during the line checks
+	Length  int64  // full length in bytes (Raw may be shorter when Cut)
+	Newline bool   // ended with '\n'
+	Cut     bool   // longer than ccvet holds in memory: only framing checks ran
+
+	Blank   bool  // empty or only white space
+	NUL     int   // byte offset of the first NUL byte, or -1
+	BadUTF8 int   // byte offset of the first invalid UTF-8 byte, or -1
+	Err     error // why the line does not parse as one JSON value (nil if it does, or if not tried)
+	ErrOff  int   // byte offset Err points at
+
+	Value any            // the decoded value (json.Number for numbers) when the line parsed
+	Obj   map[string]any // Value when it is an object
+	Type  string         // Obj["type"] when it is a string
+
+	problems  []schema.Problem
+	validated bool
+}
+
+// SchemaProblems validates the line against its schema once and caches the
+// result, so that the schema and unknown-field rules share one validation.
+func (l *Line) SchemaProblems() []schema.Problem {
+	if l.validated {
+		return l.problems
+	}
+	l.validated = true
+	v := l.File.Env.Schema
+	if l.Obj == nil || v == nil {
+		return nil
+	}
+	switch l.File.Kind {
+	case layout.History:
+		l.problems = v.ValidateHistory(l.Value)
+	case layout.Transcript, layout.Subagent:
+		if l.Type != "" && v.KnownEntryType(l.Type) {
+			l.problems = v.ValidateEntry(l.Type, l.Value)
+		}
+	}
+	return l.problems
+}
+
+// Parsed reports whether the line decoded to a JSON value.
+func (l *Line) Parsed() bool { return l.Value != nil }
+
+// Column converts a byte offset in the line to a 1-based code point column.
+func (l *Line) Column(off int) int { return jsonpos.Column(l.Raw, off) }
+
+// Report records a finding for rule r at byte offset off of this line.
+func (l *Line) Report(r *Rule, off int, msg string) {
+	l.Emit(r, finding.Finding{Column: l.Column(off), Message: msg})
+}
+
+// ReportPointer records a finding at the value the JSON pointer names
+// (at its key when key is true).
+func (l *Line) ReportPointer(r *Rule, ptr string, key bool, msg string) {
+	off, _ := jsonpos.Find(l.Raw, ptr, key)
+	l.Emit(r, finding.Finding{Column: l.Column(off), Pointer: ptr, Message: msg})
+}
+
+// Emit records f for rule r on this line, filling in what f leaves empty.
+func (l *Line) Emit(r *Rule, f finding.Finding) {
+	if f.Line == 0 {
+		f.Line = l.Num
+	}
+	if f.Column == 0 {
+		f.Column = 1
+	}
+	if f.UUID == "" && l.Obj != nil {
+		f.UUID, _ = l.Obj["uuid"].(string)
+	}
+	l.File.Emit(r, f)
+}
+
+// File is one checked file: its place in the layout, what was read from it,
+// and the records of its transcript entries in file order.
+type File struct {
+	*layout.File
+	Env *Env
+
+	Lines     int   // lines read
+	Entries   int   // lines that parsed to a JSON object
+	Bytes     int64 // bytes read
+	Records   []*entry.Record
+	ReadError error // the read stopped early because of this error
+
+	// Stdin keeps the bytes read from standard input so that positions can be found again.
+	StdinData []byte
+
+	// Whole-document files (todos/*.json) are read at once.
+	Doc      []byte // the document, when the file is a whole JSON document
+	DocValue any    // its decoded value, nil if it did not parse
+	DocErr   error  // why it did not parse
+	DocErrAt int    // byte offset of DocErr
+
+	emit func(finding.Finding)
+}
+
+// NewFile wraps a discovered file; findings go to emit.
+func NewFile(lf *layout.File, env *Env, emit func(finding.Finding)) *File {
+	return &File{File: lf, Env: env, emit: emit}
+}
+
+// Emit records f for rule r in this file.
+func (f *File) Emit(r *Rule, fd finding.Finding) {
+	fd.Rule = r.ID
+	if fd.Severity == finding.Off {
+		fd.Severity = r.Severity
+	}
+	if fd.Path == "" {
+		fd.Path = f.Path
+	}
+	if fd.Line > 0 && fd.Column == 0 {
+		fd.Column = 1
+	}
+	f.emit(fd)
+}
+
+// ReportDoc records a finding at byte offset off of a whole-document file.
+func (f *File) ReportDoc(r *Rule, off int, ptr, msg string) {
+	line, col := jsonpos.LineCol(f.Doc, off)
+	f.Emit(r, finding.Finding{Line: line, Column: col, Pointer: ptr, Message: msg})
+}
+
+// ReportDocPointer records a finding at the value ptr names in a whole-document file.
+func (f *File) ReportDocPointer(r *Rule, ptr string, key bool, msg string) {
+	off, _ := jsonpos.Find(f.Doc, ptr, key)
+	f.ReportDoc(r, off, ptr, msg)
+}
+
+// Column finds the 1-based column of the value at JSON pointer ptr on the
+// line of rec, by reading that line again. It returns 1 when the line cannot
+// be read or the pointer does not resolve.
+func (f *File) Column(rec *entry.Record, ptr string) int {
+	raw := f.lineAt(rec.Offset)
+	if raw == nil {
+		return 1
+	}
+	off, _ := jsonpos.Find(raw, ptr, false)
+	return jsonpos.Column(raw, off)
+}
+
+// ReportRecord records a finding on rec's line, at the value ptr names.
+func (f *File) ReportRecord(r *Rule, rec *entry.Record, ptr string, fd finding.Finding) {
+	fd.Line = rec.Line
+	fd.Pointer = ptr
+	fd.Column = f.Column(rec, ptr)
+	if fd.UUID == "" {
+		fd.UUID = rec.UUID
+	}
+	f.Emit(r, fd)
+}
+
+func (f *File) lineAt(off int64) []byte {
+	if f.Stdin {
+		if off < 0 || off > int64(len(f.StdinData)) {
+			return nil
+		}
+		rd := jsonl.NewReader(bytes.NewReader(f.StdinData[off:]))
+		l, err := rd.Next()
+		if err != nil {
+			return nil
+		}
+		return l.Bytes
+	}
+	fh, err := os.Open(f.OSPath)
+	if err != nil {
+		return nil
+	}
+	defer fh.Close()
+	if _, err := fh.Seek(off, 0); err != nil {
+		return nil
+	}
+	rd := jsonl.NewReader(fh)
+	l, err := rd.Next()
+	if err != nil {
+		return nil
+	}
+	return append([]byte(nil), l.Bytes...)
+}
+
+// Project is one project folder (or, for loose files, one folder of
+// transcripts): the graph rules that look across files run here.
+type Project struct {
+	Dir      string // OS path
+	Name     string // encoded folder name when in a layout
+	InLayout bool
+	Files    []*File // transcripts and subagent transcripts, sorted by path
+	Env      *Env
+	emit     func(finding.Finding)
+}
+
+// NewProject makes a project context.
+func NewProject(dir, name string, inLayout bool, files []*File, env *Env, emit func(finding.Finding)) *Project {
+	return &Project{Dir: dir, Name: name, InLayout: inLayout, Files: files, Env: env, emit: emit}
+}
+
+// Emit records fd for rule r; fd.Path must be set.
+func (p *Project) Emit(r *Rule, fd finding.Finding) {
+	fd.Rule = r.ID
+	if fd.Severity == finding.Off {
+		fd.Severity = r.Severity
+	}
+	p.emit(fd)
+}
+
+// Store is everything scanned: the store-wide rules run here.
+type Store struct {
+	Roots    []layout.Root
+	Projects []*Project
+	Files    []*File // every checked file, sorted by path
+	Env      *Env
+	emit     func(finding.Finding)
+}
+
+// NewStore makes a store context.
+func NewStore(roots []layout.Root, projects []*Project, files []*File, env *Env, emit func(finding.Finding)) *Store {
+	return &Store{Roots: roots, Projects: projects, Files: files, Env: env, emit: emit}
+}
+
+// Emit records fd for rule r; fd.Path must be set.
+func (s *Store) Emit(r *Rule, fd finding.Finding) {
+	fd.Rule = r.ID
+	if fd.Severity == finding.Off {
+		fd.Severity = r.Severity
+	}
+	s.emit(fd)
+}

@@ -1,0 +1,32 @@
+package rules
+
+import (
+	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/jsonpos"
+)
+
+// LoneSurrogate reports a \uD800-\uDFFF escape without its pair.
+var LoneSurrogate = register(&Rule{
+	ID:       "lone-surrogate",
+	Severity: finding.Error,
+	Enabled:  true,
+	Summary:  "a string holds half of a UTF-16 surrogate pair (\\ud83c alone)",
+	Why: "The line parses, but the string is not valid Unicode. When the session is resumed the " +
+		"API rejects every request that includes it (issue 45982), so the session cannot continue.",
+	Bad:  `{"type":"user","message":{"role":"user","content":"party \ud83c"}}`,
+	Good: `{"type":"user","message":{"role":"user","content":"party \ud83c\udf89"}}`,
+	Fix:  "Remove the lone escape or complete the pair.",
+	Line: func(r *Rule, l *Line) {
+		if !l.Parsed() {
+			return
+		}
+		if off := jsonpos.LoneSurrogate(l.Raw); off >= 0 {
+			end := off + 6
+			if end > len(l.Raw) {
+				end = len(l.Raw)
+			}
+			l.Report(r, off, "lone UTF-16 surrogate escape "+string(l.Raw[off:end])+
+				" in a string; the API rejects requests that contain it")
+		}
+	},
+})

@@ -1,0 +1,62 @@
+// Package rules holds the rule catalogue: each rule's documentation and its check, one file per rule.
+package rules
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/ccvet/ccvet/internal/finding"
+)
+
+// Rule is one check with its documentation. A rule's check runs at one or
+// more of the stages the engine visits: each line, each file, each project
+// folder, and the whole store.
+type Rule struct {
+	ID       string           // stable kebab-case id, e.g. "invalid-json"
+	Severity finding.Severity // default severity
+	Enabled  bool             // on by default
+	Strict   bool             // switched on, as an error, by --strict
+	Since    string           // ccvet version that introduced it
+
+	Summary string // one line: what it catches
+	Why     string // what breaks for the user
+	Bad     string // an input that triggers it
+	Good    string // the same input, healthy
+	Fix     string // how to repair
+
+	// Checks receive their own rule, to report with. Each may be nil.
+	Line    func(r *Rule, l *Line)    // per line of a JSONL file (transcripts and history)
+	File    func(r *Rule, f *File)    // after a whole file has been read
+	Project func(r *Rule, p *Project) // after every file of one project folder
+	Store   func(r *Rule, s *Store)   // after everything
+}
+
+var registry = map[string]*Rule{}
+
+// register adds r to the catalogue; rule files call it from init.
+func register(r *Rule) *Rule {
+	if _, dup := registry[r.ID]; dup {
+		panic(fmt.Sprintf("rules: duplicate rule id %q", r.ID))
+	}
+	if r.Since == "" {
+		r.Since = "0.1.0"
+	}
+	registry[r.ID] = r
+	return r
+}
+
+// All returns every rule sorted by id.
+func All() []*Rule {
+	out := make([]*Rule, 0, len(registry))
+	for _, r := range registry {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// Lookup finds a rule by id.
+func Lookup(id string) (*Rule, bool) {
+	r, ok := registry[id]
+	return r, ok
+}

@@ -1,0 +1,83 @@
+package rules
+
+import (
+	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/layout"
+)
+
+// Schema reports an entry that does not match the JSON Schema of its type.
+var Schema = register(&Rule{
+	ID:       "schema",
+	Severity: finding.Error,
+	Enabled:  true,
+	Summary:  "an entry does not match the JSON Schema of its type",
+	Why: "Claude Code and the tools that read transcripts expect each entry type to carry certain " +
+		"fields with certain types. A wrong or missing field makes the entry unreadable or " +
+		"misread (a user turn without `message`, a `timestamp` that is not a date).",
+	Bad:  `{"parentUuid":null,"type":"user","uuid":"…","timestamp":"yesterday",…}`,
+	Good: `{"parentUuid":null,"type":"user","uuid":"…","timestamp":"2025-11-02T10:14:03.512Z",…}`,
+	Fix:  "Correct the value the message names; `ccvet schema TYPE` prints the schema.",
+	Line: func(r *Rule, l *Line) {
+		if !l.Parsed() {
+			return
+		}
+		if l.File.Kind.IsTranscript() || l.File.Kind == layout.History {
+			if l.Obj == nil {
+				l.Report(r, 0, "entry must be a JSON object, got "+jsonKind(l.Value))
+				return
+			}
+		}
+		if l.File.Kind.IsTranscript() {
+			switch t := l.Obj["type"].(type) {
+			case nil:
+				if _, present := l.Obj["type"]; !present {
+					l.ReportPointer(r, "", false, "entry has no `type` field")
+				} else {
+					l.ReportPointer(r, "/type", false, "`type` must be a string, got null")
+				}
+				return
+			case string:
+			default:
+				l.ReportPointer(r, "/type", false, "`type` must be a string, got "+jsonKind(t))
+				return
+			}
+		}
+		for _, p := range l.SchemaProblems() {
+			if !p.UnknownField {
+				l.ReportPointer(r, p.Pointer, false, p.Message)
+			}
+		}
+	},
+	File: func(r *Rule, f *File) {
+		if f.Kind != layout.Todos || f.DocValue == nil || f.Env.Schema == nil {
+			return
+		}
+		for _, p := range f.Env.Schema.ValidateTodos(f.DocValue) {
+			rule := r
+			if p.UnknownField {
+				if !f.Env.Enabled(UnknownField.ID) {
+					continue
+				}
+				rule = UnknownField
+			}
+			f.ReportDocPointer(rule, p.Pointer, p.UnknownField, p.Message)
+		}
+	},
+})
+
+// jsonKind names the JSON type of a decoded value.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case string:
+		return "a string"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return "a number"
+}

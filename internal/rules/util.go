@@ -1,0 +1,29 @@
+package rules
+
+import (
+	"strconv"
+	"strings"
+)
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// plural returns "1 entry" or "3 entries" style counts.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// quote shows an untrusted string briefly, escaped, in backquote-free form.
+func quote(s string) string {
+	const max = 60
+	r := []rune(s)
+	if len(r) > max {
+		s = string(r[:max]) + "…"
+	}
+	return strconv.Quote(s)
+}
+
+// code formats an identifier the way messages show field names.
+func code(s string) string { return "`" + strings.ReplaceAll(s, "`", "'") + "`" }

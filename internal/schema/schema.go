@@ -1,0 +1,354 @@
+// Package schema validates decoded entries against the embedded JSON Schemas.
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/ccvet/ccvet/schemas"
+)
+
+// baseURL is the prefix of every schema's $id; a schema named "defs/usage"
+// has the id baseURL + "defs/usage.json".
+const baseURL = "https://ccvet.dev/schemas/"
+
+// Names of the schemas that describe something other than a transcript line.
+const (
+	historyName = "history"
+	todosName   = "todos"
+)
+
+// Problem is one way a value does not conform to its schema.
+type Problem struct {
+	// Pointer is the JSON pointer (RFC 6901) of the offending value. For an
+	// unknown field it is the pointer of that field; for a missing required
+	// field, the pointer of the object that lacks it.
+	Pointer string
+	// Message is a sentence a person understands.
+	Message string
+	// UnknownField is true when the problem is a field the schema does not
+	// declare (rule unknown-field) rather than a schema error.
+	UnknownField bool
+}
+
+// Validator validates values against the compiled embedded schemas. It is
+// safe for concurrent use.
+type Validator struct {
+	entries map[string]*jsonschema.Schema
+	history *jsonschema.Schema
+	todos   *jsonschema.Schema
+	cat     *catalog
+}
+
+// catalog is what the validator knows of the raw schema documents.
+type catalog struct {
+	names    []string          // sorted schema names, e.g. "defs/usage", "user"
+	raw      map[string][]byte // name -> file content
+	docs     map[string]any    // $id (without fragment) -> decoded document
+	declared map[string]bool   // every property name declared by some schema
+	blocks   map[string]bool   // known content block types
+	subtypes map[string]bool   // known system subtypes
+}
+
+var (
+	catOnce sync.Once
+	catVal  *catalog
+	catErr  error
+)
+
+// loadCatalog reads and decodes the embedded schema files once.
+func loadCatalog() (*catalog, error) {
+	catOnce.Do(func() { catVal, catErr = readCatalog(schemas.FS) })
+	return catVal, catErr
+}
+
+func readCatalog(fsys fs.FS) (*catalog, error) {
+	c := &catalog{
+		raw:      map[string][]byte{},
+		docs:     map[string]any{},
+		declared: map[string]bool{},
+		blocks:   map[string]bool{},
+		subtypes: map[string]bool{},
+	}
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".json") {
+			return nil
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		var doc any
+		if err := json.Unmarshal(data, &doc); err != nil {
+			return fmt.Errorf("schema %s: %w", p, err)
+		}
+		name := strings.TrimSuffix(p, ".json")
+		m, _ := doc.(map[string]any)
+		if id, _ := m["$id"].(string); id != baseURL+p {
+			return fmt.Errorf("schema %s: $id is %q, want %q", p, id, baseURL+p)
+		}
+		c.names = append(c.names, name)
+		c.raw[name] = data
+		c.docs[baseURL+p] = doc
+		collectDeclared(doc, c.declared)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(c.names)
+	for k := range defsOf(c.docs[baseURL+"defs/content-block.json"]) {
+		c.blocks[k] = true
+	}
+	for k := range defsOf(c.docs[baseURL+"system.json"]) {
+		c.subtypes[k] = true
+	}
+	if len(c.blocks) == 0 || len(c.subtypes) == 0 {
+		return nil, errors.New("schema: content-block or system schema has no $defs")
+	}
+	return c, nil
+}
+
+// defsOf returns the $defs object of a schema document.
+func defsOf(doc any) map[string]any {
+	m, _ := doc.(map[string]any)
+	defs, _ := m["$defs"].(map[string]any)
+	return defs
+}
+
+// collectDeclared adds every name found under a "properties" keyword.
+func collectDeclared(v any, out map[string]bool) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, sub := range v {
+			if k == "properties" {
+				if props, ok := sub.(map[string]any); ok {
+					for name, ps := range props {
+						out[name] = true
+						collectDeclared(ps, out)
+					}
+					continue
+				}
+			}
+			collectDeclared(sub, out)
+		}
+	case []any:
+		for _, sub := range v {
+			collectDeclared(sub, out)
+		}
+	}
+}
+
+// New compiles every embedded schema. The Validator is safe for concurrent
+// use afterwards.
+func New() (*Validator, error) {
+	cat, err := loadCatalog()
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft2020
+	c.AssertFormat = true
+	c.LoadURL = func(s string) (io.ReadCloser, error) {
+		return nil, fmt.Errorf("schema: %s is not an embedded schema", s)
+	}
+	for _, name := range cat.names {
+		if err := c.AddResource(baseURL+name+".json", bytes.NewReader(cat.raw[name])); err != nil {
+			return nil, fmt.Errorf("schema %s: %w", name, err)
+		}
+	}
+	v := &Validator{entries: map[string]*jsonschema.Schema{}, cat: cat}
+	for _, name := range cat.names {
+		s, err := c.Compile(baseURL + name + ".json")
+		if err != nil {
+			return nil, fmt.Errorf("schema %s: %w", name, err)
+		}
+		switch {
+		case name == historyName:
+			v.history = s
+		case name == todosName:
+			v.todos = s
+		case !strings.Contains(name, "/"):
+			v.entries[name] = s
+		}
+	}
+	if v.history == nil || v.todos == nil {
+		return nil, errors.New("schema: history or todos schema missing")
+	}
+	return v, nil
+}
+
+// KnownEntryType reports whether transcript lines of type t have a schema.
+func (v *Validator) KnownEntryType(t string) bool {
+	_, ok := v.entries[t]
+	return ok
+}
+
+// EntryTypes returns the transcript entry types that have a schema, sorted.
+func (v *Validator) EntryTypes() []string {
+	out := make([]string, 0, len(v.entries))
+	for t := range v.entries {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ValidateEntry validates a transcript line whose "type" is t. value is the
+// line decoded with encoding/json (UseNumber) into any. An unknown t yields
+// no problem: unknown types are reported elsewhere.
+func (v *Validator) ValidateEntry(t string, value any) []Problem {
+	s, ok := v.entries[t]
+	if !ok {
+		return nil
+	}
+	return v.validate(s, value)
+}
+
+// ValidateHistory validates one line of history.jsonl.
+func (v *Validator) ValidateHistory(value any) []Problem {
+	return v.validate(v.history, value)
+}
+
+// ValidateTodos validates a whole todos/*.json document.
+func (v *Validator) ValidateTodos(value any) []Problem {
+	return v.validate(v.todos, value)
+}
+
+// KnownBlockType reports whether the schemas know the content block type t.
+func KnownBlockType(t string) bool {
+	cat, err := loadCatalog()
+	return err == nil && cat.blocks[t]
+}
+
+// KnownSystemSubtype reports whether the schemas know the system subtype s.
+func KnownSystemSubtype(s string) bool {
+	cat, err := loadCatalog()
+	return err == nil && cat.subtypes[s]
+}
+
+// Names returns the names of every embedded schema, sorted, e.g. "assistant",
+// "defs/usage", "history", "todos".
+func Names() []string {
+	cat, err := loadCatalog()
+	if err != nil {
+		return nil
+	}
+	return append([]string(nil), cat.names...)
+}
+
+// Source returns the raw text of the embedded schema called name.
+func Source(name string) ([]byte, bool) {
+	cat, err := loadCatalog()
+	if err != nil {
+		return nil, false
+	}
+	data, ok := cat.raw[name]
+	if !ok {
+		return nil, false
+	}
+	return append([]byte(nil), data...), true
+}
+
+func (v *Validator) validate(s *jsonschema.Schema, value any) []Problem {
+	err := s.Validate(value)
+	if err == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return []Problem{{Pointer: "", Message: "cannot validate: " + err.Error()}}
+	}
+	var leaves []*jsonschema.ValidationError
+	collectLeaves(ve, &leaves)
+	probs := make([]Problem, 0, len(leaves))
+	for _, l := range leaves {
+		probs = append(probs, v.describe(l, value)...)
+	}
+	return tidy(v.dropCascade(probs))
+}
+
+// collectLeaves gathers the errors of a tree that have no causes.
+func collectLeaves(ve *jsonschema.ValidationError, out *[]*jsonschema.ValidationError) {
+	if len(ve.Causes) == 0 {
+		*out = append(*out, ve)
+		return
+	}
+	for _, c := range ve.Causes {
+		collectLeaves(c, out)
+	}
+}
+
+// dropCascade removes unknown-field problems that are only an echo of another
+// problem. When a subschema applied in place ($ref, allOf, then) fails, the
+// properties it declares do not count as evaluated, so unevaluatedProperties
+// reports each of them. Such a report is dropped when the field is declared
+// somewhere in the schemas and a real problem sits in the same object.
+func (v *Validator) dropCascade(probs []Problem) []Problem {
+	var real []string
+	for _, p := range probs {
+		if !p.UnknownField {
+			real = append(real, p.Pointer)
+		}
+	}
+	if len(real) == 0 {
+		return probs
+	}
+	out := probs[:0]
+	for _, p := range probs {
+		if p.UnknownField {
+			parent, name := splitPointer(p.Pointer)
+			if v.cat.declared[name] && anyUnder(real, parent) {
+				continue
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// anyUnder reports whether some pointer equals parent or lies below it.
+func anyUnder(ptrs []string, parent string) bool {
+	for _, p := range ptrs {
+		if p == parent || strings.HasPrefix(p, parent+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// tidy sorts problems by pointer then message and removes duplicates.
+func tidy(probs []Problem) []Problem {
+	sort.Slice(probs, func(i, j int) bool {
+		if probs[i].Pointer != probs[j].Pointer {
+			return probs[i].Pointer < probs[j].Pointer
+		}
+		if probs[i].Message != probs[j].Message {
+			return probs[i].Message < probs[j].Message
+		}
+		return !probs[i].UnknownField && probs[j].UnknownField
+	})
+	out := probs[:0]
+	for i, p := range probs {
+		if i > 0 && p == probs[i-1] {
+			continue
+		}
+		out = append(out, p)
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
