@@ -219,7 +219,7 @@ func TestUnreadable(t *testing.T) {
 	if err := os.Mkdir(sub, 0o000); err != nil {
 		t.Fatal(err)
 	}
-	defer os.Chmod(sub, 0o755)
+	defer func() { _ = os.Chmod(sub, 0o755) }()
 	out, _, _ := runJSON(t, dir)
 	n := 0
 	for _, f := range out.Findings {

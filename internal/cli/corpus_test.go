@@ -15,7 +15,44 @@ const corpusDir = "../../../shared/corpus/real"
 
 // knownBroken lists real files that are truly damaged, with the error rules
 // ccvet must report on them. Every other file marked real must give no error.
-var knownBroken = map[string][]string{}
+// testdata/broken keeps copies (see its README for what is wrong with each).
+var knownBroken = map[string][]string{
+	// 2.0.56: the head of the session is gone; line 1 is a tool_result without its call.
+	"Smartagent-so__Personal_AI_Infrastructure/.claude/projects/-Users-pretor-Documents-PAI---TPOS/eca51c57-7b92-423f-8ad6-52f996c9a8e1.jsonl": {"orphan-parent", "unmatched-tool-result"},
+	// A Stop-hook progress entry parented to a uuid never written: resume loses 211 / 46 entries.
+	"entireio__cli/5d/107d133886/0/full.jsonl": {"orphan-parent"},
+	"entireio__cli/6d/e70163f7e3/0/full.jsonl": {"orphan-parent"},
+	// Real fixtures cut down by hand: entries removed from the middle.
+	"iansherr__claude-code-log/test/test_data/sidechain.jsonl":       {"orphan-parent"},
+	"iansherr__claude-code-log/test/test_data/sidechain_agent.jsonl": {"orphan-parent", "unmatched-tool-result"},
+}
+
+// TestKnownBroken checks the copies in testdata/broken, so the real faults
+// stay covered where the shared corpus is not available.
+func TestKnownBroken(t *testing.T) {
+	want := map[string][]string{
+		"projects/-Users-pretor-Documents-PAI---TPOS/eca51c57-7b92-423f-8ad6-52f996c9a8e1.jsonl": {"orphan-parent", "unmatched-tool-result"},
+		"stop-hook-orphan.jsonl":    {"orphan-parent"},
+		"sidechain-agent-cut.jsonl": {"orphan-parent", "unmatched-tool-result"},
+	}
+	for name, rules := range want {
+		out, _, code := runJSON(t, filepath.Join("..", "..", "testdata", "broken", name))
+		if code != ExitFindings {
+			t.Errorf("%s: exit %d, want 1", name, code)
+		}
+		got := map[string]bool{}
+		for _, f := range out.Findings {
+			if f.Severity == "error" {
+				got[f.Rule] = true
+			}
+		}
+		for _, r := range rules {
+			if !got[r] {
+				t.Errorf("%s: want a %s error, got %v", name, r, got)
+			}
+		}
+	}
+}
 
 // realFiles reads MANIFEST.tsv: local path -> whether the file is real
 // (written by Claude Code, not made by hand).

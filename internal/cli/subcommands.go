@@ -96,8 +96,8 @@ func rulesMarkdown(w io.Writer, all []*rules.Rule) error {
 	}
 	for _, r := range all {
 		fmt.Fprintf(&b, "\n## %s\n\n", r.ID)
-		fmt.Fprintf(&b, "*%s, %s by default.* %s.\n\n", r.Severity, defaultState(r), upperFirst(r.Summary))
-		fmt.Fprintf(&b, "**Why it matters.** %s\n\n", r.Why)
+		fmt.Fprintf(&b, "*%s, %s by default.* %s.\n\n", r.Severity, defaultState(r), mdText(upperFirst(r.Summary)))
+		fmt.Fprintf(&b, "**Why it matters.** %s\n\n", mdText(r.Why))
 		if r.Bad != "" {
 			fmt.Fprintf(&b, "Bad:\n\n```\n%s\n```\n\n", r.Bad)
 		}
@@ -105,11 +105,21 @@ func rulesMarkdown(w io.Writer, all []*rules.Rule) error {
 			fmt.Fprintf(&b, "Good:\n\n```\n%s\n```\n\n", r.Good)
 		}
 		if r.Fix != "" {
-			fmt.Fprintf(&b, "**Fix.** %s\n", r.Fix)
+			fmt.Fprintf(&b, "**Fix.** %s\n", mdText(r.Fix))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// mdText escapes < and > in prose so that placeholders like <sessionId>
+// show on GitHub, leaving code spans as they are.
+func mdText(s string) string {
+	parts := strings.Split(s, "`")
+	for i := 0; i < len(parts); i += 2 {
+		parts[i] = strings.NewReplacer("<", "&lt;", ">", "&gt;").Replace(parts[i])
+	}
+	return strings.Join(parts, "`")
 }
 
 func defaultState(r *rules.Rule) string {

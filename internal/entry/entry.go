@@ -45,9 +45,10 @@ type Record struct {
 
 // Tool is one tool_use or tool_result block.
 type Tool struct {
-	ID    string
-	Name  string // tool_use only
-	Block int    // index in message.content
+	ID     string
+	Name   string // tool_use only
+	Block  int    // index in message.content
+	Server bool   // a server_tool_use block: the API answers it inside the same message
 }
 
 // Backup is one trackedFileBackups member of a file-history snapshot.
@@ -101,7 +102,8 @@ func Extract(obj map[string]any, line int, offset int64) *Record {
 				}
 				switch str(bm, "type") {
 				case "tool_use", "server_tool_use":
-					r.ToolUses = append(r.ToolUses, Tool{ID: str(bm, "id"), Name: str(bm, "name"), Block: i})
+					r.ToolUses = append(r.ToolUses, Tool{ID: str(bm, "id"), Name: str(bm, "name"), Block: i,
+						Server: str(bm, "type") == "server_tool_use"})
 				case "tool_result":
 					r.ToolResults = append(r.ToolResults, Tool{ID: str(bm, "tool_use_id"), Block: i})
 				}

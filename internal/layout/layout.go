@@ -129,7 +129,7 @@ func Discover(args []string, stdinName string) (*Result, error) {
 			}
 			seen[abs] = true
 			f := &File{OSPath: arg, Path: filepath.ToSlash(arg), Size: st.Size(), Arg: arg}
-			classifyLoose(f, abs)
+			classify(f, abs, Root{})
 			if f.Kind == Other && strings.HasSuffix(arg, ".jsonl") {
 				f.Kind = Transcript
 			}
@@ -272,6 +272,9 @@ func classify(f *File, p string, root Root) {
 		if len(parts) >= 2 {
 			classifyInProject(f, parts, filepath.FromSlash(slash[:i+len("/projects/")]+parts[0]))
 			if f.Kind != Other {
+				if dataRoot := filepath.FromSlash(slash[:i]); isDir(filepath.Join(dataRoot, "file-history")) {
+					f.Root = dataRoot
+				}
 				return
 			}
 		}
@@ -335,8 +338,11 @@ func classifyLoose(f *File, p string) {
 		if m := agentRe.FindStringSubmatch(name); m != nil {
 			f.Kind = Subagent
 			f.AgentID = m[1]
-			if dir == "subagents" {
-				f.SessionID = filepath.Base(filepath.Dir(filepath.Dir(p)))
+			// <dir>/<sessionId>/subagents/[...]/agent-<id>.jsonl belongs with <dir>/<sessionId>.jsonl.
+			if i := strings.LastIndex(filepath.ToSlash(p), "/subagents/"); i >= 0 {
+				sessDir := filepath.FromSlash(filepath.ToSlash(p)[:i])
+				f.SessionID = filepath.Base(sessDir)
+				f.Project = filepath.Dir(sessDir)
 			}
 			return
 		}

@@ -123,8 +123,7 @@ func (e *Engine) Run(found *layout.Result) *Result {
 		files[i] = rules.NewFile(lf, e.env, c.emit)
 	}
 	e.parallel(len(files), func(i int) { e.checkFile(files[i]) })
-	for i, f := range files {
-		all = append(all, cols[i].out...)
+	for _, f := range files {
 		res.Files++
 		res.Entries += f.Entries
 		res.Bytes += f.Bytes
@@ -168,6 +167,12 @@ func (e *Engine) Run(found *layout.Result) *Result {
 		}
 	}
 	all = append(all, sc.out...)
+	// File collectors are gathered last: project and store checks may report
+	// on a file through it (a file belongs to one project, so no two
+	// goroutines ever write one collector).
+	for _, c := range cols {
+		all = append(all, c.out...)
+	}
 
 	finding.Sort(all)
 	res.Findings = all
@@ -321,7 +326,7 @@ func frame(l *rules.Line) {
 		l.Err, l.ErrOff = errors.New("the file starts with a UTF-8 byte order mark"), 0
 		return
 	}
-	l.Value, l.Err, l.ErrOff = Decode(l.Raw)
+	l.Value, l.ErrOff, l.Err = Decode(l.Raw)
 	if m, ok := l.Value.(map[string]any); ok {
 		l.Obj = m
 		l.Type, _ = m["type"].(string)
@@ -331,7 +336,7 @@ func frame(l *rules.Line) {
 // Decode parses one JSON value that must fill the whole of raw (apart from
 // white space). Numbers stay json.Number. On failure it returns the byte
 // offset the error points at.
-func Decode(raw []byte) (any, error, int) {
+func Decode(raw []byte) (any, int, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any
@@ -343,11 +348,11 @@ func Decode(raw []byte) (any, error, int) {
 			if off < 0 {
 				off = 0
 			}
-			return nil, errors.New(se.Error()), off
+			return nil, off, errors.New(se.Error())
 		case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-			return nil, errors.New("unexpected end of JSON input"), len(raw)
+			return nil, len(raw), errors.New("unexpected end of JSON input")
 		default:
-			return nil, err, 0
+			return nil, 0, err
 		}
 	}
 	end := int(dec.InputOffset())
@@ -355,12 +360,12 @@ func Decode(raw []byte) (any, error, int) {
 		end++
 	}
 	if end < len(raw) {
-		return nil, errors.New("unexpected data after the JSON value (two records fused on one line?)"), end
+		return nil, end, errors.New("unexpected data after the JSON value (two records fused on one line?)")
 	}
 	if v == nil {
-		return nil, errors.New("the line is the JSON literal null, not an entry"), 0
+		return nil, 0, errors.New("the line is the JSON literal null, not an entry")
 	}
-	return v, nil, 0
+	return v, 0, nil
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
@@ -400,7 +405,7 @@ func (e *Engine) checkDoc(f *rules.File) {
 		f.DocErr, f.DocErrAt = errors.New("invalid UTF-8"), firstInvalidUTF8(data)
 		return
 	}
-	v, err, off := Decode(data)
+	v, off, err := Decode(data)
 	if err != nil {
 		f.DocErr, f.DocErrAt = err, off
 		return

@@ -110,7 +110,8 @@ type File struct {
 	Entries   int   // lines that parsed to a JSON object
 	Bytes     int64 // bytes read
 	Records   []*entry.Record
-	ReadError error // the read stopped early because of this error
+	History   []HistoryRef // history.jsonl lines naming a session (filled by the history-orphan line check)
+	ReadError error        // the read stopped early because of this error
 
 	// Stdin keeps the bytes read from standard input so that positions can be found again.
 	StdinData []byte

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"strconv"
-	"strings"
 )
 
 func itoa(n int) string { return strconv.Itoa(n) }
@@ -24,6 +23,3 @@ func quote(s string) string {
 	}
 	return strconv.Quote(s)
 }
-
-// code formats an identifier the way messages show field names.
-func code(s string) string { return "`" + strings.ReplaceAll(s, "`", "'") + "`" }

@@ -1,0 +1,150 @@
+package chain
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ccvet/ccvet/internal/entry"
+)
+
+// rec is a short way to write a record: "uuid<parent type [k=v ...]".
+// Keys: m (message.id), tu (tool_use id), tr (tool_result id), t (seconds
+// after 10:00:00), sc (sidechain), a (agentId).
+func rec(line int, spec string) *entry.Record {
+	f := strings.Fields(spec)
+	ids := strings.SplitN(f[0], "<", 2)
+	r := &entry.Record{Line: line, UUID: ids[0], Type: f[1]}
+	if len(ids) == 2 && ids[1] != "" {
+		r.ParentUUID, r.HasParent = ids[1], true
+	}
+	r.Timestamp = fmt.Sprintf("2025-10-01T10:00:%02d.000Z", line)
+	for _, kv := range f[2:] {
+		k, v, _ := strings.Cut(kv, "=")
+		switch k {
+		case "m":
+			r.MessageID = v
+		case "tu":
+			r.ToolUses = append(r.ToolUses, entry.Tool{ID: v, Name: "Bash"})
+		case "tr":
+			r.ToolResults = append(r.ToolResults, entry.Tool{ID: v})
+		case "t":
+			r.Timestamp = "2025-10-01T10:00:" + v + ".000Z"
+		case "sc":
+			r.IsSidechain = true
+		case "a":
+			r.AgentID = v
+		}
+	}
+	return r
+}
+
+func recs(specs ...string) []*entry.Record {
+	out := make([]*entry.Record, len(specs))
+	for i, s := range specs {
+		out[i] = rec(i+1, s)
+	}
+	return out
+}
+
+// uuids lists the uuids of the conversation in order.
+func uuids(g *Graph, c *Conversation) string {
+	var s []string
+	for _, i := range c.Order {
+		s = append(s, g.Records[i].UUID)
+	}
+	return strings.Join(s, " ")
+}
+
+func TestRebuild(t *testing.T) {
+	cases := []struct {
+		name  string
+		recs  []*entry.Record
+		want  string
+		cycle bool
+		cut   string
+	}{
+		{"linear", recs("a< user", "b<a assistant m=1", "c<b user"), "a b c", false, ""},
+		{"branch: the latest leaf wins",
+			recs("a< user", "b<a assistant m=1", "c<a user", "d<c assistant m=2"), "a c d", false, ""},
+		{"progress is bridged",
+			recs("a< user", "p<a progress", "q<p progress", "b<q assistant m=1"), "a b", false, ""},
+		{"compaction boundary stops the walk",
+			recs("a< user", "b<a assistant m=1", "cb< system", "s<cb user"), "cb s", false, ""},
+		{"missing parent cuts",
+			recs("a< user", "b<x assistant m=1", "c<b user"), "b c", false, "b"},
+		{"cycle stops",
+			recs("a<c user", "b<a assistant m=1", "c<b user t=59"), "a b c", true, ""},
+		{"sidechain lines are not the main leaf",
+			recs("a< user", "b<a assistant m=1", "s< user sc", "s2<s assistant sc m=9"), "a b", false, ""},
+		{"parallel tool calls of 2.1.x: every result recovered",
+			recs("u< user",
+				"a1<u assistant m=1 tu=X",
+				"a2<a1 assistant m=1 tu=Y",
+				"rX<a1 user tr=X",
+				"rY<a2 user tr=Y",
+				"n<rY assistant m=2"),
+			"u a1 a2 rX rY n", false, ""},
+		{"off-chain sibling and its result recovered",
+			recs("u< user",
+				"a1<u assistant m=1 tu=X",
+				"a2<u assistant m=1 tu=Y",
+				"rX<a1 user tr=X",
+				"rY<a2 user tr=Y",
+				"n<rX assistant m=2"),
+			"u a1 a2 rY rX n", false, ""},
+		{"duplicate uuid: the last line wins",
+			recs("a< user", "b<a assistant m=1", "b<a assistant m=1 t=03", "c<b user"), "a b c", false, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			g := Build(tc.recs)
+			c := g.Rebuild(g.MainLeaf())
+			if got := uuids(g, c); got != tc.want {
+				t.Errorf("order = %q, want %q", got, tc.want)
+			}
+			if c.Cycle != tc.cycle {
+				t.Errorf("cycle = %v, want %v", c.Cycle, tc.cycle)
+			}
+			cut := ""
+			if c.Cut >= 0 {
+				cut = g.Records[c.Cut].UUID
+			}
+			if cut != tc.cut {
+				t.Errorf("cut = %q, want %q", cut, tc.cut)
+			}
+		})
+	}
+}
+
+func TestRecoveredAndKept(t *testing.T) {
+	g := Build(recs("u< user", "a1<u assistant m=1 tu=X", "a2<a1 assistant m=1 tu=Y",
+		"rX<a1 user tr=X", "rY<a2 user tr=Y", "a1<u assistant m=1 tu=X t=02"))
+	c := g.Rebuild(g.MainLeaf())
+	var rec []string
+	for _, i := range c.Order {
+		if c.Recovered(i) {
+			rec = append(rec, g.Records[i].UUID)
+		}
+	}
+	if !reflect.DeepEqual(rec, []string{"rX"}) {
+		t.Errorf("recovered = %v, want [rX]", rec)
+	}
+	if g.Kept(1) || !g.Kept(5) {
+		t.Errorf("the last line of a duplicated uuid must be the one kept")
+	}
+}
+
+func TestAgentLeaf(t *testing.T) {
+	g := Build(recs("r< user sc a=x", "b<r assistant sc a=x m=1", "c<b user sc a=x", "o< user sc a=y t=30"))
+	if got := g.AgentLeaf("x"); got != 2 {
+		t.Errorf("AgentLeaf(x) = %d, want 2", got)
+	}
+	if got := g.AgentLeaf("z"); got != -1 {
+		t.Errorf("AgentLeaf(z) = %d, want -1", got)
+	}
+	if got := g.MainLeaf(); got != -1 {
+		t.Errorf("MainLeaf of an all-sidechain file = %d, want -1", got)
+	}
+}

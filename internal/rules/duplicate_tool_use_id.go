@@ -1,0 +1,65 @@
+package rules
+
+import (
+	"github.com/ccvet/ccvet/internal/entry"
+	"github.com/ccvet/ccvet/internal/finding"
+)
+
+// DuplicateToolUseID reports a tool_use id used by two blocks of one transcript.
+var DuplicateToolUseID = register(&Rule{
+	ID:       "duplicate-tool-use-id",
+	Severity: finding.Error,
+	Enabled:  true,
+	Summary:  "two tool_use blocks of one transcript share an `id`",
+	Why: "The API requires every tool_use id in a request to be unique and each to be answered by " +
+		"exactly one tool_result. When a resumed conversation holds the same id twice the request " +
+		"is rejected with a 400 (\"tool_use ids must be unique\"), and tools that pair calls with " +
+		"results attach the output to the wrong call. An exact repeat of the whole line is reported " +
+		"by duplicate-uuid instead, and copies in other files (resume, --fork-session) are normal.",
+	Bad:  `line 12: {"type":"assistant","uuid":"a…","message":{"content":[{"type":"tool_use","id":"toolu_01X…","name":"Bash",…}]}}  line 40: {"type":"assistant","uuid":"b…","message":{"content":[{"type":"tool_use","id":"toolu_01X…","name":"Read",…}]}}`,
+	Good: `line 40: {"type":"assistant","uuid":"b…","message":{"content":[{"type":"tool_use","id":"toolu_01Y…","name":"Read",…}]}}`,
+	Fix:  "Remove the copied assistant entry, or give the second call (and its tool_result's tool_use_id) a new id.",
+	File: func(r *Rule, f *File) {
+		if !f.Kind.IsTranscript() {
+			return
+		}
+		type use struct {
+			rec  *entry.Record
+			tool entry.Tool
+		}
+		first := map[string]use{}
+		for _, rec := range f.Records {
+			for _, t := range rec.ToolUses {
+				if t.ID == "" {
+					continue
+				}
+				prev, dup := first[t.ID]
+				if !dup {
+					first[t.ID] = use{rec, t}
+					continue
+				}
+				if prev.rec != rec && prev.rec.UUID != "" && prev.rec.UUID == rec.UUID {
+					continue // the same entry written twice: duplicate-uuid reports it
+				}
+				where := lineRef(prev.rec)
+				if prev.rec == rec {
+					where = "block " + itoa(prev.tool.Block) + " of the same entry"
+				}
+				f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
+					Message: entryLabel(rec) + ": " + toolLabel(t) + " reuses the id of the " +
+						toolNameOnly(prev.tool) + " call on " + where +
+						"; a request holding both is rejected and the results cannot be told apart",
+					Related: []finding.Location{relatedAt(f, prev.rec, blockPtr(prev.tool.Block, "id"), "first tool_use with this id")},
+				})
+			}
+		}
+	},
+})
+
+// toolNameOnly is the tool's name, or "tool_use" when it has none.
+func toolNameOnly(t entry.Tool) string {
+	if t.Name == "" {
+		return "tool_use"
+	}
+	return t.Name
+}

@@ -1,0 +1,53 @@
+package rules
+
+import (
+	"github.com/ccvet/ccvet/internal/entry"
+	"github.com/ccvet/ccvet/internal/finding"
+)
+
+// DuplicateUUID reports a uuid held by two lines of one transcript.
+var DuplicateUUID = register(&Rule{
+	ID:       "duplicate-uuid",
+	Severity: finding.Error,
+	Enabled:  true,
+	Summary:  "two lines of one transcript carry the same `uuid`",
+	Why: "Claude Code loads a transcript into a map by uuid, so the last line with a uuid silently " +
+		"replaces the earlier one, and every entry parented to the earlier line now hangs off the " +
+		"later one. An exact repeat of a line (issue 5034: stream-json input wrote the history again " +
+		"on every message) only bloats the file and is a warning; a different entry reusing a uuid " +
+		"loses one of the two entries and can re-route the conversation on resume (issues 66454, " +
+		"66947), so it is an error. The same uuid in two files is normal: `--fork-session` and old " +
+		"resumes copy entries into a new file.",
+	Bad: `line 7: {"parentUuid":"…","type":"assistant","uuid":"4be3…","message":{"content":[{"type":"text","text":"Done."}]}}` + "\n" +
+		`line 9: {"parentUuid":"…","type":"user","uuid":"4be3…","message":{"content":"next"}}`,
+	Good: `line 9: {"parentUuid":"4be3…","type":"user","uuid":"c81d…","message":{"content":"next"}}`,
+	Fix: "Delete the repeated line when it is an exact copy. Otherwise give one of the entries a fresh " +
+		"uuid and update the parentUuid of the entries that meant it.",
+	File: func(r *Rule, f *File) {
+		if !f.Kind.IsTranscript() {
+			return
+		}
+		first := map[string]*entry.Record{}
+		for _, rec := range f.Records {
+			if rec.UUID == "" {
+				continue
+			}
+			prev, dup := first[rec.UUID]
+			if !dup {
+				first[rec.UUID] = rec
+				continue
+			}
+			fd := finding.Finding{Related: []finding.Location{relatedAt(f, prev, "/uuid", "first line with this uuid")}}
+			if rec.Hash == prev.Hash {
+				fd.Severity = finding.Warning
+				fd.Message = "this line repeats " + lineRef(prev) + " exactly (uuid " + rec.UUID +
+					"); the reader keeps one copy, the repeat only bloats the file"
+			} else {
+				fd.Severity = finding.Error
+				fd.Message = entryLabel(rec) + " reuses the uuid of the " + prev.Type + " entry on " +
+					lineRef(prev) + "; the reader keeps only this later line and drops the earlier entry"
+			}
+			f.ReportRecord(r, rec, "/uuid", fd)
+		}
+	},
+})

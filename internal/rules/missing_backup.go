@@ -1,0 +1,224 @@
+package rules
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/jsonpos"
+)
+
+// MissingBackup reports a file-history snapshot naming a backup that is not
+// in its session's file-history folder. The same store-wide pass also
+// reports backup-name-mismatch, missing-backup-folder and unsafe-backup-name.
+var MissingBackup = register(&Rule{
+	ID:       "missing-backup",
+	Severity: finding.Error,
+	Enabled:  true,
+	Summary:  "a file-history snapshot names a backup file that is missing from file-history/<sessionId>/",
+	Why: "Each file-history-snapshot entry lists, for every file Claude Code edited, the backup " +
+		"(file-history/<sessionId>/<hash>@v<N>) that holds the file as it was at that checkpoint. " +
+		"Rewinding (Esc Esc, /rewind) with \"restore code\" reads those backups; when one is missing while " +
+		"the session's folder exists, the restore fails or leaves that file as it is, so code and " +
+		"conversation no longer agree. A null backupFileName (a file created later) is normal, and so is " +
+		"a whole folder removed by cleanup (see missing-backup-folder). Backups of a resumed or forked " +
+		"session are hard-linked into the new session's folder; ccvet looks in the folders of every " +
+		"session id the transcript carries. Checked only when the data root (the folder holding " +
+		"projects/ and file-history/) is among the scanned paths.",
+	Bad: `{"type":"file-history-snapshot",…,"snapshot":{"trackedFileBackups":{"src/a.ts":` +
+		`{"backupFileName":"3f9a0c1e2b4d5a6f@v2","version":2,…}}}}` + "\nwith file-history/<sessionId>/ lacking 3f9a0c1e2b4d5a6f@v2",
+	Good: "the same snapshot with file-history/<sessionId>/3f9a0c1e2b4d5a6f@v2 present",
+	Fix: "Restore the backup from a copy of the store if you have one. Otherwise the checkpoint cannot " +
+		"restore that file; rewind the conversation only, or edit the file by hand.",
+	Store: backupsCheck,
+})
+
+// backupRules are the rules the file-history pass reports for, in the order
+// Store hooks run (by id): the first enabled one runs the pass for all.
+var backupRules = []string{"backup-name-mismatch", "missing-backup", "missing-backup-folder", "unsafe-backup-name"}
+
+var backupNameRe = regexp.MustCompile(`^([0-9a-f]{16})@v([0-9]+)$`)
+
+// backupsCheck is the Store hook of all four file-history rules. Only the
+// first enabled one runs the pass; it reports for all of them (the engine
+// drops findings of rules that are off).
+func backupsCheck(r *Rule, s *Store) {
+	for _, id := range backupRules {
+		if id == r.ID {
+			break
+		}
+		if s.Env != nil && s.Env.Enabled != nil && s.Env.Enabled(id) {
+			return // that rule's hook runs the pass
+		}
+	}
+	on := func(id string) bool { return s.Env == nil || s.Env.Enabled == nil || s.Env.Enabled(id) }
+	// Looked up by id: the rule variables refer to this function.
+	unsafeRule, nameRule := registry["unsafe-backup-name"], registry["backup-name-mismatch"]
+	missingRule, folderRule := registry["missing-backup"], registry["missing-backup-folder"]
+	checkHash := on(nameRule.ID)
+	dirs := dirCache{}
+	noted := map[string]bool{} // sessions whose missing folder was reported
+	for _, f := range s.Files {
+		if !f.Kind.IsTranscript() {
+			continue
+		}
+		// Session ids whose folders may hold this file's backups: its own,
+		// then every id its entries carry (resumed and forked sessions).
+		var sids []string
+		seen := map[string]bool{}
+		add := func(sid string) {
+			if safeName(sid) && !seen[sid] {
+				seen[sid] = true
+				sids = append(sids, sid)
+			}
+		}
+		add(f.SessionID)
+		var cwds []string
+		seenCwd := map[string]bool{}
+		for _, rec := range f.Records {
+			add(rec.SessionID)
+			if rec.Cwd != "" && !seenCwd[rec.Cwd] {
+				seenCwd[rec.Cwd] = true
+				cwds = append(cwds, rec.Cwd) // the launch cwd first
+			}
+		}
+		owner := ""
+		if len(sids) > 0 {
+			owner = sids[0]
+		}
+		// Only called with a known root and a safe session id.
+		folder := func(sid string) *dirList { return dirs.list(filepath.Join(f.Root, "file-history", sid)) }
+		reported := map[string]bool{}
+		once := func(kind, name string) bool {
+			k := kind + "\x00" + name
+			if reported[k] {
+				return false
+			}
+			reported[k] = true
+			return true
+		}
+		for _, rec := range f.Records {
+			if rec.Type != "file-history-snapshot" {
+				continue
+			}
+			for _, b := range rec.Backups {
+				if b.Null || b.FileName == "" {
+					continue
+				}
+				ptr := "/snapshot/trackedFileBackups/" + jsonpos.Escape(b.Key) + "/backupFileName"
+				if !safeName(b.FileName) {
+					if once("unsafe", b.FileName) {
+						f.ReportRecord(unsafeRule, rec, ptr, finding.Finding{Message: "backupFileName " + quote(b.FileName) +
+							" of " + quote(b.Key) + " is not a plain file name: restoring this checkpoint would read " +
+							"or write outside file-history/<sessionId>/"})
+					}
+					continue
+				}
+				if checkHash && once("name", b.Key+"\x00"+b.FileName) {
+					if msg := backupNameProblem(b.Key, b.FileName, b.Version, cwds); msg != "" {
+						f.ReportRecord(nameRule, rec, ptr, finding.Finding{Message: msg})
+					}
+				}
+				if owner == "" || f.Root == "" {
+					continue // existence is checked only when the data root is known
+				}
+				found := false
+				for _, sid := range sids {
+					if d := folder(sid); d.state == dirPresent && d.names[b.FileName] {
+						found = true
+						break
+					}
+				}
+				if found {
+					continue
+				}
+				switch folder(owner).state {
+				case dirPresent:
+					if once("missing", b.FileName) {
+						f.ReportRecord(missingRule, rec, ptr, finding.Finding{Message: "backup " + quote(b.FileName) + " of " +
+							quote(b.Key) + " is missing from file-history/" + owner + "/: rewinding to this " +
+							"checkpoint cannot restore the file"})
+					}
+				case dirAbsent:
+					if !noted[owner] {
+						noted[owner] = true
+						f.ReportRecord(folderRule, rec, ptr, finding.Finding{Message: "file-history/" + owner +
+							"/ does not exist, so the file backups this session's snapshots name (first " +
+							quote(b.FileName) + " of " + quote(b.Key) + ") are gone: its checkpoints can no longer " +
+							"restore code (normal after cleanupPeriodDays, or with checkpointing off)"})
+					}
+				}
+			}
+		}
+	}
+}
+
+// backupNameProblem checks a backup name against the name Claude Code
+// gives it: the first 16 hex digits of sha256 of the file's absolute path
+// (the key resolved against the launch directory when relative), "@v", and
+// the snapshot's version. It returns "" when the name fits.
+func backupNameProblem(key, name string, version int, cwds []string) string {
+	m := backupNameRe.FindStringSubmatch(name)
+	if m == nil {
+		return "backup name " + quote(name) + " of " + quote(key) + " is not of the form <16 hex digits>@v<N> " +
+			"Claude Code writes: the snapshot was edited or written by another tool"
+	}
+	if n, err := strconv.Atoi(m[2]); err == nil && version > 0 && n != version {
+		return "backup name " + quote(name) + " of " + quote(key) + " says version " + m[2] + " but the entry's " +
+			"version is " + strconv.Itoa(version) + ": the snapshot was edited or mixes two checkpoints"
+	}
+	var abs []string
+	if isAbsPath(key) {
+		abs = append(abs, key)
+	} else {
+		for _, cwd := range cwds {
+			if a := joinPath(cwd, key); a != "" {
+				abs = append(abs, a)
+			}
+		}
+	}
+	if len(abs) == 0 {
+		return "" // a relative key and no cwd: nothing to compare with
+	}
+	for _, a := range abs {
+		if backupHash(a) == m[1] {
+			return ""
+		}
+	}
+	return "backup name " + quote(name) + " does not start with the first 16 hex digits of sha256(" + quote(abs[0]) +
+		") = " + backupHash(abs[0]) + ", as Claude Code names backups: the snapshot was edited or the backup " +
+		"belongs to another file"
+}
+
+// backupHash is the 16-hex-digit prefix of a backup name for absolute path p.
+func backupHash(p string) string {
+	sum := sha256.Sum256([]byte(p))
+	return hex.EncodeToString(sum[:8])
+}
+
+// isAbsPath reports whether p is absolute for POSIX or Windows.
+func isAbsPath(p string) bool {
+	return strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\\`) || isWinDrive(p)
+}
+
+func isWinDrive(p string) bool {
+	return len(p) >= 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') &&
+		(p[0] >= 'a' && p[0] <= 'z' || p[0] >= 'A' && p[0] <= 'Z')
+}
+
+// joinPath resolves a relative key against cwd the way Node's path.join does
+// on the platform cwd comes from; "" if cwd is not absolute.
+func joinPath(cwd, key string) string {
+	switch {
+	case strings.HasPrefix(cwd, "/"):
+		return path.Join(cwd, key)
+	case isWinDrive(cwd) || strings.HasPrefix(cwd, `\\`):
+		return strings.TrimRight(cwd, `\/`) + `\` + strings.ReplaceAll(key, "/", `\`)
+	}
+	return ""
+}

@@ -1,0 +1,43 @@
+package rules
+
+import (
+	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/layout"
+	"github.com/ccvet/ccvet/internal/pathenc"
+)
+
+// ProjectDirMismatch reports a session stored in a project folder that is
+// not named after the directory it was launched in.
+var ProjectDirMismatch = register(&Rule{
+	ID:       "project-dir-mismatch",
+	Severity: finding.Warning,
+	Enabled:  true,
+	Summary:  "a session's launch directory does not encode to the name of the project folder it is stored in",
+	Why: "Claude Code looks for a directory's sessions only in projects/<encoded launch directory>/. A " +
+		"session stored under another name (moved or copied by hand, a folder renamed, a store merged from " +
+		"another machine) does not show in `claude --resume` or `--continue` when run from its directory, and " +
+		"resuming it by id from elsewhere mixes it into the wrong project " +
+		"(compare anthropics/claude-code#7009, #69245 and #70076 for how names are derived). " +
+		"Accepted spellings: the current encoding, the uncapped one before 2.1.47, any hash after the first " +
+		"200 characters, either case of a Windows drive letter, NFC and NFD spellings (2.1.39 changed the " +
+		"normalization). Folder names that can only come from CLAUDE_CODE_PROJECT_DIR_NAME (no leading '-' " +
+		"or drive, or an underscore) are not checked. A launch directory that is a symbolic link may also " +
+		"differ from the folder name (from 2.0.28 the real path is encoded).",
+	Bad:  "projects/-home-me-app/1111….jsonl whose first entry has \"cwd\":\"/home/me/other\"",
+	Good: "projects/-home-me-app/1111….jsonl whose first entry has \"cwd\":\"/home/me/app\"",
+	Fix: "Move the session file (with its <sessionId>/ folder of subagents and tool results) into " +
+		"projects/<encoded launch directory>/, or resume it with `claude --resume <id>` from the directory " +
+		"it belongs to.",
+	File: func(r *Rule, f *File) {
+		if !f.InLayout || f.Kind != layout.Transcript || f.ProjectName == "" {
+			return
+		}
+		rec := launchRecord(f)
+		if rec == nil || pathenc.Matches(rec.Cwd, f.ProjectName) || pathenc.MaybeOverride(f.ProjectName) {
+			return
+		}
+		f.ReportRecord(r, rec, "/cwd", finding.Finding{Message: "session launched in " + quote(rec.Cwd) +
+			" is stored in project folder " + quote(f.ProjectName) + ", but that directory's folder is " +
+			quote(pathenc.Encode(rec.Cwd)) + ": `claude --resume` run there will not list it"})
+	},
+})

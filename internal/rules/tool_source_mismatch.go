@@ -1,0 +1,79 @@
+package rules
+
+import (
+	"github.com/ccvet/ccvet/internal/entry"
+	"github.com/ccvet/ccvet/internal/finding"
+)
+
+// ToolSourceMismatch reports a sourceToolAssistantUUID that does not name the
+// assistant entry holding the matching tool_use.
+var ToolSourceMismatch = register(&Rule{
+	ID:       "tool-source-mismatch",
+	Severity: finding.Warning,
+	Enabled:  true,
+	Summary:  "a tool-result entry's `sourceToolAssistantUUID` names an entry that does not hold the matching tool_use",
+	Why: "From about 2.0.77 Claude Code writes, on each tool-result user entry, the uuid of the exact " +
+		"assistant line holding the call, and parents the entry to it; the resume's recovery of " +
+		"parallel tool calls relies on that parent. A source that names another entry, or one not in " +
+		"the file, means the entry was moved or re-parented by something else, and the result may " +
+		"be attached to the wrong call or lost on resume (issue 31330).",
+	Bad:  `{"type":"user","sourceToolAssistantUUID":"b…(an assistant line with text only)","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_A",…}]}}`,
+	Good: `{"type":"user","sourceToolAssistantUUID":"a…(the line with tool_use toolu_A)","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_A",…}]}}`,
+	Fix:  "Set sourceToolAssistantUUID (and parentUuid) to the uuid of the assistant entry whose tool_use the result answers.",
+	File: func(r *Rule, f *File) {
+		if !f.Kind.IsTranscript() {
+			return
+		}
+		var last map[string]*entry.Record
+		var callAt map[string]*entry.Record
+		for _, rec := range f.Records {
+			if rec.SourceToolAssistantUUID == "" || len(rec.ToolResults) == 0 {
+				continue
+			}
+			if last == nil {
+				last = map[string]*entry.Record{}
+				callAt = map[string]*entry.Record{}
+				for _, o := range f.Records {
+					if o.UUID != "" {
+						last[o.UUID] = o
+					}
+					for _, t := range o.ToolUses {
+						if _, ok := callAt[t.ID]; !ok {
+							callAt[t.ID] = o
+						}
+					}
+				}
+			}
+			src := last[rec.SourceToolAssistantUUID]
+			if src == nil {
+				msg := entryLabel(rec) + ": sourceToolAssistantUUID " + rec.SourceToolAssistantUUID + " names no entry in this file"
+				if c := callAt[rec.ToolResults[0].ID]; c != nil {
+					msg += "; the call is in " + entryLabel(c) + " (" + lineRef(c) + ")"
+				}
+				f.ReportRecord(r, rec, "/sourceToolAssistantUUID", finding.Finding{Message: msg})
+				continue
+			}
+			holds := false
+			for _, t := range rec.ToolResults {
+				for _, u := range src.ToolUses {
+					if u.ID == t.ID {
+						holds = true
+					}
+				}
+			}
+			if holds {
+				continue
+			}
+			t := rec.ToolResults[0]
+			msg := entryLabel(rec) + ": sourceToolAssistantUUID names " + entryLabel(src) + " (" + lineRef(src) +
+				"), which holds no tool_use " + t.ID
+			fd := finding.Finding{Related: []finding.Location{relatedAt(f, src, "/uuid", "the entry it names")}}
+			if c := callAt[t.ID]; c != nil {
+				msg += "; the call is in " + entryLabel(c) + " (" + lineRef(c) + ")"
+				fd.Related = append(fd.Related, relatedAt(f, c, toolPtr(c, t.ID), "the call"))
+			}
+			fd.Message = msg
+			f.ReportRecord(r, rec, "/sourceToolAssistantUUID", fd)
+		}
+	},
+})

@@ -1,0 +1,97 @@
+package rules
+
+import (
+	"github.com/ccvet/ccvet/internal/entry"
+	"github.com/ccvet/ccvet/internal/finding"
+)
+
+// UnmatchedToolResult reports a tool_result that answers no earlier tool_use.
+var UnmatchedToolResult = register(&Rule{
+	ID:       "unmatched-tool-result",
+	Severity: finding.Error,
+	Enabled:  true,
+	Summary:  "a tool_result whose `tool_use_id` matches no earlier tool_use",
+	Why: "The API accepts a tool_result only right after the assistant message that made the call. " +
+		"When the call is missing (a writer dropped the assistant line during parallel tool calls, " +
+		"or a hand edit removed it) nothing repairs it: every request after resume fails with 400 " +
+		"\"unexpected tool_use_id found in tool_result blocks\" and the session is stuck (issues " +
+		"31328, 8484, 39602, 11042). A call in another transcript of the same project folder counts " +
+		"(old resumes and forks continue a conversation across files).",
+	Bad:  `{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_01Q…(no such call)",…}]}}`,
+	Good: `{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_01P…(the call on the line before)",…}]}}`,
+	Fix: "Restore the assistant entry that made the call, or delete the tool_result block (and the " +
+		"user entry if nothing else is left in it, re-parenting its children to its parent).",
+	Project: func(r *Rule, p *Project) {
+		var elsewhere map[string]bool // every tool_use id of the project, built on the first miss
+		for _, f := range p.Files {
+			type miss struct {
+				rec  *entry.Record
+				tool entry.Tool
+			}
+			seen := map[string]bool{} // tool_use ids on the lines read so far
+			var misses []miss
+			for _, rec := range f.Records {
+				for _, t := range rec.ToolResults {
+					if t.ID != "" && !seen[t.ID] {
+						misses = append(misses, miss{rec, t})
+					}
+				}
+				for _, t := range rec.ToolUses {
+					seen[t.ID] = true
+				}
+			}
+			if len(misses) == 0 {
+				continue
+			}
+			firstUse := map[string]*entry.Record{}
+			for _, rec := range f.Records {
+				for _, t := range rec.ToolUses {
+					if _, ok := firstUse[t.ID]; !ok {
+						firstUse[t.ID] = rec
+					}
+				}
+			}
+			for _, m := range misses {
+				rec, t := m.rec, m.tool
+				fd := finding.Finding{}
+				if u, ok := firstUse[t.ID]; ok {
+					fd.Message = entryLabel(rec) + ": tool_result for " + t.ID + " comes before its call (" +
+						entryLabel(u) + ", " + lineRef(u) + "); the API rejects a result that does not follow its tool_use"
+					fd.Related = []finding.Location{relatedAt(f, u, toolPtr(u, t.ID), "the tool_use")}
+				} else {
+					if elsewhere == nil {
+						elsewhere = map[string]bool{}
+						for _, o := range p.Files {
+							for _, rec := range o.Records {
+								for _, t := range rec.ToolUses {
+									elsewhere[t.ID] = true
+								}
+							}
+						}
+					}
+					if elsewhere[t.ID] {
+						continue // the call is in another transcript of the project
+					}
+					fd.Message = entryLabel(rec) + ": tool_result for " + t.ID + " answers no tool_use " +
+						"in this transcript or the project; every request after resume fails with \"unexpected " +
+						"tool_use_id found in tool_result blocks\""
+					if !f.InLayout && rec.HasParent && rec == firstChainRecord(f) {
+						fd.Severity = finding.Warning
+						fd.Message += " (the file starts mid-conversation with this result: an excerpt or a partial copy?)"
+					}
+				}
+				f.ReportRecord(r, rec, blockPtr(t.Block, "tool_use_id"), fd)
+			}
+		}
+	},
+})
+
+// toolPtr is the pointer of the tool_use block with id in rec.
+func toolPtr(rec *entry.Record, id string) string {
+	for _, t := range rec.ToolUses {
+		if t.ID == id {
+			return blockPtr(t.Block, "id")
+		}
+	}
+	return "/message/content"
+}

@@ -1,0 +1,114 @@
+package rules
+
+import (
+	"github.com/ccvet/ccvet/internal/entry"
+	"github.com/ccvet/ccvet/internal/finding"
+)
+
+// UnmatchedToolUse reports a tool_use that no later tool_result answers.
+var UnmatchedToolUse = register(&Rule{
+	ID:       "unmatched-tool-use",
+	Severity: finding.Error,
+	Enabled:  true,
+	Summary:  "a tool_use that no later tool_result in the transcript answers",
+	Why: "The API requires the message after a tool_use to answer it with a tool_result. When the " +
+		"conversation goes on past an unanswered call, a request holding it is rejected with 400 " +
+		"\"tool_use ids were found without tool_result blocks immediately after\" and the session " +
+		"cannot continue (issues 473, 39316, 39602); newer versions instead drop the call silently " +
+		"on resume, so the model forgets it made it. When nothing follows the call on its branch the " +
+		"session was interrupted while the tool ran: the reader drops that assistant entry on " +
+		"resume, which is only a warning.",
+	Bad:  `{"type":"assistant","uuid":"a…","message":{"content":[{"type":"tool_use","id":"toolu_01X…","name":"Bash",…}]}}  (no tool_result for toolu_01X… follows, but later turns do)`,
+	Good: `… followed by {"type":"user","parentUuid":"a…","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_01X…",…}]}}`,
+	Fix: "Add a user entry with a tool_result for the id (is_error true, content \"interrupted\") " +
+		"parented to the assistant entry, and parent the next entry to it; or remove the call.",
+	File: func(r *Rule, f *File) {
+		if !f.Kind.IsTranscript() {
+			return
+		}
+		recs := f.Records
+		lastResult := map[string]int{} // tool_use_id -> last line answering it
+		has := false
+		for _, rec := range recs {
+			for _, t := range rec.ToolResults {
+				lastResult[t.ID] = rec.Line
+			}
+			if len(rec.ToolUses) > 0 {
+				has = true
+			}
+		}
+		if !has {
+			return
+		}
+		// below[s][i]: index of the earliest user entry with isSidechain == s
+		// among the descendants of record i, or -1. Children follow their
+		// parent in a file written by Claude Code, so one backward pass
+		// finds them. A main-conversation call followed only by the
+		// subagent's own entries (old inline sidechains) has not been
+		// continued past.
+		idx := make(map[string]int, len(recs))
+		for i, rec := range recs {
+			if rec.UUID != "" {
+				idx[rec.UUID] = i
+			}
+		}
+		var below [2][]int
+		for s := range below {
+			below[s] = make([]int, len(recs))
+			for i := range below[s] {
+				below[s][i] = -1
+			}
+		}
+		side := func(rec *entry.Record) int {
+			if rec.IsSidechain {
+				return 1
+			}
+			return 0
+		}
+		for i := len(recs) - 1; i >= 0; i-- {
+			rec := recs[i]
+			if !rec.HasParent {
+				continue
+			}
+			p, ok := idx[rec.ParentUUID]
+			if !ok || p >= i {
+				continue
+			}
+			for s := range below {
+				b := below[s][i]
+				if rec.Type == "user" && side(rec) == s {
+					b = i
+				}
+				if b >= 0 && (below[s][p] < 0 || b < below[s][p]) {
+					below[s][p] = b
+				}
+			}
+		}
+		for i, rec := range recs {
+			for _, t := range rec.ToolUses {
+				if t.Server || t.ID == "" {
+					continue
+				}
+				if line, ok := lastResult[t.ID]; ok && line > rec.Line {
+					continue
+				}
+				if next := below[side(rec)][i]; next >= 0 {
+					f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
+						Severity: finding.Error,
+						Message: entryLabel(rec) + ": " + toolLabel(t) + " has no tool_result after it, yet the " +
+							"conversation goes on below it (" + entryLabel(recs[next]) + ", " + lineRef(recs[next]) +
+							"); a request that holds the call is rejected (\"tool_use ids were found without " +
+							"tool_result blocks immediately after\") or, in newer versions, the call is dropped",
+						Related: []finding.Location{relatedAt(f, recs[next], "/parentUuid", "the conversation continues here")},
+					})
+					continue
+				}
+				f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
+					Severity: finding.Warning,
+					Message: entryLabel(rec) + ": " + toolLabel(t) + " has no tool_result and nothing follows it " +
+						"on its branch: the session stopped while the tool ran; a resume drops this call",
+				})
+			}
+		}
+	},
+})
