@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/jsonpos"
 )
@@ -94,6 +95,18 @@ func backupsCheck(r *Rule, s *Store) {
 		// Only called with a known root and a safe session id.
 		folder := func(sid string) *dirList { return dirs.list(filepath.Join(f.Root, "file-history", sid)) }
 		reported := map[string]bool{}
+		// A backup whose hash differs is reported only when another backup of
+		// the same file, of the same kind (key relative to the cwd, or
+		// absolute), matches: when none does, the launch cwd is not the path
+		// Claude Code hashed (a symlinked or rewritten folder).
+		type hashMiss struct {
+			rec *entry.Record
+			ptr string
+			msg string
+			abs bool
+		}
+		var hashMisses []hashMiss
+		hashMatched := map[bool]bool{} // by isAbsPath(key)
 		once := func(kind, name string) bool {
 			k := kind + "\x00" + name
 			if reported[k] {
@@ -120,8 +133,13 @@ func backupsCheck(r *Rule, s *Store) {
 					continue
 				}
 				if checkHash && once("name", b.Key+"\x00"+b.FileName) {
-					if msg := backupNameProblem(b.Key, b.FileName, b.Version, cwds); msg != "" {
+					switch msg, verdict := backupNameProblem(b.Key, b.FileName, b.Version, cwds); verdict {
+					case nameMalformed:
 						f.ReportRecord(nameRule, rec, ptr, finding.Finding{Message: msg})
+					case nameHashDiffers:
+						hashMisses = append(hashMisses, hashMiss{rec, ptr, msg, isAbsPath(b.Key)})
+					case nameHashMatches:
+						hashMatched[isAbsPath(b.Key)] = true
 					}
 				}
 				if owner == "" || f.Root == "" {
@@ -155,22 +173,35 @@ func backupsCheck(r *Rule, s *Store) {
 				}
 			}
 		}
+		for _, m := range hashMisses {
+			if hashMatched[m.abs] {
+				f.ReportRecord(nameRule, m.rec, m.ptr, finding.Finding{Message: m.msg})
+			}
+		}
 	}
 }
+
+// Verdicts of backupNameProblem.
+const (
+	nameUnchecked   = iota // nothing to compare the hash with
+	nameMalformed          // not <16 hex>@v<N>, or the wrong version
+	nameHashDiffers        // well formed, but the hash is not the path's
+	nameHashMatches        // the hash is the path's
+)
 
 // backupNameProblem checks a backup name against the name Claude Code
 // gives it: the first 16 hex digits of sha256 of the file's absolute path
 // (the key resolved against the launch directory when relative), "@v", and
-// the snapshot's version. It returns "" when the name fits.
-func backupNameProblem(key, name string, version int, cwds []string) string {
+// the snapshot's version. It says why a name does not fit, and its verdict.
+func backupNameProblem(key, name string, version int, cwds []string) (string, int) {
 	m := backupNameRe.FindStringSubmatch(name)
 	if m == nil {
 		return "backup name " + quote(name) + " of " + quote(key) + " is not of the form <16 hex digits>@v<N> " +
-			"Claude Code writes: the snapshot was edited or written by another tool"
+			"Claude Code writes: the snapshot was edited or written by another tool", nameMalformed
 	}
 	if n, err := strconv.Atoi(m[2]); err == nil && version > 0 && n != version {
 		return "backup name " + quote(name) + " of " + quote(key) + " says version " + m[2] + " but the entry's " +
-			"version is " + strconv.Itoa(version) + ": the snapshot was edited or mixes two checkpoints"
+			"version is " + strconv.Itoa(version) + ": the snapshot was edited or mixes two checkpoints", nameMalformed
 	}
 	var abs []string
 	if isAbsPath(key) {
@@ -183,16 +214,16 @@ func backupNameProblem(key, name string, version int, cwds []string) string {
 		}
 	}
 	if len(abs) == 0 {
-		return "" // a relative key and no cwd: nothing to compare with
+		return "", nameUnchecked // a relative key and no cwd: nothing to compare with
 	}
 	for _, a := range abs {
 		if backupHash(a) == m[1] {
-			return ""
+			return "", nameHashMatches
 		}
 	}
 	return "backup name " + quote(name) + " does not start with the first 16 hex digits of sha256(" + quote(abs[0]) +
-		") = " + backupHash(abs[0]) + ", as Claude Code names backups: the snapshot was edited or the backup " +
-		"belongs to another file"
+		") = " + backupHash(abs[0]) + ", as Claude Code names backups, although other backups of this session " +
+		"do: the snapshot was edited or the backup belongs to another file", nameHashDiffers
 }
 
 // backupHash is the 16-hex-digit prefix of a backup name for absolute path p.

@@ -39,7 +39,7 @@ func TestBackupNameProblem(t *testing.T) {
 		{"./.claude/SESSION_STATUS.md", "4dbe012dfdd613c3@v2"}, // joined and cleaned like path.join
 	}
 	for _, tt := range ok {
-		if msg := backupNameProblem(tt.key, tt.name, 0, cwd); msg != "" {
+		if msg, _ := backupNameProblem(tt.key, tt.name, 0, cwd); msg != "" {
 			t.Errorf("%s %s: %s", tt.key, tt.name, msg)
 		}
 	}
@@ -53,21 +53,21 @@ func TestBackupNameProblem(t *testing.T) {
 		{".claude/SESSION_STATUS.md", "SESSION_STATUS.md.bak", 2, "not of the form"},
 	}
 	for _, tt := range bad {
-		if msg := backupNameProblem(tt.key, tt.name, tt.version, cwd); !strings.Contains(msg, tt.want) {
+		if msg, _ := backupNameProblem(tt.key, tt.name, tt.version, cwd); !strings.Contains(msg, tt.want) {
 			t.Errorf("%s %s: got %q, want %q", tt.key, tt.name, msg, tt.want)
 		}
 	}
 	// A relative key and no cwd: nothing to compare with.
-	if msg := backupNameProblem("a.ts", "0000000000000000@v1", 1, nil); msg != "" {
+	if msg, _ := backupNameProblem("a.ts", "0000000000000000@v1", 1, nil); msg != "" {
 		t.Errorf("no cwd: %s", msg)
 	}
 	// Windows: the key is joined with a backslash.
 	win := `C:\Users\x\app\src\a.ts`
 	name := backupHash(win) + "@v1"
-	if msg := backupNameProblem("src/a.ts", name, 1, []string{`C:\Users\x\app`}); msg != "" {
+	if msg, _ := backupNameProblem("src/a.ts", name, 1, []string{`C:\Users\x\app`}); msg != "" {
 		t.Errorf("windows: %s", msg)
 	}
-	if msg := backupNameProblem(win, name, 1, nil); msg != "" {
+	if msg, _ := backupNameProblem(win, name, 1, nil); msg != "" {
 		t.Errorf("windows absolute: %s", msg)
 	}
 }
