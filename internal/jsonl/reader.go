@@ -52,11 +52,11 @@ func (r *Reader) Next() (Line, error) {
 		length += int64(len(chunk))
 		if room := r.MaxLine - len(r.buf); room > 0 {
 			if len(chunk) > room {
-				r.buf = append(r.buf, chunk[:room]...)
+				chunk = chunk[:room]
 				cut = true
-			} else {
-				r.buf = append(r.buf, chunk...)
 			}
+			r.grow(len(chunk))
+			r.buf = append(r.buf, chunk...)
 		} else if len(chunk) > 0 {
 			cut = true
 		}
@@ -72,6 +72,21 @@ func (r *Reader) Next() (Line, error) {
 		}
 		return r.line(length, true, cut), nil
 	}
+}
+
+// grow makes room for n more bytes in r.buf, doubling its capacity.
+// append alone grows a large slice by only 1.25x, so a line of L bytes read
+// in 256 KiB chunks would allocate about 5L in all; doubling allocates 2L
+// to 4L (4L just past a power of two) for about the same peak.
+func (r *Reader) grow(n int) {
+	if len(r.buf)+n <= cap(r.buf) {
+		return
+	}
+	c := max(2*cap(r.buf), len(r.buf)+n, 4096)
+	c = min(c, max(r.MaxLine, len(r.buf)+n))
+	nb := make([]byte, len(r.buf), c)
+	copy(nb, r.buf)
+	r.buf = nb
 }
 
 func (r *Reader) line(length int64, newline, cut bool) Line {

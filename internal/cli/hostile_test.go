@@ -1,0 +1,400 @@
+//go:build unix
+
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Hostile input: every case goes through Main with the JSON report and must
+// end with exit 0 or 1 (runJSON fails the test on 2 and on 3, which is what
+// Main returns when it recovers a panic).
+// The file is unix-only: it needs FIFOs, symbolic links and permissions.
+
+const hostileSession = "0f6c1d52-9a43-4b7e-8d0e-3f1c2b5a6e77"
+
+// userLine is a healthy user entry; parent "" means the first of its chain.
+func userLine(uuid, parent, text string) string {
+	p := "null"
+	if parent != "" {
+		p = `"` + parent + `"`
+	}
+	return `{"parentUuid":` + p + `,"isSidechain":false,"userType":"external","cwd":"/home/dev/app","sessionId":"` +
+		hostileSession + `","version":"2.1.39","gitBranch":"main","type":"user","message":{"role":"user","content":` +
+		text + `},"uuid":"` + uuid + `","timestamp":"2026-01-05T10:00:00.000Z"}`
+}
+
+func nthUUID(i int) string { return fmt.Sprintf("00000000-0000-4000-8000-%012d", i) }
+
+// chain is n healthy user entries, each the child of the one before.
+func chain(n int, eol string) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		parent := ""
+		if i > 1 {
+			parent = nthUUID(i - 1)
+		}
+		b.WriteString(userLine(nthUUID(i), parent, `"line `+fmt.Sprint(i)+`"`))
+		b.WriteString(eol)
+	}
+	return b.String()
+}
+
+func writeFile(t *testing.T, path string, data []byte) string {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func rulesOf(out jsonOut) map[string]int {
+	m := map[string]int{}
+	for _, f := range out.Findings {
+		m[f.Rule]++
+	}
+	return m
+}
+
+func isolate(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+}
+
+// TestHostileHugeLine: a single 100 MB line is read, reported by oversized,
+// and does not allocate out of proportion.
+//
+// The bound (TotalAlloc during the run, 8x the line) is generous on
+// purpose: the reader doubles its buffer (about 2.6x the line in all), the
+// JSON decoder in lint.Decode copies the line into a buffer of its own that
+// also grows by doubling (about 2-3x), and the decoded string is one more
+// copy. Measured at 6.5x with Go 1.26; 8.9x before the reader doubled its
+// buffer (append grows by 1.25x only). 8x still catches a per-rule copy.
+func TestHostileHugeLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 100 MB file")
+	}
+	isolate(t)
+	dir := t.TempDir()
+	const size = 100_000_000 // 100 MB, under oversized's 100 MiB file limit
+	p := filepath.Join(dir, hostileSession+".jsonl")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := userLine(nthUUID(1), "", `"`+"PLACEHOLDER"+`"`)
+	pre, post, _ := strings.Cut(head, "PLACEHOLDER")
+	fill := bytes.Repeat([]byte("lorem ipsum "), 1<<16)
+	w := bufio.NewWriter(f)
+	// bufio.Writer keeps its first error and Flush returns it.
+	_, _ = w.WriteString(pre)
+	for n := len(pre) + len(post); n < size; n += len(fill) {
+		_, _ = w.Write(fill[:min(len(fill), size-n)])
+	}
+	_, _ = w.WriteString(post + "\n")
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := os.Stat(p)
+
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	out, _, code := runJSON(t, p)
+	runtime.ReadMemStats(&after)
+
+	if got := rulesOf(out); got["oversized"] != 1 || len(out.Findings) != 1 {
+		t.Errorf("want exactly one oversized finding, got %+v", out.Findings)
+	}
+	if code != ExitOK {
+		t.Errorf("exit %d, want %d (oversized is a warning)", code, ExitOK)
+	}
+	alloc := after.TotalAlloc - before.TotalAlloc
+	ratio := float64(alloc) / float64(st.Size())
+	t.Logf("line of %d MB: %.0f MB allocated (%.1fx), %d mallocs", st.Size()>>20, float64(alloc)/(1<<20), ratio, after.Mallocs-before.Mallocs)
+	if ratio > 8 {
+		t.Errorf("a %d MB line allocated %.1fx its size", st.Size()>>20, ratio)
+	}
+}
+
+func TestHostileRandomBytes(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	r := rand.New(rand.NewPCG(1, 2))
+	data := make([]byte, 1<<20)
+	for i := range data {
+		data[i] = byte(r.Uint32())
+	}
+	writeFile(t, filepath.Join(dir, "random.jsonl"), data)
+	out, _, code := runJSON(t, dir)
+	got := rulesOf(out)
+	if code != ExitFindings || got["invalid-utf8"]+got["nul-bytes"]+got["invalid-json"] == 0 {
+		t.Fatalf("random bytes: exit %d, findings %v", code, got)
+	}
+}
+
+func TestHostileNULBytes(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	lines := strings.SplitAfter(chain(3, "\n"), "\n")
+	data := lines[0] + lines[1] + strings.Repeat("\x00", 4096) + lines[2]
+	writeFile(t, filepath.Join(dir, hostileSession+".jsonl"), []byte(data))
+	out, _, code := runJSON(t, dir)
+	if got := rulesOf(out); code != ExitFindings || got["nul-bytes"] != 1 {
+		t.Fatalf("NUL run: exit %d, findings %+v", code, out.Findings)
+	}
+	for _, f := range out.Findings {
+		if f.Rule == "nul-bytes" && f.Line != 3 {
+			t.Errorf("nul-bytes on line %d, want 3", f.Line)
+		}
+	}
+}
+
+func TestHostileInvalidUTF8(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	data := userLine(nthUUID(1), "", "\"caf\xe9 \xff\xfe\"") + "\n"
+	writeFile(t, filepath.Join(dir, hostileSession+".jsonl"), []byte(data))
+	out, _, code := runJSON(t, dir)
+	if got := rulesOf(out); code != ExitFindings || got["invalid-utf8"] != 1 {
+		t.Fatalf("invalid UTF-8: exit %d, findings %+v", code, out.Findings)
+	}
+}
+
+// TestHostileCRLF: Claude Code never writes "\r\n", but an export through a
+// Windows editor does. JSON allows "\r" as white space after the value and
+// Claude Code's reader trims it, so ccvet treats such a file as healthy.
+func TestHostileCRLF(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, hostileSession+".jsonl"), []byte(chain(5, "\r\n")))
+	out, _, code := runJSON(t, dir)
+	if code != ExitOK || len(out.Findings) != 0 || out.Summary["entries"] != 5 {
+		t.Fatalf("CRLF: exit %d, summary %v, findings %+v", code, out.Summary, out.Findings)
+	}
+}
+
+// TestHostileBOM: a UTF-8 byte order mark before the first line is an
+// invalid-json error on line 1 (JSON.parse rejects it); the rest is checked.
+func TestHostileBOM(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, hostileSession+".jsonl"), []byte("\xef\xbb\xbf"+chain(3, "\n")))
+	out, _, code := runJSON(t, dir)
+	if code != ExitFindings || out.Summary["entries"] != 2 {
+		t.Fatalf("BOM: exit %d, summary %v, findings %+v", code, out.Summary, out.Findings)
+	}
+	for _, f := range out.Findings {
+		if f.Rule == "invalid-json" && f.Line == 1 && strings.Contains(f.Message, "byte order mark") {
+			return
+		}
+	}
+	t.Fatalf("no invalid-json finding naming the BOM on line 1: %+v", out.Findings)
+}
+
+func TestHostileEmptyFile(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, hostileSession+".jsonl"), nil)
+	out, _, code := runJSON(t, dir)
+	if code != ExitOK || len(out.Findings) != 0 || out.Summary["files"] != 1 {
+		t.Fatalf("empty file: exit %d, summary %v, findings %+v", code, out.Summary, out.Findings)
+	}
+}
+
+// TestHostileGrowingFile appends lines while ccvet reads the file: no crash,
+// and what was complete is checked. Only the last line read may be cut (an
+// append caught half-way).
+func TestHostileGrowingFile(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	p := writeFile(t, filepath.Join(dir, hostileSession+".jsonl"), []byte(chain(20000, "\n")))
+	stop := make(chan struct{})
+	done := make(chan int)
+	go func() {
+		f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			done <- 0
+			return
+		}
+		defer f.Close()
+		// Bounded and paced so that the reader reaches the end of the file.
+		n := 20000
+		for n < 40000 {
+			select {
+			case <-stop:
+				done <- n
+				return
+			default:
+			}
+			for i := 0; i < 20; i++ {
+				n++
+				if _, err := f.WriteString(userLine(nthUUID(n), nthUUID(n-1), `"appended"`) + "\n"); err != nil {
+					done <- n
+					return
+				}
+			}
+			time.Sleep(time.Millisecond)
+		}
+		<-stop
+		done <- n
+	}()
+	out, _, code := runJSON(t, p)
+	close(stop)
+	appended := <-done
+	t.Logf("%d lines appended during the run; ccvet read %d entries", appended-20000, out.Summary["entries"])
+	if out.Summary["entries"] < 20000 {
+		t.Errorf("read %d entries, want at least the 20000 present at the start", out.Summary["entries"])
+	}
+	last := out.Summary["entries"] + 1
+	for _, f := range out.Findings {
+		switch {
+		case (f.Rule == "truncated-line" || f.Rule == "missing-final-newline") && f.Line >= last-1:
+		default:
+			t.Errorf("unexpected finding %+v", f)
+		}
+	}
+	if code > ExitFindings {
+		t.Errorf("exit %d", code)
+	}
+}
+
+func TestHostileSymlinkLoops(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, hostileSession+".jsonl"), []byte(chain(2, "\n")))
+	for old, name := range map[string]string{".": "a", "c": "b", "b": "c", hostileSession + ".jsonl": "link.jsonl"} {
+		if err := os.Symlink(old, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	done := make(chan struct{})
+	var out jsonOut
+	var code int
+	go func() {
+		defer close(done)
+		out, _, code = runJSON(t, dir)
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("ccvet did not finish on a tree with link loops")
+	}
+	// The file link is checked like the file itself; it is a second copy of
+	// the same session, which the rules may report: only loops matter here.
+	if code > ExitFindings || out.Summary["files"] != 2 {
+		t.Fatalf("link loops: exit %d, summary %v, findings %+v", code, out.Summary, out.Findings)
+	}
+}
+
+func TestHostileUnreadable(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads everything")
+	}
+	isolate(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "locked", "inner.jsonl"), []byte(chain(1, "\n")))
+	p := writeFile(t, filepath.Join(dir, hostileSession+".jsonl"), []byte(chain(1, "\n")))
+	for _, q := range []string{p, filepath.Join(dir, "locked")} {
+		if err := os.Chmod(q, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() { _ = os.Chmod(filepath.Join(dir, "locked"), 0o755) })
+	out, _, code := runJSON(t, dir)
+	if got := rulesOf(out); code != ExitFindings || got["unreadable"] != 2 {
+		t.Fatalf("unreadable: exit %d, findings %+v", code, out.Findings)
+	}
+}
+
+func TestHostileFIFO(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, hostileSession+".jsonl"), []byte(chain(2, "\n")))
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.jsonl"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	done := make(chan struct{})
+	var out jsonOut
+	var code int
+	go func() {
+		defer close(done)
+		out, _, code = runJSON(t, dir)
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("ccvet blocks on a FIFO")
+	}
+	if code != ExitOK || out.Summary["files"] != 1 || out.Summary["skipped"] != 1 {
+		t.Fatalf("FIFO: exit %d, summary %v, findings %+v", code, out.Summary, out.Findings)
+	}
+}
+
+// TestHostileDeepNesting: 100k nested arrays. Go's decoder stops at depth
+// 10000 with an error, which ccvet reports as invalid-json (Claude Code's
+// JSON.parse would overflow its stack on such a line too).
+func TestHostileDeepNesting(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	deep := strings.Repeat("[", 100000)
+	closed := deep + strings.Repeat("]", 100000)
+	data := deep + "\n" + userLine(nthUUID(1), "", closed) + "\n"
+	writeFile(t, filepath.Join(dir, hostileSession+".jsonl"), []byte(data))
+	out, _, code := runJSON(t, dir)
+	bad := map[int]bool{}
+	for _, f := range out.Findings {
+		if f.Rule == "invalid-json" {
+			bad[f.Line] = true
+		}
+	}
+	if code != ExitFindings || !bad[1] || !bad[2] {
+		t.Fatalf("deep nesting: exit %d, findings %+v", code, out.Findings)
+	}
+}
+
+// TestHostileEscapes: terminal control sequences inside transcript values
+// never reach the text output raw, and JSON and SARIF stay valid JSON.
+func TestHostileEscapes(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	evil := `\u001b[2J\u001b]0;pwned\u0007\u009b31m\u202e`
+	lines := []string{
+		// a bad timestamp and an unknown type, both quoted in messages
+		strings.Replace(userLine(nthUUID(1), "", `"`+evil+`"`), `"2026-01-05T10:00:00.000Z"`, `"`+evil+`"`, 1),
+		strings.Replace(userLine(nthUUID(2), nthUUID(1), `"x"`), `"type":"user"`, `"type":"`+evil+`"`, 1),
+		// raw control bytes: not valid JSON, quoted in the error
+		"{\"type\":\"\x1b[31m\x07\"}",
+	}
+	writeFile(t, filepath.Join(dir, "e\x1b[1mvil.jsonl"), []byte(strings.Join(lines, "\n")+"\n"))
+	text, _, code := run(t, "", "--color", "never", "--enable", "unknown-field", dir)
+	if code != ExitFindings || !strings.Contains(text, "error") {
+		t.Fatalf("text: exit %d\n%s", code, text)
+	}
+	if strings.ContainsAny(text, "\x1b\x07\u009b\u202e") {
+		t.Fatalf("raw control characters in text output: %q", text)
+	}
+	for _, format := range []string{"json", "sarif"} {
+		out, _, code := run(t, "", "-f", format, "--enable", "unknown-field", dir)
+		if code != ExitFindings || !json.Valid([]byte(out)) {
+			t.Fatalf("%s: exit %d, valid JSON %v\n%s", format, code, json.Valid([]byte(out)), out)
+		}
+	}
+}
