@@ -2,8 +2,6 @@ package report
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -168,7 +166,7 @@ func SARIF(w io.Writer, r *Run) error {
 			}
 			res.RelatedLocations = append(res.RelatedLocations, loc)
 		}
-		fp := fingerprint(f)
+		fp := finding.Fingerprint(f)
 		seen[fp]++
 		res.PartialFingerprints = map[string]string{sarifFingerprint: fp + ":" + strconv.Itoa(seen[fp])}
 		run.Results = append(run.Results, res)
@@ -315,23 +313,6 @@ func keepInURI(c byte) bool {
 	}
 	return strings.IndexByte("-._~/!$&'()*+,;=@", c) >= 0
 }
-
-// fingerprint identifies a finding across runs without its line and column,
-// so edits elsewhere in the file do not make it look new: rule, path, entry
-// uuid, JSON pointer and message with its numbers removed (or rule, path and
-// message when the finding has no uuid). The caller appends ":<occurrence>"
-// to tell identical findings in one file apart.
-func fingerprint(f *finding.Finding) string {
-	parts := []string{f.Rule, f.Path}
-	if f.UUID != "" {
-		parts = append(parts, f.UUID, f.Pointer)
-	}
-	parts = append(parts, digits.ReplaceAllString(f.Message, "#"))
-	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
-	return hex.EncodeToString(sum[:])
-}
-
-var digits = regexp.MustCompile(`[0-9]+`)
 
 // semverRE is semver 2.0.0 (semver.org), without a leading "v".
 var semverRE = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)` +

@@ -323,45 +323,6 @@ func TestPathURI(t *testing.T) {
 	}
 }
 
-func TestFingerprint(t *testing.T) {
-	base := finding.Finding{Rule: "schema", Path: "p/a.jsonl", Line: 10, Column: 3, Pointer: "/message",
-		UUID: "u1", Message: "expected 2 items, got 3"}
-	fp := fingerprint(&base)
-	same := []func(f *finding.Finding){
-		func(f *finding.Finding) { f.Line, f.Column = 99, 7 },
-		func(f *finding.Finding) { f.Message = "expected 5 items, got 12" },
-		func(f *finding.Finding) { f.Severity = finding.Warning },
-	}
-	for i, change := range same {
-		f := base
-		change(&f)
-		if fingerprint(&f) != fp {
-			t.Errorf("change %d changed the fingerprint", i)
-		}
-	}
-	differ := []func(f *finding.Finding){
-		func(f *finding.Finding) { f.Rule = "other" },
-		func(f *finding.Finding) { f.Path = "p/b.jsonl" },
-		func(f *finding.Finding) { f.UUID = "u2" },
-		func(f *finding.Finding) { f.Pointer = "/type" },
-		func(f *finding.Finding) { f.Message = "expected items" },
-	}
-	for i, change := range differ {
-		f := base
-		change(&f)
-		if fingerprint(&f) == fp {
-			t.Errorf("change %d kept the fingerprint", i)
-		}
-	}
-	// Without a uuid the pointer does not count: it is relative to a line.
-	a := finding.Finding{Rule: "blank-line", Path: "p/a.jsonl", Line: 3, Message: "blank line"}
-	b := a
-	b.Line, b.Pointer = 8, "/x"
-	if fingerprint(&a) != fingerprint(&b) {
-		t.Error("without a uuid, line and pointer changed the fingerprint")
-	}
-}
-
 func TestToolVersion(t *testing.T) {
 	for _, c := range []struct{ in, version, semver string }{
 		{"v0.1.0", "0.1.0", "0.1.0"},

@@ -1,0 +1,28 @@
+package finding
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"regexp"
+	"strings"
+)
+
+// Fingerprint identifies a finding across runs without its line and column,
+// so edits elsewhere in the file do not make it look new: rule, path, entry
+// uuid, JSON pointer and message with its numbers removed (or rule, path and
+// message when the finding has no uuid: a pointer is then relative to a line
+// that may move). Several findings may share a fingerprint; SARIF appends
+// ":<occurrence>" and the baseline counts them. SARIF's partial fingerprints
+// and baselines share this one function: change what it hashes only together
+// with the SARIF fingerprint version and the baseline version.
+func Fingerprint(f *Finding) string {
+	parts := []string{f.Rule, f.Path}
+	if f.UUID != "" {
+		parts = append(parts, f.UUID, f.Pointer)
+	}
+	parts = append(parts, digits.ReplaceAllString(f.Message, "#"))
+	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
+	return hex.EncodeToString(sum[:])
+}
+
+var digits = regexp.MustCompile(`[0-9]+`)
