@@ -80,6 +80,7 @@ type options struct {
 	enable, disable                          []string
 	strict, quiet, version, exitZero         bool
 	jobs                                     int
+	cfg                                      configFlags
 }
 
 func newFlagSet(stderr io.Writer, o *options) *flag.FlagSet {
@@ -97,6 +98,7 @@ func newFlagSet(stderr io.Writer, o *options) *flag.FlagSet {
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no summary line")
 	fs.StringVar(&o.stdinName, "stdin-filename", "", "name to report for a transcript read from standard input (`-`)")
 	fs.BoolVar(&o.exitZero, "exit-zero", false, "exit 0 even when findings reach --fail-on (errors still exit 2 or 3)")
+	addConfigFlags(fs, &o.cfg)
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: ccvet [flags] [PATH...]
@@ -132,6 +134,10 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 		fmt.Fprintln(stdout, "ccvet "+Version())
 		return ExitOK, nil
 	}
+	cfg, err := loadConfig(fs, &o)
+	if err != nil {
+		return 0, err
+	}
 	failOn, err := finding.ParseSeverity(o.failOn)
 	if err != nil || failOn == finding.Off {
 		return 0, usagef("--fail-on: want error, warning or note, got %q", o.failOn)
@@ -146,7 +152,7 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	default:
 		return 0, usagef("--color: want auto, always or never, got %q", o.color)
 	}
-	enabled := map[string]bool{}
+	enabled := cfg.Enabled()
 	for _, list := range []struct {
 		ids []string
 		on  bool
@@ -184,12 +190,17 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	if err != nil {
 		return 0, usageError{err}
 	}
+	excludePaths(found, cfg)
 
-	eng, err := lint.New(lint.Options{Jobs: o.jobs, Enabled: enabled, Strict: o.strict, Stdin: stdin})
+	eng, err := lint.New(lint.Options{Jobs: o.jobs, Enabled: enabled, Severity: cfg.Severity(), Strict: o.strict, Stdin: stdin})
 	if err != nil {
 		return 0, err
 	}
 	res := eng.Run(found)
+	bl, err := afterRun(eng, res, cfg, &o, stderr)
+	if err != nil {
+		return 0, err
+	}
 
 	out := stdout
 	var file *os.File
@@ -201,7 +212,7 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 		out = file
 	}
 	run := &report.Run{Version: Version(), Findings: res.Findings, Files: res.Files, Entries: res.Entries,
-		Skipped: res.Skipped, Rules: ruleInfos()}
+		Skipped: res.Skipped, Rules: ruleInfos(), Baseline: bl}
 	switch o.format {
 	case "json":
 		err = report.JSON(out, run)

@@ -32,6 +32,9 @@ type Options struct {
 	Strict   bool                        // unknown-field and unknown-type on, as errors
 	Stdin    io.Reader                   // read for the "-" argument
 	MaxLine  int                         // longest line held in memory (0: jsonl.DefaultMaxLine)
+	// OnLine, if set, sees every line of a JSONL file after the line checks
+	// (ccvet stats). It is called from several goroutines at once.
+	OnLine func(l *rules.Line)
 }
 
 // Result is what a run found.
@@ -297,6 +300,9 @@ func (e *Engine) checkLines(f *rules.File) {
 			if r.Line != nil {
 				r.Line(r, l)
 			}
+		}
+		if e.opts.OnLine != nil {
+			e.opts.OnLine(l)
 		}
 		if l.Obj != nil && f.Kind.IsTranscript() {
 			rec := entry.Extract(l.Obj, l.Num, l.Offset)

@@ -23,6 +23,14 @@ type Run struct {
 	Entries  int
 	Skipped  int
 	Rules    []RuleInfo // the whole catalogue, sorted by id, for formats that describe rules
+	// Baseline, when a baseline was applied: findings it hid, and its
+	// entries that matched nothing.
+	Baseline *BaselineCounts
+}
+
+// BaselineCounts is what a baseline did to a run.
+type BaselineCounts struct {
+	Matched, Unmatched int
 }
 
 // Summary counts the run.
@@ -33,10 +41,17 @@ type Summary struct {
 	Warnings int `json:"warnings"`
 	Notes    int `json:"notes"`
 	Skipped  int `json:"skipped"`
+	// Only when a baseline was applied (--baseline, --write-baseline).
+	Baselined         *int `json:"baselined,omitempty"`
+	BaselineUnmatched *int `json:"baselineUnmatched,omitempty"`
 }
 
 // Summarize counts r.
 func (r *Run) Summarize() Summary {
 	c := finding.Count(r.Findings)
-	return Summary{Files: r.Files, Entries: r.Entries, Errors: c.Errors, Warnings: c.Warnings, Notes: c.Notes, Skipped: r.Skipped}
+	s := Summary{Files: r.Files, Entries: r.Entries, Errors: c.Errors, Warnings: c.Warnings, Notes: c.Notes, Skipped: r.Skipped}
+	if b := r.Baseline; b != nil {
+		s.Baselined, s.BaselineUnmatched = &b.Matched, &b.Unmatched
+	}
+	return s
 }

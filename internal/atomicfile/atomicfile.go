@@ -1,0 +1,70 @@
+// Package atomicfile writes a file so that a reader sees either the old
+// content or the new, never a part: a temporary file in the same folder,
+// synced, then renamed (or linked) into place.
+package atomicfile
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Write replaces path with data.
+func Write(path string, data []byte, perm os.FileMode) error {
+	tmp, err := temp(path, data, perm)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+// WriteNew creates path with data; it fails with an error that satisfies
+// errors.Is(err, fs.ErrExist) when path exists, even if another process
+// creates it meanwhile (a hard link never replaces a file). Where links are
+// not supported it checks, then renames.
+func WriteNew(path string, data []byte, perm os.FileMode) error {
+	if _, err := os.Lstat(path); err == nil {
+		return &fs.PathError{Op: "create", Path: path, Err: fs.ErrExist}
+	}
+	tmp, err := temp(path, data, perm)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp)
+	err = os.Link(tmp, path)
+	if err == nil || errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	if _, serr := os.Lstat(path); serr == nil {
+		return &fs.PathError{Op: "create", Path: path, Err: fs.ErrExist}
+	}
+	return os.Rename(tmp, path)
+}
+
+func temp(path string, data []byte, perm os.FileMode) (string, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return "", err
+	}
+	name := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(perm)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(name)
+		return "", err
+	}
+	return name, nil
+}

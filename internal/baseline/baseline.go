@@ -1,0 +1,161 @@
+// Package baseline records the findings of a run by fingerprint, so that a
+// later run reports only what is new. Fingerprints leave out line and column
+// (finding.Fingerprint), so edits elsewhere in a file do not make an old
+// finding look new; identical fingerprints are counted, not collapsed.
+package baseline
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+
+	"github.com/ccvet/ccvet/internal/atomicfile"
+	"github.com/ccvet/ccvet/internal/finding"
+)
+
+// Version is the version of the file format.
+const Version = 1
+
+// Scheme names what the fingerprints hash; it must change whenever
+// finding.Fingerprint changes.
+const Scheme = "ccvetFingerprint/v1"
+
+// MaxBytes bounds the size of a baseline file read.
+const MaxBytes = 256 << 20
+
+// File is a baseline as stored: sorted by path, rule and fingerprint.
+type File struct {
+	Version     int     `json:"version"`
+	Fingerprint string  `json:"fingerprint"`
+	Findings    []Entry `json:"findings"`
+}
+
+// Entry is one fingerprint with the number of findings that carry it. Rule,
+// path and message (of the first such finding) are there for the reader.
+type Entry struct {
+	Fingerprint string `json:"fingerprint"`
+	Count       int    `json:"count"`
+	Rule        string `json:"rule"`
+	Path        string `json:"path"`
+	Message     string `json:"message"`
+}
+
+// New records fs.
+func New(fs []finding.Finding) *File {
+	byFP := map[string]*Entry{}
+	var order []*Entry
+	for i := range fs {
+		f := &fs[i]
+		fp := finding.Fingerprint(f)
+		if e, ok := byFP[fp]; ok {
+			e.Count++
+			continue
+		}
+		e := &Entry{Fingerprint: fp, Count: 1, Rule: f.Rule, Path: f.Path, Message: f.Message}
+		byFP[fp] = e
+		order = append(order, e)
+	}
+	out := &File{Version: Version, Fingerprint: Scheme, Findings: []Entry{}}
+	for _, e := range order {
+		out.Findings = append(out.Findings, *e)
+	}
+	sort.Slice(out.Findings, func(i, j int) bool {
+		a, b := &out.Findings[i], &out.Findings[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Rule != b.Rule {
+			return a.Rule < b.Rule
+		}
+		return a.Fingerprint < b.Fingerprint
+	})
+	return out
+}
+
+// Marshal renders b as indented JSON ending in a newline.
+func (b *File) Marshal() ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(b); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Write stores b at path atomically.
+func Write(path string, b *File) error {
+	data, err := b.Marshal()
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(path, data, 0o644)
+}
+
+// Read loads a baseline; display names it in errors.
+func Read(path, display string) (*File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("baseline %s: %w", display, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("baseline %s: %w", display, err)
+	}
+	if len(data) > MaxBytes {
+		return nil, fmt.Errorf("baseline %s: larger than %d MiB", display, MaxBytes>>20)
+	}
+	var b File
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&b); err != nil {
+		return nil, fmt.Errorf("baseline %s: not a ccvet baseline: %w", display, err)
+	}
+	if b.Version != Version || b.Fingerprint != Scheme {
+		return nil, fmt.Errorf("baseline %s: version %d with fingerprints %q; this ccvet reads version %d with %q "+
+			"(write it again with --write-baseline)", display, b.Version, b.Fingerprint, Version, Scheme)
+	}
+	for _, e := range b.Findings {
+		if e.Fingerprint == "" || e.Count < 1 {
+			return nil, errors.New("baseline " + display + ": an entry without fingerprint or with a count below 1")
+		}
+	}
+	return &b, nil
+}
+
+// Outcome counts what a baseline did to a run.
+type Outcome struct {
+	Matched   int // findings the baseline hid
+	Unmatched int // baseline findings that no finding of the run matched
+}
+
+// Apply drops from fs the findings the baseline records, each recorded
+// finding hiding at most one (in fs's order), and counts the recorded
+// findings left over.
+func (b *File) Apply(fs []finding.Finding) ([]finding.Finding, Outcome) {
+	left := map[string]int{}
+	for _, e := range b.Findings {
+		left[e.Fingerprint] += e.Count
+	}
+	var o Outcome
+	kept := fs[:0:0]
+	for i := range fs {
+		fp := finding.Fingerprint(&fs[i])
+		if left[fp] > 0 {
+			left[fp]--
+			o.Matched++
+			continue
+		}
+		kept = append(kept, fs[i])
+	}
+	for _, n := range left {
+		o.Unmatched += n
+	}
+	return kept, o
+}

@@ -1,0 +1,283 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// cfgIsolate points HOME and CLAUDE_CONFIG_DIR at temporary folders and makes a
+// temporary folder, holding .git (so the search for .ccvet.yaml stops
+// there), the current folder. It returns that folder.
+func cfgIsolate(t *testing.T) string {
+	t.Helper()
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	return dir
+}
+
+func cfgWrite(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// copyFixture copies a rule fixture's session.jsonl into dir/name and
+// returns its lines.
+func copyFixture(t *testing.T, fixture, dst string) []string {
+	t.Helper()
+	data, err := os.ReadFile(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfgWrite(t, dst, string(data))
+	return strings.SplitAfter(string(data), "\n")
+}
+
+func abs(t *testing.T, p string) string {
+	t.Helper()
+	a, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func TestConfigFile(t *testing.T) {
+	warn := abs(t, filepath.Join(fixtures, "blank-line", "bad")) // one blank-line warning
+	dir := cfgIsolate(t)
+
+	// No file: defaults.
+	if _, _, code := run(t, "", "--fail-on", "warning", warn); code != ExitFindings {
+		t.Errorf("no config: exit %d", code)
+	}
+	// The file found in the current folder sets fail-on and a rule's severity.
+	cfgWrite(t, filepath.Join(dir, ".ccvet.yaml"), "fail-on: warning\nrules:\n  blank-line: note\n")
+	out, _, _ := runJSON(t, warn)
+	if len(out.Findings) != 1 || out.Findings[0].Severity != "note" {
+		t.Errorf("rules: blank-line: note not applied: %+v", out.Findings)
+	}
+	cfgWrite(t, filepath.Join(dir, ".ccvet.yaml"), "fail-on: warning\n")
+	if _, _, code := run(t, "", warn); code != ExitFindings {
+		t.Errorf("fail-on from the file: exit %d", code)
+	}
+	// Flags win over the file; --no-config ignores it.
+	if _, _, code := run(t, "", "--fail-on", "error", warn); code != ExitOK {
+		t.Errorf("--fail-on error over the file: exit %d", code)
+	}
+	if _, _, code := run(t, "", "--no-config", warn); code != ExitOK {
+		t.Errorf("--no-config: exit %d", code)
+	}
+	// Found from a subfolder too.
+	sub := filepath.Join(dir, "a", "b")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(sub)
+	if _, _, code := run(t, "", warn); code != ExitFindings {
+		t.Errorf("config from a parent folder: exit %d", code)
+	}
+	// --disable on the command line wins over the file's rules.
+	cfgWrite(t, filepath.Join(dir, ".ccvet.yaml"), "rules:\n  blank-line: error\n")
+	if _, _, code := run(t, "", warn); code != ExitFindings {
+		t.Errorf("blank-line: error: exit %d", code)
+	}
+	if _, _, code := run(t, "", "--disable", "blank-line", warn); code != ExitOK {
+		t.Errorf("--disable over the file: exit %d", code)
+	}
+}
+
+func TestConfigStrictFlagWins(t *testing.T) {
+	bad := abs(t, filepath.Join(fixtures, "unknown-field", "bad"))
+	dir := cfgIsolate(t)
+	cfgWrite(t, filepath.Join(dir, ".ccvet.yaml"), "strict: false\nrules:\n  unknown-field: off\n")
+	if _, _, code := run(t, "", bad); code != ExitOK {
+		t.Errorf("file: exit %d", code)
+	}
+	if _, _, code := run(t, "", "--strict", bad); code != ExitFindings {
+		t.Errorf("--strict over the file: exit %d", code)
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	good := abs(t, filepath.Join(fixtures, "blank-line", "good"))
+	dir := cfgIsolate(t)
+	cases := []struct{ file, want string }{
+		{"exlude: [x]\n", `ccvet: .ccvet.yaml:1:1: unknown key "exlude" in the configuration (did you mean "exclude"?)`},
+		{"rules:\n  blank-line: loud\n", `ccvet: .ccvet.yaml:2:15: rules: blank-line: want on, off, error, warning or note, got "loud"`},
+		{"ignore:\n  - path: a\n    rules: [schema]\n", `ccvet: .ccvet.yaml:2:5: an ignore needs reason`},
+	}
+	for _, c := range cases {
+		cfgWrite(t, filepath.Join(dir, ".ccvet.yaml"), c.file)
+		_, stderr, code := run(t, "", good)
+		if code != ExitUsage || !strings.HasPrefix(stderr, c.want) {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", c.file, code, stderr, c.want)
+		}
+	}
+	if _, stderr, code := run(t, "", "--config", "nope.yaml", good); code != ExitUsage || !strings.Contains(stderr, "nope.yaml: cannot read") {
+		t.Errorf("missing --config: exit %d, %q", code, stderr)
+	}
+	if _, _, code := run(t, "", "--config", "x.yaml", "--no-config", good); code != ExitUsage {
+		t.Errorf("--config with --no-config: exit %d", code)
+	}
+}
+
+func TestConfigExcludeAndIgnore(t *testing.T) {
+	src := abs(t, filepath.Join(fixtures, "blank-line", "bad", "session.jsonl"))
+	dir := cfgIsolate(t)
+	store := filepath.Join(dir, "store")
+	copyFixture(t, src, filepath.Join(store, "old", "session.jsonl"))
+	copyFixture(t, src, filepath.Join(store, "new", "session.jsonl"))
+	out, _, _ := runJSON(t, "--no-config", "store")
+	if len(out.Findings) != 2 {
+		t.Fatalf("want a blank-line finding in each copy: %+v", out.Findings)
+	}
+	cfgWrite(t, filepath.Join(dir, ".ccvet.yaml"), "exclude: [old]\n")
+	out, _, _ = runJSON(t, "store")
+	if len(out.Findings) != 1 || out.Findings[0].Path != "new/session.jsonl" || out.Summary["files"] != 1 || out.Summary["skipped"] != 1 {
+		t.Errorf("exclude old: %+v %v", out.Findings, out.Summary)
+	}
+	cfgWrite(t, filepath.Join(dir, ".ccvet.yaml"), `ignore:
+  - path: "**/session.jsonl"
+    rules: [blank-line]
+    reason: kept on purpose
+  - path: gone/**
+    rules: [blank-line]
+    reason: was deleted
+`)
+	out, _, _ = runJSON(t, "store")
+	if len(out.Findings) != 1 || out.Findings[0].Rule != "unused-ignore" || out.Findings[0].Path != ".ccvet.yaml" || out.Findings[0].Line != 5 {
+		t.Errorf("ignore: %+v", out.Findings)
+	}
+	out, _, _ = runJSON(t, "--disable", "unused-ignore", "store")
+	if len(out.Findings) != 0 {
+		t.Errorf("--disable unused-ignore: %+v", out.Findings)
+	}
+}
+
+// TestBaseline is the story of a baseline: written over a damaged transcript,
+// it hides every finding after unrelated edits shift the lines, lets a new
+// fault through, and counts the recorded findings that were fixed.
+func TestBaseline(t *testing.T) {
+	src := abs(t, filepath.Join(fixtures, "unknown-type", "bad", "session.jsonl"))
+	dir := cfgIsolate(t)
+	session := filepath.Join(dir, "s", "session.jsonl")
+	lines := copyFixture(t, src, session)
+	base := filepath.Join(dir, "baseline.json")
+
+	out, _, code := runJSON(t, "--write-baseline", base, "s")
+	if code != ExitOK || len(out.Findings) != 0 || out.Summary["baselined"] != 3 || out.Summary["baselineUnmatched"] != 0 {
+		t.Fatalf("--write-baseline: exit %d, %+v %v", code, out.Findings, out.Summary)
+	}
+	data, err := os.ReadFile(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b struct {
+		Findings []struct {
+			Count int `json:"count"`
+		} `json:"findings"`
+	}
+	if err := json.Unmarshal(data, &b); err != nil || len(b.Findings) != 3 {
+		t.Fatalf("baseline file: %v\n%s", err, data)
+	}
+
+	// Unrelated lines above the damage: every line number moves.
+	shifted := append([]string{lines[0], lines[0], lines[0]}, lines[1:]...)
+	cfgWrite(t, session, strings.Join(shifted, ""))
+	if plain, _, _ := runJSON(t, "s"); len(plain.Findings) != 3 || plain.Findings[0].Line == 0 {
+		t.Fatalf("without the baseline: %+v", plain.Findings)
+	}
+	out, _, code = runJSON(t, "--baseline", base, "s")
+	if code != ExitOK || len(out.Findings) != 0 || out.Summary["baselineUnmatched"] != 0 {
+		t.Errorf("shifted lines: exit %d, %+v %v", code, out.Findings, out.Summary)
+	}
+	_, stderr, _ := run(t, "", "--baseline", base, "s")
+	if !strings.Contains(stderr, "hid 3 findings; 0 of its findings match nothing now") {
+		t.Errorf("text mode stderr: %q", stderr)
+	}
+
+	// A new fault: exactly it is reported.
+	faulty := append([]string{}, shifted...)
+	faulty = append(faulty[:6], append([]string{"\n"}, faulty[6:]...)...)
+	cfgWrite(t, session, strings.Join(faulty, ""))
+	out, _, _ = runJSON(t, "--baseline", base, "s")
+	if len(out.Findings) != 1 || out.Findings[0].Rule != "blank-line" {
+		t.Errorf("new fault: %+v", out.Findings)
+	}
+
+	// One fault fixed: one baseline finding matches nothing.
+	fixed := strings.Replace(strings.Join(shifted, ""), `"type":"txt"`, `"type":"text"`, 1)
+	cfgWrite(t, session, fixed)
+	out, _, _ = runJSON(t, "--baseline", base, "s")
+	if len(out.Findings) != 0 || out.Summary["baselineUnmatched"] != 1 || out.Summary["baselined"] != 2 {
+		t.Errorf("fixed fault: %+v %v", out.Findings, out.Summary)
+	}
+	_, stderr, _ = run(t, "", "--baseline", base, "s")
+	if !strings.Contains(stderr, "1 of its findings match nothing now") {
+		t.Errorf("text mode stderr: %q", stderr)
+	}
+}
+
+// TestBaselineCountsDuplicates: identical fingerprints are counted.
+func TestBaselineCountsDuplicates(t *testing.T) {
+	src := abs(t, filepath.Join(fixtures, "blank-line", "good", "session.jsonl"))
+	dir := cfgIsolate(t)
+	session := filepath.Join(dir, "s", "session.jsonl")
+	lines := copyFixture(t, src, session)
+	with := func(blanks ...int) string {
+		var b strings.Builder
+		for i, l := range lines {
+			for _, at := range blanks {
+				if at == i {
+					b.WriteString("\n")
+				}
+			}
+			b.WriteString(l)
+		}
+		return b.String()
+	}
+	base := filepath.Join(dir, "baseline.json")
+	cfgWrite(t, session, with(2, 5))
+	if out, _, _ := runJSON(t, "--write-baseline", base, "s"); out.Summary["baselined"] != 2 {
+		t.Fatalf("write: %v", out.Summary)
+	}
+	if data, _ := os.ReadFile(base); !strings.Contains(string(data), `"count": 2`) {
+		t.Errorf("two identical findings not counted:\n%s", data)
+	}
+	cfgWrite(t, session, with(2, 5, 8))
+	if out, _, _ := runJSON(t, "--baseline", base, "s"); len(out.Findings) != 1 {
+		t.Errorf("a third blank line: %+v", out.Findings)
+	}
+	cfgWrite(t, session, with(5))
+	if out, _, _ := runJSON(t, "--baseline", base, "s"); len(out.Findings) != 0 || out.Summary["baselineUnmatched"] != 1 {
+		t.Errorf("one blank line left: %+v %v", out.Findings, out.Summary)
+	}
+}
+
+func TestBaselineErrors(t *testing.T) {
+	good := abs(t, filepath.Join(fixtures, "blank-line", "good"))
+	dir := cfgIsolate(t)
+	cfgWrite(t, filepath.Join(dir, "b.json"), "{}")
+	for _, args := range [][]string{
+		{"--baseline", "nope.json", good},
+		{"--baseline", "b.json", good},
+		{"--baseline", "b.json", "--write-baseline", "c.json", good},
+		{"--write-baseline", filepath.Join(dir, "no", "such", "dir.json"), good},
+	} {
+		if _, stderr, code := run(t, "", args...); code != ExitUsage {
+			t.Errorf("%v: exit %d, %s", args, code, stderr)
+		}
+	}
+}

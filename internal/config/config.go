@@ -1,0 +1,513 @@
+// Package config reads .ccvet.yaml: which rules run and how severe they are,
+// which paths are not checked, which findings are ignored and why, --strict
+// and --fail-on. Every error names the file, line and column.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/rules"
+)
+
+// FileName is the name ccvet looks for.
+const FileName = ".ccvet.yaml"
+
+// MaxBytes bounds the size of a configuration file.
+const MaxBytes = 1 << 20
+
+// Config is one parsed configuration file.
+type Config struct {
+	Path    string            // the file, as it is named in messages and findings (slash-separated)
+	Strict  *bool             // nil: not set
+	FailOn  *finding.Severity // nil: not set; never Off
+	Rules   []RuleSetting     // in file order
+	Exclude []*Glob           // paths not checked
+	Ignores []*Ignore         // findings not reported
+}
+
+// RuleSetting is one entry of `rules:`.
+type RuleSetting struct {
+	ID       string
+	On       bool
+	Severity finding.Severity // Off: the rule's default severity
+	Line     int
+}
+
+// Ignore silences the findings of some rules on the paths a glob matches.
+// Its reason is required, so that every ignore says why it exists.
+type Ignore struct {
+	Path   *Glob
+	Rules  []string
+	Reason string
+	Line   int // where the ignore starts in the file
+	Column int
+}
+
+// Error is a problem in a configuration file, at a line and column (0 when
+// the problem is about the whole file).
+type Error struct {
+	File         string
+	Line, Column int
+	Msg          string
+}
+
+func (e *Error) Error() string {
+	if e.Line == 0 {
+		return e.File + ": " + e.Msg
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Msg)
+}
+
+// Load reads and parses the file at osPath; display is how messages name it.
+func Load(osPath, display string) (*Config, error) {
+	f, err := os.Open(osPath)
+	if err != nil {
+		return nil, &Error{File: display, Msg: "cannot read: " + pathless(err)}
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxBytes+1))
+	if err != nil {
+		return nil, &Error{File: display, Msg: "cannot read: " + pathless(err)}
+	}
+	if len(data) > MaxBytes {
+		return nil, &Error{File: display, Msg: fmt.Sprintf("larger than %d KiB; is this a configuration file?", MaxBytes>>10)}
+	}
+	return Parse(display, data)
+}
+
+func pathless(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Op + ": " + pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// topKeys are the keys a configuration file may hold, in documentation order.
+var topKeys = []string{"strict", "fail-on", "rules", "exclude", "ignore"}
+
+// Parse reads a configuration from data; display names the file in errors.
+func Parse(display string, data []byte) (*Config, error) {
+	c := &Config{Path: display}
+	p := parser{file: display}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return c, nil // an empty file: all defaults
+		}
+		return nil, p.yamlError(err)
+	}
+	var second yaml.Node
+	if err := dec.Decode(&second); !errors.Is(err, io.EOF) {
+		if err != nil {
+			return nil, p.yamlError(err)
+		}
+		return nil, p.errf(&second, "a second YAML document; a configuration file holds one")
+	}
+	root := deref(&doc)
+	if root.Kind == yaml.DocumentNode {
+		if len(root.Content) == 0 {
+			return c, nil
+		}
+		root = deref(root.Content[0])
+	}
+	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+		return c, nil // only comments
+	}
+	err := p.mapping(root, "the configuration", topKeys, func(key string, k, v *yaml.Node) error {
+		switch key {
+		case "strict":
+			b, err := p.boolean(v, key)
+			if err != nil {
+				return err
+			}
+			c.Strict = &b
+		case "fail-on":
+			s, err := p.scalar(v, key)
+			if err != nil {
+				return err
+			}
+			sev, perr := finding.ParseSeverity(s)
+			if perr != nil || sev == finding.Off {
+				return p.errf(v, "fail-on: want error, warning or note, got %q", s)
+			}
+			c.FailOn = &sev
+		case "rules":
+			return p.rules(c, v)
+		case "exclude":
+			globs, err := p.globs(v, key)
+			if err != nil {
+				return err
+			}
+			c.Exclude = append(c.Exclude, globs...)
+		case "ignore":
+			return p.ignores(c, v)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+type parser struct{ file string }
+
+func (p parser) errf(n *yaml.Node, format string, args ...any) error {
+	e := &Error{File: p.file, Msg: fmt.Sprintf(format, args...)}
+	if n != nil {
+		e.Line, e.Column = n.Line, n.Column
+	}
+	return e
+}
+
+// yamlError turns a syntax error of the YAML library ("yaml: line 3: …")
+// into an Error that names the file.
+func (p parser) yamlError(err error) error {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	var line int
+	if n, _ := fmt.Sscanf(msg, "line %d:", &line); n == 1 {
+		_, rest, _ := strings.Cut(msg, ":")
+		return &Error{File: p.file, Line: line, Column: 1, Msg: "invalid YAML:" + rest}
+	}
+	return &Error{File: p.file, Msg: "invalid YAML: " + msg}
+}
+
+func deref(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	return n
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return "nothing"
+		}
+		return fmt.Sprintf("%q", n.Value)
+	}
+	return "something else"
+}
+
+// mapping walks a mapping whose keys must be among known; each key once.
+func (p parser) mapping(n *yaml.Node, what string, known []string, fn func(key string, k, v *yaml.Node) error) error {
+	n = deref(n)
+	if n.Kind != yaml.MappingNode {
+		return p.errf(n, "%s must be a mapping of keys to values, got %s", what, kindName(n))
+	}
+	seen := map[string]int{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := deref(n.Content[i]), deref(n.Content[i+1])
+		if k.Kind != yaml.ScalarNode {
+			return p.errf(k, "%s: a key must be a plain name", what)
+		}
+		key := k.Value
+		if !contains(known, key) {
+			msg := fmt.Sprintf("unknown key %q in %s (want %s)", key, what, strings.Join(known, ", "))
+			if s := suggest(key, known); s != "" {
+				msg = fmt.Sprintf("unknown key %q in %s (did you mean %q?)", key, what, s)
+			}
+			return p.errf(k, "%s", msg)
+		}
+		if line, dup := seen[key]; dup {
+			return p.errf(k, "key %q appears twice in %s (first on line %d)", key, what, line)
+		}
+		seen[key] = k.Line
+		if err := fn(key, k, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p parser) scalar(n *yaml.Node, what string) (string, error) {
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		return "", p.errf(n, "%s: want a single value, got %s", what, kindName(n))
+	}
+	return n.Value, nil
+}
+
+func (p parser) boolean(n *yaml.Node, what string) (bool, error) {
+	s, err := p.scalar(n, what)
+	if err != nil {
+		return false, err
+	}
+	switch strings.ToLower(s) {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return false, p.errf(n, "%s: want true or false, got %q", what, s)
+}
+
+// strings reads a list of strings, or a single string.
+func (p parser) strings(n *yaml.Node, what string) ([]string, []*yaml.Node, error) {
+	if n.Kind == yaml.ScalarNode && n.Tag != "!!null" {
+		return []string{n.Value}, []*yaml.Node{n}, nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		return nil, nil, p.errf(n, "%s: want a list, got %s", what, kindName(n))
+	}
+	var out []string
+	var nodes []*yaml.Node
+	for _, item := range n.Content {
+		item = deref(item)
+		s, err := p.scalar(item, what)
+		if err != nil {
+			return nil, nil, err
+		}
+		out = append(out, s)
+		nodes = append(nodes, item)
+	}
+	return out, nodes, nil
+}
+
+func (p parser) globs(n *yaml.Node, what string) ([]*Glob, error) {
+	pats, nodes, err := p.strings(n, what)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Glob
+	for i, pat := range pats {
+		g, err := NewGlob(pat)
+		if err != nil {
+			return nil, p.errf(nodes[i], "%s: %v", what, err)
+		}
+		g.Line, g.Column = nodes[i].Line, nodes[i].Column
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+func (p parser) ruleID(n *yaml.Node, id, what string) error {
+	if _, ok := rules.Lookup(id); !ok {
+		return p.errf(n, "%s: unknown rule %q (see `ccvet rules`)", what, id)
+	}
+	return nil
+}
+
+func (p parser) rules(c *Config, n *yaml.Node) error {
+	return p.mapping(n, "rules", allRuleIDs(), func(id string, k, v *yaml.Node) error {
+		s, err := p.scalar(v, "rules: "+id)
+		if err != nil {
+			return err
+		}
+		set := RuleSetting{ID: id, Line: k.Line}
+		switch strings.ToLower(s) {
+		case "on", "true":
+			set.On = true
+		case "off", "false":
+		case "error", "warning", "note":
+			set.On = true
+			set.Severity, _ = finding.ParseSeverity(s)
+		default:
+			return p.errf(v, "rules: %s: want on, off, error, warning or note, got %q", id, s)
+		}
+		c.Rules = append(c.Rules, set)
+		return nil
+	})
+}
+
+func allRuleIDs() []string {
+	var ids []string
+	for _, r := range rules.All() {
+		ids = append(ids, r.ID)
+	}
+	return ids
+}
+
+var ignoreKeys = []string{"path", "rules", "reason"}
+
+func (p parser) ignores(c *Config, n *yaml.Node) error {
+	if n.Kind != yaml.SequenceNode {
+		return p.errf(n, "ignore: want a list of {path, rules, reason}, got %s", kindName(n))
+	}
+	for _, item := range n.Content {
+		item = deref(item)
+		ig := &Ignore{Line: item.Line, Column: item.Column}
+		err := p.mapping(item, "an ignore", ignoreKeys, func(key string, k, v *yaml.Node) error {
+			switch key {
+			case "path":
+				globs, err := p.globs(v, "ignore: path")
+				if err != nil {
+					return err
+				}
+				if len(globs) != 1 {
+					return p.errf(v, "ignore: path: want one glob (write one ignore per path)")
+				}
+				ig.Path = globs[0]
+			case "rules":
+				ids, nodes, err := p.strings(v, "ignore: rules")
+				if err != nil {
+					return err
+				}
+				for i, id := range ids {
+					if err := p.ruleID(nodes[i], id, "ignore: rules"); err != nil {
+						return err
+					}
+				}
+				ig.Rules = ids
+			case "reason":
+				s, err := p.scalar(v, "ignore: reason")
+				if err != nil {
+					return err
+				}
+				ig.Reason = strings.TrimSpace(s)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		var missing []string
+		if ig.Path == nil {
+			missing = append(missing, "path")
+		}
+		if len(ig.Rules) == 0 {
+			missing = append(missing, "rules")
+		}
+		if ig.Reason == "" {
+			missing = append(missing, "reason")
+		}
+		if len(missing) > 0 {
+			return p.errf(item, "an ignore needs %s (every ignore says which paths, which rules and why)",
+				strings.Join(missing, ", "))
+		}
+		c.Ignores = append(c.Ignores, ig)
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// suggest returns the known key closest to key when it is a likely typo.
+func suggest(key string, known []string) string {
+	best, bestD := "", 3
+	for _, k := range known {
+		if d := distance(key, k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
+// distance is the Levenshtein distance between a and b.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// Find looks for FileName in dir, then in each parent folder. It stops after
+// the first folder that is a repository's root (it holds .git), after home
+// (the user's home folder; "" for none), and at the filesystem root. It
+// returns "" when no file is found.
+func Find(dir, home string) (string, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if home != "" {
+		if h, err := filepath.Abs(home); err == nil {
+			home = h
+		}
+	}
+	for {
+		p := filepath.Join(dir, FileName)
+		if st, err := os.Stat(p); err == nil {
+			if st.IsDir() {
+				return "", fmt.Errorf("%s is a folder, not a configuration file", p)
+			}
+			return p, nil
+		}
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return "", nil
+		}
+		if home != "" && dir == home {
+			return "", nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", nil
+		}
+		dir = parent
+	}
+}
+
+// Enabled returns the rule selection the file makes: rule id -> on. The
+// methods of Config accept a nil *Config: no file, no settings.
+func (c *Config) Enabled() map[string]bool {
+	out := map[string]bool{}
+	if c == nil {
+		return out
+	}
+	for _, r := range c.Rules {
+		out[r.ID] = r.On
+	}
+	return out
+}
+
+// Severity returns the severity overrides the file makes.
+func (c *Config) Severity() map[string]finding.Severity {
+	out := map[string]finding.Severity{}
+	if c == nil {
+		return out
+	}
+	for _, r := range c.Rules {
+		if r.On && r.Severity != finding.Off {
+			out[r.ID] = r.Severity
+		}
+	}
+	return out
+}
+
+// Excluded reports whether a reported path is excluded.
+func (c *Config) Excluded(path string) bool {
+	if c == nil {
+		return false
+	}
+	for _, g := range c.Exclude {
+		if g.Match(path) {
+			return true
+		}
+	}
+	return false
+}
