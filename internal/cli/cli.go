@@ -47,6 +47,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			return runSub(stderr, func() error { return cmdRules(args[1:], stdout) })
 		case "schema":
 			return runSub(stderr, func() error { return cmdSchema(args[1:], stdout) })
+		case "stats":
+			return runSub(stderr, func() error { return cmdStats(args[1:], stdin, stdout, stderr) })
+		case "init":
+			return runSub(stderr, func() error { return cmdInit(args[1:], stdout, stderr) })
 		}
 	}
 	code, err := lintMain(args, stdin, stdout, stderr)
@@ -104,6 +108,8 @@ func newFlagSet(stderr io.Writer, o *options) *flag.FlagSet {
 		fmt.Fprint(stderr, `Usage: ccvet [flags] [PATH...]
        ccvet rules [--format text|json]
        ccvet schema [TYPE]
+       ccvet stats [--format text|json] [PATH...]
+       ccvet init [--force]
 
 Checks Claude Code data: transcripts, subagent transcripts, history.jsonl and
 todos. PATH is a data root (a folder holding projects/), a projects/ folder, a

@@ -1,11 +1,6 @@
 package rules
 
-import (
-	"strconv"
-
-	"github.com/ccvet/ccvet/internal/finding"
-	"github.com/ccvet/ccvet/internal/schema"
-)
+import "github.com/ccvet/ccvet/internal/finding"
 
 // UnknownType reports an entry type, system subtype or content block type
 // that ccvet's schemas do not know.
@@ -21,27 +16,8 @@ var UnknownType = register(&Rule{
 	Good: `{"parentUuid":null,"type":"user",…}`,
 	Fix:  "Correct the type, or update ccvet if a newer Claude Code wrote it.",
 	Line: func(r *Rule, l *Line) {
-		v := l.File.Env.Schema
-		if l.Obj == nil || v == nil || !l.File.Kind.IsTranscript() || l.Type == "" {
-			return
-		}
-		if !v.KnownEntryType(l.Type) {
-			l.ReportPointer(r, "/type", false, "unknown entry type "+quote(l.Type))
-			return
-		}
-		if l.Type == "system" {
-			if st, ok := l.Obj["subtype"].(string); ok && !schema.KnownSystemSubtype(st) {
-				l.ReportPointer(r, "/subtype", false, "unknown system subtype "+quote(st))
-			}
-		}
-		msg, _ := l.Obj["message"].(map[string]any)
-		blocks, _ := msg["content"].([]any)
-		for i, b := range blocks {
-			bm, _ := b.(map[string]any)
-			if t, ok := bm["type"].(string); ok && !schema.KnownBlockType(t) {
-				l.ReportPointer(r, "/message/content/"+strconv.Itoa(i)+"/type", false,
-					"unknown content block type "+quote(t))
-			}
+		for _, p := range UnknownTypes(l) {
+			l.ReportPointer(r, p.Pointer, false, "unknown "+p.Kind+" "+quote(p.Name))
 		}
 	},
 })

@@ -1,0 +1,125 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/ccvet/ccvet/internal/config"
+	"github.com/ccvet/ccvet/internal/lint"
+)
+
+// TestStats compares ccvet stats, text and JSON, over the unknown-field and
+// unknown-type fixtures with testdata/stats.golden.{txt,json}.
+func TestStats(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	paths := []string{filepath.Join(fixtures, "unknown-field", "bad"), filepath.Join(fixtures, "unknown-type", "bad")}
+	for _, format := range []string{"txt", "json"} {
+		args := []string{"stats"}
+		if format == "json" {
+			args = append(args, "--format", "json")
+		}
+		args = append(args, paths...)
+		// One job and several give the same report.
+		for _, jobs := range []string{"1", "4"} {
+			stdout, stderr, code := run(t, "", append(args, "-j", jobs)...)
+			if code != 0 {
+				t.Fatalf("%v: exit %d: %s", args, code, stderr)
+			}
+			got := []byte(stdout)
+			if format == "json" {
+				got = normalize(got)
+			}
+			golden := filepath.Join("testdata", "stats.golden."+format)
+			if *update {
+				if err := os.MkdirAll("testdata", 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (go test ./internal/cli -run TestStats -update)", err)
+			}
+			if string(want) != string(got) {
+				t.Errorf("-j %s: output differs from %s:\n%s", jobs, golden, got)
+			}
+		}
+	}
+	if _, _, code := run(t, "", "stats", "--format", "sarif", paths[0]); code != ExitUsage {
+		t.Errorf("stats --format sarif: exit %d", code)
+	}
+}
+
+func TestShape(t *testing.T) {
+	v, _, err := lint.Decode([]byte(`{"message":{"content":[{"type":"text"},{"type":"text","citations":[]}]},"a/b":{"c~d":[[1]]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ptr, want := range map[string]string{
+		"/message/content/1/citations": "/message/content/*/citations",
+		"/a~1b/c~0d/0/0":               "/a~1b/c~0d/*/*",
+		"/message":                     "/message",
+	} {
+		if got := shape(v, ptr); got != want {
+			t.Errorf("shape(%s) = %s, want %s", ptr, got, want)
+		}
+	}
+}
+
+func TestVersionOrder(t *testing.T) {
+	got := []string{"", "2.1.17", "banana", "2.1.9", "1.0.0", "2.1.17-beta.2", "2.1.17-beta.10", "2.1.17-alpha", "10.0.0"}
+	sort.Slice(got, func(i, j int) bool { return versionLess(got[i], got[j]) })
+	want := "1.0.0 2.1.9 2.1.17-alpha 2.1.17-beta.2 2.1.17-beta.10 2.1.17 10.0.0 banana "
+	if strings.Join(got, " ") != want {
+		t.Errorf("order: %q\nwant   %q", strings.Join(got, " "), want)
+	}
+}
+
+func TestInit(t *testing.T) {
+	good := abs(t, filepath.Join(fixtures, "blank-line", "good"))
+	dir := cfgIsolate(t)
+	stdout, stderr, code := run(t, "", "init")
+	if code != 0 || stdout != "wrote .ccvet.yaml\n" {
+		t.Fatalf("init: exit %d, %q %q", code, stdout, stderr)
+	}
+	p := filepath.Join(dir, config.FileName)
+	c, err := config.Load(p, config.FileName)
+	if err != nil {
+		t.Fatalf("the written file does not load: %v", err)
+	}
+	if c.Strict == nil || *c.Strict || c.FailOn == nil || len(c.Rules)+len(c.Exclude)+len(c.Ignores) != 0 {
+		t.Errorf("not the defaults: %+v", c)
+	}
+	// It refuses to overwrite, unless --force.
+	cfgWrite(t, p, "strict: true\n")
+	if _, stderr, code := run(t, "", "init"); code != ExitUsage || !strings.Contains(stderr, "--force") {
+		t.Errorf("init over a file: exit %d, %q", code, stderr)
+	}
+	if data, _ := os.ReadFile(p); string(data) != "strict: true\n" {
+		t.Errorf("init without --force changed the file: %q", data)
+	}
+	if _, _, code := run(t, "", "init", "--force"); code != 0 {
+		t.Errorf("init --force: exit %d", code)
+	}
+	if data, _ := os.ReadFile(p); string(data) != defaultConfig {
+		t.Error("init --force did not write the default")
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 2 { // .git and .ccvet.yaml: no temporary file left
+		t.Errorf("folder holds %d entries", len(ents))
+	}
+	// A lint run reads it and is clean on a good fixture.
+	if _, stderr, code := run(t, "", good); code != 0 {
+		t.Errorf("lint with the default configuration: exit %d: %s", code, stderr)
+	}
+	if _, _, code := run(t, "", "init", "extra"); code != ExitUsage {
+		t.Errorf("init PATH: exit %d", code)
+	}
+}
