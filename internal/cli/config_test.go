@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ccvet/ccvet/internal/config"
 )
 
 // cfgIsolate points HOME and CLAUDE_CONFIG_DIR at temporary folders and makes a
@@ -279,5 +281,25 @@ func TestBaselineErrors(t *testing.T) {
 		if _, stderr, code := run(t, "", args...); code != ExitUsage {
 			t.Errorf("%v: exit %d, %s", args, code, stderr)
 		}
+	}
+}
+
+// TestReadmeConfigExample keeps the README's full .ccvet.yaml example valid.
+func TestReadmeConfigExample(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(readme), "A full example:\n\n```yaml\n")
+	if !ok {
+		t.Fatal("README.md lacks the full .ccvet.yaml example")
+	}
+	example, _, _ := strings.Cut(rest, "```")
+	c, err := config.Parse(".ccvet.yaml", []byte(example))
+	if err != nil {
+		t.Fatalf("the README's example does not load: %v", err)
+	}
+	if c.Strict == nil || c.FailOn == nil || len(c.Rules) == 0 || len(c.Exclude) == 0 || len(c.Ignores) == 0 {
+		t.Errorf("the README's example should show every key: %+v", c)
 	}
 }
