@@ -125,6 +125,9 @@ func Parse(display string, data []byte) (*Config, error) {
 		return c, nil // only comments
 	}
 	err := p.mapping(root, "the configuration", topKeys, func(key string, k, v *yaml.Node) error {
+		if isNull(v) && (key == "rules" || key == "exclude" || key == "ignore") {
+			return nil // a key whose entries are all commented out
+		}
 		switch key {
 		case "strict":
 			b, err := p.boolean(v, key)
@@ -182,6 +185,8 @@ func (p parser) yamlError(err error) error {
 	}
 	return &Error{File: p.file, Msg: "invalid YAML: " + msg}
 }
+
+func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
 
 func deref(n *yaml.Node) *yaml.Node {
 	for n != nil && n.Kind == yaml.AliasNode {

@@ -59,7 +59,7 @@ func TestParseFull(t *testing.T) {
 }
 
 func TestParseEmpty(t *testing.T) {
-	for _, src := range []string{"", "# nothing\n", "---\n", "{}\n"} {
+	for _, src := range []string{"", "# nothing\n", "---\n", "{}\n", "rules:\n#  schema: off\nexclude:\nignore: ~\n"} {
 		c, err := Parse("x.yaml", []byte(src))
 		if err != nil {
 			t.Errorf("%q: %v", src, err)
