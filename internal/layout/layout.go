@@ -62,6 +62,10 @@ type File struct {
 	Root string
 	// Base is the display path of the data root or argument, for store-wide findings.
 	Arg string
+	// Context is true for a file read only so that the cross-file checks of
+	// a file argument see the rest of its folder (see AddContext): its
+	// records feed the project checks, but nothing is reported on it.
+	Context bool
 }
 
 // Problem is a path that could not be read or walked.
@@ -101,6 +105,7 @@ func IsUUID(s string) bool { return uuidRe.MatchString(s) }
 func Discover(args []string, stdinName string) (*Result, error) {
 	res := &Result{}
 	seen := map[string]bool{}
+	var fileArgs []*File
 	for _, arg := range args {
 		if arg == "-" {
 			name := stdinName
@@ -138,10 +143,12 @@ func Discover(args []string, stdinName string) (*Result, error) {
 				continue
 			}
 			res.Files = append(res.Files, f)
+			fileArgs = append(fileArgs, f)
 			continue
 		}
 		walkDir(res, arg, seen, len(args) > 1)
 	}
+	addContext(res, fileArgs, seen)
 	sort.SliceStable(res.Files, func(i, j int) bool { return res.Files[i].Path < res.Files[j].Path })
 	return res, nil
 }

@@ -124,6 +124,9 @@ func (e *Engine) Run(found *layout.Result) *Result {
 	}
 	e.parallel(len(files), func(i int) { e.checkFile(files[i]) })
 	for _, f := range files {
+		if f.Context {
+			continue // read for the cross-file checks of another file; not reported on
+		}
 		res.Files++
 		res.Entries += f.Entries
 		res.Bytes += f.Bytes
@@ -174,6 +177,7 @@ func (e *Engine) Run(found *layout.Result) *Result {
 		all = append(all, c.out...)
 	}
 
+	all = withoutContext(all, files)
 	finding.Sort(all)
 	res.Findings = all
 	return res
