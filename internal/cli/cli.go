@@ -86,7 +86,7 @@ func newFlagSet(stderr io.Writer, o *options) *flag.FlagSet {
 	fs := flag.NewFlagSet("ccvet", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.SortFlags = false
-	fs.StringVarP(&o.format, "format", "f", "text", "output format: text, json or sarif")
+	fs.StringVarP(&o.format, "format", "f", "text", "output format: text, json, sarif or github (GitHub Actions annotations)")
 	fs.StringVarP(&o.output, "output", "o", "", "write the report to `FILE` instead of standard output")
 	fs.StringVar(&o.color, "color", "auto", "color text output: auto, always or never (auto honours NO_COLOR and non-terminals)")
 	fs.StringSliceVar(&o.enable, "enable", nil, "turn on `RULE`s (comma-separated; repeatable)")
@@ -137,9 +137,9 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 		return 0, usagef("--fail-on: want error, warning or note, got %q", o.failOn)
 	}
 	switch o.format {
-	case "text", "json", "sarif":
+	case "text", "json", "sarif", "github":
 	default:
-		return 0, usagef("--format: want text, json or sarif, got %q", o.format)
+		return 0, usagef("--format: want text, json, sarif or github, got %q", o.format)
 	}
 	switch o.color {
 	case "auto", "always", "never":
@@ -180,7 +180,11 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	if stdinCount > 1 {
 		return 0, usagef("standard input (-) can be named only once")
 	}
-	found, err := layout.Discover(paths, o.stdinName)
+	discover := layout.Discover
+	if o.format == "github" || o.format == "sarif" {
+		discover = layout.DiscoverFromHere // annotations and code scanning need paths from the repository root
+	}
+	found, err := discover(paths, o.stdinName)
 	if err != nil {
 		return 0, usageError{err}
 	}
@@ -207,6 +211,8 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 		err = report.JSON(out, run)
 	case "sarif":
 		err = report.SARIF(out, run)
+	case "github":
+		err = report.GitHub(out, run, o.quiet)
 	default:
 		err = report.Text(out, run, report.TextOptions{Color: useColor(o.color, out), Quiet: o.quiet})
 	}

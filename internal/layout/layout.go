@@ -103,6 +103,18 @@ func IsUUID(s string) bool { return uuidRe.MatchString(s) }
 // stdinName in reports. Missing arguments are returned as an error: the
 // command cannot do what was asked.
 func Discover(args []string, stdinName string) (*Result, error) {
+	return discover(args, stdinName, len(args) > 1)
+}
+
+// DiscoverFromHere is Discover with display paths that always start with
+// their argument, so that each one names its file from the current folder
+// (for reports that a CI system maps onto the repository, like GitHub
+// annotations).
+func DiscoverFromHere(args []string, stdinName string) (*Result, error) {
+	return discover(args, stdinName, true)
+}
+
+func discover(args []string, stdinName string, prefixArgs bool) (*Result, error) {
 	res := &Result{}
 	seen := map[string]bool{}
 	var fileArgs []*File
@@ -146,7 +158,7 @@ func Discover(args []string, stdinName string) (*Result, error) {
 			fileArgs = append(fileArgs, f)
 			continue
 		}
-		walkDir(res, arg, seen, len(args) > 1)
+		walkDir(res, arg, seen, prefixArgs)
 	}
 	addContext(res, fileArgs, seen)
 	sort.SliceStable(res.Files, func(i, j int) bool { return res.Files[i].Path < res.Files[j].Path })

@@ -53,16 +53,21 @@ func Text(w io.Writer, r *Run, o TextOptions) error {
 		}
 	}
 	if !o.Quiet {
-		s := r.Summarize()
-		fmt.Fprintf(bw, "%s checked, %s: %s, %s, %s",
-			countOf(s.Files, "file", "files"), countOf(s.Entries, "entry", "entries"),
-			countOf(s.Errors, "error", "errors"), countOf(s.Warnings, "warning", "warnings"), countOf(s.Notes, "note", "notes"))
-		if s.Skipped > 0 {
-			fmt.Fprintf(bw, " (%d other files skipped)", s.Skipped)
-		}
-		fmt.Fprintln(bw)
+		fmt.Fprintln(bw, summaryLine(r))
 	}
 	return bw.Flush()
+}
+
+// summaryLine is the one-line count of a run that ends a text report.
+func summaryLine(r *Run) string {
+	s := r.Summarize()
+	line := fmt.Sprintf("%s checked, %s: %s, %s, %s",
+		countOf(s.Files, "file", "files"), countOf(s.Entries, "entry", "entries"),
+		countOf(s.Errors, "error", "errors"), countOf(s.Warnings, "warning", "warnings"), countOf(s.Notes, "note", "notes"))
+	if s.Skipped > 0 {
+		line += fmt.Sprintf(" (%d other files skipped)", s.Skipped)
+	}
+	return line
 }
 
 func countOf(n int, one, many string) string {
