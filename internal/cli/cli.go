@@ -47,6 +47,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			return runSub(stderr, func() error { return cmdRules(args[1:], stdout) })
 		case "schema":
 			return runSub(stderr, func() error { return cmdSchema(args[1:], stdout) })
+		case "explain":
+			return runSub(stderr, func() error { return cmdExplain(args[1:], stdout) })
 		}
 	}
 	code, err := lintMain(args, stdin, stdout, stderr)
@@ -100,8 +102,9 @@ func newFlagSet(stderr io.Writer, o *options) *flag.FlagSet {
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: ccvet [flags] [PATH...]
-       ccvet rules [--format text|json]
+       ccvet rules [--format text|json|markdown]
        ccvet schema [TYPE]
+       ccvet explain RULE
 
 Checks Claude Code data: transcripts, subagent transcripts, history.jsonl and
 todos. PATH is a data root (a folder holding projects/), a projects/ folder, a
@@ -157,7 +160,7 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 				continue
 			}
 			if _, ok := rules.Lookup(id); !ok {
-				return 0, usagef("unknown rule %q (see `ccvet rules`)", id)
+				return 0, unknownRule(id)
 			}
 			enabled[id] = list.on
 		}
