@@ -276,25 +276,7 @@ func Version() string {
 	if !ok {
 		return "(devel)"
 	}
-	v := bi.Main.Version
-	if v == "" {
-		v = "(devel)"
-	}
-	var rev, dirty string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				dirty = "-dirty"
-			}
-		}
-	}
-	if rev != "" && (v == "(devel)" || !strings.Contains(v, rev[:min(12, len(rev))])) {
-		v += " (" + rev[:min(12, len(rev))] + dirty + ")"
-	}
-	return v
+	return versionOf(bi) // version.go
 }
 
 func ruleInfos() []report.RuleInfo {
