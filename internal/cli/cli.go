@@ -96,7 +96,7 @@ func newFlagSet(stderr io.Writer, o *options) *flag.FlagSet {
 	fs.StringVar(&o.failOn, "fail-on", "error", "exit 1 when a finding is at least this severe: error, warning or note")
 	fs.BoolVar(&o.strict, "strict", false, "report unknown-field and unknown-type as errors (format regression CI)")
 	fs.IntVarP(&o.jobs, "jobs", "j", 0, "check `N` files at once (default: number of CPUs)")
-	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no summary line")
+	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no summary line, no progress on standard error")
 	fs.StringVar(&o.stdinName, "stdin-filename", "", "name to report for a transcript read from standard input (`-`)")
 	fs.BoolVar(&o.exitZero, "exit-zero", false, "exit 0 even when findings reach --fail-on (errors still exit 2 or 3)")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
@@ -192,11 +192,15 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 		return 0, usageError{err}
 	}
 
-	eng, err := lint.New(lint.Options{Jobs: o.jobs, Enabled: enabled, Strict: o.strict, Stdin: stdin})
+	prog := newProgress(stderr, !o.quiet, found) // progress.go
+	eng, err := lint.New(lint.Options{Jobs: o.jobs, Enabled: enabled, Strict: o.strict, Stdin: stdin,
+		Progress: prog.update})
 	if err != nil {
 		return 0, err
 	}
+	prog.begin()
 	res := eng.Run(found)
+	prog.end()
 
 	out := stdout
 	var file *os.File

@@ -32,6 +32,9 @@ type Options struct {
 	Strict   bool                        // unknown-field and unknown-type on, as errors
 	Stdin    io.Reader                   // read for the "-" argument
 	MaxLine  int                         // longest line held in memory (0: jsonl.DefaultMaxLine)
+	// Progress, if set, is called after each file is read with the files
+	// and bytes read so far (calls are serialized; see progress.go).
+	Progress func(files int, bytes int64)
 }
 
 // Result is what a run found.
@@ -122,7 +125,8 @@ func (e *Engine) Run(found *layout.Result) *Result {
 		cols[i] = c
 		files[i] = rules.NewFile(lf, e.env, c.emit)
 	}
-	e.parallel(len(files), func(i int) { e.checkFile(files[i]) })
+	progress := e.progress()
+	e.parallel(len(files), func(i int) { e.checkFile(files[i]); progress(files[i]) })
 	for _, f := range files {
 		if f.Context {
 			continue // read for the cross-file checks of another file; not reported on
