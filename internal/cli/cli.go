@@ -81,6 +81,7 @@ type options struct {
 	format, output, color, failOn, stdinName string
 	enable, disable                          []string
 	strict, quiet, version, exitZero         bool
+	noSnippet                                bool
 	jobs                                     int
 }
 
@@ -97,6 +98,7 @@ func newFlagSet(stderr io.Writer, o *options) *flag.FlagSet {
 	fs.BoolVar(&o.strict, "strict", false, "report unknown-field and unknown-type as errors (format regression CI)")
 	fs.IntVarP(&o.jobs, "jobs", "j", 0, "check `N` files at once (default: number of CPUs)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no summary line, no progress on standard error")
+	fs.BoolVar(&o.noSnippet, "no-snippet", false, "text output: do not show the offending line under each finding")
 	fs.StringVar(&o.stdinName, "stdin-filename", "", "name to report for a transcript read from standard input (`-`)")
 	fs.BoolVar(&o.exitZero, "exit-zero", false, "exit 0 even when findings reach --fail-on (errors still exit 2 or 3)")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
@@ -221,7 +223,13 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	case "github":
 		err = report.GitHub(out, run, o.quiet)
 	default:
-		err = report.Text(out, run, report.TextOptions{Color: useColor(o.color, out), Quiet: o.quiet})
+		topts := report.TextOptions{Color: useColor(o.color, out), Quiet: o.quiet}
+		if !o.noSnippet {
+			lines := res.Lines() // re-reads the lines findings point at
+			defer lines.Close()
+			topts.Snippets = lines
+		}
+		err = report.Text(out, run, topts)
 	}
 	if file != nil {
 		if cerr := file.Close(); err == nil {

@@ -44,6 +44,8 @@ type Result struct {
 	Entries  int               // JSON entries read
 	Bytes    int64             // bytes read
 	Skipped  int               // files found but not checked
+
+	src []*rules.File // for Lines (lines.go)
 }
 
 // Engine holds the compiled rules and schemas for one run.
@@ -125,6 +127,7 @@ func (e *Engine) Run(found *layout.Result) *Result {
 		cols[i] = c
 		files[i] = rules.NewFile(lf, e.env, c.emit)
 	}
+	res.src = files
 	progress := e.progress()
 	e.parallel(len(files), func(i int) { e.checkFile(files[i]); progress(files[i]) })
 	for _, f := range files {

@@ -18,6 +18,8 @@ import (
 type TextOptions struct {
 	Color bool
 	Quiet bool // no summary line
+	// Snippets, if set, gives the lines to show under findings (snippet.go).
+	Snippets LineSource
 }
 
 // Text writes compiler-style lines: path:line:col: severity: message [rule].
@@ -37,6 +39,7 @@ func Text(w io.Writer, r *Run, o TextOptions) error {
 	}
 	dim := color.New(color.Faint)
 	bold := color.New(color.Bold)
+	caret := color.New(color.FgGreen, color.Bold)
 	for _, f := range r.Findings {
 		loc := Sanitize(f.Path)
 		if f.Line > 0 {
@@ -44,6 +47,9 @@ func Text(w io.Writer, r *Run, o TextOptions) error {
 		}
 		fmt.Fprintf(bw, "%s: %s: %s %s\n", paint(bold, loc), paint(sevColor[f.Severity], f.Severity.String()),
 			Sanitize(f.Message), paint(dim, "["+f.Rule+"]"))
+		if o.Snippets != nil {
+			writeSnippet(bw, o.Snippets, &f, func(s string) string { return paint(caret, s) })
+		}
 		for _, rel := range f.Related {
 			rloc := Sanitize(rel.Path)
 			if rel.Line > 0 {
