@@ -63,7 +63,7 @@ type File struct {
 	// Base is the display path of the data root or argument, for store-wide findings.
 	Arg string
 	// Context is true for a file read only so that the cross-file checks of
-	// a file argument see the rest of its folder (see AddContext): its
+	// a file argument see the rest of its folder (see context.go): its
 	// records feed the project checks, but nothing is reported on it.
 	Context bool
 }
