@@ -51,6 +51,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			return runSub(stderr, func() error { return cmdStats(args[1:], stdin, stdout, stderr) })
 		case "init":
 			return runSub(stderr, func() error { return cmdInit(args[1:], stdout, stderr) })
+		case "explain":
+			return runSub(stderr, func() error { return cmdExplain(args[1:], stdout) })
 		}
 	}
 	code, err := lintMain(args, stdin, stdout, stderr)
@@ -83,6 +85,7 @@ type options struct {
 	format, output, color, failOn, stdinName string
 	enable, disable                          []string
 	strict, quiet, version, exitZero         bool
+	noSnippet                                bool
 	jobs                                     int
 	cfg                                      configFlags
 }
@@ -91,7 +94,7 @@ func newFlagSet(stderr io.Writer, o *options) *flag.FlagSet {
 	fs := flag.NewFlagSet("ccvet", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.SortFlags = false
-	fs.StringVarP(&o.format, "format", "f", "text", "output format: text, json or sarif")
+	fs.StringVarP(&o.format, "format", "f", "text", "output format: text, json, sarif or github (GitHub Actions annotations)")
 	fs.StringVarP(&o.output, "output", "o", "", "write the report to `FILE` instead of standard output")
 	fs.StringVar(&o.color, "color", "auto", "color text output: auto, always or never (auto honours NO_COLOR and non-terminals)")
 	fs.StringSliceVar(&o.enable, "enable", nil, "turn on `RULE`s (comma-separated; repeatable)")
@@ -99,17 +102,19 @@ func newFlagSet(stderr io.Writer, o *options) *flag.FlagSet {
 	fs.StringVar(&o.failOn, "fail-on", "error", "exit 1 when a finding is at least this severe: error, warning or note")
 	fs.BoolVar(&o.strict, "strict", false, "report unknown-field and unknown-type as errors (format regression CI)")
 	fs.IntVarP(&o.jobs, "jobs", "j", 0, "check `N` files at once (default: number of CPUs)")
-	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no summary line")
+	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no summary line, no progress on standard error")
+	fs.BoolVar(&o.noSnippet, "no-snippet", false, "text output: do not show the offending line under each finding")
 	fs.StringVar(&o.stdinName, "stdin-filename", "", "name to report for a transcript read from standard input (`-`)")
 	fs.BoolVar(&o.exitZero, "exit-zero", false, "exit 0 even when findings reach --fail-on (errors still exit 2 or 3)")
 	addConfigFlags(fs, &o.cfg)
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: ccvet [flags] [PATH...]
-       ccvet rules [--format text|json]
+       ccvet rules [--format text|json|markdown]
        ccvet schema [TYPE]
        ccvet stats [--format text|json] [PATH...]
        ccvet init [--force]
+       ccvet explain RULE
 
 Checks Claude Code data: transcripts, subagent transcripts, history.jsonl and
 todos. PATH is a data root (a folder holding projects/), a projects/ folder, a
@@ -149,9 +154,9 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 		return 0, usagef("--fail-on: want error, warning or note, got %q", o.failOn)
 	}
 	switch o.format {
-	case "text", "json", "sarif":
+	case "text", "json", "sarif", "github":
 	default:
-		return 0, usagef("--format: want text, json or sarif, got %q", o.format)
+		return 0, usagef("--format: want text, json, sarif or github, got %q", o.format)
 	}
 	switch o.color {
 	case "auto", "always", "never":
@@ -169,7 +174,7 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 				continue
 			}
 			if _, ok := rules.Lookup(id); !ok {
-				return 0, usagef("unknown rule %q (see `ccvet rules`)", id)
+				return 0, unknownRule(id)
 			}
 			enabled[id] = list.on
 		}
@@ -192,17 +197,25 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	if stdinCount > 1 {
 		return 0, usagef("standard input (-) can be named only once")
 	}
-	found, err := layout.Discover(paths, o.stdinName)
+	discover := layout.Discover
+	if o.format == "github" || o.format == "sarif" {
+		discover = layout.DiscoverFromHere // annotations and code scanning need paths from the repository root
+	}
+	found, err := discover(paths, o.stdinName)
 	if err != nil {
 		return 0, usageError{err}
 	}
 	excludePaths(found, cfg)
 
-	eng, err := lint.New(lint.Options{Jobs: o.jobs, Enabled: enabled, Severity: cfg.Severity(), Strict: o.strict, Stdin: stdin})
+	prog := newProgress(stderr, !o.quiet, found) // progress.go
+	eng, err := lint.New(lint.Options{Jobs: o.jobs, Enabled: enabled, Severity: cfg.Severity(), Strict: o.strict,
+		Stdin: stdin, Progress: prog.update})
 	if err != nil {
 		return 0, err
 	}
+	prog.begin()
 	res := eng.Run(found)
+	prog.end()
 	bl, err := afterRun(eng, res, cfg, &o, stderr)
 	if err != nil {
 		return 0, err
@@ -224,8 +237,16 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 		err = report.JSON(out, run)
 	case "sarif":
 		err = report.SARIF(out, run)
+	case "github":
+		err = report.GitHub(out, run, o.quiet)
 	default:
-		err = report.Text(out, run, report.TextOptions{Color: useColor(o.color, out), Quiet: o.quiet})
+		topts := report.TextOptions{Color: useColor(o.color, out), Quiet: o.quiet}
+		if !o.noSnippet {
+			lines := res.Lines() // re-reads the lines findings point at
+			defer lines.Close()
+			topts.Snippets = lines
+		}
+		err = report.Text(out, run, topts)
 	}
 	if file != nil {
 		if cerr := file.Close(); err == nil {
@@ -284,25 +305,7 @@ func Version() string {
 	if !ok {
 		return "(devel)"
 	}
-	v := bi.Main.Version
-	if v == "" {
-		v = "(devel)"
-	}
-	var rev, dirty string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				dirty = "-dirty"
-			}
-		}
-	}
-	if rev != "" && (v == "(devel)" || !strings.Contains(v, rev[:min(12, len(rev))])) {
-		v += " (" + rev[:min(12, len(rev))] + dirty + ")"
-	}
-	return v
+	return versionOf(bi) // version.go
 }
 
 func ruleInfos() []report.RuleInfo {

@@ -95,18 +95,7 @@ func rulesMarkdown(w io.Writer, all []*rules.Rule) error {
 		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s | %s |\n", r.ID, r.ID, r.Severity, defaultState(r), mdCell(r.Summary))
 	}
 	for _, r := range all {
-		fmt.Fprintf(&b, "\n## %s\n\n", r.ID)
-		fmt.Fprintf(&b, "*%s, %s by default.* %s.\n\n", r.Severity, defaultState(r), mdText(upperFirst(r.Summary)))
-		fmt.Fprintf(&b, "**Why it matters.** %s\n\n", mdText(r.Why))
-		if r.Bad != "" {
-			fmt.Fprintf(&b, "Bad:\n\n```\n%s\n```\n\n", r.Bad)
-		}
-		if r.Good != "" {
-			fmt.Fprintf(&b, "Good:\n\n```\n%s\n```\n\n", r.Good)
-		}
-		if r.Fix != "" {
-			fmt.Fprintf(&b, "**Fix.** %s\n", mdText(r.Fix))
-		}
+		writeRuleDoc(&b, r, markdownDoc) // shared with ccvet explain (explain.go)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

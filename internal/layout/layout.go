@@ -62,6 +62,10 @@ type File struct {
 	Root string
 	// Base is the display path of the data root or argument, for store-wide findings.
 	Arg string
+	// Context is true for a file read only so that the cross-file checks of
+	// a file argument see the rest of its folder (see context.go): its
+	// records feed the project checks, but nothing is reported on it.
+	Context bool
 }
 
 // Problem is a path that could not be read or walked.
@@ -99,8 +103,21 @@ func IsUUID(s string) bool { return uuidRe.MatchString(s) }
 // stdinName in reports. Missing arguments are returned as an error: the
 // command cannot do what was asked.
 func Discover(args []string, stdinName string) (*Result, error) {
+	return discover(args, stdinName, len(args) > 1)
+}
+
+// DiscoverFromHere is Discover with display paths that always start with
+// their argument, so that each one names its file from the current folder
+// (for reports that a CI system maps onto the repository, like GitHub
+// annotations).
+func DiscoverFromHere(args []string, stdinName string) (*Result, error) {
+	return discover(args, stdinName, true)
+}
+
+func discover(args []string, stdinName string, prefixArgs bool) (*Result, error) {
 	res := &Result{}
 	seen := map[string]bool{}
+	var fileArgs []*File
 	for _, arg := range args {
 		if arg == "-" {
 			name := stdinName
@@ -138,10 +155,12 @@ func Discover(args []string, stdinName string) (*Result, error) {
 				continue
 			}
 			res.Files = append(res.Files, f)
+			fileArgs = append(fileArgs, f)
 			continue
 		}
-		walkDir(res, arg, seen, len(args) > 1)
+		walkDir(res, arg, seen, prefixArgs)
 	}
+	addContext(res, fileArgs, seen)
 	sort.SliceStable(res.Files, func(i, j int) bool { return res.Files[i].Path < res.Files[j].Path })
 	return res, nil
 }

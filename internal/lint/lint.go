@@ -35,6 +35,9 @@ type Options struct {
 	// OnLine, if set, sees every line of a JSONL file after the line checks
 	// (ccvet stats). It is called from several goroutines at once.
 	OnLine func(l *rules.Line)
+	// Progress, if set, is called after each file is read with the files
+	// and bytes read so far (calls are serialized; see progress.go).
+	Progress func(files int, bytes int64)
 }
 
 // Result is what a run found.
@@ -44,6 +47,8 @@ type Result struct {
 	Entries  int               // JSON entries read
 	Bytes    int64             // bytes read
 	Skipped  int               // files found but not checked
+
+	src []*rules.File // for Lines (lines.go)
 }
 
 // Engine holds the compiled rules and schemas for one run.
@@ -125,8 +130,13 @@ func (e *Engine) Run(found *layout.Result) *Result {
 		cols[i] = c
 		files[i] = rules.NewFile(lf, e.env, c.emit)
 	}
-	e.parallel(len(files), func(i int) { e.checkFile(files[i]) })
+	res.src = files
+	progress := e.progress()
+	e.parallel(len(files), func(i int) { e.checkFile(files[i]); progress(files[i]) })
 	for _, f := range files {
+		if f.Context {
+			continue // read for the cross-file checks of another file; not reported on
+		}
 		res.Files++
 		res.Entries += f.Entries
 		res.Bytes += f.Bytes
@@ -177,6 +187,7 @@ func (e *Engine) Run(found *layout.Result) *Result {
 		all = append(all, c.out...)
 	}
 
+	all = withoutContext(all, files)
 	finding.Sort(all)
 	res.Findings = all
 	return res

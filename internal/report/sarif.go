@@ -114,8 +114,8 @@ type sarifRegion struct {
 
 // SARIF writes the run as a SARIF 2.1.0 log with one run: the whole rule
 // catalogue in tool.driver.rules, and one result per finding. Artifact URIs
-// are relative to %SRCROOT% (the folder ccvet checked, or the current folder
-// when it was given several paths) and percent-encoded; an absolute path
+// are relative to %SRCROOT% (the current folder: the CLI starts each path
+// with the argument that found it) and percent-encoded; an absolute path
 // becomes a file:// URI. The output has no timestamp, so the same findings
 // always give the same bytes.
 func SARIF(w io.Writer, r *Run) error {
@@ -131,7 +131,7 @@ func SARIF(w io.Writer, r *Run) error {
 	run := sarifRun{
 		Tool: sarifTool{Driver: driver},
 		OriginalURIBaseIDs: map[string]sarifArtifactLocation{sarifSrcRoot: {Description: &sarifText{
-			Text: "The folder ccvet checked, or the current folder when it was given several paths."}}},
+			Text: "The folder ccvet ran in: every path starts with the argument that found it."}}},
 		Results:    []sarifResult{},
 		ColumnKind: "unicodeCodePoints",
 	}

@@ -18,6 +18,8 @@ import (
 type TextOptions struct {
 	Color bool
 	Quiet bool // no summary line
+	// Snippets, if set, gives the lines to show under findings (snippet.go).
+	Snippets LineSource
 }
 
 // Text writes compiler-style lines: path:line:col: severity: message [rule].
@@ -37,6 +39,7 @@ func Text(w io.Writer, r *Run, o TextOptions) error {
 	}
 	dim := color.New(color.Faint)
 	bold := color.New(color.Bold)
+	caret := color.New(color.FgGreen, color.Bold)
 	for _, f := range r.Findings {
 		loc := Sanitize(f.Path)
 		if f.Line > 0 {
@@ -44,6 +47,9 @@ func Text(w io.Writer, r *Run, o TextOptions) error {
 		}
 		fmt.Fprintf(bw, "%s: %s: %s %s\n", paint(bold, loc), paint(sevColor[f.Severity], f.Severity.String()),
 			Sanitize(f.Message), paint(dim, "["+f.Rule+"]"))
+		if o.Snippets != nil {
+			writeSnippet(bw, o.Snippets, &f, func(s string) string { return paint(caret, s) })
+		}
 		for _, rel := range f.Related {
 			rloc := Sanitize(rel.Path)
 			if rel.Line > 0 {
@@ -53,16 +59,21 @@ func Text(w io.Writer, r *Run, o TextOptions) error {
 		}
 	}
 	if !o.Quiet {
-		s := r.Summarize()
-		fmt.Fprintf(bw, "%s checked, %s: %s, %s, %s",
-			countOf(s.Files, "file", "files"), countOf(s.Entries, "entry", "entries"),
-			countOf(s.Errors, "error", "errors"), countOf(s.Warnings, "warning", "warnings"), countOf(s.Notes, "note", "notes"))
-		if s.Skipped > 0 {
-			fmt.Fprintf(bw, " (%d other files skipped)", s.Skipped)
-		}
-		fmt.Fprintln(bw)
+		fmt.Fprintln(bw, summaryLine(r))
 	}
 	return bw.Flush()
+}
+
+// summaryLine is the one-line count of a run that ends a text report.
+func summaryLine(r *Run) string {
+	s := r.Summarize()
+	line := fmt.Sprintf("%s checked, %s: %s, %s, %s",
+		countOf(s.Files, "file", "files"), countOf(s.Entries, "entry", "entries"),
+		countOf(s.Errors, "error", "errors"), countOf(s.Warnings, "warning", "warnings"), countOf(s.Notes, "note", "notes"))
+	if s.Skipped > 0 {
+		line += fmt.Sprintf(" (%d other files skipped)", s.Skipped)
+	}
+	return line
 }
 
 func countOf(n int, one, many string) string {

@@ -1,0 +1,178 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	flag "github.com/spf13/pflag"
+
+	"github.com/ccvet/ccvet/internal/rules"
+)
+
+// cmdExplain prints the documentation of the rules named.
+func cmdExplain(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("ccvet explain", flag.ContinueOnError)
+	if err := fs.Parse(args); err != nil {
+		return usageError{err}
+	}
+	if fs.NArg() == 0 {
+		return usagef("explain takes a RULE (see `ccvet rules` for the list)")
+	}
+	var b strings.Builder
+	for i, id := range fs.Args() {
+		r, ok := rules.Lookup(strings.TrimSpace(id))
+		if !ok {
+			return unknownRule(id)
+		}
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		writeRuleDoc(&b, r, textDoc)
+	}
+	_, err := io.WriteString(stdout, b.String())
+	return err
+}
+
+// unknownRule is the one-line usage error for a rule id that does not
+// exist, with the closest ids as suggestions.
+func unknownRule(id string) error {
+	if s := closestRules(id, 3); len(s) > 0 {
+		return usagef("unknown rule %q; did you mean %s? (see `ccvet rules`)", id, strings.Join(s, ", "))
+	}
+	return usagef("unknown rule %q (see `ccvet rules`)", id)
+}
+
+// docStyle renders the parts of a rule's documentation; writeRuleDoc puts
+// them in the order docs/rules.md and `ccvet explain` share.
+type docStyle struct {
+	heading func(r *rules.Rule) string // the title and the one-line summary
+	section func(label, prose string) string
+	example func(label, code string) string
+}
+
+// writeRuleDoc writes one rule's documentation: what it catches, why it
+// matters, a bad and a good example, and how to fix it.
+func writeRuleDoc(b *strings.Builder, r *rules.Rule, st docStyle) {
+	b.WriteString(st.heading(r))
+	b.WriteString(st.section("Why it matters", r.Why))
+	if r.Bad != "" {
+		b.WriteString(st.example("Bad", r.Bad))
+	}
+	if r.Good != "" {
+		b.WriteString(st.example("Good", r.Good))
+	}
+	if r.Fix != "" {
+		b.WriteString(st.section("Fix", r.Fix))
+	}
+}
+
+// markdownDoc is the style of docs/rules.md.
+var markdownDoc = docStyle{
+	heading: func(r *rules.Rule) string {
+		return fmt.Sprintf("\n## %s\n\n*%s, %s by default.* %s.\n\n", r.ID, r.Severity, defaultState(r), mdText(upperFirst(r.Summary)))
+	},
+	section: func(label, prose string) string {
+		if label == "Fix" {
+			return fmt.Sprintf("**%s.** %s\n", label, mdText(prose))
+		}
+		return fmt.Sprintf("**%s.** %s\n\n", label, mdText(prose))
+	},
+	example: func(label, code string) string {
+		return fmt.Sprintf("%s:\n\n```\n%s\n```\n\n", label, code)
+	},
+}
+
+// textDoc is the style of `ccvet explain`: plain text for a terminal,
+// prose wrapped at 80 columns, examples indented and never wrapped.
+var textDoc = docStyle{
+	heading: func(r *rules.Rule) string {
+		return fmt.Sprintf("%s (%s, %s by default)\n\n%s", r.ID, r.Severity, defaultState(r), wrap(upperFirst(r.Summary)+".", "", 80))
+	},
+	section: func(label, prose string) string {
+		if label == "Fix" {
+			label = "How to fix"
+		}
+		return "\n" + label + ":\n" + wrap(prose, "  ", 80)
+	},
+	example: func(label, code string) string {
+		return "\n" + label + ":\n" + indent(code, "    ")
+	},
+}
+
+// wrap fills prose into lines of at most width columns (a longer word
+// keeps a line of its own), each starting with prefix.
+func wrap(prose, prefix string, width int) string {
+	var b strings.Builder
+	line := prefix
+	for _, w := range strings.Fields(prose) {
+		if line != prefix && len([]rune(line))+1+len([]rune(w)) > width {
+			b.WriteString(line + "\n")
+			line = prefix
+		}
+		if line != prefix {
+			line += " "
+		}
+		line += w
+	}
+	b.WriteString(line + "\n")
+	return b.String()
+}
+
+func indent(s, prefix string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		b.WriteString(strings.TrimRight(prefix+l, " ") + "\n")
+	}
+	return b.String()
+}
+
+// closestRules returns up to n rule ids close to id: those it is a part of
+// (or that are a part of it), then those within a few edits, nearest first.
+func closestRules(id string, n int) []string {
+	id = strings.ToLower(strings.TrimSpace(id))
+	type cand struct {
+		id   string
+		dist int
+	}
+	var cs []cand
+	for _, r := range rules.All() {
+		d := editDistance(id, r.ID)
+		switch {
+		case id != "" && (strings.Contains(r.ID, id) || strings.Contains(id, r.ID)):
+			d = 0
+		case d > max(2, len(r.ID)/3):
+			continue
+		}
+		cs = append(cs, cand{r.ID, d})
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].dist < cs[j].dist })
+	var out []string
+	for i := 0; i < len(cs) && i < n; i++ {
+		out = append(out, cs[i].id)
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes (rule
+// ids are ASCII).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,26 @@
+package lint
+
+import (
+	"sync"
+
+	"github.com/ccvet/ccvet/internal/rules"
+)
+
+// progress returns what the engine calls after reading each file: it adds
+// the file to the run's totals and passes them to Options.Progress, one
+// call at a time, whatever the number of workers.
+func (e *Engine) progress() func(f *rules.File) {
+	hook := e.opts.Progress
+	if hook == nil {
+		return func(*rules.File) {}
+	}
+	var mu sync.Mutex
+	files, bytes := 0, int64(0)
+	return func(f *rules.File) {
+		mu.Lock()
+		defer mu.Unlock()
+		files++
+		bytes += f.Bytes
+		hook(files, bytes)
+	}
+}

@@ -1,0 +1,89 @@
+package report
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ccvet/ccvet/internal/finding"
+)
+
+func githubCases() map[string]*Run {
+	cases := sarifCases()
+	cases["escapes"] = &Run{Version: "v0.1.0", Files: 2, Entries: 3, Findings: []finding.Finding{
+		{Rule: "invalid-json", Severity: finding.Error, Path: "a,b:c/100%.jsonl", Line: 3, Column: 12,
+			Message: "50% done\r\nthen ::set-output name=x::y, and a, comma: colon"},
+		{Rule: "blank-line", Severity: finding.Warning, Path: "p/line\nbreak.jsonl", Line: 1, Column: 1,
+			Message: "blank line"},
+	}}
+	return cases
+}
+
+func TestGitHubGolden(t *testing.T) {
+	for name, run := range githubCases() {
+		t.Run(name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := GitHub(&buf, run, false); err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join("testdata", name+".github.txt")
+			if *update {
+				if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if !bytes.Equal(buf.Bytes(), want) {
+				t.Errorf("%s differs from the output (run with -update after a deliberate change):\n%s", golden, buf.String())
+			}
+			checkGitHubInvariants(t, run, buf.String())
+		})
+	}
+}
+
+// checkGitHubInvariants: one command a finding, each on one line, with no
+// control character at all, and nothing else but the summary line.
+func checkGitHubInvariants(t *testing.T, run *Run, out string) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != len(run.Findings)+1 {
+		t.Fatalf("%d lines for %d findings and a summary:\n%s", len(lines), len(run.Findings), out)
+	}
+	for i, f := range run.Findings {
+		l := lines[i]
+		want := map[finding.Severity]string{finding.Error: "::error ", finding.Warning: "::warning ", finding.Note: "::notice "}[f.Severity]
+		if !strings.HasPrefix(l, want+"file=") {
+			t.Errorf("line %d: want prefix %q: %q", i+1, want, l)
+		}
+		props, _, ok := strings.Cut(strings.TrimPrefix(l, want), "::")
+		if !ok {
+			t.Errorf("line %d: no :: before the message: %q", i+1, l)
+		}
+		if (f.Line > 0) != strings.Contains(props, ",line=") {
+			t.Errorf("line %d: line property present = %v for a finding on line %d", i+1, f.Line <= 0, f.Line)
+		}
+		for _, r := range l {
+			if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '\u202e' || r == '\u2028' || r == '\u2029' {
+				t.Errorf("line %d holds control character %U: %q", i+1, r, l)
+			}
+		}
+	}
+	if strings.HasPrefix(lines[len(lines)-1], "::") {
+		t.Errorf("summary line looks like a command: %q", lines[len(lines)-1])
+	}
+}
+
+func TestGitHubQuiet(t *testing.T) {
+	var buf bytes.Buffer
+	if err := GitHub(&buf, &Run{}, true); err != nil {
+		t.Fatal(err)
+	}
+	if buf.Len() != 0 {
+		t.Errorf("quiet, no findings: got %q", buf.String())
+	}
+}

@@ -1,0 +1,167 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/ccvet/ccvet/internal/finding"
+)
+
+// LineSource gives the text of a line of a reported file, by the path in
+// the report and the 1-based line number, without its newline (possibly
+// cut short for a huge line). lint.Lines is one.
+type LineSource interface {
+	Line(path string, n int) ([]byte, bool)
+}
+
+// SnippetWidth is the most columns a snippet shows of a line.
+const SnippetWidth = 100
+
+// piece is one code point of a line as the snippet shows it.
+type piece struct {
+	s string
+	w int // columns on a terminal
+}
+
+// pieceOf is the code point r, decoded from raw, escaped as Sanitize escapes it.
+func pieceOf(r rune, raw []byte) piece {
+	switch {
+	case r == utf8.RuneError && len(raw) <= 1:
+		s := `\x` + strconv.FormatUint(uint64(raw[0])|0x100, 16)[1:]
+		return piece{s, len(s)}
+	case needsEscape(r):
+		q := strconv.QuoteRuneToASCII(r)
+		return piece{q[1 : len(q)-1], len(q) - 2}
+	}
+	return piece{string(r), runeWidth(r)}
+}
+
+// snippet cuts line to at most width columns around the code point at col
+// (1-based, as findings count columns) and returns that text, escaped so
+// no control character reaches the terminal, and the number of columns
+// before the caret. A cut end shows "…". ok is false when col is past the
+// end of the line (one past its last code point is fine: the caret then
+// points just after it).
+func snippet(line []byte, col, width int) (text string, caret int, ok bool) {
+	if col < 1 {
+		return "", 0, false
+	}
+	// The byte offset of the column: columns count code points, an
+	// invalid byte counting as one (as jsonpos.Column does).
+	at := 0
+	for c := 1; c < col; c++ {
+		if at >= len(line) {
+			return "", 0, false
+		}
+		_, n := utf8.DecodeRune(line[at:])
+		at += n
+	}
+	// Up to width columns each side of the caret, nearest first.
+	var left, right []piece
+	lw, rw := 0, 0
+	i := at
+	for i > 0 && lw <= width {
+		r, n := utf8.DecodeLastRune(line[:i])
+		p := pieceOf(r, line[i-n:i])
+		left, lw, i = append(left, p), lw+p.w, i-n
+	}
+	leftAll := i == 0
+	i = at
+	for i < len(line) && rw <= width {
+		r, n := utf8.DecodeRune(line[i:])
+		p := pieceOf(r, line[i:i+n])
+		right, rw, i = append(right, p), rw+p.w, i+n
+	}
+	rightAll := i == len(line)
+	// The caret a third of the way in, unless one side is short.
+	lb, rb := width/3, width-width/3
+	if leftAll && lw < lb {
+		lb, rb = lw, rb+lb-lw
+	} else if rightAll && rw < rb {
+		lb, rb = lb+rb-rw, rw
+	}
+	nl, usedL, cutL := take(left, lb, leftAll)
+	nr, _, cutR := take(right, rb, rightAll)
+	var b strings.Builder
+	if cutL {
+		b.WriteString("…")
+		caret = 1
+	}
+	for j := nl - 1; j >= 0; j-- {
+		b.WriteString(left[j].s)
+	}
+	caret += usedL
+	for j := 0; j < nr; j++ {
+		b.WriteString(right[j].s)
+	}
+	if cutR {
+		b.WriteString("…")
+	}
+	return b.String(), caret, true
+}
+
+// take counts how many pieces (nearest first) fit in budget columns, with
+// one column kept for "…" when not all of them fit (or when they do not
+// reach the end of the line).
+func take(ps []piece, budget int, all bool) (n, used int, cut bool) {
+	for n < len(ps) && used+ps[n].w <= budget {
+		used += ps[n].w
+		n++
+	}
+	cut = n < len(ps) || !all
+	if cut {
+		for n > 0 && used+1 > budget {
+			n--
+			used -= ps[n].w
+		}
+	}
+	return n, used, cut
+}
+
+// runeWidth is the number of terminal columns r takes: 0 for combining
+// marks and zero-width characters, 2 for East Asian wide and full-width
+// characters and most emoji, 1 otherwise. It is a simplification of
+// Unicode's East Asian Width, good enough to put a caret under a column.
+func runeWidth(r rune) int {
+	switch {
+	case unicode.Is(unicode.Mn, r), unicode.Is(unicode.Me, r), r == 0x200B, r == 0x200C, r == 0x200D, r == 0xFEFF:
+		return 0
+	case r >= 0x1100 && r <= 0x115F, r >= 0x2E80 && r <= 0x303E, r >= 0x3041 && r <= 0x33FF,
+		r >= 0x3400 && r <= 0x4DBF, r >= 0x4E00 && r <= 0x9FFF, r >= 0xA000 && r <= 0xA4CF,
+		r >= 0xAC00 && r <= 0xD7A3, r >= 0xF900 && r <= 0xFAFF, r >= 0xFE30 && r <= 0xFE4F,
+		r >= 0xFF00 && r <= 0xFF60, r >= 0xFFE0 && r <= 0xFFE6, r >= 0x1F300 && r <= 0x1F64F,
+		r >= 0x1F900 && r <= 0x1F9FF, r >= 0x20000 && r <= 0x3FFFD:
+		return 2
+	}
+	return 1
+}
+
+// writeSnippet prints, under a finding with a line and column, the
+// fragment of the line around the column and a caret under it, as
+// compilers do:
+//
+//	6 | {"parentUuid":"d6f9…","type":"user",…
+//	  |                ^
+//
+// Nothing when the line cannot be read again or the column is not on it.
+func writeSnippet(w io.Writer, src LineSource, f *finding.Finding, paintCaret func(string) string) {
+	if f.Line < 1 {
+		return
+	}
+	line, ok := src.Line(f.Path, f.Line)
+	if !ok {
+		return
+	}
+	text, caret, ok := snippet(line, f.Column, SnippetWidth)
+	if !ok {
+		return
+	}
+	num := strconv.Itoa(f.Line)
+	g := max(len(num), 4)
+	fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf(" %*s | %s", g, num, text), " "))
+	fmt.Fprintf(w, " %*s | %s%s\n", g, "", strings.Repeat(" ", caret), paintCaret("^"))
+}

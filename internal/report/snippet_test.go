@@ -1,0 +1,129 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/ccvet/ccvet/internal/finding"
+)
+
+// displayWidth counts columns as runeWidth does.
+func displayWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		n += runeWidth(r)
+	}
+	return n
+}
+
+func TestSnippet(t *testing.T) {
+	long := `{"a":"` + strings.Repeat("x", 200) + `","target":1,"b":"` + strings.Repeat("y", 200) + `"}`
+	targetCol := strings.Index(long, `"target"`) + 1
+	cases := []struct {
+		name      string
+		line      string
+		col       int
+		text      string
+		caret     int
+		ok        bool
+		caretChar string // what the caret points at, if text is not given
+	}{
+		{name: "short line", line: `{"type":"user"}`, col: 9, text: `{"type":"user"}`, caret: 8, ok: true},
+		{name: "first column", line: `abc`, col: 1, text: `abc`, caret: 0, ok: true},
+		{name: "just past the end", line: `abc`, col: 4, text: `abc`, caret: 3, ok: true},
+		{name: "past the end", line: `abc`, col: 5, ok: false},
+		{name: "empty line", line: ``, col: 1, text: ``, caret: 0, ok: true},
+		{name: "no column", line: `abc`, col: 0, ok: false},
+		{name: "control characters escaped, caret after them", line: "\x1b[31m\tred", col: 7, text: `\x1b[31m\tred`, caret: 10, ok: true},
+		{name: "invalid UTF-8", line: "caf\xe9 x", col: 6, text: `caf\xe9 x`, caret: 8, ok: true},
+		{name: "bidi override", line: "a\u202eb", col: 3, text: `a\u202eb`, caret: 7, ok: true},
+		{name: "wide characters count two", line: "日本語 x", col: 5, text: "日本語 x", caret: 7, ok: true},
+		{name: "combining mark counts zero", line: "e\u0301x", col: 3, text: "e\u0301x", caret: 1, ok: true},
+		{name: "long line cut both sides", line: long, col: targetCol, caretChar: `"target"`, ok: true},
+		{name: "long line, caret near the start", line: long, col: 3, caretChar: `a"`, ok: true},
+		{name: "long line, caret at the end", line: long, col: utf8.RuneCountInString(long), caretChar: `}`, ok: true},
+		{name: "NUL run", line: strings.Repeat("\x00", 64), col: 1, caretChar: `\x00`, ok: true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			text, caret, ok := snippet([]byte(c.line), c.col, SnippetWidth)
+			if ok != c.ok {
+				t.Fatalf("ok = %v, want %v", ok, c.ok)
+			}
+			if !ok {
+				return
+			}
+			if c.caretChar == "" && (text != c.text || caret != c.caret) {
+				t.Errorf("got %q caret %d, want %q caret %d", text, caret, c.text, c.caret)
+			}
+			if w := displayWidth(text); w > SnippetWidth {
+				t.Errorf("%d columns, more than %d: %q", w, SnippetWidth, text)
+			}
+			if strings.ContainsFunc(text, func(r rune) bool { return needsEscape(r) }) {
+				t.Errorf("raw control character in %q", text)
+			}
+			if c.caretChar != "" {
+				// The caret's column, in display width, starts the expected text.
+				prefix := ""
+				w := 0
+				for _, r := range text {
+					if w >= caret {
+						break
+					}
+					prefix += string(r)
+					w += runeWidth(r)
+				}
+				if w != caret || !strings.HasPrefix(text[len(prefix):], c.caretChar) {
+					t.Errorf("caret %d points at %q, want %q (text %q)", caret, text[len(prefix):], c.caretChar, text)
+				}
+			}
+		})
+	}
+}
+
+type fakeLines map[string][]string
+
+func (f fakeLines) Line(path string, n int) ([]byte, bool) {
+	ls := f[path]
+	if n < 1 || n > len(ls) {
+		return nil, false
+	}
+	return []byte(ls[n-1]), true
+}
+
+func TestTextSnippets(t *testing.T) {
+	src := fakeLines{"a.jsonl": {`{"type":"user"}`, "{\"type\":\"\x1b[2J\",\"x\":1}"}}
+	run := &Run{Files: 1, Entries: 2, Findings: []finding.Finding{
+		{Rule: "schema", Severity: finding.Error, Path: "a.jsonl", Message: "whole file"},
+		{Rule: "schema", Severity: finding.Error, Path: "a.jsonl", Line: 1, Column: 9, Message: "bad type",
+			Related: []finding.Location{{Path: "a.jsonl", Line: 2, Column: 1, Message: "see also"}}},
+		{Rule: "unknown-type", Severity: finding.Warning, Path: "a.jsonl", Line: 2, Column: 20, Message: "x"},
+		{Rule: "schema", Severity: finding.Error, Path: "gone.jsonl", Line: 3, Column: 1, Message: "file is gone"},
+	}}
+	var buf bytes.Buffer
+	if err := Text(&buf, run, TextOptions{Snippets: src, Quiet: true}); err != nil {
+		t.Fatal(err)
+	}
+	want := `a.jsonl: error: whole file [schema]
+a.jsonl:1:9: error: bad type [schema]
+    1 | {"type":"user"}
+      |         ^
+    a.jsonl:2:1: see also
+a.jsonl:2:20: warning: x [unknown-type]
+    2 | {"type":"\x1b[2J","x":1}
+      |                       ^
+gone.jsonl:3:1: error: file is gone [schema]
+`
+	if buf.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", buf.String(), want)
+	}
+	buf.Reset()
+	if err := Text(&buf, run, TextOptions{Quiet: true}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), " | ") {
+		t.Errorf("snippets without a line source:\n%s", buf.String())
+	}
+}
