@@ -449,6 +449,12 @@ func (t *Tree) Str(i int) (string, bool) {
 	return string(t.buf), true
 }
 
+// StrOrEmpty returns the unescaped string of node i, or "" when i is not a string.
+func (t *Tree) StrOrEmpty(i int) string {
+	s, _ := t.Str(i)
+	return s
+}
+
 // StrIs reports whether node i is a string equal to s, without allocating.
 func (t *Tree) StrIs(i int, s string) bool {
 	return t.Kind(i) == String && t.KeyIs(i, s)

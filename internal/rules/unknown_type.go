@@ -22,7 +22,7 @@ var UnknownType = register(&Rule{
 	Fix:  "Correct the type, or update ccvet if a newer Claude Code wrote it.",
 	Line: func(r *Rule, l *Line) {
 		v := l.File.Env.Schema
-		if l.Obj == nil || v == nil || !l.File.Kind.IsTranscript() || l.Type == "" {
+		if !l.IsObject() || v == nil || !l.File.Kind.IsTranscript() || l.Type == "" {
 			return
 		}
 		if !v.KnownEntryType(l.Type) {
@@ -30,15 +30,12 @@ var UnknownType = register(&Rule{
 			return
 		}
 		if l.Type == "system" {
-			if st, ok := l.Obj["subtype"].(string); ok && !schema.KnownSystemSubtype(st) {
+			if st, ok := l.Root.Get("subtype").Str(); ok && !schema.KnownSystemSubtype(st) {
 				l.ReportPointer(r, "/subtype", false, "unknown system subtype "+quote(st))
 			}
 		}
-		msg, _ := l.Obj["message"].(map[string]any)
-		blocks, _ := msg["content"].([]any)
-		for i, b := range blocks {
-			bm, _ := b.(map[string]any)
-			if t, ok := bm["type"].(string); ok && !schema.KnownBlockType(t) {
+		for i, b := range l.Root.Get("message").Get("content").Items() {
+			if t, ok := b.Get("type").Str(); ok && !schema.KnownBlockType(t) {
 				l.ReportPointer(r, "/message/content/"+strconv.Itoa(i)+"/type", false,
 					"unknown content block type "+quote(t))
 			}
