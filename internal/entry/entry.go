@@ -78,26 +78,58 @@ func (r *Record) IsChain() bool {
 // strings of the record are copies: nothing of the line is kept.
 func Extract(obj jsontree.Val, line int, offset int64) *Record {
 	r := &Record{Line: line, Offset: offset}
-	r.Type = obj.Get("type").String()
-	r.Subtype = obj.Get("subtype").String()
-	r.Version = obj.Get("version").String()
-	r.UUID = obj.Get("uuid").String()
-	if p := obj.Get("parentUuid").String(); p != "" {
-		r.ParentUUID, r.HasParent = p, true
+	var msg, snapshot jsontree.Val
+	// One pass over the members; a repeated key overwrites, so the last one
+	// wins, as with encoding/json.
+	for key, v := range obj.KeyMembers() {
+		switch string(key) {
+		case "type":
+			r.Type = v.String()
+		case "subtype":
+			r.Subtype = v.String()
+		case "version":
+			r.Version = v.String()
+		case "uuid":
+			r.UUID = v.String()
+		case "parentUuid":
+			r.ParentUUID = v.String()
+			r.HasParent = r.ParentUUID != ""
+		case "logicalParentUuid":
+			r.LogicalParentUUID = v.String()
+		case "sessionId":
+			r.SessionID = v.String()
+		case "agentId":
+			r.AgentID = v.String()
+		case "isSidechain":
+			r.IsSidechain, _ = v.Bool()
+		case "cwd":
+			r.Cwd = v.String()
+		case "timestamp":
+			r.Timestamp = v.String()
+		case "isMeta":
+			r.IsMeta, _ = v.Bool()
+		case "isCompactSummary":
+			r.IsCompactSummary, _ = v.Bool()
+		case "sourceToolAssistantUUID":
+			r.SourceToolAssistantUUID = v.String()
+		case "leafUuid":
+			r.LeafUUID = v.String()
+		case "toolUseID":
+			r.ToolUseID = v.String()
+		case "parentToolUseID":
+			r.ParentToolUseID = v.String()
+		case "messageId":
+			r.SnapshotMessageID = v.String()
+		case "message":
+			msg = v
+		case "snapshot":
+			snapshot = v
+		}
 	}
-	r.LogicalParentUUID = obj.Get("logicalParentUuid").String()
-	r.SessionID = obj.Get("sessionId").String()
-	r.AgentID = obj.Get("agentId").String()
-	r.IsSidechain, _ = obj.Get("isSidechain").Bool()
-	r.Cwd = obj.Get("cwd").String()
-	r.Timestamp = obj.Get("timestamp").String()
-	r.IsMeta, _ = obj.Get("isMeta").Bool()
-	r.IsCompactSummary, _ = obj.Get("isCompactSummary").Bool()
-	r.SourceToolAssistantUUID = obj.Get("sourceToolAssistantUUID").String()
-	r.LeafUUID = obj.Get("leafUuid").String()
-	r.ToolUseID = obj.Get("toolUseID").String()
-	r.ParentToolUseID = obj.Get("parentToolUseID").String()
-	if msg := obj.Get("message"); msg.Kind() == jsontree.Object {
+	if r.Type != "file-history-snapshot" {
+		r.SnapshotMessageID = ""
+	}
+	if msg.Kind() == jsontree.Object {
 		r.MessageID = msg.Get("id").String()
 		for i, b := range msg.Get("content").Items() {
 			if b.Kind() != jsontree.Object {
@@ -113,8 +145,7 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 		}
 	}
 	if r.Type == "file-history-snapshot" {
-		r.SnapshotMessageID = obj.Get("messageId").String()
-		if tfb := obj.Get("snapshot").Get("trackedFileBackups"); tfb.Kind() == jsontree.Object {
+		if tfb := snapshot.Get("trackedFileBackups"); tfb.Kind() == jsontree.Object {
 			type member struct {
 				b    Backup
 				skip bool // not an object: no backup, but it hides an earlier repeat of its key

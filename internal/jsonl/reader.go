@@ -47,8 +47,15 @@ func (r *Reader) Next() (Line, error) {
 	r.buf = r.buf[:0]
 	var length int64
 	cut := false
+	first := true
 	for {
 		chunk, err := r.br.ReadSlice('\n')
+		if first && err == nil && len(chunk) <= r.MaxLine {
+			// The whole line is in the reader's buffer: no copy. It stays
+			// valid until the next call, as the copy would.
+			return r.lineOf(chunk, int64(len(chunk)), true, false), nil
+		}
+		first = false
 		length += int64(len(chunk))
 		if room := r.MaxLine - len(r.buf); room > 0 {
 			if len(chunk) > room {
@@ -90,7 +97,10 @@ func (r *Reader) grow(n int) {
 }
 
 func (r *Reader) line(length int64, newline, cut bool) Line {
-	b := r.buf
+	return r.lineOf(r.buf, length, newline, cut)
+}
+
+func (r *Reader) lineOf(b []byte, length int64, newline, cut bool) Line {
 	if newline {
 		length--
 		if !cut || len(b) > 0 && b[len(b)-1] == '\n' {

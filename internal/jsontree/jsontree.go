@@ -3,8 +3,10 @@ package jsontree
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"math"
+	"math/bits"
 	"strconv"
 	"unicode"
 	"unicode/utf16"
@@ -52,8 +54,12 @@ type Node struct {
 type Tree struct {
 	Raw   []byte // the input of the last Parse; not copied
 	Nodes []Node
-	stack []int32
-	buf   []byte
+	// Surrogate is true when some string holds a \u escape of a UTF-16
+	// surrogate (\uD800 to \uDFFF); NULEscape when some string holds \u0000.
+	Surrogate, NULEscape bool
+	stack                []int32
+	buf                  []byte
+	keybuf               []byte
 }
 
 // Error is a syntax error. Off is the byte offset of the offending byte, or
@@ -95,6 +101,7 @@ var plain = func() (t [256]bool) {
 func (t *Tree) Parse(raw []byte) error {
 	t.Raw = raw
 	t.Nodes = t.Nodes[:0]
+	t.Surrogate, t.NULEscape = false, false
 	t.stack = t.stack[:0]
 	if len(raw) > math.MaxInt32-1 {
 		return &Error{Off: 0, Msg: "input too large"}
@@ -143,7 +150,7 @@ value:
 		}
 		goto key
 	case c == '"':
-		end, esc, err := scanString(raw, i)
+		end, esc, err := t.scanString(raw, i)
 		if err != nil {
 			return err
 		}
@@ -269,7 +276,7 @@ afterValue:
 
 key:
 	{
-		end, esc, err := scanString(raw, i)
+		end, esc, err := t.scanString(raw, i)
 		if err != nil {
 			return err
 		}
@@ -300,13 +307,31 @@ closeContainer:
 	}
 }
 
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
 // scanString scans the string whose opening quote is at raw[i]; it returns
 // the offset of the closing quote and whether the string holds an escape.
-func scanString(raw []byte, i int) (int, bool, error) {
+func (t *Tree) scanString(raw []byte, i int) (int, bool, error) {
 	n := len(raw)
 	esc := false
 	j := i + 1
 	for {
+		// Eight bytes at a time: stop at the first '"', '\\' or byte < 0x20
+		// (the lowest flagged byte is exact; the byte loop below decides).
+		for j+8 <= n {
+			w := binary.LittleEndian.Uint64(raw[j:])
+			q := w ^ (lsb * '"')
+			b := w ^ (lsb * '\\')
+			m := ((q - lsb) &^ q) | ((b - lsb) &^ b) | ((w - lsb*0x20) &^ w)
+			if m &= msb; m != 0 {
+				j += bits.TrailingZeros64(m) / 8
+				break
+			}
+			j += 8
+		}
 		for j < n && plain[raw[j]] {
 			j++
 		}
@@ -333,6 +358,11 @@ func scanString(raw []byte, i int) (int, bool, error) {
 					if !isHex(raw[j+m]) {
 						return 0, false, &Error{Off: j + m, Msg: "in \\u hexadecimal character escape"}
 					}
+				}
+				if c, d := raw[j+1]|0x20, raw[j+2]|0x20; c == 'd' && (d == '8' || d == '9' || d >= 'a') {
+					t.Surrogate = true
+				} else if string(raw[j+1:j+5]) == "0000" {
+					t.NULEscape = true
 				}
 				j += 5
 			default:

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/ccvet/ccvet/internal/jsonpos"
 )
 
 // corpusDirs are the real corpus (beside the repository) and the fixtures.
@@ -71,7 +73,34 @@ func compare(t *Tree, raw []byte) string {
 	if got := t.Value(Root); !reflect.DeepEqual(got, want) {
 		return "value differs"
 	}
+	if t.NULEscape != holdsNUL(want) {
+		return "NULEscape is " + boolStr(t.NULEscape)
+	}
+	if jsonpos.LoneSurrogate(raw) >= 0 && !t.Surrogate {
+		return "lone surrogate but Surrogate is false"
+	}
 	return ""
+}
+
+// holdsNUL reports whether a decoded value holds a NUL in a string or key.
+func holdsNUL(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return strings.IndexByte(x, 0) >= 0
+	case []any:
+		for _, e := range x {
+			if holdsNUL(e) {
+				return true
+			}
+		}
+	case map[string]any:
+		for k, e := range x {
+			if strings.IndexByte(k, 0) >= 0 || holdsNUL(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func boolStr(b bool) string {
@@ -99,7 +128,7 @@ var cases = []string{
 	`[1 2]`, `[1] [2]`, `{} {}`, `{}x`, ` {"a" : [ 1 , 2 ] } `, "\t\r\n{}\n", `[[[]]]`, `[01]`, `[-]`, `[1.e1]`,
 	`{"\u0061":1,"a":2}`, `{"a":{"b":[true,false,null,"x",1.5]}}`, `"` + "\xff" + `"`, "\xef\xbb\xbf{}", `[1,2`,
 	`{"a":1`, `{"a"`, `{"a":`, `{`, `[`, `"\`, `"\u`, `123 456`, `1 `, ` 1x`, `[1x]`, `{"a":1x}`, `/`, `}`, `]`,
-	`"\u00"`, `1.5.5`, `0x10`, `1e5e5`, `-0.0e-0`, `[true, fals]`,
+	`"\u00"`, `"\\u0000"`, `"\\\u0000"`, `"\uDFFF"`, `"\uD7FF"`, `"\ue000"`, `1.5.5`, `0x10`, `1e5e5`, `-0.0e-0`, `[true, fals]`,
 }
 
 func TestParseCases(t *testing.T) {

@@ -188,3 +188,34 @@ func (v Val) Members() iter.Seq2[string, Val] {
 		}
 	}
 }
+
+// KeyMembers iterates over the members of an object like Members, but with
+// each key as bytes that are only valid until the next iteration: no
+// allocation for a tree. Use it with switch string(key).
+func (v Val) KeyMembers() iter.Seq2[[]byte, Val] {
+	return func(yield func([]byte, Val) bool) {
+		if v.t == nil {
+			for key, x := range v.Members() {
+				if !yield([]byte(key), x) {
+					return
+				}
+			}
+			return
+		}
+		t := v.t
+		if t.Kind(v.i) != Object {
+			return
+		}
+		for k, j := v.i+1, 0; j < t.Len(v.i); j++ {
+			key := t.RawBytes(k)
+			if t.Nodes[k].Esc {
+				t.keybuf = t.AppendStr(t.keybuf[:0], k)
+				key = t.keybuf
+			}
+			if !yield(key, Val{t: t, i: k + 1}) {
+				return
+			}
+			k = t.Next(k + 1)
+		}
+	}
+}

@@ -329,10 +329,13 @@ var trees = sync.Pool{New: func() any { return new(jsontree.Tree) }}
 // A line that does not parse is decoded again by encoding/json for its exact
 // error message.
 func frame(l *rules.Line, tree *jsontree.Tree) {
-	if !frameBytes(l) {
+	if !frameBytes(l, true) {
 		return
 	}
 	if err := tree.Parse(l.Raw); err != nil {
+		if l.NUL = bytes.IndexByte(l.Raw, 0); l.NUL >= 0 {
+			return // reported by nul-bytes; decoding would only repeat it
+		}
 		v, off, err := Decode(l.Raw)
 		l.ErrOff, l.Err = off, err
 		if err == nil { // cannot happen: jsontree rejects what encoding/json rejects
@@ -354,7 +357,7 @@ func frame(l *rules.Line, tree *jsontree.Tree) {
 // frameReference is frame without the fast path: encoding/json decodes the
 // line and the rules read the decoded value.
 func frameReference(l *rules.Line) {
-	if !frameBytes(l) {
+	if !frameBytes(l, false) {
 		return
 	}
 	v, off, err := Decode(l.Raw)
@@ -375,9 +378,14 @@ func setDecoded(l *rules.Line, v any) {
 var errNull = errors.New("the line is the JSON literal null, not an entry")
 
 // frameBytes fills in the framing facts of a line; it reports whether the
-// line should be parsed.
-func frameBytes(l *rules.Line) bool {
-	l.NUL = bytes.IndexByte(l.Raw, 0)
+// line should be parsed. With lazyNUL the search for a NUL byte is left to
+// the caller when the line is to be parsed: a NUL byte is never valid JSON,
+// so a line that parses has none.
+func frameBytes(l *rules.Line, lazyNUL bool) bool {
+	l.NUL = -1
+	if !lazyNUL || l.Cut {
+		l.NUL = bytes.IndexByte(l.Raw, 0)
+	}
 	l.BadUTF8 = -1
 	if !utf8.Valid(l.Raw) {
 		l.BadUTF8 = firstInvalidUTF8(l.Raw)
@@ -388,10 +396,16 @@ func frameBytes(l *rules.Line) bool {
 			return false
 		}
 	}
+	if l.BadUTF8 >= 0 && l.NUL < 0 {
+		l.NUL = bytes.IndexByte(l.Raw, 0)
+	}
 	if l.NUL >= 0 || l.BadUTF8 >= 0 || l.Cut {
 		return false // reported by their own rules; decoding would only repeat them
 	}
 	if l.Num == 1 && bytes.HasPrefix(l.Raw, []byte("\xef\xbb\xbf")) {
+		if l.NUL = bytes.IndexByte(l.Raw, 0); l.NUL >= 0 {
+			return false
+		}
 		l.Err, l.ErrOff = errors.New("the file starts with a UTF-8 byte order mark"), 0
 		return false
 	}

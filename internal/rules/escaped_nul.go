@@ -24,6 +24,9 @@ var EscapedNUL = register(&Rule{
 		if !l.IsObject() || !l.File.Kind.IsTranscript() || (l.Type != "user" && l.Type != "assistant") {
 			return
 		}
+		if l.Tree != nil && !l.Tree.NULEscape {
+			return // the parser saw no \u0000
+		}
 		msg := l.Root.Get("message")
 		if msg.Kind() != jsontree.Object {
 			return

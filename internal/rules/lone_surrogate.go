@@ -22,6 +22,9 @@ var LoneSurrogate = register(&Rule{
 		if !l.Parsed() {
 			return
 		}
+		if l.Tree != nil && !l.Tree.Surrogate {
+			return // the parser saw no surrogate escape
+		}
 		if !mayHoldSurrogate(l.Raw) {
 			return
 		}
