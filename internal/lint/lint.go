@@ -265,6 +265,7 @@ func (e *Engine) checkLines(f *rules.File) {
 	}
 	defer rc.Close()
 	rd := jsonl.NewReader(rc)
+	defer rd.Release()
 	if e.opts.MaxLine > 0 {
 		rd.MaxLine = e.opts.MaxLine
 	}
