@@ -114,7 +114,7 @@ type driftStats struct {
 }
 
 func (s *driftStats) line(l *rules.Line) {
-	if l.Obj == nil || !l.File.Kind.IsTranscript() {
+	if !l.IsObject() || !l.File.Kind.IsTranscript() {
 		return
 	}
 	types := rules.UnknownTypes(l)
@@ -128,7 +128,7 @@ func (s *driftStats) line(l *rules.Line) {
 		off, _ := jsonpos.Find(l.Raw, ptr, key)
 		return place{Path: l.File.Path, Line: l.Num, Column: l.Column(off)}
 	}
-	version, _ := l.Obj["version"].(string)
+	version, _ := l.Root.Get("version").Str()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	v := s.versions[version]
@@ -141,14 +141,14 @@ func (s *driftStats) line(l *rules.Line) {
 		v.types[l.Type]++
 	}
 	for _, t := range types {
-		k := typeKey{t.Kind, t.Name, shape(l.Value, t.Pointer)}
+		k := typeKey{t.Kind, t.Name, shape(l.Value(), t.Pointer)}
 		if v.unknown[k] == nil {
 			v.unknown[k] = &tally{}
 		}
 		v.unknown[k].add(at(t.Pointer, false))
 	}
 	for _, ptr := range fields {
-		k := shape(l.Value, ptr)
+		k := shape(l.Value(), ptr)
 		if v.fields[k] == nil {
 			v.fields[k] = &tally{}
 		}

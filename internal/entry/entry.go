@@ -1,7 +1,12 @@
 // Package entry extracts from a decoded transcript line the ids and links that the graph rules need.
 package entry
 
-import "sort"
+import (
+	"sort"
+	"strconv"
+
+	"github.com/ccvet/ccvet/internal/jsontree"
+)
 
 // Record is the compact form of one transcript line: ids and links only, so
 // that a whole project's graph fits in memory whatever the size of its text.
@@ -69,77 +74,110 @@ func (r *Record) IsChain() bool {
 	return r.UUID != "" && r.Type != "file-history-snapshot" && r.Type != "summary"
 }
 
-// Extract builds the record of one decoded line. obj is the line decoded
-// with encoding/json's UseNumber; it is not kept.
-func Extract(obj map[string]any, line int, offset int64) *Record {
+// Extract builds the record of one parsed line; obj is its root object. The
+// strings of the record are copies: nothing of the line is kept.
+func Extract(obj jsontree.Val, line int, offset int64) *Record {
 	r := &Record{Line: line, Offset: offset}
-	r.Type = str(obj, "type")
-	r.Subtype = str(obj, "subtype")
-	r.Version = str(obj, "version")
-	r.UUID = str(obj, "uuid")
-	if p, ok := obj["parentUuid"].(string); ok && p != "" {
-		r.ParentUUID, r.HasParent = p, true
+	var msg, snapshot jsontree.Val
+	// One pass over the members; a repeated key overwrites, so the last one
+	// wins, as with encoding/json.
+	for key, v := range obj.KeyMembers() {
+		switch string(key) {
+		case "type":
+			r.Type = v.String()
+		case "subtype":
+			r.Subtype = v.String()
+		case "version":
+			r.Version = v.String()
+		case "uuid":
+			r.UUID = v.String()
+		case "parentUuid":
+			r.ParentUUID = v.String()
+			r.HasParent = r.ParentUUID != ""
+		case "logicalParentUuid":
+			r.LogicalParentUUID = v.String()
+		case "sessionId":
+			r.SessionID = v.String()
+		case "agentId":
+			r.AgentID = v.String()
+		case "isSidechain":
+			r.IsSidechain, _ = v.Bool()
+		case "cwd":
+			r.Cwd = v.String()
+		case "timestamp":
+			r.Timestamp = v.String()
+		case "isMeta":
+			r.IsMeta, _ = v.Bool()
+		case "isCompactSummary":
+			r.IsCompactSummary, _ = v.Bool()
+		case "sourceToolAssistantUUID":
+			r.SourceToolAssistantUUID = v.String()
+		case "leafUuid":
+			r.LeafUUID = v.String()
+		case "toolUseID":
+			r.ToolUseID = v.String()
+		case "parentToolUseID":
+			r.ParentToolUseID = v.String()
+		case "messageId":
+			r.SnapshotMessageID = v.String()
+		case "message":
+			msg = v
+		case "snapshot":
+			snapshot = v
+		}
 	}
-	r.LogicalParentUUID = str(obj, "logicalParentUuid")
-	r.SessionID = str(obj, "sessionId")
-	r.AgentID = str(obj, "agentId")
-	r.IsSidechain, _ = obj["isSidechain"].(bool)
-	r.Cwd = str(obj, "cwd")
-	r.Timestamp = str(obj, "timestamp")
-	r.IsMeta, _ = obj["isMeta"].(bool)
-	r.IsCompactSummary, _ = obj["isCompactSummary"].(bool)
-	r.SourceToolAssistantUUID = str(obj, "sourceToolAssistantUUID")
-	r.LeafUUID = str(obj, "leafUuid")
-	r.ToolUseID = str(obj, "toolUseID")
-	r.ParentToolUseID = str(obj, "parentToolUseID")
-	if msg, ok := obj["message"].(map[string]any); ok {
-		r.MessageID = str(msg, "id")
-		if blocks, ok := msg["content"].([]any); ok {
-			for i, b := range blocks {
-				bm, ok := b.(map[string]any)
-				if !ok {
-					continue
-				}
-				switch str(bm, "type") {
-				case "tool_use", "server_tool_use":
-					r.ToolUses = append(r.ToolUses, Tool{ID: str(bm, "id"), Name: str(bm, "name"), Block: i,
-						Server: str(bm, "type") == "server_tool_use"})
-				case "tool_result":
-					r.ToolResults = append(r.ToolResults, Tool{ID: str(bm, "tool_use_id"), Block: i})
-				}
+	if r.Type != "file-history-snapshot" {
+		r.SnapshotMessageID = ""
+	}
+	if msg.Kind() == jsontree.Object {
+		r.MessageID = msg.Get("id").String()
+		for i, b := range msg.Get("content").Items() {
+			if b.Kind() != jsontree.Object {
+				continue
+			}
+			switch t := b.Get("type"); {
+			case t.StrIs("tool_use"), t.StrIs("server_tool_use"):
+				r.ToolUses = append(r.ToolUses, Tool{ID: b.Get("id").String(), Name: b.Get("name").String(), Block: i,
+					Server: t.StrIs("server_tool_use")})
+			case t.StrIs("tool_result"):
+				r.ToolResults = append(r.ToolResults, Tool{ID: b.Get("tool_use_id").String(), Block: i})
 			}
 		}
 	}
 	if r.Type == "file-history-snapshot" {
-		r.SnapshotMessageID = str(obj, "messageId")
-		if snap, ok := obj["snapshot"].(map[string]any); ok {
-			if tfb, ok := snap["trackedFileBackups"].(map[string]any); ok {
-				for key, v := range tfb {
-					bm, ok := v.(map[string]any)
-					if !ok {
-						continue
-					}
-					b := Backup{Key: key, BackupTime: str(bm, "backupTime")}
-					switch n := bm["backupFileName"].(type) {
-					case string:
-						b.FileName = n
-					case nil:
-						b.Null = true
-					}
-					if v, ok := bm["version"].(interface{ Int64() (int64, error) }); ok {
-						n, _ := v.Int64()
-						b.Version = int(n)
-					}
-					r.Backups = append(r.Backups, b)
+		if tfb := snapshot.Get("trackedFileBackups"); tfb.Kind() == jsontree.Object {
+			type member struct {
+				b    Backup
+				skip bool // not an object: no backup, but it hides an earlier repeat of its key
+			}
+			var ms []member
+			for key, bm := range tfb.Members() {
+				if bm.Kind() != jsontree.Object {
+					ms = append(ms, member{b: Backup{Key: key}, skip: true})
+					continue
 				}
-				sort.Slice(r.Backups, func(i, j int) bool { return r.Backups[i].Key < r.Backups[j].Key })
+				b := Backup{Key: key, BackupTime: bm.Get("backupTime").String()}
+				switch n := bm.Get("backupFileName"); n.Kind() {
+				case jsontree.String:
+					b.FileName = n.String()
+				case jsontree.Null:
+					b.Null = true
+				}
+				if lit, ok := bm.Get("version").Number(); ok {
+					n, _ := strconv.ParseInt(lit, 10, 64)
+					b.Version = int(n)
+				}
+				ms = append(ms, member{b: b})
+			}
+			// Sort by key; of repeated keys keep the last, as encoding/json does.
+			sort.SliceStable(ms, func(i, j int) bool { return ms[i].b.Key < ms[j].b.Key })
+			for i, m := range ms {
+				if (i+1 < len(ms) && ms[i+1].b.Key == m.b.Key) || m.skip {
+					continue
+				}
+				r.Backups = append(r.Backups, m.b)
 			}
 		}
 	}
 	return r
-}
-
-func str(m map[string]any, k string) string {
-	s, _ := m[k].(string)
-	return s
 }

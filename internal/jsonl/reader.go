@@ -5,6 +5,7 @@ import (
 	"bufio"
 	"errors"
 	"io"
+	"sync"
 )
 
 // DefaultMaxLine is the longest line the reader holds in memory. Longer
@@ -35,7 +36,26 @@ type Reader struct {
 
 // NewReader returns a Reader over r.
 func NewReader(r io.Reader) *Reader {
-	return &Reader{br: bufio.NewReaderSize(r, 256<<10), MaxLine: DefaultMaxLine}
+	br := readers.Get().(*bufio.Reader)
+	br.Reset(r)
+	return &Reader{br: br, MaxLine: DefaultMaxLine}
+}
+
+// bufSize is the reader's buffer: a line that fits is not copied.
+const bufSize = 1 << 20
+
+// readers are reusable buffered readers (Release returns them).
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, bufSize) }}
+
+// Release hands the reader's buffer back for reuse; the reader and the
+// lines it returned must not be used afterwards. Calling it is optional.
+func (r *Reader) Release() {
+	if r.br != nil {
+		r.br.Reset(nil)
+		readers.Put(r.br)
+		r.br = nil
+		r.err = io.EOF
+	}
 }
 
 // Next returns the next line. It returns io.EOF after the last line, and
@@ -47,8 +67,15 @@ func (r *Reader) Next() (Line, error) {
 	r.buf = r.buf[:0]
 	var length int64
 	cut := false
+	first := true
 	for {
 		chunk, err := r.br.ReadSlice('\n')
+		if first && err == nil && len(chunk) <= r.MaxLine {
+			// The whole line is in the reader's buffer: no copy. It stays
+			// valid until the next call, as the copy would.
+			return r.lineOf(chunk, int64(len(chunk)), true, false), nil
+		}
+		first = false
 		length += int64(len(chunk))
 		if room := r.MaxLine - len(r.buf); room > 0 {
 			if len(chunk) > room {
@@ -76,7 +103,7 @@ func (r *Reader) Next() (Line, error) {
 
 // grow makes room for n more bytes in r.buf, doubling its capacity.
 // append alone grows a large slice by only 1.25x, so a line of L bytes read
-// in 256 KiB chunks would allocate about 5L in all; doubling allocates 2L
+// in 1 MiB chunks would allocate about 5L in all; doubling allocates 2L
 // to 4L (4L just past a power of two) for about the same peak.
 func (r *Reader) grow(n int) {
 	if len(r.buf)+n <= cap(r.buf) {
@@ -90,7 +117,10 @@ func (r *Reader) grow(n int) {
 }
 
 func (r *Reader) line(length int64, newline, cut bool) Line {
-	b := r.buf
+	return r.lineOf(r.buf, length, newline, cut)
+}
+
+func (r *Reader) lineOf(b []byte, length int64, newline, cut bool) Line {
 	if newline {
 		length--
 		if !cut || len(b) > 0 && b[len(b)-1] == '\n' {

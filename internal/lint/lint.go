@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"os"
 	"runtime"
@@ -16,6 +17,7 @@ import (
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/jsonl"
+	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/rules"
 	"github.com/ccvet/ccvet/internal/schema"
@@ -38,6 +40,10 @@ type Options struct {
 	// Progress, if set, is called after each file is read with the files
 	// and bytes read so far (calls are serialized; see progress.go).
 	Progress func(files int, bytes int64)
+	// Reference turns the fast path off: every line is decoded with
+	// encoding/json and validated with jsonschema/v5, as before jsontree.
+	// Tests compare the two paths; the findings must be identical.
+	Reference bool
 }
 
 // Result is what a run found.
@@ -273,10 +279,17 @@ func (e *Engine) checkLines(f *rules.File) {
 	}
 	defer rc.Close()
 	rd := jsonl.NewReader(rc)
+	defer rd.Release()
 	if e.opts.MaxLine > 0 {
 		rd.MaxLine = e.opts.MaxLine
 	}
 	sniffed := f.InLayout || f.Kind != layout.Transcript
+	tree := trees.Get().(*jsontree.Tree)
+	defer func() {
+		tree.Raw = nil
+		trees.Put(tree)
+	}()
+	l := &rules.Line{}
 	for {
 		jl, err := rd.Next()
 		if err == io.EOF {
@@ -292,19 +305,22 @@ func (e *Engine) checkLines(f *rules.File) {
 		if jl.Newline {
 			f.Bytes++
 		}
-		l := &rules.Line{File: f, Num: jl.Num, Offset: jl.Offset, Raw: jl.Bytes, Length: jl.Length,
+		*l = rules.Line{File: f, Num: jl.Num, Offset: jl.Offset, Raw: jl.Bytes, Length: jl.Length,
 			Newline: jl.Newline, Cut: jl.Cut}
-		frame(l)
-		if !sniffed && l.Obj != nil {
+		if e.opts.Reference {
+			frameReference(l)
+		} else {
+			frame(l, tree)
+		}
+		obj := l.IsObject()
+		if !sniffed && obj {
 			// A loose .jsonl: history.jsonl lines have "display" and no "type".
 			sniffed = true
-			if _, hasType := l.Obj["type"]; !hasType {
-				if _, ok := l.Obj["display"]; ok {
-					f.Kind = layout.History
-				}
+			if !l.Root.Get("type").Exists() && l.Root.Get("display").Exists() {
+				f.Kind = layout.History
 			}
 		}
-		if l.Obj != nil {
+		if obj {
 			f.Entries++
 		}
 		for _, r := range e.rules {
@@ -315,17 +331,79 @@ func (e *Engine) checkLines(f *rules.File) {
 		if e.opts.OnLine != nil {
 			e.opts.OnLine(l)
 		}
-		if l.Obj != nil && f.Kind.IsTranscript() {
-			rec := entry.Extract(l.Obj, l.Num, l.Offset)
+		if obj && f.Kind.IsTranscript() {
+			rec := entry.Extract(l.Root, l.Num, l.Offset)
 			rec.Hash = hash(l.Raw)
 			f.Records = append(f.Records, rec)
 		}
 	}
 }
 
-// frame fills in the framing and decoding facts of a line.
-func frame(l *rules.Line) {
-	l.NUL = bytes.IndexByte(l.Raw, 0)
+// trees are reusable parse trees, one per file being checked.
+var trees = sync.Pool{New: func() any { return new(jsontree.Tree) }}
+
+// frame fills in the framing and decoding facts of a line: the fast path.
+// The line is parsed once into tree, which the rules read through l.Root.
+// A line that does not parse is decoded again by encoding/json for its exact
+// error message.
+func frame(l *rules.Line, tree *jsontree.Tree) {
+	if !frameBytes(l, true) {
+		return
+	}
+	if err := tree.Parse(l.Raw); err != nil {
+		if l.NUL = bytes.IndexByte(l.Raw, 0); l.NUL >= 0 {
+			return // reported by nul-bytes; decoding would only repeat it
+		}
+		v, off, err := Decode(l.Raw)
+		l.ErrOff, l.Err = off, err
+		if err == nil { // cannot happen: jsontree rejects what encoding/json rejects
+			setDecoded(l, v)
+		}
+		return
+	}
+	switch tree.Kind(jsontree.Root) {
+	case jsontree.Null:
+		l.Err, l.ErrOff = errNull, 0
+		return
+	case jsontree.Object:
+		l.Type = tree.StrOrEmpty(tree.Get(jsontree.Root, "type"))
+	}
+	l.Tree = tree
+	l.Root = jsontree.TreeVal(tree)
+}
+
+// frameReference is frame without the fast path: encoding/json decodes the
+// line and the rules read the decoded value.
+func frameReference(l *rules.Line) {
+	if !frameBytes(l, false) {
+		return
+	}
+	v, off, err := Decode(l.Raw)
+	l.ErrOff, l.Err = off, err
+	if err == nil {
+		setDecoded(l, v)
+	}
+}
+
+func setDecoded(l *rules.Line, v any) {
+	l.SetDecoded(v)
+	l.Root = jsontree.AnyVal(v)
+	if m, ok := v.(map[string]any); ok {
+		l.Type, _ = m["type"].(string)
+	}
+}
+
+var errNull = errors.New("the line is the JSON literal null, not an entry")
+
+// frameBytes fills in the framing facts of a line; it reports whether the
+// line should be parsed. With lazyNUL the search for a NUL byte is left to
+// the caller when the line is to be parsed: a NUL byte is never valid JSON,
+// so a line that parses has none.
+func frameBytes(l *rules.Line, lazyNUL bool) bool {
+	l.NUL = -1
+	if !lazyNUL || l.Cut {
+		l.NUL = bytes.IndexByte(l.Raw, 0)
+	}
 	l.BadUTF8 = -1
 	if !utf8.Valid(l.Raw) {
 		l.BadUTF8 = firstInvalidUTF8(l.Raw)
@@ -333,21 +411,23 @@ func frame(l *rules.Line) {
 	if len(bytes.TrimSpace(l.Raw)) == 0 && !l.Cut {
 		l.Blank = l.Length == int64(len(l.Raw))
 		if l.Blank {
-			return
+			return false
 		}
 	}
+	if l.BadUTF8 >= 0 && l.NUL < 0 {
+		l.NUL = bytes.IndexByte(l.Raw, 0)
+	}
 	if l.NUL >= 0 || l.BadUTF8 >= 0 || l.Cut {
-		return // reported by their own rules; decoding would only repeat them
+		return false // reported by their own rules; decoding would only repeat them
 	}
 	if l.Num == 1 && bytes.HasPrefix(l.Raw, []byte("\xef\xbb\xbf")) {
+		if l.NUL = bytes.IndexByte(l.Raw, 0); l.NUL >= 0 {
+			return false
+		}
 		l.Err, l.ErrOff = errors.New("the file starts with a UTF-8 byte order mark"), 0
-		return
+		return false
 	}
-	l.Value, l.ErrOff, l.Err = Decode(l.Raw)
-	if m, ok := l.Value.(map[string]any); ok {
-		l.Obj = m
-		l.Type, _ = m["type"].(string)
-	}
+	return true
 }
 
 // Decode parses one JSON value that must fill the whole of raw (apart from
@@ -380,7 +460,7 @@ func Decode(raw []byte) (any, int, error) {
 		return nil, end, errors.New("unexpected data after the JSON value (two records fused on one line?)")
 	}
 	if v == nil {
-		return nil, 0, errors.New("the line is the JSON literal null, not an entry")
+		return nil, 0, errNull
 	}
 	return v, 0, nil
 }
@@ -431,12 +511,8 @@ func (e *Engine) checkDoc(f *rules.File) {
 	f.Entries = 1
 }
 
-// hash is FNV-1a over the line, enough to tell an exact duplicate line.
-func hash(b []byte) uint64 {
-	h := uint64(14695981039346656037)
-	for _, c := range b {
-		h ^= uint64(c)
-		h *= 1099511628211
-	}
-	return h
-}
+// hashSeed is the seed of hash: hashes are compared within one run only.
+var hashSeed = maphash.MakeSeed()
+
+// hash is a 64-bit hash of the line, enough to tell an exact duplicate line.
+func hash(b []byte) uint64 { return maphash.Bytes(hashSeed, b) }

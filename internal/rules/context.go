@@ -2,12 +2,14 @@ package rules
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/jsonl"
 	"github.com/ccvet/ccvet/internal/jsonpos"
+	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/schema"
 )
@@ -38,38 +40,107 @@ type Line struct {
 	Err     error // why the line does not parse as one JSON value (nil if it does, or if not tried)
 	ErrOff  int   // byte offset Err points at
 
-	Value any            // the decoded value (json.Number for numbers) when the line parsed
-	Obj   map[string]any // Value when it is an object
-	Type  string         // Obj["type"] when it is a string
+	// Root is the parsed value (missing when the line did not parse). Read
+	// the line through it: it needs no decoding.
+	Root jsontree.Val
+	// Tree is the parsed line, or nil on the reference path (then Root reads
+	// what encoding/json decoded).
+	Tree *jsontree.Tree
+	Type string // Root's "type" member when it is an object and that is a string
 
+	value     any
+	decoded   bool
 	problems  []schema.Problem
 	validated bool
+	verdict   schema.Verdict
+	judged    bool
+}
+
+// SetDecoded gives the line the value encoding/json decoded (the reference
+// path), so that Value and Obj need not decode again.
+func (l *Line) SetDecoded(v any) {
+	l.value, l.decoded = v, true
+}
+
+// Value returns the line decoded by encoding/json (UseNumber), decoding it
+// on first use; nil when it did not parse. Prefer Root: it costs nothing.
+func (l *Line) Value() any {
+	if !l.decoded {
+		l.decoded = true
+		if l.Root.Exists() {
+			dec := json.NewDecoder(bytes.NewReader(l.Raw))
+			dec.UseNumber()
+			if err := dec.Decode(&l.value); err != nil {
+				l.value = nil
+			}
+		}
+	}
+	return l.value
+}
+
+// Obj returns Value when it is an object, else nil.
+func (l *Line) Obj() map[string]any {
+	m, _ := l.Value().(map[string]any)
+	return m
+}
+
+// IsObject reports whether the line parsed to a JSON object.
+func (l *Line) IsObject() bool { return l.Root.Kind() == jsontree.Object }
+
+// SchemaVerdict is the fast schema check of the line: Valid and UnknownOnly
+// are exact (SchemaProblems would report nothing, or only unknown fields);
+// Invalid and Unsure mean SchemaProblems must be asked.
+func (l *Line) SchemaVerdict() schema.Verdict {
+	if l.judged {
+		return l.verdict
+	}
+	l.judged = true
+	v := l.File.Env.Schema
+	switch {
+	case !l.IsObject() || v == nil:
+		l.verdict = schema.Valid
+	case l.Tree == nil:
+		l.verdict = schema.Unsure
+	default:
+		l.verdict = schema.Valid
+		switch l.File.Kind {
+		case layout.History:
+			l.verdict = v.FastHistory(l.Tree)
+		case layout.Transcript, layout.Subagent:
+			if l.Type != "" && v.KnownEntryType(l.Type) {
+				l.verdict = v.FastEntry(l.Type, l.Tree)
+			}
+		}
+	}
+	return l.verdict
 }
 
 // SchemaProblems validates the line against its schema once and caches the
 // result, so that the schema and unknown-field rules share one validation.
+// It is the reference (jsonschema/v5 on the decoded line): ask SchemaVerdict
+// first, it is much cheaper.
 func (l *Line) SchemaProblems() []schema.Problem {
 	if l.validated {
 		return l.problems
 	}
 	l.validated = true
 	v := l.File.Env.Schema
-	if l.Obj == nil || v == nil {
+	if !l.IsObject() || v == nil {
 		return nil
 	}
 	switch l.File.Kind {
 	case layout.History:
-		l.problems = v.ValidateHistory(l.Value)
+		l.problems = v.ValidateHistory(l.Value())
 	case layout.Transcript, layout.Subagent:
 		if l.Type != "" && v.KnownEntryType(l.Type) {
-			l.problems = v.ValidateEntry(l.Type, l.Value)
+			l.problems = v.ValidateEntry(l.Type, l.Value())
 		}
 	}
 	return l.problems
 }
 
 // Parsed reports whether the line decoded to a JSON value.
-func (l *Line) Parsed() bool { return l.Value != nil }
+func (l *Line) Parsed() bool { return l.Root.Exists() }
 
 // Column converts a byte offset in the line to a 1-based code point column.
 func (l *Line) Column(off int) int { return jsonpos.Column(l.Raw, off) }
@@ -94,8 +165,8 @@ func (l *Line) Emit(r *Rule, f finding.Finding) {
 	if f.Column == 0 {
 		f.Column = 1
 	}
-	if f.UUID == "" && l.Obj != nil {
-		f.UUID, _ = l.Obj["uuid"].(string)
+	if f.UUID == "" {
+		f.UUID = l.Root.Get("uuid").String()
 	}
 	l.File.Emit(r, f)
 }

@@ -19,7 +19,7 @@ type TypeProblem struct {
 // rest: its subtypes and blocks mean nothing known.
 func UnknownTypes(l *Line) []TypeProblem {
 	v := l.File.Env.Schema
-	if l.Obj == nil || v == nil || !l.File.Kind.IsTranscript() || l.Type == "" {
+	if !l.IsObject() || v == nil || !l.File.Kind.IsTranscript() || l.Type == "" {
 		return nil
 	}
 	if !v.KnownEntryType(l.Type) {
@@ -27,15 +27,12 @@ func UnknownTypes(l *Line) []TypeProblem {
 	}
 	var out []TypeProblem
 	if l.Type == "system" {
-		if st, ok := l.Obj["subtype"].(string); ok && !schema.KnownSystemSubtype(st) {
+		if st, ok := l.Root.Get("subtype").Str(); ok && !schema.KnownSystemSubtype(st) {
 			out = append(out, TypeProblem{"system subtype", st, "/subtype"})
 		}
 	}
-	msg, _ := l.Obj["message"].(map[string]any)
-	blocks, _ := msg["content"].([]any)
-	for i, b := range blocks {
-		bm, _ := b.(map[string]any)
-		if t, ok := bm["type"].(string); ok && !schema.KnownBlockType(t) {
+	for i, b := range l.Root.Get("message").Get("content").Items() {
+		if t, ok := b.Get("type").Str(); ok && !schema.KnownBlockType(t) {
 			out = append(out, TypeProblem{"content block type", t, "/message/content/" + strconv.Itoa(i) + "/type"})
 		}
 	}

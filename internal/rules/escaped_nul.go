@@ -2,10 +2,10 @@ package rules
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/jsonpos"
+	"github.com/ccvet/ccvet/internal/jsontree"
 )
 
 // EscapedNUL reports a \u0000 escape inside message content.
@@ -21,14 +21,18 @@ var EscapedNUL = register(&Rule{
 	Good: `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01…","content":"abcdef"}]}}`,
 	Fix:  "Remove the NUL character from the content (binary output belongs in a file, not in the transcript).",
 	Line: func(r *Rule, l *Line) {
-		if l.Obj == nil || !l.File.Kind.IsTranscript() || (l.Type != "user" && l.Type != "assistant") {
+		if !l.IsObject() || !l.File.Kind.IsTranscript() || (l.Type != "user" && l.Type != "assistant") {
 			return
 		}
-		msg, _ := l.Obj["message"].(map[string]any)
-		if msg == nil {
+		if l.Tree != nil && !l.Tree.NULEscape {
+			return // the parser saw no \u0000
+		}
+		msg := l.Root.Get("message")
+		if msg.Kind() != jsontree.Object {
 			return
 		}
-		if ptr, ok := findNUL(msg["content"], "/message/content"); ok {
+		if content := msg.Get("content"); containsNUL(content) {
+			ptr, _ := findNUL(content, "/message/content")
 			// Point at the escape itself, inside the string value.
 			off, _ := jsonpos.Find(l.Raw, ptr, false)
 			if i := jsonpos.EscapedNUL(l.Raw[off:]); i >= 0 {
@@ -41,24 +45,45 @@ var EscapedNUL = register(&Rule{
 })
 
 // findNUL returns the pointer of the first string under v that holds U+0000.
-func findNUL(v any, ptr string) (string, bool) {
-	switch x := v.(type) {
-	case string:
-		return ptr, strings.IndexByte(x, 0) >= 0
-	case []any:
-		for i, e := range x {
-			if p, ok := findNUL(e, ptr+"/"+strconv.Itoa(i)); ok {
-				return p, true
+func findNUL(v jsontree.Val, ptr string) (string, bool) {
+	switch v.Kind() {
+	case jsontree.String:
+		return ptr, v.HasNUL()
+	case jsontree.Array:
+		for i, e := range v.Items() {
+			if containsNUL(e) {
+				return findNUL(e, ptr+"/"+strconv.Itoa(i))
 			}
 		}
-	case map[string]any:
-		for _, k := range []string{"text", "content", "thinking"} {
-			if e, ok := x[k]; ok {
-				if p, ok := findNUL(e, ptr+"/"+k); ok {
-					return p, true
-				}
+	case jsontree.Object:
+		for _, k := range nulKeys {
+			if e := v.Get(k); containsNUL(e) {
+				return findNUL(e, ptr+"/"+k)
 			}
 		}
 	}
 	return "", false
+}
+
+var nulKeys = []string{"text", "content", "thinking"}
+
+// containsNUL reports, without allocating, whether findNUL would find a NUL.
+func containsNUL(v jsontree.Val) bool {
+	switch v.Kind() {
+	case jsontree.String:
+		return v.HasNUL()
+	case jsontree.Array:
+		for _, e := range v.Items() {
+			if containsNUL(e) {
+				return true
+			}
+		}
+	case jsontree.Object:
+		for _, k := range nulKeys {
+			if containsNUL(v.Get(k)) {
+				return true
+			}
+		}
+	}
+	return false
 }

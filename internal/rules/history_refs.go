@@ -21,10 +21,10 @@ func (h HistoryRef) record() *entry.Record {
 
 // collectHistoryRef records the session a history.jsonl line names.
 func collectHistoryRef(l *Line) {
-	if l.File.Kind != layout.History || l.Obj == nil {
+	if l.File.Kind != layout.History || !l.IsObject() {
 		return
 	}
-	if sid, ok := l.Obj["sessionId"].(string); ok && sid != "" {
+	if sid := l.Root.Get("sessionId").String(); sid != "" {
 		l.File.History = append(l.File.History, HistoryRef{Line: l.Num, Offset: l.Offset, SessionID: sid})
 	}
 }

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"bytes"
+
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/jsonpos"
 )
@@ -20,6 +22,12 @@ var LoneSurrogate = register(&Rule{
 		if !l.Parsed() {
 			return
 		}
+		if l.Tree != nil && !l.Tree.Surrogate {
+			return // the parser saw no surrogate escape
+		}
+		if !mayHoldSurrogate(l.Raw) {
+			return
+		}
 		if off := jsonpos.LoneSurrogate(l.Raw); off >= 0 {
 			end := off + 6
 			if end > len(l.Raw) {
@@ -30,3 +38,18 @@ var LoneSurrogate = register(&Rule{
 		}
 	},
 })
+
+// mayHoldSurrogate reports whether line holds "\\u" followed by "d8" to "df"
+// (any case): without one, LoneSurrogate has nothing to find.
+func mayHoldSurrogate(line []byte) bool {
+	for {
+		i := bytes.Index(line, []byte(`\u`))
+		if i < 0 || i+3 >= len(line) {
+			return false
+		}
+		if c, d := line[i+2]|0x20, line[i+3]|0x20; c == 'd' && (d >= '8' && d <= '9' || d >= 'a' && d <= 'f') {
+			return true
+		}
+		line = line[i+2:]
+	}
+}

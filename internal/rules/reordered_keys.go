@@ -22,7 +22,7 @@ var ReorderedKeys = register(&Rule{
 	Good: `{"parentUuid":null,"isSidechain":false,"type":"user","uuid":"…",…}`,
 	Fix:  "Write the file back with Claude Code's key order (parentUuid first), without spaces after the brace.",
 	Line: func(r *Rule, l *Line) {
-		if l.Obj == nil || !l.File.Kind.IsTranscript() {
+		if !l.IsObject() || !l.File.Kind.IsTranscript() {
 			return
 		}
 		switch l.Type {

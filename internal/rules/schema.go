@@ -2,7 +2,9 @@ package rules
 
 import (
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/internal/layout"
+	"github.com/ccvet/ccvet/internal/schema"
 )
 
 // Schema reports an entry that does not match the JSON Schema of its type.
@@ -22,25 +24,27 @@ var Schema = register(&Rule{
 			return
 		}
 		if l.File.Kind.IsTranscript() || l.File.Kind == layout.History {
-			if l.Obj == nil {
-				l.Report(r, 0, "entry must be a JSON object, got "+jsonKind(l.Value))
+			if !l.IsObject() {
+				l.Report(r, 0, "entry must be a JSON object, got "+jsonKind(l.Root.Kind()))
 				return
 			}
 		}
 		if l.File.Kind.IsTranscript() {
-			switch t := l.Obj["type"].(type) {
-			case nil:
-				if _, present := l.Obj["type"]; !present {
-					l.ReportPointer(r, "", false, "entry has no `type` field")
-				} else {
-					l.ReportPointer(r, "/type", false, "`type` must be a string, got null")
-				}
+			switch t := l.Root.Get("type"); t.Kind() {
+			case jsontree.Invalid:
+				l.ReportPointer(r, "", false, "entry has no `type` field")
 				return
-			case string:
+			case jsontree.Null:
+				l.ReportPointer(r, "/type", false, "`type` must be a string, got null")
+				return
+			case jsontree.String:
 			default:
-				l.ReportPointer(r, "/type", false, "`type` must be a string, got "+jsonKind(t))
+				l.ReportPointer(r, "/type", false, "`type` must be a string, got "+jsonKind(t.Kind()))
 				return
 			}
+		}
+		if v := l.SchemaVerdict(); v == schema.Valid || v == schema.UnknownOnly {
+			return
 		}
 		for _, p := range l.SchemaProblems() {
 			if !p.UnknownField {
@@ -66,17 +70,17 @@ var Schema = register(&Rule{
 })
 
 // jsonKind names the JSON type of a decoded value.
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
+func jsonKind(k jsontree.Kind) string {
+	switch k {
+	case jsontree.Null:
 		return "null"
-	case bool:
+	case jsontree.True, jsontree.False:
 		return "a boolean"
-	case string:
+	case jsontree.String:
 		return "a string"
-	case []any:
+	case jsontree.Array:
 		return "an array"
-	case map[string]any:
+	case jsontree.Object:
 		return "an object"
 	}
 	return "a number"

@@ -1,6 +1,9 @@
 package rules
 
-import "github.com/ccvet/ccvet/internal/finding"
+import (
+	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/schema"
+)
 
 // UnknownField reports a field the schemas do not know. Off by default; on
 // (as an error) with --strict, for format regression tests.
@@ -16,6 +19,9 @@ var UnknownField = register(&Rule{
 	Good: `{"parentUuid":null,"type":"user",…}`,
 	Fix:  "Teach your parser about the field, then update ccvet (or disable the rule).",
 	Line: func(r *Rule, l *Line) {
+		if l.SchemaVerdict() == schema.Valid {
+			return
+		}
 		for _, p := range l.SchemaProblems() {
 			if p.UnknownField {
 				l.ReportPointer(r, p.Pointer, true, p.Message)

@@ -47,6 +47,7 @@ type Validator struct {
 	history *jsonschema.Schema
 	todos   *jsonschema.Schema
 	cat     *catalog
+	fast    *fastRoots
 }
 
 // catalog is what the validator knows of the raw schema documents.
@@ -186,6 +187,9 @@ func New() (*Validator, error) {
 	}
 	if v.history == nil || v.todos == nil {
 		return nil, errors.New("schema: history or todos schema missing")
+	}
+	if err := v.compileFast(); err != nil {
+		return nil, err
 	}
 	return v, nil
 }

@@ -1,0 +1,631 @@
+// Package jsontree parses one JSON value into a flat, reusable tree that accepts exactly what encoding/json accepts.
+package jsontree
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"math"
+	"math/bits"
+	"strconv"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// MaxDepth is encoding/json's nesting limit: a value nested deeper is an error.
+const MaxDepth = 10000
+
+// Kind is the JSON type of a node.
+type Kind uint8
+
+// The kinds of node.
+const (
+	Invalid Kind = iota
+	Null
+	False
+	True
+	Number
+	String
+	Array
+	Object
+)
+
+// Node is one value (or object key) of a tree. Nodes are stored in document
+// order: a container's children follow it, an object's as key, value, key,
+// value...
+type Node struct {
+	// Start and End delimit the node in the input: for a string, the bytes
+	// between the quotes; for a number or literal, the literal; for an array or
+	// object, from its opening bracket to just after its closing one.
+	Start, End int32
+	// Next is the index of the first node after this node's subtree (its next
+	// sibling, if it has one).
+	Next int32
+	// Len is the number of items of an array or members of an object.
+	Len  int32
+	Kind Kind
+	// Esc is true for a string that holds a backslash escape.
+	Esc bool
+}
+
+// Tree is a parsed value. The zero Tree is ready for Parse; reusing it for the
+// next line reuses its memory.
+type Tree struct {
+	Raw   []byte // the input of the last Parse; not copied
+	Nodes []Node
+	// Surrogate is true when some string holds a \u escape of a UTF-16
+	// surrogate (\uD800 to \uDFFF); NULEscape when some string holds \u0000.
+	Surrogate, NULEscape bool
+	stack                []int32
+	buf                  []byte
+	keybuf               []byte
+}
+
+// Error is a syntax error. Off is the byte offset of the offending byte, or
+// len(input) when the input ends too early (EOF is then true).
+type Error struct {
+	Off int
+	EOF bool
+	Msg string
+}
+
+func (e *Error) Error() string {
+	if e.EOF {
+		return "unexpected end of JSON input"
+	}
+	return e.Msg + " at offset " + strconv.Itoa(e.Off)
+}
+
+// TrailingMsg is the Msg of the error for data after a complete value.
+const TrailingMsg = "unexpected data after the JSON value"
+
+// Root is the index of the root node after a successful Parse.
+const Root = 0
+
+// isSpace reports JSON white space.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+// plain marks the bytes a string may hold without a closer look.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// Parse parses raw as one JSON value, with optional white space around it.
+// It accepts and rejects exactly the inputs that encoding/json's Decoder
+// (followed by a check that only white space remains) accepts and rejects.
+// On error the tree is not usable.
+func (t *Tree) Parse(raw []byte) error {
+	t.Raw = raw
+	t.Nodes = t.Nodes[:0]
+	t.Surrogate, t.NULEscape = false, false
+	t.stack = t.stack[:0]
+	if len(raw) > math.MaxInt32-1 {
+		return &Error{Off: 0, Msg: "input too large"}
+	}
+	n := len(raw)
+	i := 0
+	eof := func() error { return &Error{Off: n, EOF: true} }
+	bad := func(off int, msg string) error { return &Error{Off: off, Msg: msg} }
+
+value:
+	for i < n && isSpace(raw[i]) {
+		i++
+	}
+	if i >= n {
+		return eof()
+	}
+	switch c := raw[i]; {
+	case c == '{' || c == '[':
+		if len(t.stack) >= MaxDepth {
+			return bad(i, "exceeded max depth")
+		}
+		k := Object
+		if c == '[' {
+			k = Array
+		}
+		t.stack = append(t.stack, int32(len(t.Nodes)))
+		t.Nodes = append(t.Nodes, Node{Kind: k, Start: int32(i)})
+		i++
+		for i < n && isSpace(raw[i]) {
+			i++
+		}
+		if i >= n {
+			return eof()
+		}
+		if k == Array {
+			if raw[i] == ']' {
+				goto closeContainer
+			}
+			goto value
+		}
+		if raw[i] == '}' {
+			goto closeContainer
+		}
+		if raw[i] != '"' {
+			return bad(i, "looking for beginning of object key string")
+		}
+		goto key
+	case c == '"':
+		end, esc, err := t.scanString(raw, i)
+		if err != nil {
+			return err
+		}
+		t.Nodes = append(t.Nodes, Node{Kind: String, Start: int32(i + 1), End: int32(end), Next: int32(len(t.Nodes) + 1), Esc: esc})
+		i = end + 1
+	case c == '-' || (c >= '0' && c <= '9'):
+		j := i
+		if c == '-' {
+			j++
+			if j >= n {
+				return eof()
+			}
+		}
+		switch d := raw[j]; {
+		case d == '0':
+			j++
+		case d >= '1' && d <= '9':
+			j++
+			for j < n && raw[j] >= '0' && raw[j] <= '9' {
+				j++
+			}
+		default:
+			return bad(j, "in numeric literal")
+		}
+		if j < n && raw[j] == '.' {
+			j++
+			if j >= n {
+				return eof()
+			}
+			if raw[j] < '0' || raw[j] > '9' {
+				return bad(j, "after decimal point in numeric literal")
+			}
+			for j < n && raw[j] >= '0' && raw[j] <= '9' {
+				j++
+			}
+		}
+		if j < n && (raw[j] == 'e' || raw[j] == 'E') {
+			j++
+			if j < n && (raw[j] == '+' || raw[j] == '-') {
+				j++
+			}
+			if j >= n {
+				return eof()
+			}
+			if raw[j] < '0' || raw[j] > '9' {
+				return bad(j, "in exponent of numeric literal")
+			}
+			for j < n && raw[j] >= '0' && raw[j] <= '9' {
+				j++
+			}
+		}
+		t.Nodes = append(t.Nodes, Node{Kind: Number, Start: int32(i), End: int32(j), Next: int32(len(t.Nodes) + 1)})
+		i = j
+	case c == 't' || c == 'f' || c == 'n':
+		lit, k := "true", True
+		switch c {
+		case 'f':
+			lit, k = "false", False
+		case 'n':
+			lit, k = "null", Null
+		}
+		for m := 1; m < len(lit); m++ {
+			if i+m >= n {
+				return eof()
+			}
+			if raw[i+m] != lit[m] {
+				return bad(i+m, "in literal "+lit)
+			}
+		}
+		t.Nodes = append(t.Nodes, Node{Kind: k, Start: int32(i), End: int32(i + len(lit)), Next: int32(len(t.Nodes) + 1)})
+		i += len(lit)
+	default:
+		return bad(i, "looking for beginning of value")
+	}
+
+afterValue:
+	if len(t.stack) == 0 {
+		for i < n && isSpace(raw[i]) {
+			i++
+		}
+		if i < n {
+			return bad(i, TrailingMsg)
+		}
+		return nil
+	}
+	for i < n && isSpace(raw[i]) {
+		i++
+	}
+	if i >= n {
+		return eof()
+	}
+	{
+		top := t.stack[len(t.stack)-1]
+		t.Nodes[top].Len++
+		if t.Nodes[top].Kind == Array {
+			switch raw[i] {
+			case ',':
+				i++
+				goto value
+			case ']':
+				goto closeContainer
+			}
+			return bad(i, "after array element")
+		}
+		switch raw[i] {
+		case ',':
+			i++
+			for i < n && isSpace(raw[i]) {
+				i++
+			}
+			if i >= n {
+				return eof()
+			}
+			if raw[i] != '"' {
+				return bad(i, "looking for beginning of object key string")
+			}
+			goto key
+		case '}':
+			goto closeContainer
+		}
+		return bad(i, "after object key:value pair")
+	}
+
+key:
+	{
+		end, esc, err := t.scanString(raw, i)
+		if err != nil {
+			return err
+		}
+		t.Nodes = append(t.Nodes, Node{Kind: String, Start: int32(i + 1), End: int32(end), Next: int32(len(t.Nodes) + 1), Esc: esc})
+		i = end + 1
+		for i < n && isSpace(raw[i]) {
+			i++
+		}
+		if i >= n {
+			return eof()
+		}
+		if raw[i] != ':' {
+			return bad(i, "after object key")
+		}
+		i++
+		goto value
+	}
+
+closeContainer:
+	{
+		top := t.stack[len(t.stack)-1]
+		t.stack = t.stack[:len(t.stack)-1]
+		nd := &t.Nodes[top]
+		nd.End = int32(i + 1)
+		nd.Next = int32(len(t.Nodes))
+		i++
+		goto afterValue
+	}
+}
+
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// scanString scans the string whose opening quote is at raw[i]; it returns
+// the offset of the closing quote and whether the string holds an escape.
+func (t *Tree) scanString(raw []byte, i int) (int, bool, error) {
+	n := len(raw)
+	esc := false
+	j := i + 1
+	for {
+		// Eight bytes at a time: stop at the first '"', '\\' or byte < 0x20
+		// (the lowest flagged byte is exact; the byte loop below decides).
+		for j+8 <= n {
+			w := binary.LittleEndian.Uint64(raw[j:])
+			q := w ^ (lsb * '"')
+			b := w ^ (lsb * '\\')
+			m := ((q - lsb) &^ q) | ((b - lsb) &^ b) | ((w - lsb*0x20) &^ w)
+			if m &= msb; m != 0 {
+				j += bits.TrailingZeros64(m) / 8
+				break
+			}
+			j += 8
+		}
+		for j < n && plain[raw[j]] {
+			j++
+		}
+		if j >= n {
+			return 0, false, &Error{Off: n, EOF: true}
+		}
+		switch raw[j] {
+		case '"':
+			return j, esc, nil
+		case '\\':
+			esc = true
+			j++
+			if j >= n {
+				return 0, false, &Error{Off: n, EOF: true}
+			}
+			switch raw[j] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				j++
+			case 'u':
+				for m := 1; m <= 4; m++ {
+					if j+m >= n {
+						return 0, false, &Error{Off: n, EOF: true}
+					}
+					if !isHex(raw[j+m]) {
+						return 0, false, &Error{Off: j + m, Msg: "in \\u hexadecimal character escape"}
+					}
+				}
+				if c, d := raw[j+1]|0x20, raw[j+2]|0x20; c == 'd' && (d == '8' || d == '9' || d >= 'a') {
+					t.Surrogate = true
+				} else if string(raw[j+1:j+5]) == "0000" {
+					t.NULEscape = true
+				}
+				j += 5
+			default:
+				return 0, false, &Error{Off: j, Msg: "in string escape code"}
+			}
+		default: // a control character
+			return 0, false, &Error{Off: j, Msg: "in string literal"}
+		}
+	}
+}
+
+func isHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+
+// Kind returns the kind of node i, or Invalid when i < 0.
+func (t *Tree) Kind(i int) Kind {
+	if i < 0 || i >= len(t.Nodes) {
+		return Invalid
+	}
+	return t.Nodes[i].Kind
+}
+
+// Len returns the number of items or members of an array or object.
+func (t *Tree) Len(i int) int {
+	if i < 0 {
+		return 0
+	}
+	return int(t.Nodes[i].Len)
+}
+
+// Next returns the index of the node after i's subtree: its next sibling
+// (for an object key, that is its value; for a value, the next key).
+func (t *Tree) Next(i int) int { return int(t.Nodes[i].Next) }
+
+// Child returns the first child of an array or object (for an object, its
+// first key), or -1 when it has none.
+func (t *Tree) Child(i int) int {
+	if i < 0 || t.Nodes[i].Len == 0 {
+		return -1
+	}
+	return i + 1
+}
+
+// RawBytes returns the bytes of node i (for a string, between its quotes).
+func (t *Tree) RawBytes(i int) []byte {
+	nd := &t.Nodes[i]
+	return t.Raw[nd.Start:nd.End]
+}
+
+// Get returns the value of member key of object i (the last one, when the
+// key occurs more than once, as encoding/json does), or -1.
+func (t *Tree) Get(i int, key string) int {
+	if t.Kind(i) != Object {
+		return -1
+	}
+	found := -1
+	k := i + 1
+	for m := int32(0); m < t.Nodes[i].Len; m++ {
+		v := k + 1
+		if t.KeyIs(k, key) {
+			found = v
+		}
+		k = int(t.Nodes[v].Next)
+	}
+	return found
+}
+
+// KeyIs reports whether string node k equals s once unescaped.
+func (t *Tree) KeyIs(k int, s string) bool {
+	nd := &t.Nodes[k]
+	if !nd.Esc {
+		return string(t.Raw[nd.Start:nd.End]) == s
+	}
+	t.buf = t.AppendStr(t.buf[:0], k)
+	return string(t.buf) == s
+}
+
+// Path follows object keys from node i; it returns -1 if one is missing.
+func (t *Tree) Path(i int, keys ...string) int {
+	for _, k := range keys {
+		i = t.Get(i, k)
+		if i < 0 {
+			return -1
+		}
+	}
+	return i
+}
+
+// Index returns item j of array i, or -1.
+func (t *Tree) Index(i, j int) int {
+	if t.Kind(i) != Array || j < 0 || j >= int(t.Nodes[i].Len) {
+		return -1
+	}
+	c := i + 1
+	for ; j > 0; j-- {
+		c = int(t.Nodes[c].Next)
+	}
+	return c
+}
+
+// Str returns the unescaped string of node i, and false when i is not a
+// string. The input must be valid UTF-8 (encoding/json would replace invalid
+// bytes with U+FFFD).
+func (t *Tree) Str(i int) (string, bool) {
+	if t.Kind(i) != String {
+		return "", false
+	}
+	nd := &t.Nodes[i]
+	if !nd.Esc {
+		return string(t.Raw[nd.Start:nd.End]), true
+	}
+	t.buf = t.AppendStr(t.buf[:0], i)
+	return string(t.buf), true
+}
+
+// StrOrEmpty returns the unescaped string of node i, or "" when i is not a string.
+func (t *Tree) StrOrEmpty(i int) string {
+	s, _ := t.Str(i)
+	return s
+}
+
+// StrIs reports whether node i is a string equal to s, without allocating.
+func (t *Tree) StrIs(i int, s string) bool {
+	return t.Kind(i) == String && t.KeyIs(i, s)
+}
+
+// Bool returns the value of node i when it is true or false.
+func (t *Tree) Bool(i int) (v, ok bool) {
+	switch t.Kind(i) {
+	case True:
+		return true, true
+	case False:
+		return false, true
+	}
+	return false, false
+}
+
+// AppendStr appends the unescaped string of node i to dst, the way
+// encoding/json unquotes it (a lone or invalid surrogate escape becomes
+// U+FFFD; invalid UTF-8 bytes too).
+func (t *Tree) AppendStr(dst []byte, i int) []byte {
+	nd := &t.Nodes[i]
+	s := t.Raw[nd.Start:nd.End]
+	for r := 0; r < len(s); {
+		c := s[r]
+		switch {
+		case c == '\\':
+			r++
+			switch s[r] {
+			case 'b':
+				dst = append(dst, '\b')
+			case 'f':
+				dst = append(dst, '\f')
+			case 'n':
+				dst = append(dst, '\n')
+			case 'r':
+				dst = append(dst, '\r')
+			case 't':
+				dst = append(dst, '\t')
+			case 'u':
+				rr := getu4(s[r-1:])
+				r += 5
+				if utf16.IsSurrogate(rr) {
+					rr1 := getu4(s[r:])
+					if dec := utf16.DecodeRune(rr, rr1); dec != unicode.ReplacementChar {
+						r += 6
+						dst = utf8.AppendRune(dst, dec)
+						continue
+					}
+					rr = unicode.ReplacementChar
+				}
+				dst = utf8.AppendRune(dst, rr)
+				continue
+			default: // '"', '\\', '/'
+				dst = append(dst, s[r])
+			}
+			r++
+		case c < utf8.RuneSelf:
+			dst = append(dst, c)
+			r++
+		default:
+			rr, size := utf8.DecodeRune(s[r:])
+			r += size
+			dst = utf8.AppendRune(dst, rr)
+		}
+	}
+	return dst
+}
+
+// getu4 decodes \uXXXX from the start of s, or returns -1.
+func getu4(s []byte) rune {
+	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
+		return -1
+	}
+	var r rune
+	for _, c := range s[2:6] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r*16 + rune(c)
+	}
+	return r
+}
+
+// HasNUL reports whether string node i holds a NUL character once
+// unescaped (raw NUL bytes are not valid JSON, so only \u0000 counts).
+func (t *Tree) HasNUL(i int) bool {
+	nd := &t.Nodes[i]
+	if nd.Kind != String || !nd.Esc {
+		return false
+	}
+	s := t.Raw[nd.Start:nd.End]
+	for {
+		k := bytes.IndexByte(s, '\\')
+		if k < 0 || k+1 >= len(s) {
+			return false
+		}
+		if s[k+1] == 'u' && len(s) >= k+6 && string(s[k+2:k+6]) == "0000" {
+			return true
+		}
+		s = s[k+2:]
+	}
+}
+
+// Value converts node i to what encoding/json's Decoder with UseNumber
+// produces (map[string]any, []any, string, json.Number, bool, nil).
+func (t *Tree) Value(i int) any {
+	nd := &t.Nodes[i]
+	switch nd.Kind {
+	case Null:
+		return nil
+	case True:
+		return true
+	case False:
+		return false
+	case Number:
+		return json.Number(t.Raw[nd.Start:nd.End])
+	case String:
+		s, _ := t.Str(i)
+		return s
+	case Array:
+		a := make([]any, 0, nd.Len)
+		for c, m := i+1, int32(0); m < nd.Len; m++ {
+			a = append(a, t.Value(c))
+			c = int(t.Nodes[c].Next)
+		}
+		return a
+	case Object:
+		o := make(map[string]any, nd.Len)
+		for k, m := i+1, int32(0); m < nd.Len; m++ {
+			key, _ := t.Str(k)
+			o[key] = t.Value(k + 1)
+			k = int(t.Nodes[k+1].Next)
+		}
+		return o
+	}
+	return nil
+}

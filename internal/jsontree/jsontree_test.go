@@ -1,0 +1,292 @@
+package jsontree
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/ccvet/ccvet/internal/jsonpos"
+)
+
+// corpusDirs are the real corpus (beside the repository) and the fixtures.
+var corpusDirs = []string{"../../../shared/corpus/real", "../../testdata"}
+
+// reference is what the engine did before jsontree: encoding/json's Decoder
+// with UseNumber, then only white space may follow. It returns the value, or
+// the offset of the error (len(raw) at the end of the input).
+func reference(raw []byte) (any, int, bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		var se *json.SyntaxError
+		switch {
+		case errors.As(err, &se):
+			return nil, int(se.Offset) - 1, false
+		case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+			return nil, len(raw), false
+		default:
+			return nil, -1, false
+		}
+	}
+	end := int(dec.InputOffset())
+	for end < len(raw) && isSpace(raw[end]) {
+		end++
+	}
+	if end < len(raw) {
+		return nil, end, false
+	}
+	return v, 0, true
+}
+
+// compare checks one input against the reference and returns a description
+// of the disagreement, or "".
+func compare(t *Tree, raw []byte) string {
+	want, wantOff, wantOK := reference(raw)
+	err := t.Parse(raw)
+	if wantOK != (err == nil) {
+		return "accept/reject differs: encoding/json ok=" + boolStr(wantOK) + ", jsontree err=" + errStr(err)
+	}
+	if err != nil {
+		var je *Error
+		if !errors.As(err, &je) {
+			return "error is not *Error: " + err.Error()
+		}
+		if je.Off != wantOff {
+			return "error offset differs: encoding/json " + itoa(wantOff) + ", jsontree " + itoa(je.Off) + " (" + err.Error() + ")"
+		}
+		return ""
+	}
+	if !utf8.Valid(raw) {
+		return "" // encoding/json replaces invalid bytes; the engine reports them first
+	}
+	if got := t.Value(Root); !reflect.DeepEqual(got, want) {
+		return "value differs"
+	}
+	if t.NULEscape != holdsNUL(want) {
+		return "NULEscape is " + boolStr(t.NULEscape)
+	}
+	if jsonpos.LoneSurrogate(raw) >= 0 && !t.Surrogate {
+		return "lone surrogate but Surrogate is false"
+	}
+	return ""
+}
+
+// holdsNUL reports whether a decoded value holds a NUL in a string or key.
+func holdsNUL(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return strings.IndexByte(x, 0) >= 0
+	case []any:
+		for _, e := range x {
+			if holdsNUL(e) {
+				return true
+			}
+		}
+	case map[string]any:
+		for k, e := range x {
+			if strings.IndexByte(k, 0) >= 0 || holdsNUL(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func boolStr(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}
+
+func errStr(err error) string {
+	if err == nil {
+		return "nil"
+	}
+	return err.Error()
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+var cases = []string{
+	``, ` `, `{}`, `[]`, `null`, `true`, `false`, `0`, `-0`, `1`, `-1`, `01`, `-01`, `00`, `1.`, `.5`, `+1`, `1e`, `1e+`,
+	`1e5`, `1E-5`, `1.5e+10`, `-`, `--1`, `NaN`, `Infinity`, `-Infinity`, `nul`, `nulll`, `truex`, `tru`, `fals`,
+	`"abc`, `"a\"b"`, `"\u00e9"`, `"\ud83c\udf89"`, `"\ud83c"`, `"\udf89\ud83c"`, `"\ud83cx"`, `"\ud83c\u0041"`,
+	`"\x"`, `"\u12"`, `"\u12G4"`, `"\'"`, "\"a\tb\"", "\"a\x01b\"", "\"\x7f\"", `"\/\b\f\n\r\t\\"`, `"\u0000"`,
+	`{"a":1,"a":2}`, `{"a":1,}`, `[1,]`, `[,1]`, `{,}`, `{"a"}`, `{"a":}`, `{"a" 1}`, `{a:1}`, `{"a":1 "b":2}`,
+	`[1 2]`, `[1] [2]`, `{} {}`, `{}x`, ` {"a" : [ 1 , 2 ] } `, "\t\r\n{}\n", `[[[]]]`, `[01]`, `[-]`, `[1.e1]`,
+	`{"\u0061":1,"a":2}`, `{"a":{"b":[true,false,null,"x",1.5]}}`, `"` + "\xff" + `"`, "\xef\xbb\xbf{}", `[1,2`,
+	`{"a":1`, `{"a"`, `{"a":`, `{`, `[`, `"\`, `"\u`, `123 456`, `1 `, ` 1x`, `[1x]`, `{"a":1x}`, `/`, `}`, `]`,
+	`"\u00"`, `"\\u0000"`, `"\\\u0000"`, `"\uDFFF"`, `"\uD7FF"`, `"\ue000"`, `1.5.5`, `0x10`, `1e5e5`, `-0.0e-0`, `[true, fals]`,
+}
+
+func TestParseCases(t *testing.T) {
+	var tr Tree
+	for _, c := range cases {
+		if d := compare(&tr, []byte(c)); d != "" {
+			t.Errorf("%q: %s", c, d)
+		}
+	}
+}
+
+func TestDepth(t *testing.T) {
+	var tr Tree
+	for _, depth := range []int{MaxDepth - 1, MaxDepth, MaxDepth + 1, 3 * MaxDepth} {
+		for _, open := range []string{"[", `{"a":`} {
+			close := "]"
+			if open != "[" {
+				close = "}"
+			}
+			raw := []byte(strings.Repeat(open, depth) + strings.Repeat(close, depth))
+			if d := compare(&tr, raw); d != "" {
+				t.Errorf("depth %d %s: %s", depth, open, d)
+			}
+			if d := compare(&tr, raw[:len(raw)/2]); d != "" {
+				t.Errorf("depth %d %s, cut: %s", depth, open, d)
+			}
+		}
+	}
+}
+
+// TestCorpus compares every line of the real corpus and of testdata/ (and
+// every prefix cut of a sample of them) with encoding/json.
+func TestCorpus(t *testing.T) {
+	var tr Tree
+	lines, cuts, files := 0, 0, 0
+	for _, dir := range corpusDirs {
+		if _, err := os.Stat(dir); err != nil {
+			t.Logf("skipping %s: %v", dir, err)
+			continue
+		}
+		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || (!strings.HasSuffix(p, ".jsonl") && !strings.HasSuffix(p, ".json")) {
+				return err
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			files++
+			if strings.HasSuffix(p, ".json") {
+				if d := compare(&tr, data); d != "" {
+					t.Errorf("%s: %s", p, d)
+				}
+				return nil
+			}
+			sc := bufio.NewScanner(bytes.NewReader(data))
+			sc.Buffer(nil, 1<<30)
+			n := 0
+			for sc.Scan() {
+				n++
+				lines++
+				line := sc.Bytes()
+				if d := compare(&tr, line); d != "" {
+					t.Errorf("%s:%d: %s", p, n, d)
+				}
+				if lines%97 == 0 && len(line) > 2 {
+					for _, k := range []int{len(line) / 3, len(line) / 2, len(line) - 1} {
+						cuts++
+						if d := compare(&tr, line[:k]); d != "" {
+							t.Errorf("%s:%d cut at %d: %s", p, n, k, d)
+						}
+					}
+				}
+			}
+			return sc.Err()
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("compared %d lines and %d cut lines of %d files with encoding/json", lines, cuts, files)
+}
+
+func TestAccessors(t *testing.T) {
+	var tr Tree
+	raw := []byte(`{"type":"user","a":1,"a":{"b":[10,"x\u0000y",{"c":"d\"e"}]},"k\u0061":true}`)
+	if err := tr.Parse(raw); err != nil {
+		t.Fatal(err)
+	}
+	if s, ok := tr.Str(tr.Get(Root, "type")); !ok || s != "user" {
+		t.Errorf("type = %q %v", s, ok)
+	}
+	arr := tr.Path(Root, "a", "b")
+	if tr.Kind(arr) != Array || tr.Len(arr) != 3 {
+		t.Fatalf("a.b kind %v len %d", tr.Kind(arr), tr.Len(arr))
+	}
+	if !tr.HasNUL(tr.Index(arr, 1)) || tr.HasNUL(tr.Index(arr, 2)) {
+		t.Error("HasNUL")
+	}
+	if s, _ := tr.Str(tr.Get(tr.Index(arr, 2), "c")); s != `d"e` {
+		t.Errorf("c = %q", s)
+	}
+	if v, ok := tr.Bool(tr.Get(Root, "ka")); !v || !ok {
+		t.Error("escaped key")
+	}
+	if tr.Get(Root, "zz") != -1 || tr.Index(arr, 3) != -1 {
+		t.Error("missing member")
+	}
+}
+
+func TestSteadyStateAllocs(t *testing.T) {
+	var tr Tree
+	raw := []byte(`{"parentUuid":null,"type":"user","message":{"role":"user","content":[{"type":"text","text":"h\u00e9llo"}]},"n":[1,2,3.5e3]}`)
+	_ = tr.Parse(raw)
+	if n := testing.AllocsPerRun(100, func() { _ = tr.Parse(raw) }); n != 0 {
+		t.Errorf("Parse allocates %v times per run", n)
+	}
+}
+
+// FuzzParse compares jsontree with encoding/json on arbitrary bytes.
+//
+//	go test ./internal/jsontree -run '^$' -fuzz FuzzParse -fuzztime 60s
+func FuzzParse(f *testing.F) {
+	for _, c := range cases {
+		f.Add([]byte(c))
+	}
+	f.Add([]byte(`{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"hi"},"uuid":"u"}`))
+	var tr Tree
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if d := compare(&tr, data); d != "" {
+			t.Fatalf("%q: %s", data, d)
+		}
+	})
+}
+
+func BenchmarkParse(b *testing.B) {
+	var data []byte
+	for _, dir := range corpusDirs[:1] {
+		_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") && len(data) < 16<<20 {
+				if b, err := os.ReadFile(p); err == nil {
+					data = append(data, b...)
+				}
+			}
+			return nil
+		})
+	}
+	if len(data) == 0 {
+		b.Skip("no corpus")
+	}
+	lines := bytes.Split(data, []byte("\n"))
+	var tr Tree
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		for _, l := range lines {
+			_ = tr.Parse(l)
+		}
+	}
+}

@@ -1,0 +1,707 @@
+package schema
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/ccvet/ccvet/internal/jsontree"
+)
+
+// Verdict is what the fast check says of a value.
+type Verdict uint8
+
+// Verdicts of the fast check. Only Valid and UnknownOnly are trusted; for
+// Invalid and Unsure the caller asks the reference validator for the problems.
+const (
+	// Unsure: the value uses something the fast check does not decide
+	// (a keyword it does not support, duplicate or escaped keys, a number it
+	// does not compare exactly).
+	Unsure Verdict = iota
+	// Valid: the reference validator reports no problem.
+	Valid
+	// UnknownOnly: every problem the reference validator reports is an
+	// unknown field (rule unknown-field), none a schema error.
+	UnknownOnly
+	// Invalid: the reference validator reports at least one schema error.
+	Invalid
+)
+
+func (v Verdict) String() string {
+	return [...]string{"unsure", "valid", "unknown-only", "invalid"}[v]
+}
+
+// fnode is one compiled schema of the fast check; it mirrors what
+// jsonschema/v5 does with the keywords our schemas use.
+type fnode struct {
+	loc      string // for messages about the compiled schema
+	unsure   bool   // uses a keyword the fast check does not support
+	always   int8   // boolean schema: 1 true, -1 false, 0 neither
+	types    uint8  // bit set of tNull...; 0: any
+	consts   []cval // const (one value) or enum
+	dateTime bool
+	minLen   int // -1: none
+	hasMin   bool
+	min      int64
+	keys     map[string]keyInfo // properties and required
+	nreq     int
+	addl     *fnode // additionalProperties schema
+	addlSet  bool   // additionalProperties present
+	addlNo   bool   // additionalProperties: false
+	uneval   *fnode // unevaluatedProperties
+	ref      *fnode
+	not      *fnode
+	allOf    []*fnode
+	ifs      *fnode
+	then     *fnode
+	els      *fnode
+	items    *fnode
+}
+
+type keyInfo struct {
+	prop *fnode // nil: not under properties
+	req  int    // index in required, or -1
+}
+
+// cval is a const or enum value (strings, null and booleans only).
+type cval struct {
+	kind jsontree.Kind
+	s    string
+}
+
+const (
+	tNull = 1 << iota
+	tBool
+	tNumber
+	tInteger
+	tString
+	tArray
+	tObject
+)
+
+var typeBits = map[string]uint8{"null": tNull, "boolean": tBool, "number": tNumber, "integer": tInteger,
+	"string": tString, "array": tArray, "object": tObject}
+
+// ignored keywords carry no assertion.
+var ignored = map[string]bool{"$schema": true, "$id": true, "$comment": true, "title": true, "description": true,
+	"$defs": true, "examples": true, "default": true}
+
+// fastCompiler compiles the raw schema documents.
+type fastCompiler struct {
+	docs map[string]any
+	done map[string]*fnode
+}
+
+func compileFast(cat *catalog) (*fastCompiler, error) {
+	return &fastCompiler{docs: cat.docs, done: map[string]*fnode{}}, nil
+}
+
+// at compiles the schema at the absolute location loc ("doc#/pointer").
+func (c *fastCompiler) at(loc string) (*fnode, error) {
+	if n, ok := c.done[loc]; ok {
+		return n, nil
+	}
+	doc, frag, _ := strings.Cut(loc, "#")
+	d, ok := c.docs[doc]
+	if !ok {
+		return nil, fmt.Errorf("fast schema: no document %s", doc)
+	}
+	val, ok := lookup(d, frag)
+	if !ok {
+		return nil, fmt.Errorf("fast schema: %s does not resolve", loc)
+	}
+	n := &fnode{loc: loc, minLen: -1}
+	c.done[loc] = n
+	if err := c.fill(n, doc, frag, val); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+func (c *fastCompiler) sub(doc, frag string, parts ...string) (*fnode, error) {
+	for _, p := range parts {
+		frag += "/" + escapeToken(p)
+	}
+	return c.at(doc + "#" + frag)
+}
+
+func (c *fastCompiler) fill(n *fnode, doc, frag string, val any) error {
+	switch v := val.(type) {
+	case bool:
+		n.always = -1
+		if v {
+			n.always = 1
+		}
+		return nil
+	case map[string]any:
+		var err error
+		for k, kv := range v {
+			if ignored[k] {
+				continue
+			}
+			switch k {
+			case "type":
+				switch t := kv.(type) {
+				case string:
+					n.types |= typeBits[t]
+				case []any:
+					for _, e := range t {
+						s, _ := e.(string)
+						n.types |= typeBits[s]
+					}
+				}
+			case "const":
+				n.consts = append(n.consts[:0], toCval(kv, n))
+			case "enum":
+				list, _ := kv.([]any)
+				if len(list) == 0 {
+					n.unsure = true
+				}
+				for _, e := range list {
+					n.consts = append(n.consts, toCval(e, n))
+				}
+			case "format":
+				if kv != "date-time" {
+					n.unsure = true
+				}
+				n.dateTime = true
+			case "minLength":
+				f, _ := kv.(float64)
+				n.minLen = int(f)
+				if float64(n.minLen) != f || f < 0 {
+					n.unsure = true
+				}
+			case "minimum":
+				f, _ := kv.(float64)
+				n.hasMin, n.min = true, int64(f)
+				if float64(n.min) != f || f > 1e15 || f < -1e15 {
+					n.unsure = true
+				}
+			case "required":
+				list, _ := kv.([]any)
+				if n.keys == nil {
+					n.keys = map[string]keyInfo{}
+				}
+				for _, e := range list {
+					s, _ := e.(string)
+					ki, ok := n.keys[s]
+					if !ok {
+						ki.req = -1
+					}
+					if ki.req >= 0 {
+						continue // listed twice
+					}
+					ki.req = n.nreq
+					n.keys[s] = ki
+					n.nreq++
+				}
+				if n.nreq > 64 {
+					n.unsure = true
+				}
+			case "properties":
+				props, _ := kv.(map[string]any)
+				if n.keys == nil {
+					n.keys = map[string]keyInfo{}
+				}
+				for name := range props {
+					ki, ok := n.keys[name]
+					if !ok {
+						ki.req = -1
+					}
+					if ki.prop, err = c.sub(doc, frag, "properties", name); err != nil {
+						return err
+					}
+					n.keys[name] = ki
+				}
+			case "additionalProperties":
+				n.addlSet = true
+				if b, ok := kv.(bool); ok && !b {
+					n.addlNo = true
+				} else if n.addl, err = c.sub(doc, frag, k); err != nil {
+					return err
+				}
+			case "unevaluatedProperties":
+				if n.uneval, err = c.sub(doc, frag, k); err != nil {
+					return err
+				}
+			case "items":
+				if n.items, err = c.sub(doc, frag, k); err != nil {
+					return err
+				}
+			case "not":
+				if n.not, err = c.sub(doc, frag, k); err != nil {
+					return err
+				}
+			case "if":
+				if n.ifs, err = c.sub(doc, frag, k); err != nil {
+					return err
+				}
+			case "then":
+				if n.then, err = c.sub(doc, frag, k); err != nil {
+					return err
+				}
+			case "else":
+				if n.els, err = c.sub(doc, frag, k); err != nil {
+					return err
+				}
+			case "allOf":
+				list, _ := kv.([]any)
+				for i := range list {
+					s, err := c.sub(doc, frag, k, fmt.Sprint(i))
+					if err != nil {
+						return err
+					}
+					n.allOf = append(n.allOf, s)
+				}
+			case "$ref":
+				ref, _ := kv.(string)
+				base, err := url.Parse(doc)
+				if err != nil {
+					return err
+				}
+				r, err := url.Parse(ref)
+				if err != nil {
+					return err
+				}
+				abs := base.ResolveReference(r)
+				f := abs.Fragment
+				abs.Fragment = ""
+				if n.ref, err = c.at(abs.String() + "#" + f); err != nil {
+					return err
+				}
+			default:
+				n.unsure = true
+			}
+		}
+		if n.ifs == nil {
+			n.then, n.els = nil, nil // without if, then and else are ignored
+		}
+		return nil
+	}
+	return fmt.Errorf("fast schema: %s is not a schema", doc+"#"+frag)
+}
+
+func toCval(v any, n *fnode) cval {
+	switch x := v.(type) {
+	case nil:
+		return cval{kind: jsontree.Null}
+	case bool:
+		if x {
+			return cval{kind: jsontree.True}
+		}
+		return cval{kind: jsontree.False}
+	case string:
+		return cval{kind: jsontree.String, s: x}
+	}
+	n.unsure = true
+	return cval{}
+}
+
+// Result bits of one validation: whether it failed, and the kinds of leaf
+// error the reference validator would report.
+const (
+	rBad     = 1 << iota // the value does not validate
+	rReal                // a leaf error other than an unknown field
+	rUnknown             // a leaf error that is an unknown field
+	rUnsure              // something the fast check does not decide
+)
+
+// checker holds the scratch memory of one fast validation.
+type checker struct {
+	t     *jsontree.Tree
+	words []uint64 // bit sets of evaluated members, allocated stack-wise
+	buf   []byte
+}
+
+var checkers = sync.Pool{New: func() any { return &checker{} }}
+
+// fastRoots are the compiled schemas the fast check starts from.
+type fastRoots struct {
+	entries map[string]*fnode
+	history *fnode
+}
+
+func (v *Validator) compileFast() error {
+	c, err := compileFast(v.cat)
+	if err != nil {
+		return err
+	}
+	v.fast = &fastRoots{entries: map[string]*fnode{}}
+	for _, name := range v.cat.names {
+		n, err := c.at(baseURL + name + ".json#")
+		if err != nil {
+			return err
+		}
+		switch {
+		case name == historyName:
+			v.fast.history = n
+		case name == todosName:
+		case !strings.Contains(name, "/"):
+			v.fast.entries[name] = n
+		}
+	}
+	return nil
+}
+
+// FastEntry checks the transcript line held in t (parsed, its root an
+// object) against the schema of entry type typ, without decoding it. An
+// unknown type yields Valid: ValidateEntry reports nothing for it.
+func (v *Validator) FastEntry(typ string, t *jsontree.Tree) Verdict {
+	if v.fast == nil {
+		return Unsure
+	}
+	s, ok := v.fast.entries[typ]
+	if !ok {
+		return Valid
+	}
+	return v.fastCheck(s, t)
+}
+
+// FastHistory checks one parsed history.jsonl line.
+func (v *Validator) FastHistory(t *jsontree.Tree) Verdict {
+	if v.fast == nil {
+		return Unsure
+	}
+	return v.fastCheck(v.fast.history, t)
+}
+
+func (v *Validator) fastCheck(s *fnode, t *jsontree.Tree) Verdict {
+	c := checkers.Get().(*checker)
+	c.t = t
+	c.words = c.words[:0]
+	r := c.validate(s, jsontree.Root, c.alloc(jsontree.Root))
+	c.t = nil
+	checkers.Put(c)
+	switch {
+	case r&rUnsure != 0:
+		return Unsure
+	case r&rBad == 0:
+		return Valid
+	case r&rReal != 0:
+		return Invalid
+	case r&rUnknown != 0:
+		return UnknownOnly
+	}
+	return Unsure // failed without a leaf: should not happen
+}
+
+// alloc reserves a zeroed bit set for the members of object i; it returns
+// its offset in c.words (-1 when i is not an object).
+func (c *checker) alloc(i int) int {
+	if c.t.Kind(i) != jsontree.Object {
+		return -1
+	}
+	off := len(c.words)
+	n := (c.t.Len(i) + 63) / 64
+	for k := 0; k < n; k++ {
+		c.words = append(c.words, 0)
+	}
+	return off
+}
+
+// inplace validates i against s applied in place: on success the members
+// s evaluated count as evaluated in ev too.
+func (c *checker) inplace(s *fnode, i, ev int) int {
+	mark := len(c.words)
+	sub := c.alloc(i)
+	r := c.validate(s, i, sub)
+	if r&rBad == 0 && ev >= 0 {
+		for k := 0; k < (c.t.Len(i)+63)/64; k++ {
+			c.words[ev+k] |= c.words[sub+k]
+		}
+	}
+	c.words = c.words[:mark]
+	return r
+}
+
+// child validates i against s as a fresh instance (a property value, an item).
+func (c *checker) child(s *fnode, i int) int {
+	mark := len(c.words)
+	r := c.validate(s, i, c.alloc(i))
+	c.words = c.words[:mark]
+	return r
+}
+
+func (c *checker) setAll(ev, i int) {
+	if ev < 0 {
+		return
+	}
+	for k := 0; k < (c.t.Len(i)+63)/64; k++ {
+		c.words[ev+k] = ^uint64(0)
+	}
+}
+
+// validate mirrors jsonschema/v5's Schema.validate for the keywords fnode
+// supports. ev is the bit set of the members of i that count as evaluated
+// (-1 when i is not an object).
+func (c *checker) validate(s *fnode, i, ev int) int {
+	if s.unsure {
+		return rUnsure
+	}
+	switch s.always {
+	case 1:
+		return 0
+	case -1:
+		return rBad | rReal // callers turn it into an unknown field where v5's message does
+	}
+	t := c.t
+	nd := &t.Nodes[i]
+	kind := nd.Kind
+	if s.types != 0 {
+		var bit uint8
+		switch kind {
+		case jsontree.Null:
+			bit = tNull
+		case jsontree.True, jsontree.False:
+			bit = tBool
+		case jsontree.Number:
+			bit = tNumber
+			if s.types&tInteger != 0 && s.types&tNumber == 0 {
+				switch isIntLiteral(t.RawBytes(i)) {
+				case 1:
+					bit = tInteger
+				case 0:
+					return rUnsure
+				}
+			}
+		case jsontree.String:
+			bit = tString
+		case jsontree.Array:
+			bit = tArray
+		case jsontree.Object:
+			bit = tObject
+		}
+		if s.types&bit == 0 {
+			return rBad | rReal
+		}
+	}
+	res := 0
+	fail := func(r int) {
+		res |= r
+	}
+	if len(s.consts) > 0 {
+		ok := false
+		for _, cv := range s.consts {
+			if kind == cv.kind && (kind != jsontree.String || t.KeyIs(i, cv.s)) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			fail(rBad | rReal)
+		}
+	}
+	if s.dateTime && kind == jsontree.String {
+		str, _ := t.Str(i)
+		if !isDateTime(str) {
+			fail(rBad | rReal)
+		}
+	}
+	switch kind {
+	case jsontree.Object:
+		if r := c.object(s, i, ev); r != 0 {
+			fail(r)
+		}
+	case jsontree.Array:
+		if s.items != nil {
+			for k, m := i+1, 0; m < int(nd.Len); m++ {
+				if r := c.child(s.items, k); r != 0 {
+					fail(r)
+				}
+				k = t.Next(k)
+			}
+		}
+	case jsontree.Number:
+		if s.hasMin {
+			n, ok := parseInt(t.RawBytes(i))
+			if !ok {
+				return rUnsure
+			}
+			if n < s.min {
+				fail(rBad | rReal)
+			}
+		}
+	case jsontree.String:
+		if s.minLen >= 0 {
+			var n int
+			if nd.Esc {
+				c.buf = t.AppendStr(c.buf[:0], i)
+				n = utf8.RuneCount(c.buf)
+			} else {
+				n = utf8.RuneCount(t.RawBytes(i))
+			}
+			if n < s.minLen {
+				fail(rBad | rReal)
+			}
+		}
+	}
+	if s.ref != nil {
+		if r := c.inplace(s.ref, i, ev); r != 0 {
+			fail(r)
+		}
+	}
+	if s.not != nil {
+		r := c.inplace(s.not, i, ev)
+		if r&rUnsure != 0 {
+			return rUnsure
+		}
+		if r&rBad == 0 {
+			fail(rBad | rReal)
+		}
+	}
+	for _, a := range s.allOf {
+		if r := c.inplace(a, i, ev); r != 0 {
+			fail(r)
+		}
+	}
+	if s.ifs != nil {
+		r := c.inplace(s.ifs, i, ev)
+		if r&rUnsure != 0 {
+			return rUnsure
+		}
+		if r&rBad == 0 {
+			if s.then != nil {
+				if r := c.inplace(s.then, i, ev); r != 0 {
+					fail(r)
+				}
+			}
+		} else if s.els != nil {
+			if r := c.inplace(s.els, i, ev); r != 0 {
+				fail(r)
+			}
+		}
+	}
+	if s.uneval != nil && kind == jsontree.Object {
+		for k, m := i+1, 0; m < int(nd.Len); m++ {
+			v := k + 1
+			if c.words[ev+m/64]&(1<<(m%64)) == 0 {
+				if s.uneval.always == -1 {
+					fail(rBad | rUnknown)
+				} else if r := c.child(s.uneval, v); r != 0 {
+					fail(r)
+				}
+			}
+			k = t.Next(v)
+		}
+		c.setAll(ev, i)
+	}
+	return res
+}
+
+// object applies the object keywords (required, properties,
+// additionalProperties) to object i.
+func (c *checker) object(s *fnode, i, ev int) int {
+	t := c.t
+	nd := &t.Nodes[i]
+	res := 0
+	var found uint64
+	var bloom uint64
+	for k, m := i+1, 0; m < int(nd.Len); m++ {
+		v := k + 1
+		kn := &t.Nodes[k]
+		if kn.Esc {
+			return rUnsure
+		}
+		key := t.Raw[kn.Start:kn.End]
+		// Duplicate keys: encoding/json keeps the last one; leave them to the reference.
+		h := uint64(1) << ((uint(len(key))*7 + uint(firstByte(key))*3 + uint(lastByte(key))) & 63)
+		if bloom&h != 0 && c.dupBefore(i, k) {
+			return rUnsure
+		}
+		bloom |= h
+		ki, ok := s.keys[string(key)]
+		if ok {
+			if ki.req >= 0 {
+				found |= 1 << ki.req
+			}
+			if ki.prop != nil {
+				c.words[ev+m/64] |= 1 << (m % 64)
+				if r := c.child(ki.prop, v); r != 0 {
+					res |= r
+				}
+			}
+		}
+		if s.addlSet && (!ok || ki.prop == nil) {
+			if s.addlNo {
+				res |= rBad | rUnknown
+			} else if r := c.child(s.addl, v); r != 0 {
+				res |= r
+			}
+		}
+		k = t.Next(v)
+	}
+	if s.nreq > 0 && found != (uint64(1)<<s.nreq)-1 {
+		res |= rBad | rReal
+	}
+	if s.addlSet {
+		c.setAll(ev, i)
+	}
+	return res
+}
+
+// dupBefore reports whether key node k of object i repeats an earlier key.
+func (c *checker) dupBefore(i, k int) bool {
+	t := c.t
+	key := t.RawBytes(k)
+	for j := i + 1; j < k; j = t.Next(j + 1) {
+		if string(t.RawBytes(j)) == string(key) {
+			return true
+		}
+	}
+	return false
+}
+
+func firstByte(b []byte) byte {
+	if len(b) == 0 {
+		return 0
+	}
+	return b[0]
+}
+
+func lastByte(b []byte) byte {
+	if len(b) == 0 {
+		return 0
+	}
+	return b[len(b)-1]
+}
+
+// isIntLiteral says whether a number literal is an integer: 1 yes, -1 no
+// (never: a literal without fraction or exponent is an integer), 0 unsure.
+func isIntLiteral(b []byte) int {
+	for _, c := range b {
+		if c == '.' || c == 'e' || c == 'E' {
+			return 0
+		}
+	}
+	return 1
+}
+
+// parseInt parses an integer literal of at most 18 digits.
+func parseInt(b []byte) (int64, bool) {
+	neg := false
+	if len(b) > 0 && b[0] == '-' {
+		neg, b = true, b[1:]
+	}
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+var dateTimeFormat = jsonschema.Formats["date-time"]
+
+func isDateTime(s string) bool { return dateTimeFormat(s) }

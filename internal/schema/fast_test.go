@@ -1,0 +1,257 @@
+package schema
+
+import (
+	"bufio"
+	"bytes"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ccvet/ccvet/internal/jsontree"
+)
+
+// fastDirs are the real corpus and the fixtures: every line of them is compared.
+var fastDirs = []string{"../../../shared/corpus/real", "../../testdata"}
+
+// fastStats counts the comparisons of the fast check with the reference.
+type fastStats struct {
+	checked  int
+	verdicts [4]int
+}
+
+// agree compares the fast verdict on t with the reference problems; it
+// returns a description of the disagreement or "".
+func agree(verdict Verdict, probs []Problem) string {
+	real, unknown := 0, 0
+	for _, p := range probs {
+		if p.UnknownField {
+			unknown++
+		} else {
+			real++
+		}
+	}
+	switch verdict {
+	case Valid:
+		if len(probs) > 0 {
+			return "fast says valid, reference reports " + probs[0].Pointer + ": " + probs[0].Message
+		}
+	case UnknownOnly:
+		if real > 0 || unknown == 0 {
+			return "fast says unknown fields only, reference disagrees"
+		}
+	case Invalid:
+		if real == 0 {
+			return "fast says invalid, reference reports no schema error"
+		}
+	}
+	return ""
+}
+
+// compareLine checks one line with every schema that could apply to it: its
+// entry type's, and history's.
+func compareLine(t *testing.T, v *Validator, tr *jsontree.Tree, line []byte, where string, st *fastStats) {
+	t.Helper()
+	if tr.Parse(line) != nil || tr.Kind(jsontree.Root) != jsontree.Object {
+		return
+	}
+	val, ok := decodeLine(line)
+	if !ok {
+		t.Fatalf("%s: jsontree accepts a line encoding/json rejects", where)
+	}
+	typ, _ := tr.Str(tr.Get(jsontree.Root, "type"))
+	if v.KnownEntryType(typ) {
+		st.checked++
+		fv := v.FastEntry(typ, tr)
+		st.verdicts[fv]++
+		if d := agree(fv, v.ValidateEntry(typ, val)); d != "" {
+			t.Errorf("%s (%s): %s", where, typ, d)
+		}
+	}
+	st.checked++
+	fv := v.FastHistory(tr)
+	st.verdicts[fv]++
+	if d := agree(fv, v.ValidateHistory(val)); d != "" {
+		t.Errorf("%s (as history): %s", where, d)
+	}
+}
+
+func corpusLines(t testing.TB, fn func(where string, line []byte)) {
+	for _, dir := range fastDirs {
+		if _, err := os.Stat(dir); err != nil {
+			t.Logf("skipping %s: %v", dir, err)
+			continue
+		}
+		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
+				return err
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			sc := bufio.NewScanner(bytes.NewReader(data))
+			sc.Buffer(nil, 1<<30)
+			for n := 1; sc.Scan(); n++ {
+				fn(p+":"+itoa(n), sc.Bytes())
+			}
+			return sc.Err()
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func itoa(n int) string {
+	b := []byte{}
+	for n >= 10 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+		n /= 10
+	}
+	return string(append([]byte{byte('0' + n)}, b...))
+}
+
+// TestFastCorpus compares the fast check with jsonschema/v5 on every line of
+// the corpus and the fixtures.
+func TestFastCorpus(t *testing.T) {
+	v, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tr jsontree.Tree
+	var st fastStats
+	lines := 0
+	corpusLines(t, func(where string, line []byte) {
+		lines++
+		compareLine(t, v, &tr, line, where, &st)
+	})
+	t.Logf("%d lines; %d checks: %d valid, %d unknown-only, %d invalid, %d unsure", lines, st.checked,
+		st.verdicts[Valid], st.verdicts[UnknownOnly], st.verdicts[Invalid], st.verdicts[Unsure])
+	if st.checked == 0 {
+		t.Skip("no corpus")
+	}
+}
+
+// mutate returns line with one value replaced or one member removed.
+func mutate(tr *jsontree.Tree, line []byte, rng *rand.Rand) []byte {
+	if tr.Parse(line) != nil || len(tr.Nodes) < 2 {
+		return nil
+	}
+	i := 1 + rng.IntN(len(tr.Nodes)-1)
+	nd := tr.Nodes[i]
+	start, end := int(nd.Start), int(nd.End)
+	if nd.Kind == jsontree.String {
+		start, end = start-1, end+1
+	}
+	repl := []string{`null`, `0`, `-1`, `1.5`, `7`, `"x"`, `""`, `{}`, `[]`, `true`, `"2025-01-01T00:00:00Z"`,
+		`"yesterday"`, `{"type":"text"}`, `[{"type":"tool_use"}]`, `"\u0041"`, `1e2`, `{"zz":1}`}
+	r := repl[rng.IntN(len(repl))]
+	if rng.IntN(4) == 0 {
+		// Remove or duplicate a member: find an object key.
+		for k := range tr.Nodes {
+			if tr.Nodes[k].Kind == jsontree.Object && tr.Nodes[k].Len > 0 && rng.IntN(3) == 0 {
+				key := k + 1
+				val := key + 1
+				ks, ve := int(tr.Nodes[key].Start)-1, int(tr.Nodes[val].End)
+				if tr.Nodes[val].Kind == jsontree.String {
+					ve++
+				}
+				member := string(line[ks:ve])
+				if rng.IntN(2) == 0 {
+					return []byte(string(line[:ks]) + member + "," + string(line[ks:]))
+				}
+				rest := strings.TrimPrefix(string(line[ve:]), ",")
+				return []byte(string(line[:ks]) + rest)
+			}
+		}
+	}
+	return []byte(string(line[:start]) + r + string(line[end:]))
+}
+
+// TestFastMutations compares the verdicts on corpus lines with one value
+// changed: most of them are invalid in some way.
+func TestFastMutations(t *testing.T) {
+	v, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var tr, tr2 jsontree.Tree
+	var st fastStats
+	n := 0
+	corpusLines(t, func(where string, line []byte) {
+		if len(line) > 64<<10 {
+			return
+		}
+		for k := 0; k < 4; k++ {
+			m := mutate(&tr, line, rng)
+			if m == nil {
+				return
+			}
+			n++
+			compareLine(t, v, &tr2, m, where+" mutated to "+string(m), &st)
+		}
+	})
+	t.Logf("%d mutated lines; %d checks: %d valid, %d unknown-only, %d invalid, %d unsure", n, st.checked,
+		st.verdicts[Valid], st.verdicts[UnknownOnly], st.verdicts[Invalid], st.verdicts[Unsure])
+}
+
+// FuzzSchema mutates corpus lines and compares the fast check with jsonschema/v5.
+//
+//	go test ./internal/schema -run '^$' -fuzz FuzzSchema -fuzztime 60s
+func FuzzSchema(f *testing.F) {
+	count := 0
+	corpusLines(f, func(where string, line []byte) {
+		if len(line) < 4<<10 && count < 400 && bytes.HasPrefix(line, []byte("{")) {
+			count++
+			f.Add(line)
+		}
+	})
+	f.Add([]byte(`{"display":"x","timestamp":1,"project":"/p","pastedContents":{}}`))
+	v, err := New()
+	if err != nil {
+		f.Fatal(err)
+	}
+	var tr jsontree.Tree
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var st fastStats
+		compareLine(t, v, &tr, data, "fuzz input", &st)
+	})
+}
+
+func BenchmarkFastSchema(b *testing.B) {
+	v, err := New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var lines [][]byte
+	size := 0
+	corpusLines(b, func(where string, line []byte) {
+		if strings.Contains(where, "/projects/") && size < 16<<20 {
+			lines = append(lines, append([]byte(nil), line...))
+			size += len(line)
+		}
+	})
+	if len(lines) == 0 {
+		b.Skip("no corpus")
+	}
+	trees := make([]jsontree.Tree, len(lines))
+	types := make([]string, len(lines))
+	for i, l := range lines {
+		_ = trees[i].Parse(l)
+		types[i], _ = trees[i].Str(trees[i].Get(jsontree.Root, "type"))
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		for i := range trees {
+			if trees[i].Kind(jsontree.Root) == jsontree.Object {
+				v.FastEntry(types[i], &trees[i])
+			}
+		}
+	}
+}
