@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/ccvet/ccvet/internal/entry"
@@ -137,22 +138,16 @@ func (e *Engine) Run(found *layout.Result) *Result {
 		files[i] = rules.NewFile(lf, e.env, c.emit)
 	}
 	res.src = files
-	progress := e.progress()
-	e.parallel(len(files), func(i int) { e.checkFile(files[i]); progress(files[i]) })
-	for _, f := range files {
-		if f.Context {
-			continue // read for the cross-file checks of another file; not reported on
-		}
-		res.Files++
-		res.Entries += f.Entries
-		res.Bytes += f.Bytes
-	}
 
-	// Projects: transcripts grouped by their folder.
-	byDir := map[string][]*rules.File{}
-	for _, f := range files {
+	// Projects: transcripts grouped by their folder. A project's rules run
+	// as soon as its last file is read, and its files then drop the records
+	// only those rules need, so memory follows the projects in flight, not
+	// the whole store. Files are handed out project by project to keep few
+	// in flight.
+	byDir := map[string][]int{}
+	for i, f := range files {
 		if f.Kind.IsTranscript() {
-			byDir[f.Project] = append(byDir[f.Project], f)
+			byDir[f.Project] = append(byDir[f.Project], i)
 		}
 	}
 	dirs := make([]string, 0, len(byDir))
@@ -162,18 +157,46 @@ func (e *Engine) Run(found *layout.Result) *Result {
 	sort.Strings(dirs)
 	projects := make([]*rules.Project, len(dirs))
 	pcols := make([]*collector, len(dirs))
-	for i, d := range dirs {
-		fs := byDir[d]
-		pcols[i] = &collector{e: e}
-		projects[i] = rules.NewProject(d, fs[0].ProjectName, fs[0].InLayout, fs, e.env, pcols[i].emit)
+	projectOf := make([]int, len(files))
+	for i := range projectOf {
+		projectOf[i] = -1
 	}
-	e.parallel(len(projects), func(i int) {
-		for _, r := range e.rules {
-			if r.Project != nil {
-				r.Project(r, projects[i])
-			}
+	remaining := make([]atomic.Int32, len(dirs))
+	order := make([]int, 0, len(files))
+	for pi, d := range dirs {
+		idx := byDir[d]
+		fs := make([]*rules.File, len(idx))
+		for k, i := range idx {
+			fs[k] = files[i]
+			projectOf[i] = pi
+			order = append(order, i)
+		}
+		remaining[pi].Store(int32(len(idx)))
+		pcols[pi] = &collector{e: e}
+		projects[pi] = rules.NewProject(d, fs[0].ProjectName, fs[0].InLayout, fs, e.env, pcols[pi].emit)
+	}
+	for i := range files {
+		if projectOf[i] < 0 {
+			order = append(order, i)
+		}
+	}
+	progress := e.progress()
+	e.parallel(len(order), func(k int) {
+		i := order[k]
+		e.checkFile(files[i])
+		progress(files[i])
+		if pi := projectOf[i]; pi >= 0 && remaining[pi].Add(-1) == 0 {
+			e.checkProject(projects[pi])
 		}
 	})
+	for _, f := range files {
+		if f.Context {
+			continue // read for the cross-file checks of another file; not reported on
+		}
+		res.Files++
+		res.Entries += f.Entries
+		res.Bytes += f.Bytes
+	}
 	for _, c := range pcols {
 		all = append(all, c.out...)
 	}
@@ -197,6 +220,19 @@ func (e *Engine) Run(found *layout.Result) *Result {
 	finding.Sort(all)
 	res.Findings = all
 	return res
+}
+
+// checkProject runs the project rules over one project folder, then lets
+// its files drop the records no store rule reads.
+func (e *Engine) checkProject(p *rules.Project) {
+	for _, r := range e.rules {
+		if r.Project != nil {
+			r.Project(r, p)
+		}
+	}
+	for _, f := range p.Files {
+		f.KeepStoreRecords()
+	}
 }
 
 // parallel runs fn(0..n-1) on the configured number of workers.

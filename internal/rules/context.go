@@ -304,7 +304,30 @@ func (p *Project) Emit(r *Rule, fd finding.Finding) {
 	p.emit(fd)
 }
 
-// Store is everything scanned: the store-wide rules run here.
+// KeepStoreRecords drops the records that only file and project checks
+// read, once those have run. What stays, in file order: file-history
+// snapshots, and each record where a sessionId or a cwd first appears in
+// the file (so the launch cwd and every session id the file carries).
+func (f *File) KeepStoreRecords() {
+	seenSession, seenCwd := map[string]bool{}, map[string]bool{}
+	kept := f.Records[:0]
+	for _, rec := range f.Records {
+		keep := rec.Type == "file-history-snapshot"
+		if rec.SessionID != "" && !seenSession[rec.SessionID] {
+			seenSession[rec.SessionID], keep = true, true
+		}
+		if rec.Cwd != "" && !seenCwd[rec.Cwd] {
+			seenCwd[rec.Cwd], keep = true, true
+		}
+		if keep {
+			kept = append(kept, rec)
+		}
+	}
+	f.Records = append([]*entry.Record(nil), kept...) // give back the large array
+}
+
+// Store is everything scanned: the store-wide rules run here. By then each
+// transcript's Records holds only what KeepStoreRecords keeps.
 type Store struct {
 	Roots    []layout.Root
 	Projects []*Project
