@@ -9,6 +9,7 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/ccvet/ccvet/internal/rules"
+	"github.com/ccvet/ccvet/internal/suggest"
 )
 
 // cmdExplain prints the documentation of the rules named.
@@ -138,7 +139,7 @@ func closestRules(id string, n int) []string {
 	}
 	var cs []cand
 	for _, r := range rules.All() {
-		d := editDistance(id, r.ID)
+		d := suggest.Distance(id, r.ID)
 		switch {
 		case id != "" && (strings.Contains(r.ID, id) || strings.Contains(id, r.ID)):
 			d = 0
@@ -153,26 +154,4 @@ func closestRules(id string, n int) []string {
 		out = append(out, cs[i].id)
 	}
 	return out
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes (rule
-// ids are ASCII).
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

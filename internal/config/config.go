@@ -16,6 +16,7 @@ import (
 
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/rules"
+	"github.com/ccvet/ccvet/internal/suggest"
 )
 
 // FileName is the name ccvet looks for.
@@ -225,7 +226,7 @@ func (p parser) mapping(n *yaml.Node, what string, known []string, fn func(key s
 		key := k.Value
 		if !contains(known, key) {
 			msg := fmt.Sprintf("unknown key %q in %s (want %s)", key, what, strings.Join(known, ", "))
-			if s := suggest(key, known); s != "" {
+			if s := closestKey(key, known); s != "" {
 				msg = fmt.Sprintf("unknown key %q in %s (did you mean %q?)", key, what, s)
 			}
 			return p.errf(k, "%s", msg)
@@ -409,36 +410,15 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// suggest returns the known key closest to key when it is a likely typo.
-func suggest(key string, known []string) string {
+// closestKey returns the known key closest to key when it is a likely typo.
+func closestKey(key string, known []string) string {
 	best, bestD := "", 3
 	for _, k := range known {
-		if d := distance(key, k); d < bestD {
+		if d := suggest.Distance(key, k); d < bestD {
 			best, bestD = k, d
 		}
 	}
 	return best
-}
-
-// distance is the Levenshtein distance between a and b.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // Find looks for FileName in dir, then in each parent folder. It stops after

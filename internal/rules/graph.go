@@ -25,6 +25,18 @@ func projectUUIDs(p *Project) map[string]struct{} {
 	return set
 }
 
+// lastByUUID maps each uuid of f to its last record: the one the reader
+// keeps when a uuid occurs on several lines.
+func lastByUUID(f *File) map[string]*entry.Record {
+	last := map[string]*entry.Record{}
+	for _, rec := range f.Records {
+		if rec.UUID != "" {
+			last[rec.UUID] = rec
+		}
+	}
+	return last
+}
+
 // entryName names an entry for a message: "assistant entry 3f2a…".
 func entryLabel(rec *entry.Record) string {
 	t := rec.Type

@@ -24,13 +24,7 @@ var ParentCycle = register(&Rule{
 		if !f.Kind.IsTranscript() {
 			return
 		}
-		// The reader keeps the last line of each uuid.
-		last := map[string]*entry.Record{}
-		for _, rec := range f.Records {
-			if rec.UUID != "" {
-				last[rec.UUID] = rec
-			}
-		}
+		last := lastByUUID(f) // the reader keeps the last line of each uuid
 		const (
 			unseen = iota
 			onPath

@@ -3,7 +3,6 @@ package rules
 import (
 	"time"
 
-	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
 )
 
@@ -28,12 +27,7 @@ var TimestampOrder = register(&Rule{
 		if !f.Kind.IsTranscript() {
 			return
 		}
-		last := map[string]*entry.Record{}
-		for _, rec := range f.Records {
-			if rec.UUID != "" {
-				last[rec.UUID] = rec
-			}
-		}
+		last := lastByUUID(f) // the reader keeps the last line of each uuid
 		for _, rec := range f.Records {
 			if !rec.HasParent || rec.Timestamp == "" {
 				continue
