@@ -37,7 +37,7 @@ func lastByUUID(f *File) map[string]*entry.Record {
 	return last
 }
 
-// entryName names an entry for a message: "assistant entry 3f2a…".
+// entryLabel names an entry for a message: "assistant entry 3f2a…".
 func entryLabel(rec *entry.Record) string {
 	t := rec.Type
 	if t == "" {
