@@ -38,7 +38,7 @@ func (r *Result) Lines() *Lines {
 
 // Line returns line n (1-based) of the file reported as path, without its
 // newline; at most snippetMaxLine bytes of it. The bytes are valid until the
-// next call. ok is false when the line cannot be read.
+// next call (or Close). ok is false when the line cannot be read.
 func (l *Lines) Line(path string, n int) (line []byte, ok bool) {
 	if n < 1 {
 		return nil, false
@@ -80,6 +80,9 @@ func (l *Lines) Close() error {
 	var err error
 	if l.rc != nil {
 		err = l.rc.Close()
+	}
+	if l.rd != nil {
+		l.rd.Release() // give the pooled buffer back
 	}
 	l.rc, l.rd, l.path, l.next = nil, nil, "", 0
 	return err

@@ -3,6 +3,7 @@ package rules
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 
 	"github.com/ccvet/ccvet/internal/entry"
@@ -252,26 +253,25 @@ func (f *File) ReportRecord(r *Rule, rec *entry.Record, ptr string, fd finding.F
 }
 
 func (f *File) lineAt(off int64) []byte {
+	var src io.Reader
 	if f.Stdin {
 		if off < 0 || off > int64(len(f.StdinData)) {
 			return nil
 		}
-		rd := jsonl.NewReader(bytes.NewReader(f.StdinData[off:]))
-		l, err := rd.Next()
+		src = bytes.NewReader(f.StdinData[off:])
+	} else {
+		fh, err := os.Open(f.OSPath)
 		if err != nil {
 			return nil
 		}
-		return l.Bytes
+		defer fh.Close()
+		if _, err := fh.Seek(off, io.SeekStart); err != nil {
+			return nil
+		}
+		src = fh
 	}
-	fh, err := os.Open(f.OSPath)
-	if err != nil {
-		return nil
-	}
-	defer fh.Close()
-	if _, err := fh.Seek(off, 0); err != nil {
-		return nil
-	}
-	rd := jsonl.NewReader(fh)
+	rd := jsonl.NewReader(src)
+	defer rd.Release() // the reader's buffer is pooled; the line is copied out first
 	l, err := rd.Next()
 	if err != nil {
 		return nil
