@@ -123,3 +123,17 @@ func TestInit(t *testing.T) {
 		t.Errorf("init PATH: exit %d", code)
 	}
 }
+
+// TestStatsOneFile: the siblings ccvet reads as context for a file passed
+// alone must not be counted in its statistics.
+func TestStatsOneFile(t *testing.T) {
+	path := filepath.Join("..", "..", "testdata", "store", "projects", "-home-jenkins-Personal-AI-Infrastructure",
+		"e8c742ee-724b-47ba-9cca-c2db071e9da4.jsonl")
+	out, _, code := run(t, "", "stats", path)
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if !strings.Contains(out, "Claude Code 1.0.51: 3 entries") || strings.Contains(out, "2.0.71") {
+		t.Fatalf("stats counted other files of the folder:\n%s", out)
+	}
+}

@@ -300,6 +300,9 @@ func (e *Engine) checkFile(f *rules.File) {
 	} else {
 		e.checkLines(f)
 	}
+	if f.Context {
+		return // read for its records only (see checkLines)
+	}
 	for _, r := range e.rules {
 		if r.File != nil {
 			r.File(r, f)
@@ -359,13 +362,18 @@ func (e *Engine) checkLines(f *rules.File) {
 		if obj {
 			f.Entries++
 		}
-		for _, r := range e.rules {
-			if r.Line != nil {
-				r.Line(r, l)
+		// A context file is read only for the records that the project
+		// checks of the files asked for look up: nothing is reported on it,
+		// so its lines see no rule and no OnLine hook (ccvet stats).
+		if !f.Context {
+			for _, r := range e.rules {
+				if r.Line != nil {
+					r.Line(r, l)
+				}
 			}
-		}
-		if e.opts.OnLine != nil {
-			e.opts.OnLine(l)
+			if e.opts.OnLine != nil {
+				e.opts.OnLine(l)
+			}
 		}
 		if obj && f.Kind.IsTranscript() {
 			rec := entry.Extract(l.Root, l.Num, l.Offset)
