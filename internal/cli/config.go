@@ -108,6 +108,13 @@ func excludePaths(found *layout.Result, c *config.Config) {
 		}
 	}
 	found.Problems = problems
+	links := found.Links[:0]
+	for _, p := range found.Links {
+		if !c.Excluded(p.Path) {
+			links = append(links, p)
+		}
+	}
+	found.Links = links
 }
 
 // afterRun applies the configuration's excludes and ignores, then the

@@ -68,7 +68,8 @@ type File struct {
 	Context bool
 }
 
-// Problem is a path that could not be read or walked.
+// Problem is a path that could not be read or walked, or a link that was
+// not followed.
 type Problem struct {
 	Path string // display path
 	Err  error
@@ -77,8 +78,12 @@ type Problem struct {
 // Result is what Discover found.
 type Result struct {
 	Files    []*File
-	Skipped  int // files ccvet does not check (other files, backups, metadata)
+	Skipped  int // files ccvet does not check (other files, backups, metadata, links not followed)
 	Problems []Problem
+	// Links are the symbolic links met inside the walk that were not
+	// followed (to a folder, out of the paths given, dangling, a loop);
+	// Err says why. Each is also counted in Skipped.
+	Links []Problem
 	// Roots are the data roots and projects folders among the arguments, for store-wide checks.
 	Roots []Root
 }
@@ -118,6 +123,10 @@ func discover(args []string, stdinName string, prefixArgs bool) (*Result, error)
 	res := &Result{}
 	seen := map[string]bool{}
 	var fileArgs []*File
+	sc, err := newScope(args)
+	if err != nil {
+		return nil, err
+	}
 	for _, arg := range args {
 		if arg == "-" {
 			name := stdinName
@@ -140,6 +149,9 @@ func discover(args []string, stdinName string, prefixArgs bool) (*Result, error)
 			if !st.Mode().IsRegular() {
 				return nil, fmt.Errorf("%s: not a regular file or folder", arg)
 			}
+			if err := readable(arg); err != nil {
+				return nil, fmt.Errorf("%s: %w", arg, unwrapPathErr(err))
+			}
 			abs, _ := filepath.Abs(arg)
 			if seen[abs] {
 				continue
@@ -158,7 +170,9 @@ func discover(args []string, stdinName string, prefixArgs bool) (*Result, error)
 			fileArgs = append(fileArgs, f)
 			continue
 		}
-		walkDir(res, arg, seen, prefixArgs)
+		if err := walkDir(res, arg, seen, prefixArgs, sc); err != nil {
+			return nil, err
+		}
 	}
 	addContext(res, fileArgs, seen)
 	sort.SliceStable(res.Files, func(i, j int) bool { return res.Files[i].Path < res.Files[j].Path })
@@ -174,12 +188,22 @@ func unwrapPathErr(err error) error {
 }
 
 // walkDir walks one folder argument. Display paths are relative to it, or
-// start with it when prefixArg is set. It does not follow symbolic links to
-// folders (so link loops cannot trap it); links to regular files are checked.
-func walkDir(res *Result, arg string, seen map[string]bool, prefixArg bool) {
+// start with it when prefixArg is set. The argument itself may be a symbolic
+// link (with or without a trailing slash): the folder it names is walked.
+// Inside the walk, links to folders are never followed (so link loops cannot
+// trap it), and links to regular files are followed only when their target
+// lies inside the paths given (sc); every link not followed is listed in
+// res.Links. A root that cannot be listed is an error.
+func walkDir(res *Result, arg string, seen map[string]bool, prefixArg bool, sc *scope) error {
 	abs, err := filepath.Abs(arg)
 	if err != nil {
 		abs = arg
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	if err := listable(abs); err != nil {
+		return fmt.Errorf("%s: %w", arg, unwrapPathErr(err))
 	}
 	var root Root
 	switch {
@@ -217,9 +241,10 @@ func walkDir(res *Result, arg string, seen map[string]bool, prefixArg bool) {
 		mode := d.Type()
 		var size int64
 		if mode&fs.ModeSymlink != 0 {
-			st, err := os.Stat(p)
-			if err != nil || !st.Mode().IsRegular() {
-				res.Skipped++ // a link to a folder, a dangling link, or a loop: never followed
+			st, why := followable(p, sc)
+			if why != nil {
+				res.Skipped++
+				res.Links = append(res.Links, Problem{Path: disp, Err: why})
 				return nil
 			}
 			size = st.Size()
@@ -242,6 +267,7 @@ func walkDir(res *Result, arg string, seen map[string]bool, prefixArg bool) {
 		res.Files = append(res.Files, f)
 		return nil
 	})
+	return nil
 }
 
 func isDir(p string) bool {

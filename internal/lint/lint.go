@@ -128,6 +128,10 @@ func (e *Engine) Run(found *layout.Result) *Result {
 		problems.emit(finding.Finding{Rule: rules.Unreadable.ID, Severity: rules.Unreadable.Severity,
 			Path: p.Path, Message: "cannot read: " + p.Err.Error()})
 	}
+	for _, p := range found.Links {
+		problems.emit(finding.Finding{Rule: rules.UnfollowedLink.ID, Severity: rules.UnfollowedLink.Severity,
+			Path: p.Path, Message: p.Err.Error()})
+	}
 	all = append(all, problems.out...)
 
 	files := make([]*rules.File, len(found.Files))

@@ -1,0 +1,7 @@
+//go:build unix
+
+package layout
+
+import "syscall"
+
+const oNonblock = syscall.O_NONBLOCK
