@@ -45,6 +45,12 @@ func TestExitCodes(t *testing.T) {
 		{"bad fail-on", []string{"--fail-on", "fatal", good}, ExitUsage},
 		{"missing path", []string{filepath.Join(t.TempDir(), "nope")}, ExitUsage},
 		{"two stdins", []string{"-", "-"}, ExitUsage},
+		{"negative jobs", []string{"-j", "-3", good}, ExitUsage},
+		{"stdin-filename without -", []string{"--stdin-filename", "x.jsonl", good}, ExitUsage},
+		{"baseline too large", []string{"--baseline", hugeBaseline(t), good}, ExitUsage},
+		{"report write fails", []string{"-o", "/dev/full", good}, ExitUsage},
+		{"nothing to check", []string{t.TempDir()}, ExitUsage},
+		{"nothing to check, allowed", []string{"--allow-empty", t.TempDir()}, ExitOK},
 		{"help", []string{"--help"}, ExitOK},
 		{"version", []string{"--version"}, ExitOK},
 	}
@@ -58,6 +64,40 @@ func TestExitCodes(t *testing.T) {
 				t.Errorf("usage error should be one line, got %q", stderr)
 			}
 		})
+	}
+}
+
+// hugeBaseline is a sparse file larger than baseline.MaxBytes.
+func hugeBaseline(t *testing.T) string {
+	p := filepath.Join(t.TempDir(), "huge.json")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.Truncate(257 << 20); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestUnreadableRootExit: a root that cannot be listed exits 2, even with
+// --exit-zero.
+func TestUnreadableRootExit(t *testing.T) {
+	if os.Getuid() == 0 {
+		t.Skip("root reads everything")
+	}
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	dir := filepath.Join(t.TempDir(), "locked")
+	if err := os.Mkdir(dir, 0o000); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(dir, 0o755)
+	for _, args := range [][]string{{dir}, {"--exit-zero", dir}} {
+		if _, stderr, code := run(t, "", args...); code != ExitUsage {
+			t.Errorf("%v: exit %d: %s", args, code, stderr)
+		}
 	}
 }
 
