@@ -93,7 +93,7 @@ func TestUnreadableRootExit(t *testing.T) {
 	if err := os.Mkdir(dir, 0o000); err != nil {
 		t.Fatal(err)
 	}
-	defer os.Chmod(dir, 0o755)
+	defer func() { _ = os.Chmod(dir, 0o755) }()
 	for _, args := range [][]string{{dir}, {"--exit-zero", dir}} {
 		if _, stderr, code := run(t, "", args...); code != ExitUsage {
 			t.Errorf("%v: exit %d: %s", args, code, stderr)
