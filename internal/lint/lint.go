@@ -285,7 +285,9 @@ func pathless(err error) string {
 	return err.Error()
 }
 
-func (e *Engine) open(f *rules.File) (io.ReadCloser, error) {
+// open opens what f names: standard input, or a file read up to its size
+// at open. grew, for a file, reports whether it has grown since.
+func (e *Engine) open(f *rules.File) (rc io.ReadCloser, grew func() bool, err error) {
 	if f.Stdin {
 		in := e.opts.Stdin
 		if in == nil {
@@ -293,9 +295,16 @@ func (e *Engine) open(f *rules.File) (io.ReadCloser, error) {
 		}
 		data, err := io.ReadAll(in)
 		f.StdinData = data
-		return io.NopCloser(bytes.NewReader(data)), err
+		return io.NopCloser(bytes.NewReader(data)), func() bool { return false }, err
 	}
-	return openReadOnly(f.OSPath)
+	sf, err := openReadOnly(f.OSPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	if afterOpen != nil {
+		afterOpen(f.OSPath)
+	}
+	return sf, sf.grew, nil
 }
 
 func (e *Engine) checkFile(f *rules.File) {
@@ -315,7 +324,7 @@ func (e *Engine) checkFile(f *rules.File) {
 }
 
 func (e *Engine) checkLines(f *rules.File) {
-	rc, err := e.open(f)
+	rc, grew, err := e.open(f)
 	if err != nil {
 		e.unreadable(f, 0, err)
 		return
@@ -341,6 +350,11 @@ func (e *Engine) checkLines(f *rules.File) {
 		if err != nil {
 			f.ReadError = err
 			e.unreadable(f, f.Lines+1, err)
+			break
+		}
+		if !jl.Newline && grew() {
+			// The size snapshot cut a line that a writer is still
+			// appending: it is left, whole, to the next run.
 			break
 		}
 		f.Lines++
@@ -528,7 +542,7 @@ func firstInvalidUTF8(b []byte) int {
 
 // checkDoc reads a whole-document file (todos) and decodes it.
 func (e *Engine) checkDoc(f *rules.File) {
-	rc, err := e.open(f)
+	rc, _, err := e.open(f)
 	if err != nil {
 		e.unreadable(f, 0, err)
 		return

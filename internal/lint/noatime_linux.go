@@ -1,0 +1,5 @@
+package lint
+
+import "syscall"
+
+const oNoatime = syscall.O_NOATIME

@@ -1,0 +1,5 @@
+//go:build !linux
+
+package lint
+
+const oNoatime = 0
