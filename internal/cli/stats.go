@@ -82,7 +82,7 @@ func (p place) before(q place) bool {
 	return p.Column < q.Column
 }
 
-func (p place) String() string { return fmt.Sprintf("%s:%d:%d", p.Path, p.Line, p.Column) }
+func (p place) String() string { return fmt.Sprintf("%s:%d:%d", report.Sanitize(p.Path), p.Line, p.Column) }
 
 type tally struct {
 	count int
@@ -260,12 +260,18 @@ func (s *driftStats) report(res *lint.Result) *statsReport {
 	return out
 }
 
+// text writes the report for people. Every string that comes from the data
+// (versions, types, field names, paths) is escaped as the lint report
+// escapes it (report.Sanitize), so a newline or a control character in a
+// transcript can never start an output line of its own (a forged
+// "::error" workflow command in a CI log, for one).
 func (r *statsReport) text(w io.Writer) error {
 	var b strings.Builder
+	esc := report.Sanitize
 	for _, v := range r.Versions {
 		name := "(no version)"
 		if v.Version != "" {
-			name = "Claude Code " + v.Version
+			name = "Claude Code " + esc(v.Version)
 		}
 		fmt.Fprintf(&b, "%s: %s\n", name, countOf(v.Entries, "entry", "entries"))
 		var types []string
@@ -274,16 +280,16 @@ func (r *statsReport) text(w io.Writer) error {
 		}
 		sort.Strings(types)
 		for i, t := range types {
-			types[i] = fmt.Sprintf("%s %d", t, v.Types[t])
+			types[i] = fmt.Sprintf("%s %d", esc(t), v.Types[t])
 		}
 		if len(types) > 0 {
 			fmt.Fprintf(&b, "  types: %s\n", strings.Join(types, ", "))
 		}
 		for _, u := range v.UnknownTypes {
-			fmt.Fprintf(&b, "  unknown %s %q at %s: %d, first at %s\n", u.Kind, u.Name, u.Pointer, u.Count, u.First)
+			fmt.Fprintf(&b, "  unknown %s %q at %s: %d, first at %s\n", esc(u.Kind), u.Name, esc(u.Pointer), u.Count, u.First)
 		}
 		for _, f := range v.UnknownFields {
-			fmt.Fprintf(&b, "  unknown field %s: %d, first at %s\n", f.Pointer, f.Count, f.First)
+			fmt.Fprintf(&b, "  unknown field %s: %d, first at %s\n", esc(f.Pointer), f.Count, f.First)
 		}
 	}
 	fmt.Fprintf(&b, "%s checked, %s (%s skipped)\n", countOf(r.Summary.Files, "file", "files"),
