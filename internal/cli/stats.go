@@ -82,7 +82,9 @@ func (p place) before(q place) bool {
 	return p.Column < q.Column
 }
 
-func (p place) String() string { return fmt.Sprintf("%s:%d:%d", report.Sanitize(p.Path), p.Line, p.Column) }
+func (p place) String() string {
+	return fmt.Sprintf("%s:%d:%d", report.Sanitize(p.Path), p.Line, p.Column)
+}
 
 type tally struct {
 	count int
