@@ -233,6 +233,7 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	}
 	prog.begin()
 	res := eng.Run(found)
+	defer res.Close()
 	prog.end()
 	bl, err := afterRun(eng, res, cfg, &o, stderr)
 	if err != nil {

@@ -55,6 +55,7 @@ func cmdStats(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	res := eng.Run(found)
+	res.Close()
 	out := st.report(res)
 	if *format == "json" {
 		enc := json.NewEncoder(stdout)

@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"bytes"
 	"io"
 
 	"github.com/ccvet/ccvet/internal/jsonl"
@@ -19,7 +18,7 @@ const snippetMaxLine = 16 << 20
 // one line) cost one pass over each file that reads each line once: linear
 // in the size of the files and the number of findings. Only the bytes read
 // when the file was checked are read again (see Result.Lines). Standard
-// input is read from the bytes kept in memory.
+// input is read from its copy (see Engine.open).
 type Lines struct {
 	files map[string]*rules.File
 	path  string
@@ -58,7 +57,10 @@ func (l *Lines) Line(path string, n int) (line []byte, ok bool) {
 		}
 		var src io.Reader
 		if f.Stdin {
-			src = bytes.NewReader(f.StdinData)
+			if f.StdinCopy == nil {
+				return nil, false
+			}
+			src = io.NewSectionReader(f.StdinCopy, 0, f.Bytes)
 		} else {
 			rc, err := openReadOnly(f.OSPath)
 			if err != nil {

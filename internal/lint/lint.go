@@ -55,7 +55,17 @@ type Result struct {
 	Bytes    int64             // bytes read
 	Skipped  int               // files found but not checked
 
-	src []*rules.File // for Lines (lines.go)
+	src    []*rules.File // for Lines (lines.go)
+	spools []*spool
+}
+
+// Close drops the copy of standard input the run kept, if any.
+func (r *Result) Close() error {
+	for _, sp := range r.spools {
+		sp.Close()
+	}
+	r.spools = nil
+	return nil
 }
 
 // Engine holds the compiled rules and schemas for one run.
@@ -65,6 +75,8 @@ type Engine struct {
 	rules []*rules.Rule
 	on    map[string]bool
 	sev   map[string]finding.Severity
+
+	spools []*spool // copies of standard input, closed with the Result
 }
 
 // New prepares an engine; it compiles the schemas once.
@@ -142,6 +154,7 @@ func (e *Engine) Run(found *layout.Result) *Result {
 		files[i] = rules.NewFile(lf, e.env, c.emit)
 	}
 	res.src = files
+	defer func() { res.spools, e.spools = e.spools, nil }()
 
 	// Projects: transcripts grouped by their folder. A project's rules run
 	// as soon as its last file is read, and its files then drop the records
@@ -293,9 +306,13 @@ func (e *Engine) open(f *rules.File) (rc io.ReadCloser, grew func() bool, err er
 		if in == nil {
 			in = os.Stdin
 		}
-		data, err := io.ReadAll(in)
-		f.StdinData = data
-		return io.NopCloser(bytes.NewReader(data)), func() bool { return false }, err
+		// Standard input is read as a stream; a copy goes to an unnamed
+		// spool file (memory only where none can be made), which the
+		// positions of findings and the snippets read again.
+		sp := newSpool()
+		e.spools = append(e.spools, sp)
+		f.StdinCopy = sp
+		return io.NopCloser(io.TeeReader(in, sp)), func() bool { return false }, nil
 	}
 	sf, err := openReadOnly(f.OSPath)
 	if err != nil {

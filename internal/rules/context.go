@@ -185,8 +185,9 @@ type File struct {
 	History   []HistoryRef // history.jsonl lines naming a session (filled by the history-orphan line check)
 	ReadError error        // the read stopped early because of this error
 
-	// Stdin keeps the bytes read from standard input so that positions can be found again.
-	StdinData []byte
+	// StdinCopy holds the bytes read from standard input (a spool file,
+	// not memory, where one can be made) so that positions can be found again.
+	StdinCopy io.ReaderAt
 
 	// Whole-document files (todos/*.json) are read at once.
 	Doc      []byte // the document, when the file is a whole JSON document
@@ -255,10 +256,10 @@ func (f *File) ReportRecord(r *Rule, rec *entry.Record, ptr string, fd finding.F
 func (f *File) lineAt(off int64) []byte {
 	var src io.Reader
 	if f.Stdin {
-		if off < 0 || off > int64(len(f.StdinData)) {
+		if f.StdinCopy == nil || off < 0 || off > f.Bytes {
 			return nil
 		}
-		src = bytes.NewReader(f.StdinData[off:])
+		src = io.NewSectionReader(f.StdinCopy, off, f.Bytes-off)
 	} else {
 		fh, err := os.Open(f.OSPath)
 		if err != nil {
