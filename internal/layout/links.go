@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/ccvet/ccvet/internal/readonly"
 )
 
 // scope is what the paths given on the command line name once their links
@@ -112,7 +114,7 @@ func followable(p string, sc *scope) (fs.FileInfo, error) {
 // readable reports whether the file at p can be opened for reading; the
 // open never blocks (a FIFO) and reads nothing.
 func readable(p string) error {
-	f, err := os.OpenFile(p, os.O_RDONLY|oNonblock, 0)
+	f, _, err := readonly.Open(p)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"os"
 
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
@@ -12,6 +11,7 @@ import (
 	"github.com/ccvet/ccvet/internal/jsonpos"
 	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/internal/layout"
+	"github.com/ccvet/ccvet/internal/readonly"
 	"github.com/ccvet/ccvet/internal/schema"
 )
 
@@ -261,7 +261,7 @@ func (f *File) lineAt(off int64) []byte {
 		}
 		src = io.NewSectionReader(f.StdinCopy, off, f.Bytes-off)
 	} else {
-		fh, err := os.Open(f.OSPath)
+		fh, _, err := readonly.Open(f.OSPath)
 		if err != nil {
 			return nil
 		}

@@ -1,5 +1,0 @@
-//go:build !unix
-
-package layout
-
-const oNonblock = 0

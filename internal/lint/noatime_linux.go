@@ -1,5 +1,0 @@
-package lint
-
-import "syscall"
-
-const oNoatime = syscall.O_NOATIME

@@ -1,5 +1,0 @@
-//go:build !linux
-
-package lint
-
-const oNoatime = 0

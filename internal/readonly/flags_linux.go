@@ -1,0 +1,8 @@
+package readonly
+
+import "syscall"
+
+const (
+	oNonblock = syscall.O_NONBLOCK
+	oNoatime  = syscall.O_NOATIME
+)

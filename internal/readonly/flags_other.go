@@ -1,0 +1,8 @@
+//go:build !unix
+
+package readonly
+
+const (
+	oNonblock = 0
+	oNoatime  = 0
+)
