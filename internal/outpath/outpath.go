@@ -39,7 +39,11 @@ func Check(p string, found *layout.Result) error {
 				continue
 			}
 			if fs, err := os.Stat(f.OSPath); err == nil && os.SameFile(st, fs) {
-				return fmt.Errorf("%s is %s, a file this run checks; ccvet never writes over what it checks", p, f.Path)
+				what := "a file this run checks"
+				if filepath.ToSlash(p) != f.Path {
+					what += " (" + f.Path + ")"
+				}
+				return fmt.Errorf("%s is %s; ccvet never writes over what it checks", p, what)
 			}
 		}
 	}
