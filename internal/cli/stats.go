@@ -14,6 +14,7 @@ import (
 	"github.com/ccvet/ccvet/internal/jsonpos"
 	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/lint"
+	"github.com/ccvet/ccvet/internal/model"
 	"github.com/ccvet/ccvet/internal/report"
 	"github.com/ccvet/ccvet/internal/rules"
 )
@@ -113,7 +114,7 @@ type driftStats struct {
 	versions map[string]*versionStats
 }
 
-func (s *driftStats) line(l *rules.Line) {
+func (s *driftStats) line(l *model.Line) {
 	if !l.IsObject() || !l.File.Kind.IsTranscript() {
 		return
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/ccvet/ccvet/internal/jsonl"
 	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/internal/layout"
+	"github.com/ccvet/ccvet/internal/model"
 	"github.com/ccvet/ccvet/internal/rules"
 	"github.com/ccvet/ccvet/internal/schema"
 )
@@ -37,7 +38,7 @@ type Options struct {
 	MaxLine  int                         // longest line held in memory (0: jsonl.DefaultMaxLine)
 	// OnLine, if set, sees every line of a JSONL file after the line checks
 	// (ccvet stats). It is called from several goroutines at once.
-	OnLine func(l *rules.Line)
+	OnLine func(l *model.Line)
 	// Progress, if set, is called after each file is read with the files
 	// and bytes read so far (calls are serialized; see progress.go).
 	Progress func(files int, bytes int64)
@@ -55,13 +56,13 @@ type Result struct {
 	Bytes    int64             // bytes read
 	Skipped  int               // files found but not checked
 
-	src []*rules.File // for Lines (lines.go)
+	src []*model.File // for Lines (lines.go)
 }
 
 // Engine holds the compiled rules and schemas for one run.
 type Engine struct {
 	opts  Options
-	env   *rules.Env
+	env   *model.Env
 	rules []*rules.Rule
 	on    map[string]bool
 	sev   map[string]finding.Severity
@@ -94,7 +95,7 @@ func New(opts Options) (*Engine, error) {
 			e.rules = append(e.rules, r)
 		}
 	}
-	e.env = &rules.Env{Schema: v, Strict: opts.Strict, Enabled: func(id string) bool { return e.on[id] }}
+	e.env = &model.Env{Schema: v, Strict: opts.Strict, Enabled: func(id string) bool { return e.on[id] }}
 	return e, nil
 }
 
@@ -130,12 +131,12 @@ func (e *Engine) Run(found *layout.Result) *Result {
 	}
 	all = append(all, problems.out...)
 
-	files := make([]*rules.File, len(found.Files))
+	files := make([]*model.File, len(found.Files))
 	cols := make([]*collector, len(found.Files))
 	for i, lf := range found.Files {
 		c := &collector{e: e}
 		cols[i] = c
-		files[i] = rules.NewFile(lf, e.env, c.emit)
+		files[i] = model.NewFile(lf, e.env, c.emit)
 	}
 	res.src = files
 
@@ -155,7 +156,7 @@ func (e *Engine) Run(found *layout.Result) *Result {
 		dirs = append(dirs, d)
 	}
 	sort.Strings(dirs)
-	projects := make([]*rules.Project, len(dirs))
+	projects := make([]*model.Project, len(dirs))
 	pcols := make([]*collector, len(dirs))
 	projectOf := make([]int, len(files))
 	for i := range projectOf {
@@ -165,7 +166,7 @@ func (e *Engine) Run(found *layout.Result) *Result {
 	order := make([]int, 0, len(files))
 	for pi, d := range dirs {
 		idx := byDir[d]
-		fs := make([]*rules.File, len(idx))
+		fs := make([]*model.File, len(idx))
 		for k, i := range idx {
 			fs[k] = files[i]
 			projectOf[i] = pi
@@ -173,7 +174,7 @@ func (e *Engine) Run(found *layout.Result) *Result {
 		}
 		remaining[pi].Store(int32(len(idx)))
 		pcols[pi] = &collector{e: e}
-		projects[pi] = rules.NewProject(d, fs[0].ProjectName, fs[0].InLayout, fs, e.env, pcols[pi].emit)
+		projects[pi] = model.NewProject(d, fs[0].ProjectName, fs[0].InLayout, fs, e.env, pcols[pi].emit)
 	}
 	for i := range files {
 		if projectOf[i] < 0 {
@@ -202,7 +203,7 @@ func (e *Engine) Run(found *layout.Result) *Result {
 	}
 
 	sc := &collector{e: e}
-	store := rules.NewStore(found.Roots, projects, files, e.env, sc.emit)
+	store := model.NewStore(found.Roots, projects, files, e.env, sc.emit)
 	for _, r := range e.rules {
 		if r.Store != nil {
 			r.Store(r, store)
@@ -224,7 +225,7 @@ func (e *Engine) Run(found *layout.Result) *Result {
 
 // checkProject runs the project rules over one project folder, then lets
 // its files drop the records no store rule reads.
-func (e *Engine) checkProject(p *rules.Project) {
+func (e *Engine) checkProject(p *model.Project) {
 	for _, r := range e.rules {
 		if r.Project != nil {
 			r.Project(r, p)
@@ -268,7 +269,7 @@ func (e *Engine) parallel(n int, fn func(i int)) {
 	wg.Wait()
 }
 
-func (e *Engine) unreadable(f *rules.File, line int, err error) {
+func (e *Engine) unreadable(f *model.File, line int, err error) {
 	f.Emit(rules.Unreadable, finding.Finding{Line: line, Message: "cannot read: " + pathless(err)})
 }
 
@@ -281,7 +282,7 @@ func pathless(err error) string {
 	return err.Error()
 }
 
-func (e *Engine) open(f *rules.File) (io.ReadCloser, error) {
+func (e *Engine) open(f *model.File) (io.ReadCloser, error) {
 	if f.Stdin {
 		in := e.opts.Stdin
 		if in == nil {
@@ -294,7 +295,7 @@ func (e *Engine) open(f *rules.File) (io.ReadCloser, error) {
 	return openReadOnly(f.OSPath)
 }
 
-func (e *Engine) checkFile(f *rules.File) {
+func (e *Engine) checkFile(f *model.File) {
 	if f.Kind == layout.Todos {
 		e.checkDoc(f)
 	} else {
@@ -310,7 +311,7 @@ func (e *Engine) checkFile(f *rules.File) {
 	}
 }
 
-func (e *Engine) checkLines(f *rules.File) {
+func (e *Engine) checkLines(f *model.File) {
 	rc, err := e.open(f)
 	if err != nil {
 		e.unreadable(f, 0, err)
@@ -328,7 +329,7 @@ func (e *Engine) checkLines(f *rules.File) {
 		tree.Raw = nil
 		trees.Put(tree)
 	}()
-	l := &rules.Line{}
+	l := &model.Line{}
 	for {
 		jl, err := rd.Next()
 		if err == io.EOF {
@@ -344,7 +345,7 @@ func (e *Engine) checkLines(f *rules.File) {
 		if jl.Newline {
 			f.Bytes++
 		}
-		*l = rules.Line{File: f, Num: jl.Num, Offset: jl.Offset, Raw: jl.Bytes, Length: jl.Length,
+		*l = model.Line{File: f, Num: jl.Num, Offset: jl.Offset, Raw: jl.Bytes, Length: jl.Length,
 			Newline: jl.Newline, Cut: jl.Cut}
 		if e.opts.Reference {
 			frameReference(l)
@@ -390,7 +391,7 @@ var trees = sync.Pool{New: func() any { return new(jsontree.Tree) }}
 // The line is parsed once into tree, which the rules read through l.Root.
 // A line that does not parse is decoded again by encoding/json for its exact
 // error message.
-func frame(l *rules.Line, tree *jsontree.Tree) {
+func frame(l *model.Line, tree *jsontree.Tree) {
 	if !frameBytes(l, true) {
 		return
 	}
@@ -418,7 +419,7 @@ func frame(l *rules.Line, tree *jsontree.Tree) {
 
 // frameReference is frame without the fast path: encoding/json decodes the
 // line and the rules read the decoded value.
-func frameReference(l *rules.Line) {
+func frameReference(l *model.Line) {
 	if !frameBytes(l, false) {
 		return
 	}
@@ -429,7 +430,7 @@ func frameReference(l *rules.Line) {
 	}
 }
 
-func setDecoded(l *rules.Line, v any) {
+func setDecoded(l *model.Line, v any) {
 	l.SetDecoded(v)
 	l.Root = jsontree.AnyVal(v)
 	if m, ok := v.(map[string]any); ok {
@@ -443,7 +444,7 @@ var errNull = errors.New("the line is the JSON literal null, not an entry")
 // line should be parsed. With lazyNUL the search for a NUL byte is left to
 // the caller when the line is to be parsed: a NUL byte is never valid JSON,
 // so a line that parses has none.
-func frameBytes(l *rules.Line, lazyNUL bool) bool {
+func frameBytes(l *model.Line, lazyNUL bool) bool {
 	l.NUL = -1
 	if !lazyNUL || l.Cut {
 		l.NUL = bytes.IndexByte(l.Raw, 0)
@@ -523,7 +524,7 @@ func firstInvalidUTF8(b []byte) int {
 }
 
 // checkDoc reads a whole-document file (todos) and decodes it.
-func (e *Engine) checkDoc(f *rules.File) {
+func (e *Engine) checkDoc(f *model.File) {
 	rc, err := e.open(f)
 	if err != nil {
 		e.unreadable(f, 0, err)
