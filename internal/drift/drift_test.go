@@ -5,11 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccvet/ccvet/internal/lint"
+	"github.com/ccvet/ccvet/internal/jsontree"
 )
 
 func TestShape(t *testing.T) {
-	v, _, err := lint.Decode([]byte(`{"message":{"content":[{"type":"text"},{"type":"text","citations":[]}]},"a/b":{"c~d":[[1]]}}`))
+	v, _, err := jsontree.Decode([]byte(`{"message":{"content":[{"type":"text"},{"type":"text","citations":[]}]},"a/b":{"c~d":[[1]]}}`))
 	if err != nil {
 		t.Fatal(err)
 	}

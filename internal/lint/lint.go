@@ -3,7 +3,6 @@ package lint
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/maphash"
@@ -346,11 +345,15 @@ func (e *Engine) checkLines(f *model.File) {
 			f.Bytes++
 		}
 		*l = model.Line{File: f, Num: jl.Num, Offset: jl.Offset, Raw: jl.Bytes, Length: jl.Length,
-			Newline: jl.Newline, Cut: jl.Cut}
-		if e.opts.Reference {
-			frameReference(l)
-		} else {
-			frame(l, tree)
+			Newline: jl.Newline, Cut: jl.Cut, Blank: jl.Blank, NUL: jl.NUL, BadUTF8: jl.BadUTF8}
+		switch {
+		case jl.BOM:
+			l.Err, l.ErrOff = jsonl.ErrBOM, 0
+		case !jl.Parse:
+		case e.opts.Reference:
+			decodeReference(l, &jl)
+		default:
+			decode(l, &jl, tree)
 		}
 		obj := l.IsObject()
 		if !sniffed && obj {
@@ -387,28 +390,19 @@ func (e *Engine) checkLines(f *model.File) {
 // trees are reusable parse trees, one per file being checked.
 var trees = sync.Pool{New: func() any { return new(jsontree.Tree) }}
 
-// frame fills in the framing and decoding facts of a line: the fast path.
-// The line is parsed once into tree, which the rules read through l.Root.
-// A line that does not parse is decoded again by encoding/json for its exact
-// error message.
-func frame(l *model.Line, tree *jsontree.Tree) {
-	if !frameBytes(l, true) {
-		return
-	}
+// decode parses a framed line (jl.Parse) into tree, which the rules read
+// through l.Root: the fast path. A line that does not parse is decoded
+// again by encoding/json for its exact error message.
+func decode(l *model.Line, jl *jsonl.Line, tree *jsontree.Tree) {
 	if err := tree.Parse(l.Raw); err != nil {
-		if l.NUL = bytes.IndexByte(l.Raw, 0); l.NUL >= 0 {
-			return // reported by nul-bytes; decoding would only repeat it
-		}
-		v, off, err := Decode(l.Raw)
-		l.ErrOff, l.Err = off, err
-		if err == nil { // cannot happen: jsontree rejects what encoding/json rejects
-			setDecoded(l, v)
+		if l.NUL = jl.FindNUL(); l.NUL < 0 {
+			decodeReference(l, jl)
 		}
 		return
 	}
 	switch tree.Kind(jsontree.Root) {
 	case jsontree.Null:
-		l.Err, l.ErrOff = errNull, 0
+		l.Err, l.ErrOff = jsontree.ErrNull, 0
 		return
 	case jsontree.Object:
 		l.Type = tree.StrOrEmpty(tree.Get(jsontree.Root, "type"))
@@ -417,110 +411,19 @@ func frame(l *model.Line, tree *jsontree.Tree) {
 	l.Root = jsontree.TreeVal(tree)
 }
 
-// frameReference is frame without the fast path: encoding/json decodes the
-// line and the rules read the decoded value.
-func frameReference(l *model.Line) {
-	if !frameBytes(l, false) {
+// decodeReference decodes a framed line (jl.Parse) with encoding/json: the
+// reference path, and the fast path's error messages. A line with a NUL
+// byte never decodes; nul-bytes reports it, and the decoder's message
+// would only repeat it.
+func decodeReference(l *model.Line, jl *jsonl.Line) {
+	v, off, err := jsontree.Decode(l.Raw)
+	if err == nil {
+		l.SetDecoded(v)
 		return
 	}
-	v, off, err := Decode(l.Raw)
-	l.ErrOff, l.Err = off, err
-	if err == nil {
-		setDecoded(l, v)
+	if l.NUL = jl.FindNUL(); l.NUL < 0 {
+		l.ErrOff, l.Err = off, err
 	}
-}
-
-func setDecoded(l *model.Line, v any) {
-	l.SetDecoded(v)
-	l.Root = jsontree.AnyVal(v)
-	if m, ok := v.(map[string]any); ok {
-		l.Type, _ = m["type"].(string)
-	}
-}
-
-var errNull = errors.New("the line is the JSON literal null, not an entry")
-
-// frameBytes fills in the framing facts of a line; it reports whether the
-// line should be parsed. With lazyNUL the search for a NUL byte is left to
-// the caller when the line is to be parsed: a NUL byte is never valid JSON,
-// so a line that parses has none.
-func frameBytes(l *model.Line, lazyNUL bool) bool {
-	l.NUL = -1
-	if !lazyNUL || l.Cut {
-		l.NUL = bytes.IndexByte(l.Raw, 0)
-	}
-	l.BadUTF8 = -1
-	if !utf8.Valid(l.Raw) {
-		l.BadUTF8 = firstInvalidUTF8(l.Raw)
-	}
-	if len(bytes.TrimSpace(l.Raw)) == 0 && !l.Cut {
-		l.Blank = l.Length == int64(len(l.Raw))
-		if l.Blank {
-			return false
-		}
-	}
-	if l.BadUTF8 >= 0 && l.NUL < 0 {
-		l.NUL = bytes.IndexByte(l.Raw, 0)
-	}
-	if l.NUL >= 0 || l.BadUTF8 >= 0 || l.Cut {
-		return false // reported by their own rules; decoding would only repeat them
-	}
-	if l.Num == 1 && bytes.HasPrefix(l.Raw, []byte("\xef\xbb\xbf")) {
-		if l.NUL = bytes.IndexByte(l.Raw, 0); l.NUL >= 0 {
-			return false
-		}
-		l.Err, l.ErrOff = errors.New("the file starts with a UTF-8 byte order mark"), 0
-		return false
-	}
-	return true
-}
-
-// Decode parses one JSON value that must fill the whole of raw (apart from
-// white space). Numbers stay json.Number. On failure it returns the byte
-// offset the error points at.
-func Decode(raw []byte) (any, int, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		var se *json.SyntaxError
-		switch {
-		case errors.As(err, &se):
-			off := int(se.Offset) - 1
-			if off < 0 {
-				off = 0
-			}
-			return nil, off, errors.New(se.Error())
-		case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-			return nil, len(raw), errors.New("unexpected end of JSON input")
-		default:
-			return nil, 0, err
-		}
-	}
-	end := int(dec.InputOffset())
-	for end < len(raw) && isSpace(raw[end]) {
-		end++
-	}
-	if end < len(raw) {
-		return nil, end, errors.New("unexpected data after the JSON value (two records fused on one line?)")
-	}
-	if v == nil {
-		return nil, 0, errNull
-	}
-	return v, 0, nil
-}
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
-
-func firstInvalidUTF8(b []byte) int {
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n <= 1 {
-			return i
-		}
-		i += n
-	}
-	return -1
 }
 
 // checkDoc reads a whole-document file (todos) and decodes it.
@@ -544,10 +447,10 @@ func (e *Engine) checkDoc(f *model.File) {
 	f.Doc = data
 	f.Lines = bytes.Count(data, []byte{'\n'}) + 1
 	if !utf8.Valid(data) {
-		f.DocErr, f.DocErrAt = errors.New("invalid UTF-8"), firstInvalidUTF8(data)
+		f.DocErr, f.DocErrAt = errors.New("invalid UTF-8"), jsonl.FirstInvalidUTF8(data)
 		return
 	}
-	v, off, err := Decode(data)
+	v, off, err := jsontree.Decode(data)
 	if err != nil {
 		f.DocErr, f.DocErrAt = err, off
 		return

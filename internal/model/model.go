@@ -74,9 +74,13 @@ type Line struct {
 }
 
 // SetDecoded gives the line the value encoding/json decoded (the reference
-// path), so that Value and Obj need not decode again.
+// path): Root and Type read it, and Value and Obj need not decode again.
 func (l *Line) SetDecoded(v any) {
 	l.value, l.decoded = v, true
+	l.Root = jsontree.AnyVal(v)
+	if m, ok := v.(map[string]any); ok {
+		l.Type, _ = m["type"].(string)
+	}
 }
 
 // Value returns the line decoded by encoding/json (UseNumber), decoding it
