@@ -308,6 +308,22 @@ type Project struct {
 	Files    []*File // transcripts and subagent transcripts, sorted by path
 	Env      *Env
 	emit     func(finding.Finding)
+	memo     map[any]any
+}
+
+// Memo returns what compute gives for key, computing it on the first call
+// only: how the project rules share what they derive from the project's
+// files (the rules of one project run one after another, never at once).
+func (p *Project) Memo(key any, compute func() any) any {
+	if v, ok := p.memo[key]; ok {
+		return v
+	}
+	v := compute()
+	if p.memo == nil {
+		p.memo = map[any]any{}
+	}
+	p.memo[key] = v
+	return v
 }
 
 // NewProject makes a project context.
