@@ -30,6 +30,7 @@ func TestFrame(t *testing.T) {
 	}
 	for _, c := range cases {
 		r := NewReader(strings.NewReader(c.in))
+		r.Frame = true
 		if c.max > 0 {
 			r.MaxLine = c.max
 		}

@@ -13,9 +13,10 @@ import (
 // tells the caller that only the first MaxLine bytes are in Line.Bytes.
 const DefaultMaxLine = 512 << 20
 
-// Line is one record, framed: what is wrong with its bytes is found before
-// any JSON parsing (frame.go). Bytes is only valid until the next call to
-// Next.
+// Line is one record. With Reader.Frame set it is framed: what is wrong
+// with its bytes is found before any JSON parsing (frame.go); without, the
+// framing fields are zero and mean nothing. Bytes is only valid until the
+// next call to Next.
 type Line struct {
 	Num     int    // 1-based line number
 	Offset  int64  // byte offset of the line's first byte in the stream
@@ -37,9 +38,12 @@ type Reader struct {
 	br      *bufio.Reader
 	buf     []byte
 	MaxLine int
-	num     int
-	off     int64
-	err     error
+	// Frame makes Next frame each line (Line.Blank, NUL, BadUTF8, BOM,
+	// Parse). Readers that only look lines up again leave it off.
+	Frame bool
+	num   int
+	off   int64
+	err   error
 }
 
 // NewReader returns a Reader over r.
@@ -140,7 +144,9 @@ func (r *Reader) lineOf(b []byte, length int64, newline, cut bool) Line {
 	}
 	r.num++
 	l := Line{Num: r.num, Offset: r.off, Bytes: b, Length: length, Newline: newline, Cut: cut && int64(len(b)) < length}
-	l.frame()
+	if r.Frame {
+		l.frame()
+	}
 	r.off += length
 	if newline {
 		r.off++

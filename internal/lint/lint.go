@@ -318,6 +318,7 @@ func (e *Engine) checkLines(f *model.File) {
 	}
 	defer rc.Close()
 	rd := jsonl.NewReader(rc)
+	rd.Frame = true
 	defer rd.Release()
 	if e.opts.MaxLine > 0 {
 		rd.MaxLine = e.opts.MaxLine
