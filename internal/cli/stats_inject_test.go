@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ccvet/ccvet/internal/drift"
 )
 
 // TestStatsInjection: a newline (and a forged GitHub Actions command)
@@ -47,7 +49,7 @@ func TestStatsInjection(t *testing.T) {
 	}
 	js, _, _ := run(t, "", "stats", "-f", "json", p)
 	check("stats json", js)
-	var doc statsReport
+	var doc drift.Report
 	if err := json.Unmarshal([]byte(js), &doc); err != nil {
 		t.Fatal(err)
 	}
