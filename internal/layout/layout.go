@@ -62,6 +62,11 @@ type File struct {
 	Root string
 	// Base is the display path of the data root or argument, for store-wide findings.
 	Arg string
+	// Link is true for a file reached through a symbolic link (a file
+	// argument that is one, or a link inside the walk to a file inside the
+	// paths given): it is opened through the link. Any other file is opened
+	// only if it is still not a link.
+	Link bool
 	// Context is true for a file read only so that the cross-file checks of
 	// a file argument see the rest of its folder (see context.go): its
 	// records feed the project checks, but nothing is reported on it.
@@ -157,7 +162,7 @@ func discover(args []string, stdinName string, prefixArgs bool) (*Result, error)
 				continue
 			}
 			seen[abs] = true
-			f := &File{OSPath: arg, Path: filepath.ToSlash(arg), Size: st.Size(), Arg: arg}
+			f := &File{OSPath: arg, Path: filepath.ToSlash(arg), Size: st.Size(), Arg: arg, Link: isLink(arg)}
 			classify(f, abs, Root{})
 			if f.Kind == Other && strings.HasSuffix(arg, ".jsonl") {
 				f.Kind = Transcript
@@ -258,7 +263,7 @@ func walkDir(res *Result, arg string, seen map[string]bool, prefixArg bool, sc *
 			return nil
 		}
 		seen[p] = true
-		f := &File{OSPath: p, Path: disp, Size: size, Arg: arg}
+		f := &File{OSPath: p, Path: disp, Size: size, Arg: arg, Link: mode&fs.ModeSymlink != 0}
 		classify(f, p, root)
 		if f.Kind == Other {
 			res.Skipped++

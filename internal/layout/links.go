@@ -114,7 +114,7 @@ func followable(p string, sc *scope) (fs.FileInfo, error) {
 // readable reports whether the file at p can be opened for reading; the
 // open never blocks (a FIFO) and reads nothing.
 func readable(p string) error {
-	f, _, err := readonly.Open(p)
+	f, _, err := readonly.Open(p, true)
 	if err != nil {
 		return err
 	}
@@ -132,4 +132,10 @@ func listable(dir string) error {
 		return err
 	}
 	return nil
+}
+
+// isLink reports whether p itself is a symbolic link.
+func isLink(p string) bool {
+	st, err := os.Lstat(p)
+	return err == nil && st.Mode()&fs.ModeSymlink != 0
 }

@@ -62,7 +62,7 @@ func (l *Lines) Line(path string, n int) (line []byte, ok bool) {
 			}
 			src = io.NewSectionReader(f.StdinCopy, 0, f.Bytes)
 		} else {
-			rc, err := openReadOnly(f.OSPath)
+			rc, err := openReadOnly(f.OSPath, f.Link)
 			if err != nil {
 				return nil, false
 			}

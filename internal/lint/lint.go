@@ -314,7 +314,7 @@ func (e *Engine) open(f *model.File) (rc io.ReadCloser, grew func() bool, err er
 		f.StdinCopy = sp
 		return io.NopCloser(io.TeeReader(in, sp)), func() bool { return false }, nil
 	}
-	sf, err := openReadOnly(f.OSPath)
+	sf, err := openReadOnly(f.OSPath, f.Link)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -30,8 +30,8 @@ var afterOpen func(path string)
 
 // openReadOnly opens a file to check (see readonly.Open), to be read up to
 // its size at open.
-func openReadOnly(path string) (*snapFile, error) {
-	f, st, err := readonly.Open(path)
+func openReadOnly(path string, follow bool) (*snapFile, error) {
+	f, st, err := readonly.Open(path, follow)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package lint
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ccvet/ccvet/internal/layout"
@@ -60,5 +61,42 @@ func TestSizeSnapshot(t *testing.T) {
 	}
 	if !hit {
 		t.Errorf("a partial last line in a file that did not grow: %+v", res.Findings)
+	}
+}
+
+// TestSwappedForLink: a file found as a regular file and replaced by a link
+// before it is read is not read through the link.
+func TestSwappedForLink(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.jsonl")
+	if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(t.TempDir(), "secret.jsonl")
+	if err := os.WriteFile(secret, []byte(`{"type":"SECRET"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	found, err := layout.Discover([]string{dir}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secret, p); err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(Options{Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := e.Run(found)
+	if res.Entries != 0 || len(res.Findings) == 0 || res.Findings[0].Rule != "unreadable" {
+		t.Errorf("read through the swapped link: %d entries, %+v", res.Entries, res.Findings)
+	}
+	for _, f := range res.Findings {
+		if strings.Contains(f.Message, "SECRET") {
+			t.Errorf("leaked: %+v", f)
+		}
 	}
 }

@@ -281,7 +281,7 @@ func (f *File) lineAt(off int64) []byte {
 		}
 		src = io.NewSectionReader(f.StdinCopy, off, f.Bytes-off)
 	} else {
-		fh, _, err := readonly.Open(f.OSPath)
+		fh, _, err := readonly.Open(f.OSPath, f.Link)
 		if err != nil {
 			return nil
 		}

@@ -4,5 +4,6 @@ package readonly
 
 const (
 	oNonblock = 0
+	oNofollow = 0
 	oNoatime  = 0
 )

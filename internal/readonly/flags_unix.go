@@ -6,5 +6,6 @@ import "syscall"
 
 const (
 	oNonblock = syscall.O_NONBLOCK
+	oNofollow = syscall.O_NOFOLLOW
 	oNoatime  = 0
 )

@@ -15,11 +15,18 @@ var ErrNotRegular = errors.New("not a regular file")
 // O_NONBLOCK keeps a FIFO that appeared after discovery from blocking the
 // open. Where the system has it, O_NOATIME keeps the access time of the
 // caller's own files as it was; on another user's file the system refuses
-// it, and the file is opened without, silently.
-func Open(path string) (*os.File, os.FileInfo, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|oNonblock|oNoatime, 0)
+// it, and the file is opened without, silently. Unless follow is set, a
+// last path element that is a symbolic link is refused (O_NOFOLLOW): a file
+// found as a regular file cannot be swapped for a link to elsewhere before
+// it is read.
+func Open(path string, follow bool) (*os.File, os.FileInfo, error) {
+	flags := os.O_RDONLY | oNonblock
+	if !follow {
+		flags |= oNofollow
+	}
+	f, err := os.OpenFile(path, flags|oNoatime, 0)
 	if oNoatime != 0 && errors.Is(err, syscall.EPERM) {
-		f, err = os.OpenFile(path, os.O_RDONLY|oNonblock, 0)
+		f, err = os.OpenFile(path, flags, 0)
 	}
 	if err != nil {
 		return nil, nil, err

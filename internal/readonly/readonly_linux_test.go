@@ -14,7 +14,7 @@ func TestNoatime(t *testing.T) {
 	if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f, _, err := Open(p)
+	f, _, err := Open(p, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,29 @@ func TestNotRegular(t *testing.T) {
 	if err := syscall.Mkfifo(p, 0o644); err != nil {
 		t.Skip(err)
 	}
-	if _, _, err := Open(p); !errors.Is(err, ErrNotRegular) {
+	if _, _, err := Open(p, true); !errors.Is(err, ErrNotRegular) {
 		t.Errorf("FIFO: %v", err)
 	}
+}
+
+// TestNoFollow: without follow, a link is refused; with it, read.
+func TestNoFollow(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.jsonl")
+	if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "l.jsonl")
+	if err := os.Symlink(p, link); err != nil {
+		t.Fatal(err)
+	}
+	if f, _, err := Open(link, false); err == nil {
+		f.Close()
+		t.Error("a link opened without follow")
+	}
+	f, _, err := Open(link, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
 }
