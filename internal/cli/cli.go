@@ -127,8 +127,9 @@ Flags:
 		fs.PrintDefaults()
 		fmt.Fprint(stderr, `
 Exit status: 0 no finding reaches --fail-on, 1 one does, 2 usage error, an
-unreadable root, nothing to check (see --allow-empty), or an output that cannot
-be written or would replace a file being checked, 3 internal error.
+unreadable root, nothing to check (see --allow-empty), or an output (-o,
+--write-baseline) that cannot be written, is a file being checked or lies in a
+checked data folder, 3 internal error; 130 or 143 when interrupted.
 `)
 	}
 	return fs

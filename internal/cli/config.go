@@ -13,7 +13,6 @@ import (
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/lint"
-	"github.com/ccvet/ccvet/internal/outpath"
 	"github.com/ccvet/ccvet/internal/report"
 	"github.com/ccvet/ccvet/internal/rules"
 )
@@ -158,8 +157,12 @@ func afterRun(eng *lint.Engine, res *lint.Result, c *config.Config, o *options, 
 	switch {
 	case o.cfg.writeBaseline != "":
 		b = baseline.New(fs)
-		if err := baseline.Write(outpath.Resolve(o.cfg.writeBaseline), b); err != nil {
-			return nil, usagef("--write-baseline: %v", err)
+		data, err := b.Marshal()
+		if err != nil {
+			return nil, err
+		}
+		if err := writeTarget("--write-baseline", o.cfg.writeBaseline, data); err != nil {
+			return nil, err
 		}
 		if talk {
 			fmt.Fprintf(stderr, "ccvet: wrote %d findings to the baseline %s\n", len(fs), report.Sanitize(o.cfg.writeBaseline))
