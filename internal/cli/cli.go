@@ -182,7 +182,7 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 
 	paths := fs.Args()
 	if len(paths) == 0 {
-		root, err := defaultRoot()
+		root, err := defaultRoot(stdin)
 		if err != nil {
 			return 0, err
 		}
@@ -197,13 +197,16 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	if stdinCount > 1 {
 		return 0, usagef("standard input (-) can be named only once")
 	}
-	discover := layout.Discover
-	if o.format == "github" || o.format == "sarif" {
-		discover = layout.DiscoverFromHere // annotations and code scanning need paths from the repository root
-	}
-	found, err := discover(paths, o.stdinName)
+	// Paths start with their argument, so that each names its file from
+	// where ccvet runs (the repository root under pre-commit and in CI).
+	found, err := layout.DiscoverFromHere(paths, o.stdinName)
 	if err != nil {
 		return 0, usageError{err}
+	}
+	for _, p := range layout.DropForeign(found) {
+		if !o.quiet {
+			fmt.Fprintf(stderr, "ccvet: %s: skipped: no line is a Claude Code entry\n", report.Sanitize(p))
+		}
 	}
 	excludePaths(found, cfg)
 
@@ -216,7 +219,7 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	prog.begin()
 	res := eng.Run(found)
 	prog.end()
-	bl, err := afterRun(eng, res, cfg, &o, stderr)
+	bl, err := afterRun(eng, res, cfg, &o, found.Keys(), stderr)
 	if err != nil {
 		return 0, err
 	}
@@ -267,8 +270,14 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	return ExitOK, nil
 }
 
-// defaultRoot is $CLAUDE_CONFIG_DIR, else ~/.claude; it must exist.
-func defaultRoot() (string, error) {
+// defaultRoot is $CLAUDE_CONFIG_DIR, else ~/.claude; it must exist. A run
+// without a terminal on standard input (a hook, a script, CI) or with CI set
+// never falls back to it: a hook whose folder argument was lost must not
+// lint the developer's own data.
+func defaultRoot(stdin io.Reader) (string, error) {
+	if !interactive(stdin) {
+		return "", usagef("no PATH given; the home data folder ($CLAUDE_CONFIG_DIR or ~/.claude) is read only from a terminal without CI set: name the folder to check")
+	}
 	root := os.Getenv("CLAUDE_CONFIG_DIR")
 	shown := root
 	if root == "" {
@@ -283,6 +292,16 @@ func defaultRoot() (string, error) {
 		return "", usagef("no Claude Code data folder at %s (pass a PATH, or set CLAUDE_CONFIG_DIR)", shown)
 	}
 	return root, nil
+}
+
+// interactive reports whether stdin is a terminal and CI is not set (tests
+// replace it).
+var interactive = func(stdin io.Reader) bool {
+	if ci := os.Getenv("CI"); ci != "" && ci != "false" && ci != "0" {
+		return false
+	}
+	f, ok := stdin.(*os.File)
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }
 
 func useColor(mode string, w io.Writer) bool {

@@ -94,7 +94,7 @@ func excludePaths(found *layout.Result, c *config.Config) {
 	}
 	files := found.Files[:0]
 	for _, f := range found.Files {
-		if c.Excluded(f.Path) {
+		if c.Excluded(f.Path, f.Key) {
 			found.Skipped++
 			continue
 		}
@@ -103,7 +103,7 @@ func excludePaths(found *layout.Result, c *config.Config) {
 	found.Files = files
 	problems := found.Problems[:0]
 	for _, p := range found.Problems {
-		if !c.Excluded(p.Path) {
+		if !c.Excluded(p.Path, found.Keys()(p.Path)) {
 			problems = append(problems, p)
 		}
 	}
@@ -111,11 +111,12 @@ func excludePaths(found *layout.Result, c *config.Config) {
 }
 
 // afterRun applies the configuration's excludes and ignores, then the
-// baseline, to the findings of res.
-func afterRun(eng *lint.Engine, res *lint.Result, c *config.Config, o *options, stderr io.Writer) (*report.BaselineCounts, error) {
+// baseline, to the findings of res. key maps a reported path to the path
+// relative to the data root, which globs and baselines also match.
+func afterRun(eng *lint.Engine, res *lint.Result, c *config.Config, o *options, key func(string) string, stderr io.Writer) (*report.BaselineCounts, error) {
 	fs := res.Findings
 	if c != nil {
-		kept, unused := c.Filter(fs, eng.On)
+		kept, unused := c.Filter(fs, eng.On, key)
 		for _, f := range unused {
 			if g, ok := eng.Grade(f); ok {
 				kept = append(kept, g)
@@ -129,7 +130,7 @@ func afterRun(eng *lint.Engine, res *lint.Result, c *config.Config, o *options, 
 	var b *baseline.File
 	switch {
 	case o.cfg.writeBaseline != "":
-		b = baseline.New(fs)
+		b = baseline.New(fs, key)
 		if err := baseline.Write(o.cfg.writeBaseline, b); err != nil {
 			return nil, usagef("--write-baseline: %v", err)
 		}
@@ -144,7 +145,7 @@ func afterRun(eng *lint.Engine, res *lint.Result, c *config.Config, o *options, 
 	default:
 		return nil, nil
 	}
-	kept, out := b.Apply(fs)
+	kept, out := b.Apply(fs, key)
 	res.Findings = kept
 	if talk && o.cfg.baseline != "" {
 		fmt.Fprintf(stderr, "ccvet: the baseline %s hid %d findings; %d of its findings match nothing now",

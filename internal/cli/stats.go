@@ -34,13 +34,13 @@ func cmdStats(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	paths := fs.Args()
 	if len(paths) == 0 {
-		root, err := defaultRoot()
+		root, err := defaultRoot(stdin)
 		if err != nil {
 			return err
 		}
 		paths = []string{root}
 	}
-	found, err := layout.Discover(paths, *stdinName)
+	found, err := layout.DiscoverFromHere(paths, *stdinName)
 	if err != nil {
 		return usageError{err}
 	}

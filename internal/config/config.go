@@ -484,14 +484,17 @@ func (c *Config) Severity() map[string]finding.Severity {
 	return out
 }
 
-// Excluded reports whether a reported path is excluded.
-func (c *Config) Excluded(path string) bool {
+// Excluded reports whether an exclude glob matches one of the paths (the
+// reported path of a file and its key).
+func (c *Config) Excluded(paths ...string) bool {
 	if c == nil {
 		return false
 	}
 	for _, g := range c.Exclude {
-		if g.Match(path) {
-			return true
+		for _, p := range paths {
+			if g.Match(p) {
+				return true
+			}
 		}
 	}
 	return false

@@ -66,6 +66,11 @@ type File struct {
 	// a file argument see the rest of its folder (see context.go): its
 	// records feed the project checks, but nothing is reported on it.
 	Context bool
+	// Key names the file whatever the arguments were (key.go): its path
+	// relative to the detected data root ("projects/<enc>/<sid>.jsonl",
+	// "history.jsonl"), else relative to the current folder. Baselines and
+	// configuration globs match it.
+	Key string
 }
 
 // Problem is a path that could not be read or walked.
@@ -117,6 +122,17 @@ func DiscoverFromHere(args []string, stdinName string) (*Result, error) {
 func discover(args []string, stdinName string, prefixArgs bool) (*Result, error) {
 	res := &Result{}
 	seen := map[string]bool{}
+	// Every file belongs to the deepest argument that holds it: a path named
+	// on the command line is checked as what it is, whatever else was named
+	// and in what order (a folder walk leaves out the other arguments inside it).
+	named := map[string]bool{}
+	for _, arg := range args {
+		if arg != "-" {
+			if abs, err := filepath.Abs(arg); err == nil {
+				named[abs] = true
+			}
+		}
+	}
 	var fileArgs []*File
 	for _, arg := range args {
 		if arg == "-" {
@@ -158,9 +174,10 @@ func discover(args []string, stdinName string, prefixArgs bool) (*Result, error)
 			fileArgs = append(fileArgs, f)
 			continue
 		}
-		walkDir(res, arg, seen, prefixArgs)
+		walkDir(res, arg, seen, named, prefixArgs)
 	}
 	addContext(res, fileArgs, seen)
+	setKeys(res) // key.go
 	sort.SliceStable(res.Files, func(i, j int) bool { return res.Files[i].Path < res.Files[j].Path })
 	return res, nil
 }
@@ -176,7 +193,8 @@ func unwrapPathErr(err error) error {
 // walkDir walks one folder argument. Display paths are relative to it, or
 // start with it when prefixArg is set. It does not follow symbolic links to
 // folders (so link loops cannot trap it); links to regular files are checked.
-func walkDir(res *Result, arg string, seen map[string]bool, prefixArg bool) {
+// Paths in named (other arguments) are left to their own argument.
+func walkDir(res *Result, arg string, seen, named map[string]bool, prefixArg bool) {
 	abs, err := filepath.Abs(arg)
 	if err != nil {
 		abs = arg
@@ -207,6 +225,12 @@ func walkDir(res *Result, arg string, seen map[string]bool, prefixArg bool) {
 				return fs.SkipDir
 			}
 			return nil
+		}
+		if p != abs && named[p] {
+			if d.IsDir() {
+				return fs.SkipDir // another argument: walked on its own
+			}
+			return nil // a file argument
 		}
 		if d.IsDir() {
 			if p != abs && (d.Name() == ".git" || d.Name() == "node_modules") {
