@@ -31,6 +31,8 @@ const (
 // usageError marks an error that is the caller's to fix.
 type usageError struct{ error }
 
+func (e usageError) Unwrap() error { return e.error }
+
 func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
 
 // Main runs ccvet with args (without the program name) and returns the exit status.
@@ -42,17 +44,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	if len(args) > 0 {
-		switch args[0] {
-		case "rules":
-			return runSub(stderr, func() error { return cmdRules(args[1:], stdout) })
-		case "schema":
-			return runSub(stderr, func() error { return cmdSchema(args[1:], stdout) })
-		case "stats":
-			return runSub(stderr, func() error { return cmdStats(args[1:], stdin, stdout, stderr) })
-		case "init":
-			return runSub(stderr, func() error { return cmdInit(args[1:], stdout, stderr) })
-		case "explain":
-			return runSub(stderr, func() error { return cmdExplain(args[1:], stdout) })
+		if c, ok := lookupCommand(args[0]); ok { // commands.go
+			return runSub(stderr, func() error { return c.run(args[1:], stdio{stdin, stdout, stderr}) })
 		}
 	}
 	code, err := lintMain(args, stdin, stdout, stderr)
@@ -90,7 +83,9 @@ type options struct {
 	cfg                                      configFlags
 }
 
-func newFlagSet(stderr io.Writer, o *options) *flag.FlagSet {
+// newFlagSet is the flag set of the lint command; --help prints the usage on
+// stdout.
+func newFlagSet(stdout, stderr io.Writer, o *options) *flag.FlagSet {
 	fs := flag.NewFlagSet("ccvet", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.SortFlags = false
@@ -104,27 +99,31 @@ func newFlagSet(stderr io.Writer, o *options) *flag.FlagSet {
 	fs.IntVarP(&o.jobs, "jobs", "j", 0, "check `N` files at once (default: number of CPUs)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no summary line, no progress on standard error")
 	fs.BoolVar(&o.noSnippet, "no-snippet", false, "text output: do not show the offending line under each finding")
-	fs.StringVar(&o.stdinName, "stdin-filename", "", "name to report for a transcript read from standard input (`-`)")
+	fs.StringVar(&o.stdinName, "stdin-filename", "", "report the transcript read from standard input (PATH -) as `NAME`")
 	fs.BoolVar(&o.exitZero, "exit-zero", false, "exit 0 even when findings reach --fail-on (errors still exit 2 or 3)")
 	addConfigFlags(fs, &o.cfg)
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, `Usage: ccvet [flags] [PATH...]
-       ccvet rules [--format text|json|markdown]
-       ccvet schema [TYPE]
-       ccvet stats [--format text|json] [PATH...]
-       ccvet init [--force]
-       ccvet explain RULE
+		fmt.Fprint(stdout, `ccvet lints the data Claude Code keeps on disk.
+
+Usage: ccvet [flags] [PATH...]
+       ccvet COMMAND [flags] [ARG...]
 
 Checks Claude Code data: transcripts, subagent transcripts, history.jsonl and
 todos. PATH is a data root (a folder holding projects/), a projects/ folder, a
 project folder, any folder of .jsonl transcripts, a single file, or - for
-standard input. Without PATH: $CLAUDE_CONFIG_DIR, else ~/.claude.
+standard input. Paths in reports start with the PATH given. Without PATH:
+$CLAUDE_CONFIG_DIR, else ~/.claude, and only when standard input is a
+terminal and CI is not set (a hook or a script names its folder).
 
+Commands (ccvet help COMMAND, or ccvet COMMAND --help, for more):
+`+commandsUsage()+`
 Flags:
 `)
+		fs.SetOutput(stdout)
 		fs.PrintDefaults()
-		fmt.Fprint(stderr, `
+		fs.SetOutput(stderr)
+		fmt.Fprint(stdout, `
 Exit status: 0 no finding reaches --fail-on, 1 one does, 2 usage or unreadable
 root, 3 internal error.
 `)
@@ -134,12 +133,12 @@ root, 3 internal error.
 
 func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	var o options
-	fs := newFlagSet(stderr, &o)
+	fs := newFlagSet(stdout, stderr, &o)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return ExitOK, nil
 		}
-		return 0, usageError{err}
+		return 0, usagef("%v (see `ccvet --help`)", err)
 	}
 	if o.version {
 		fmt.Fprintln(stdout, "ccvet "+Version())
@@ -322,7 +321,7 @@ func useColor(mode string, w io.Writer) bool {
 func Version() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
-		return "(devel)"
+		return noVersion
 	}
 	return versionOf(bi) // version.go
 }

@@ -6,8 +6,6 @@ import (
 	"io"
 	"io/fs"
 
-	flag "github.com/spf13/pflag"
-
 	"github.com/ccvet/ccvet/internal/atomicfile"
 	"github.com/ccvet/ccvet/internal/config"
 )
@@ -54,11 +52,10 @@ ignore: []
 
 // cmdInit writes the default configuration to .ccvet.yaml in the current folder.
 func cmdInit(args []string, stdout, stderr io.Writer) error {
-	flags := flag.NewFlagSet("ccvet init", flag.ContinueOnError)
-	flags.SetOutput(stderr)
+	flags := subFlags("init", stdout)
 	force := flags.Bool("force", false, "replace an existing "+config.FileName)
-	if err := flags.Parse(args); err != nil {
-		return usageError{err}
+	if err := parseSub(flags, args); err != nil {
+		return err
 	}
 	if flags.NArg() > 0 {
 		return usagef("init takes no PATH: it writes %s in the current folder", config.FileName)
