@@ -85,4 +85,3 @@ func TestYAMLErrorPlace(t *testing.T) {
 		}
 	}
 }
-
