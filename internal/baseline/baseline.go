@@ -155,8 +155,10 @@ type Outcome struct {
 
 // Apply drops from fs the findings the baseline records (their paths
 // mapped by key), each recorded finding hiding at most one (in fs's order),
-// and counts the recorded findings left over.
-func (b *File) Apply(fs []finding.Finding, key KeyFunc) ([]finding.Finding, Outcome) {
+// and counts the recorded findings left over on the paths inSight accepts
+// (nil: all of them; a run over some files cannot tell whether a finding
+// on another file is gone).
+func (b *File) Apply(fs []finding.Finding, key KeyFunc, inSight func(path string) bool) ([]finding.Finding, Outcome) {
 	left := map[string]int{}
 	for _, e := range b.Findings {
 		left[entryKey(e.Path, e.Fingerprint)] += e.Count
@@ -172,8 +174,12 @@ func (b *File) Apply(fs []finding.Finding, key KeyFunc) ([]finding.Finding, Outc
 		}
 		kept = append(kept, fs[i])
 	}
-	for _, n := range left {
-		o.Unmatched += n
+	for _, e := range b.Findings {
+		k := entryKey(e.Path, e.Fingerprint)
+		if n := left[k]; n > 0 && (inSight == nil || inSight(e.Path)) {
+			o.Unmatched += n
+			left[k] = 0
+		}
 	}
 	return kept, o
 }

@@ -43,7 +43,7 @@ func TestRoundTrip(t *testing.T) {
 		{Rule: "schema", Path: "b.jsonl", Line: 30, UUID: "u1", Pointer: "/x", Message: "bad x"},
 		{Rule: "schema", Path: "b.jsonl", Line: 31, UUID: "u2", Pointer: "/x", Message: "bad x"},
 	}
-	kept, o := back.Apply(now, nil)
+	kept, o := back.Apply(now, nil, nil)
 	if len(kept) != 1 || kept[0].UUID != "u2" || o.Matched != 2 || o.Unmatched != 1 {
 		t.Errorf("kept %+v, outcome %+v", kept, o)
 	}
@@ -80,11 +80,23 @@ func TestKeyedPaths(t *testing.T) {
 	}
 	g := f
 	g.Path, g.Line = "other/projects/-p/s.jsonl", 7
-	if kept, o := b.Apply([]finding.Finding{g}, toRoot); len(kept) != 0 || o.Matched != 1 {
+	if kept, o := b.Apply([]finding.Finding{g}, toRoot, nil); len(kept) != 0 || o.Matched != 1 {
 		t.Errorf("kept %+v, outcome %+v", kept, o)
 	}
 	g.Path = "other/projects/-q/s.jsonl"
-	if kept, _ := b.Apply([]finding.Finding{g}, toRoot); len(kept) != 1 {
+	if kept, _ := b.Apply([]finding.Finding{g}, toRoot, nil); len(kept) != 1 {
 		t.Errorf("a finding in another file was hidden")
+	}
+}
+
+// TestInSight: entries on paths out of the run's sight are not unmatched.
+func TestInSight(t *testing.T) {
+	b := New([]finding.Finding{{Rule: "blank-line", Path: "a.jsonl", Message: "x"}, {Rule: "blank-line", Path: "b.jsonl", Message: "x"}}, nil)
+	onlyA := func(p string) bool { return p == "a.jsonl" }
+	if _, o := b.Apply(nil, nil, onlyA); o.Unmatched != 1 {
+		t.Errorf("unmatched %d, want 1", o.Unmatched)
+	}
+	if _, o := b.Apply(nil, nil, nil); o.Unmatched != 2 {
+		t.Errorf("unmatched %d, want 2", o.Unmatched)
 	}
 }

@@ -76,6 +76,7 @@ func fail(stderr io.Writer, err error) int {
 
 type options struct {
 	format, output, color, failOn, stdinName string
+	defaultPath                              string
 	enable, disable                          []string
 	strict, quiet, version, exitZero         bool
 	noSnippet                                bool
@@ -100,6 +101,7 @@ func newFlagSet(stdout, stderr io.Writer, o *options) *flag.FlagSet {
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no summary line, no progress on standard error")
 	fs.BoolVar(&o.noSnippet, "no-snippet", false, "text output: do not show the offending line under each finding")
 	fs.StringVar(&o.stdinName, "stdin-filename", "", "report the transcript read from standard input (PATH -) as `NAME`")
+	fs.StringVar(&o.defaultPath, "default-path", "", "check `PATH` when no PATH is given, instead of the home data folder (the ccvet-store hook sets .)")
 	fs.BoolVar(&o.exitZero, "exit-zero", false, "exit 0 even when findings reach --fail-on (errors still exit 2 or 3)")
 	addConfigFlags(fs, &o.cfg)
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
@@ -180,6 +182,9 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	}
 
 	paths := fs.Args()
+	if len(paths) == 0 && o.defaultPath != "" {
+		paths = []string{o.defaultPath}
+	}
 	if len(paths) == 0 {
 		root, err := defaultRoot(stdin)
 		if err != nil {
@@ -218,7 +223,7 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	prog.begin()
 	res := eng.Run(found)
 	prog.end()
-	bl, err := afterRun(eng, res, cfg, &o, found.Keys(), stderr)
+	bl, err := afterRun(eng, res, cfg, &o, found, stderr)
 	if err != nil {
 		return 0, err
 	}

@@ -113,7 +113,11 @@ func excludePaths(found *layout.Result, c *config.Config) {
 // afterRun applies the configuration's excludes and ignores, then the
 // baseline, to the findings of res. key maps a reported path to the path
 // relative to the data root, which globs and baselines also match.
-func afterRun(eng *lint.Engine, res *lint.Result, c *config.Config, o *options, key func(string) string, stderr io.Writer) (*report.BaselineCounts, error) {
+//
+// A run over files only (a pre-commit hook) counts as unmatched only the
+// baseline entries of its files: the others are out of its sight.
+func afterRun(eng *lint.Engine, res *lint.Result, c *config.Config, o *options, found *layout.Result, stderr io.Writer) (*report.BaselineCounts, error) {
+	key := found.Keys()
 	fs := res.Findings
 	if c != nil {
 		kept, unused := c.Filter(fs, eng.On, key)
@@ -145,7 +149,17 @@ func afterRun(eng *lint.Engine, res *lint.Result, c *config.Config, o *options, 
 	default:
 		return nil, nil
 	}
-	kept, out := b.Apply(fs, key)
+	var inSight func(string) bool
+	if len(found.Roots) == 0 {
+		keys := map[string]bool{}
+		for _, f := range found.Files {
+			if !f.Context {
+				keys[f.Key] = true
+			}
+		}
+		inSight = func(p string) bool { return keys[p] }
+	}
+	kept, out := b.Apply(fs, key, inSight)
 	res.Findings = kept
 	if talk && o.cfg.baseline != "" {
 		fmt.Fprintf(stderr, "ccvet: the baseline %s hid %d findings; %d of its findings match nothing now",

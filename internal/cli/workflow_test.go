@@ -167,3 +167,21 @@ func TestBaselinePortable(t *testing.T) {
 		t.Errorf("from the data root: exit %d, findings %+v", code, out.Findings)
 	}
 }
+
+// TestDefaultPath: --default-path (the ccvet-store hook's entry) is checked
+// when no PATH is given, and never the home data folder; a PATH given (the
+// hook's args) replaces it (issue 13, item 1).
+func TestDefaultPath(t *testing.T) {
+	isolate(t)
+	t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(fixtures, "invalid-json", "bad")) // must never be read
+	good := filepath.Join(fixtures, "missing-final-newline", "good")
+	out, _, code := runJSON(t, "--default-path", good, "--fail-on", "warning")
+	if code != ExitOK || out.Summary["files"] == 0 || rulesOf(out)["invalid-json"] != 0 {
+		t.Errorf("--default-path without PATH: exit %d, %v %v", code, out.Summary, rulesOf(out))
+	}
+	warn := filepath.Join(fixtures, "missing-final-newline", "bad")
+	out, _, code = runJSON(t, "--default-path", good, warn, "--fail-on", "warning")
+	if code != ExitFindings || rulesOf(out)["missing-final-newline"] == 0 || rulesOf(out)["invalid-json"] != 0 {
+		t.Errorf("--default-path with a PATH: exit %d, %v", code, rulesOf(out))
+	}
+}
