@@ -45,7 +45,7 @@ func (k Kind) IsTranscript() bool { return k == Transcript || k == Subagent }
 // File is one file to check.
 type File struct {
 	OSPath  string // path to open
-	Path    string // display path: slash-separated, relative to the argument that found it
+	Path    string // display path: slash-separated, relative to the argument that found it (Discover) or starting with it (DiscoverFromHere)
 	Kind    Kind
 	Size    int64
 	Stdin   bool   // read from standard input
