@@ -15,13 +15,14 @@ var markers = [][]byte{[]byte(`"sessionId"`), []byte(`"uuid"`), []byte(`"parentU
 // DropForeign takes out of res the loose .jsonl files that are somebody
 // else's JSON Lines (a dataset, a log): files whose every non-blank line
 // starts with '{' or '[', without a NUL byte, and without any key that
-// Claude Code entries carry anywhere in the file. They count as skipped; their display paths are returned so that the
-// caller can say so. Only loose files whose name says nothing are looked at:
-// a file in a projects/<enc>/ folder, a <sessionId>.jsonl, an agent-*.jsonl,
-// history.jsonl or standard input is always checked, and a file that is
-// empty, unreadable, holds a NUL byte or a line that is not a JSON object or
-// array is checked as a transcript, so a damaged real transcript is never
-// skipped.
+// Claude Code entries carry anywhere in the file. They count as skipped;
+// their display paths are returned, and kept in res.Foreign, so that the
+// caller can say so. Only loose files whose name says nothing are looked
+// at: a file in a projects/<enc>/ folder, a <sessionId>.jsonl, an
+// agent-*.jsonl, history.jsonl or standard input is always checked, and a
+// file that is empty, unreadable, holds a NUL byte or a line that is not a
+// JSON object or array is checked as a transcript, so a damaged real
+// transcript is never skipped.
 func DropForeign(res *Result) []string {
 	var dropped []string
 	files := res.Files[:0]
@@ -36,6 +37,7 @@ func DropForeign(res *Result) []string {
 		files = append(files, f)
 	}
 	res.Files = files
+	res.Foreign = append(res.Foreign, dropped...)
 	return dropped
 }
 

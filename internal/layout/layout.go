@@ -86,6 +86,10 @@ type Result struct {
 	Problems []Problem
 	// Roots are the data roots and projects folders among the arguments, for store-wide checks.
 	Roots []Root
+	// Foreign are the display paths of the files DropForeign skipped: JSON
+	// Lines that are not Claude Code data (counted in Skipped too). A run
+	// whose files were all foreign checked them and found them not ours.
+	Foreign []string
 }
 
 // Root is a scanned data root or projects folder.
