@@ -90,11 +90,12 @@ func TestForeignJSONL(t *testing.T) {
 	// Transcripts that must be checked: a one-line summary, a damaged
 	// entry, NUL bytes left by a crash, random bytes, an empty file.
 	cases := map[string]string{
-		"summary.jsonl": `{"type":"summary","summary":"x","leafUuid":"1c1e3bd9-2bb9-4626-bd99-86a5f04492e6"}` + "\n",
-		"cut.jsonl":     `{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"us`,
-		"nul.jsonl":     "\x00\x00\x00\x00\n",
-		"junk.jsonl":    "not json\n",
-		"empty.jsonl":   "",
+		"summary.jsonl":  `{"type":"summary","summary":"x","leafUuid":"1c1e3bd9-2bb9-4626-bd99-86a5f04492e6"}` + "\n",
+		"cut.jsonl":      `{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"us`,
+		"nul.jsonl":      "\x00\x00\x00\x00\n",
+		"junk.jsonl":     "not json\n",
+		"empty.jsonl":    "",
+		"cut-down.jsonl": `{"type":"user","message":{}}` + "\n" + `{"type": "assistant", "message": {"usage": {}}}` + "\n",
 	}
 	for name, body := range cases {
 		p := writeFile(t, filepath.Join(dir, "exports", name), []byte(body))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"regexp"
 )
 
 // markers are keys of which every kind of Claude Code transcript entry
@@ -12,10 +13,16 @@ import (
 var markers = [][]byte{[]byte(`"sessionId"`), []byte(`"uuid"`), []byte(`"parentUuid"`), []byte(`"leafUuid"`),
 	[]byte(`"messageId"`), []byte(`"isSidechain"`)}
 
+// entryType matches the "type" of a Claude Code entry, for cut-down
+// transcripts (test fixtures of transcript tools) that keep no other key.
+var entryType = regexp.MustCompile(`"type"\s*:\s*"(user|assistant|system|summary|progress|attachment|` +
+	`file-history-snapshot|queue-operation|custom-title|ai-title|last-prompt|permission-mode|agent-name)"`)
+
 // DropForeign takes out of res the loose .jsonl files that are somebody
 // else's JSON Lines (a dataset, a log): files whose every non-blank line
 // starts with '{' or '[', without a NUL byte, and without any key that
-// Claude Code entries carry anywhere in the file. They count as skipped;
+// Claude Code entries carry (nor a "type" of one) anywhere in the file.
+// They count as skipped;
 // their display paths are returned, and kept in res.Foreign, so that the
 // caller can say so. Only loose files whose name says nothing are looked
 // at: a file in a projects/<enc>/ folder, a <sessionId>.jsonl, an
@@ -48,7 +55,7 @@ func foreign(p string) bool {
 		return false
 	}
 	defer fh.Close()
-	const keep = 16 // longer than any marker
+	const keep = 96 // longer than any marker or entry type
 	buf := make([]byte, 64<<10)
 	carry := 0
 	lines := 0
@@ -60,6 +67,9 @@ func foreign(p string) bool {
 			if bytes.Contains(chunk, m) {
 				return false
 			}
+		}
+		if entryType.Match(chunk) {
+			return false
 		}
 		for _, c := range buf[carry : carry+n] {
 			switch {
