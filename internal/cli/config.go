@@ -102,8 +102,9 @@ func excludePaths(found *layout.Result, c *config.Config) {
 	}
 	found.Files = files
 	problems := found.Problems[:0]
+	key := found.Keys()
 	for _, p := range found.Problems {
-		if !c.Excluded(p.Path, found.Keys()(p.Path)) {
+		if !c.Excluded(p.Path, key(p.Path)) {
 			problems = append(problems, p)
 		}
 	}
