@@ -79,7 +79,7 @@ type options struct {
 	defaultPath                              string
 	enable, disable                          []string
 	strict, quiet, version, exitZero         bool
-	noSnippet                                bool
+	noSnippet, allowEmpty                    bool
 	jobs                                     int
 	cfg                                      configFlags
 }
@@ -103,6 +103,7 @@ func newFlagSet(stdout, stderr io.Writer, o *options) *flag.FlagSet {
 	fs.StringVar(&o.stdinName, "stdin-filename", "", "report the transcript read from standard input (PATH -) as `NAME`")
 	fs.StringVar(&o.defaultPath, "default-path", "", "check `PATH` when no PATH is given, instead of the home data folder (the ccvet-store hook sets .)")
 	fs.BoolVar(&o.exitZero, "exit-zero", false, "exit 0 even when findings reach --fail-on (errors still exit 2 or 3)")
+	fs.BoolVar(&o.allowEmpty, "allow-empty", false, "exit 0 when the paths given hold nothing to check (otherwise that is exit 2)")
 	addConfigFlags(fs, &o.cfg)
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.Usage = func() {
@@ -126,8 +127,9 @@ Flags:
 		fs.PrintDefaults()
 		fs.SetOutput(stderr)
 		fmt.Fprint(stdout, `
-Exit status: 0 no finding reaches --fail-on, 1 one does, 2 usage or unreadable
-root, 3 internal error.
+Exit status: 0 no finding reaches --fail-on, 1 one does, 2 usage error, an
+unreadable root, nothing to check (see --allow-empty), or an output that cannot
+be written or would replace a file being checked, 3 internal error.
 `)
 	}
 	return fs
@@ -146,7 +148,10 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 		fmt.Fprintln(stdout, "ccvet "+Version())
 		return ExitOK, nil
 	}
-	cfg, err := loadConfig(fs, &o)
+	if o.jobs < 0 {
+		return 0, usagef("--jobs: want a number of files at once (0 for one per CPU), got %d", o.jobs)
+	}
+	cfg, err := loadConfig(fs, &o, stderr)
 	if err != nil {
 		return 0, err
 	}
@@ -201,6 +206,9 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	if stdinCount > 1 {
 		return 0, usagef("standard input (-) can be named only once")
 	}
+	if o.stdinName != "" && stdinCount == 0 {
+		return 0, usagef("--stdin-filename names standard input, but no - is among the paths")
+	}
 	// Paths start with their argument, so that each names its file from
 	// where ccvet runs (the repository root under pre-commit and in CI).
 	found, err := layout.DiscoverFromHere(paths, o.stdinName)
@@ -212,7 +220,17 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 			fmt.Fprintf(stderr, "ccvet: %s: skipped: no line is a Claude Code entry\n", report.Sanitize(p))
 		}
 	}
-	excludePaths(found, cfg)
+	excluded := excludePaths(found, cfg)
+	if err := nothingToCheck(found, excluded, paths, cfg, o.allowEmpty); err != nil {
+		return 0, err
+	}
+	// Where the report and the baseline go is checked before the run, so
+	// that a bad path fails fast and no output replaces an input.
+	rep, err := openOutputs(&o, found)
+	if err != nil {
+		return 0, err
+	}
+	defer rep.abort()
 
 	prog := newProgress(stderr, !o.quiet, found) // progress.go
 	eng, err := lint.New(lint.Options{Jobs: o.jobs, Enabled: enabled, Severity: cfg.Severity(), Strict: o.strict,
@@ -222,6 +240,7 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	}
 	prog.begin()
 	res := eng.Run(found)
+	defer res.Close()
 	prog.end()
 	bl, err := afterRun(eng, res, cfg, &o, found, stderr)
 	if err != nil {
@@ -229,13 +248,8 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	}
 
 	out := stdout
-	var file *os.File
-	if o.output != "" {
-		file, err = os.Create(o.output)
-		if err != nil {
-			return 0, usagef("--output: %v", err)
-		}
-		out = file
+	if rep.w != nil {
+		out = rep.w
 	}
 	run := &report.Run{Version: Version(), Findings: res.Findings, Files: res.Files, Entries: res.Entries,
 		Skipped: res.Skipped, Rules: ruleInfos(), Baseline: bl}
@@ -255,13 +269,11 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 		}
 		err = report.Text(out, run, topts)
 	}
-	if file != nil {
-		if cerr := file.Close(); err == nil {
-			err = cerr
-		}
+	if err == nil {
+		err = rep.commit()
 	}
 	if err != nil {
-		return 0, fmt.Errorf("writing the report: %w", err)
+		return 0, usagef("writing the report: %v", err)
 	}
 	if o.exitZero {
 		return ExitOK, nil

@@ -76,14 +76,20 @@ func TestForeignJSONL(t *testing.T) {
 	dir := t.TempDir()
 	dataset := writeFile(t, filepath.Join(dir, "data", "train.jsonl"),
 		[]byte("{\"text\": \"hello\", \"label\": 1}\n{\"text\": \"bye\", \"label\": 0, \"id\": \"x\"}\n[1, 2]\n"))
-	out, _, stderr, code := runJSONStderr(t, dataset)
+	// Named alone, it leaves nothing to check: exit 2 (see --allow-empty),
+	// after the note; the per-file pre-commit hook passes --allow-empty.
+	_, stderr, code := run(t, "", dataset)
+	if code != ExitUsage || !strings.HasPrefix(stderr, "ccvet: "+dataset+": skipped: no line is a Claude Code entry\n") {
+		t.Errorf("dataset named: exit %d, stderr %q", code, stderr)
+	}
+	out, _, stderr, code := runJSONStderr(t, "--allow-empty", dataset)
 	if code != ExitOK || len(out.Findings) != 0 || out.Summary["files"] != 0 || out.Summary["skipped"] != 1 {
-		t.Errorf("dataset named: exit %d, %v, %+v", code, out.Summary, out.Findings)
+		t.Errorf("dataset named, --allow-empty: exit %d, %v, %+v", code, out.Summary, out.Findings)
 	}
 	if strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "train.jsonl: skipped: no line is a Claude Code entry") {
 		t.Errorf("dataset named: stderr %q", stderr)
 	}
-	_, stderr, _ = run(t, "", "-q", dataset)
+	_, stderr, _ = run(t, "", "-q", "--allow-empty", dataset)
 	if stderr != "" {
 		t.Errorf("-q: stderr %q", stderr)
 	}

@@ -1,7 +1,10 @@
 package layout
 
 import (
+	"bufio"
 	"bytes"
+	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"regexp"
@@ -19,16 +22,15 @@ var entryType = regexp.MustCompile(`"type"\s*:\s*"(user|assistant|system|summary
 	`file-history-snapshot|queue-operation|custom-title|ai-title|last-prompt|permission-mode|agent-name)"`)
 
 // DropForeign takes out of res the loose .jsonl files that are somebody
-// else's JSON Lines (a dataset, a log): files whose every non-blank line
-// starts with '{' or '[', without a NUL byte, and without any key that
-// Claude Code entries carry (nor a "type" of one) anywhere in the file.
-// They count as skipped;
-// their display paths are returned, and kept in res.Foreign, so that the
-// caller can say so. Only loose files whose name says nothing are looked
-// at: a file in a projects/<enc>/ folder, a <sessionId>.jsonl, an
-// agent-*.jsonl, history.jsonl or standard input is always checked, and a
-// file that is empty, unreadable, holds a NUL byte or a line that is not a
-// JSON object or array is checked as a transcript, so a damaged real
+// else's JSON Lines (a dataset, a log): files whose every non-blank line is a
+// valid JSON object or array, without any key that Claude Code entries carry
+// (nor the "type" of one) anywhere in the file. They count as skipped; their
+// display paths are returned, and kept in res.Foreign, so that the caller can
+// say so. Only loose files whose name says nothing are looked at: a file in a
+// projects/<enc>/ folder, a <sessionId>.jsonl, an agent-*.jsonl,
+// history.jsonl or standard input is always checked, and a file that is
+// empty, unreadable, or holds a line that is not a valid JSON object or array
+// (a NUL byte, a cut line) is checked as a transcript, so a damaged real
 // transcript is never skipped.
 func DropForeign(res *Result) []string {
 	var dropped []string
@@ -48,43 +50,41 @@ func DropForeign(res *Result) []string {
 	return dropped
 }
 
-// foreign reads the file at p until it meets a marker.
+// maxForeignLine bounds a line foreign reads; a longer line makes the file
+// a transcript to check (the lint reports what is wrong with it).
+const maxForeignLine = 16 << 20
+
+// foreign reads the file at p line by line until a line shows it is (or may
+// be) a transcript: a marker, an entry type, or a line that is not a valid
+// JSON object or array.
 func foreign(p string) bool {
 	fh, err := os.Open(p)
 	if err != nil {
 		return false
 	}
 	defer fh.Close()
-	const keep = 96 // longer than any marker or entry type
-	buf := make([]byte, 64<<10)
-	carry := 0
+	br := bufio.NewReaderSize(fh, 64<<10)
 	lines := 0
-	atLineStart := true
+	var long []byte
 	for {
-		n, err := fh.Read(buf[carry:])
-		chunk := buf[:carry+n]
-		for _, m := range markers {
-			if bytes.Contains(chunk, m) {
+		chunk, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			if len(long)+len(chunk) > maxForeignLine {
 				return false
 			}
+			long = append(long, chunk...)
+			continue
 		}
-		if entryType.Match(chunk) {
-			return false
+		line := chunk
+		if long != nil {
+			line = append(long, chunk...)
+			long = nil
 		}
-		for _, c := range buf[carry : carry+n] {
-			switch {
-			case c == 0:
+		if t := bytes.TrimSpace(line); len(t) > 0 {
+			if t[0] != '{' && t[0] != '[' || entryType.Match(t) || hasMarker(t) || !json.Valid(t) {
 				return false
-			case c == '\n':
-				atLineStart = true
-			case atLineStart && (c == ' ' || c == '\t' || c == '\r'):
-			case atLineStart:
-				if c != '{' && c != '[' {
-					return false
-				}
-				lines++
-				atLineStart = false
 			}
+			lines++
 		}
 		if err == io.EOF {
 			return lines > 0
@@ -92,10 +92,14 @@ func foreign(p string) bool {
 		if err != nil {
 			return false
 		}
-		if len(chunk) > keep {
-			carry = copy(buf, chunk[len(chunk)-keep:])
-		} else {
-			carry = len(chunk)
+	}
+}
+
+func hasMarker(line []byte) bool {
+	for _, m := range markers {
+		if bytes.Contains(line, m) {
+			return true
 		}
 	}
+	return false
 }

@@ -14,13 +14,27 @@ import (
 // or under a folder above it, from wherever ccvet runs below the folder
 // the key is relative to.
 func setKeys(res *Result) {
-	cwd, _ := os.Getwd()
+	cwds := workDirs()
 	for _, f := range res.Files {
-		f.Key = keyOf(f, cwd)
+		f.Key = keyOf(f, cwds)
 	}
 }
 
-func keyOf(f *File, cwd string) string {
+// workDirs is the current folder, as given and with its links resolved
+// (walked paths are resolved).
+func workDirs() []string {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil
+	}
+	out := []string{cwd}
+	if real, err := filepath.EvalSymlinks(cwd); err == nil && real != cwd {
+		out = append(out, real)
+	}
+	return out
+}
+
+func keyOf(f *File, cwds []string) string {
 	if f.Stdin {
 		return f.Path
 	}
@@ -50,7 +64,7 @@ func keyOf(f *File, cwd string) string {
 			return rel
 		}
 	}
-	if cwd != "" {
+	for _, cwd := range cwds {
 		if rel, ok := under(cwd, abs); ok {
 			return rel
 		}
@@ -76,7 +90,7 @@ func (r *Result) Keys() func(display string) string {
 	for _, f := range r.Files {
 		byPath[f.Path] = f.Key
 	}
-	cwd, _ := os.Getwd()
+	cwds := workDirs()
 	return func(display string) string {
 		if k, ok := byPath[display]; ok {
 			return k
@@ -92,7 +106,7 @@ func (r *Result) Keys() func(display string) string {
 				}
 			}
 		}
-		if cwd != "" {
+		for _, cwd := range cwds {
 			if rel, ok := under(cwd, abs); ok {
 				return rel
 			}
