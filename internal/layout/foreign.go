@@ -12,9 +12,11 @@ import (
 
 // markers are keys of which every kind of Claude Code transcript entry
 // holds at least one (the envelope's uuid, parentUuid and sessionId; a
-// summary's leafUuid; a snapshot's messageId).
+// summary's leafUuid; a snapshot's messageId), and the key every
+// history.jsonl line holds (pastedContents: a copy of history.jsonl under
+// another name is checked as history).
 var markers = [][]byte{[]byte(`"sessionId"`), []byte(`"uuid"`), []byte(`"parentUuid"`), []byte(`"leafUuid"`),
-	[]byte(`"messageId"`), []byte(`"isSidechain"`)}
+	[]byte(`"messageId"`), []byte(`"isSidechain"`), []byte(`"pastedContents"`)}
 
 // entryType matches the "type" of a Claude Code entry, for cut-down
 // transcripts (test fixtures of transcript tools) that keep no other key.
