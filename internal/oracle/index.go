@@ -50,7 +50,10 @@ Versions: ` + strings.Join(versions, ", ") + `
 // NotReached says what -p mode does not write (kept in one place for the
 // README of a generated tree and the project README).
 const NotReached = `
-Not reached in -p mode: ` + "`history.jsonl`" + ` (the prompt history is written by the
-interactive prompt only) and ` + "`file-history/`" + ` (edit checkpoints are taken by the
-interactive session only); see the ` + "`interactive`" + ` scenario where present.
+-p mode writes no ` + "`history.jsonl`" + ` (the prompt history belongs to the interactive
+prompt) and no ` + "`file-history/`" + ` (edit checkpoints belong to the interactive session).
+The ` + "`interactive`" + ` scenario reaches both by typing into a pseudo-terminal (python3's pty
+module): every version writes history.jsonl; 2.0.76 and later write file-history/ (1.0.128
+has none). Not reached at all: the interactive-only flows a script cannot see the end of
+(rewind through the checkpoint menu, permission prompts answered by hand, /resume picker).
 `

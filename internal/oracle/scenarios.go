@@ -193,6 +193,35 @@ func Scenarios() []Scenario {
 				_, err = e.play(ctx, Prompt("After the big turn.", Text("Resumed the big session.")), "--resume", id)
 				return err
 			}},
+		{Name: "interactive", Healthy: true, Doc: "an interactive session under a pseudo-terminal (python3 pty): Write then Edit a new file, Edit an existing one, then /exit (reaches history.jsonl and file-history/)",
+			Play: func(ctx context.Context, e *Env) error {
+				if err := e.SeedInteractive(); err != nil {
+					return err
+				}
+				f := filepath.Join(e.Work, "notes.txt")
+				old := filepath.Join(e.Work, "existing.txt")
+				if err := os.WriteFile(old, []byte("one\ntwo\n"), 0o644); err != nil {
+					return err
+				}
+				prompt := Prompt("Write then edit a file.",
+					Call(Tool{Name: "Write", Input: map[string]any{"file_path": f, "content": "alpha\nbeta\n"}}),
+					Call(Tool{Name: "Edit", Input: map[string]any{"file_path": f, "old_string": "beta", "new_string": "gamma"}}),
+					Call(Tool{Name: "Read", Input: map[string]any{"file_path": old}}),
+					Call(Tool{Name: "Edit", Input: map[string]any{"file_path": old, "old_string": "two", "new_string": "three"}}),
+					Text("OracleFinished: the files are edited."))
+				prompt = strings.ReplaceAll(prompt, "\n", " ")
+				done := filepath.Join(e.Tmp, "oracle-finished")
+				e.MarkWhenAnswered("OracleFinished", done)
+				_, err := e.RunPTY(ctx, []Key{{Wait: 20, Until: []string{"for shortcuts", "❯"}}, {Wait: 1}, {Send: prompt}, {Wait: 1}, {Send: "\r"},
+					{Wait: 30, UntilFile: done}, {Wait: 2}, {Send: "/exit"}, {Wait: 1}, {Send: "\r"}, {Wait: 3}})
+				if err != nil {
+					return err
+				}
+				if len(e.SessionFiles()) == 0 {
+					return fmt.Errorf("interactive: no session written (see pty-*.log)")
+				}
+				return nil
+			}},
 	}
 }
 
