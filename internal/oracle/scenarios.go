@@ -19,7 +19,7 @@ type Scenario struct {
 	// may report. A scenario with neither is healthy: no error, no warning.
 	Expect []string
 	Allow  []string
-	Play    func(ctx context.Context, e *Env) error
+	Play   func(ctx context.Context, e *Env) error
 }
 
 // ok fails a run that did not exit 0 or reported an error.
