@@ -300,27 +300,40 @@ func collectLeaves(ve *jsonschema.ValidationError, out *[]*jsonschema.Validation
 // properties it declares do not count as evaluated, so unevaluatedProperties
 // reports each of them. Such a report is dropped when the field is declared
 // somewhere in the schemas and a real problem sits in the same object.
+//
+// The same echo follows a problem inside a declared field (an unknown field
+// nested in compactMetadata makes the subschema that declares compactMetadata
+// fail): the report of the declared field itself is dropped when some other
+// problem lies below it.
 func (v *Validator) dropCascade(probs []Problem) []Problem {
-	var real []string
+	var real, all []string
 	for _, p := range probs {
 		if !p.UnknownField {
 			real = append(real, p.Pointer)
 		}
-	}
-	if len(real) == 0 {
-		return probs
+		all = append(all, p.Pointer)
 	}
 	out := probs[:0]
 	for _, p := range probs {
 		if p.UnknownField {
 			parent, name := splitPointer(p.Pointer)
-			if v.cat.declared[name] && anyUnder(real, parent) {
+			if v.cat.declared[name] && (anyUnder(real, parent) || anyBelow(all, p.Pointer)) {
 				continue
 			}
 		}
 		out = append(out, p)
 	}
 	return out
+}
+
+// anyBelow reports whether some pointer lies strictly below p.
+func anyBelow(ptrs []string, p string) bool {
+	for _, q := range ptrs {
+		if strings.HasPrefix(q, p+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // anyUnder reports whether some pointer equals parent or lies below it.
