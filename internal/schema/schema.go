@@ -38,6 +38,12 @@ type Problem struct {
 	// UnknownField is true when the problem is a field the schema does not
 	// declare (rule unknown-field) rather than a schema error.
 	UnknownField bool
+	// Keyword is the schema keyword that failed ("required", "type", ...).
+	Keyword string
+	// Missing holds, for a "required" problem, the pointer of each missing field.
+	Missing []string
+	// MissingNames holds the same fields as Missing, as messages name them.
+	MissingNames []string
 }
 
 // Validator validates values against the compiled embedded schemas. It is
@@ -84,7 +90,7 @@ func readCatalog(fsys fs.FS) (*catalog, error) {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() || !strings.HasSuffix(p, ".json") {
+		if d.IsDir() || !strings.HasSuffix(p, ".json") || p == versionsFile {
 			return nil
 		}
 		data, err := fs.ReadFile(fsys, p)
@@ -359,7 +365,7 @@ func tidy(probs []Problem) []Problem {
 	})
 	out := probs[:0]
 	for i, p := range probs {
-		if i > 0 && p == probs[i-1] {
+		if i > 0 && sameProblem(p, probs[i-1]) {
 			continue
 		}
 		out = append(out, p)
@@ -369,3 +375,10 @@ func tidy(probs []Problem) []Problem {
 	}
 	return out
 }
+
+// sameProblem reports whether a and b say the same thing at the same place.
+func sameProblem(a, b Problem) bool {
+	return a.Pointer == b.Pointer && a.Message == b.Message && a.UnknownField == b.UnknownField
+}
+
+func sortStrings(s []string) { sort.Strings(s) }

@@ -1,0 +1,106 @@
+package schema
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/ccvet/ccvet/schemas"
+)
+
+// versionsFile is the embedded table of the Claude Code versions seen
+// writing each entry type and field; it is not a schema.
+const versionsFile = "versions.json"
+
+// Range is the first and last Claude Code version seen writing something.
+type Range struct {
+	First, Last string
+}
+
+// String renders the range as "2.0.76–2.1.330", or one version.
+func (r Range) String() string {
+	if r.First == r.Last {
+		return r.First
+	}
+	return r.First + "–" + r.Last
+}
+
+type versionTable struct {
+	Types map[string]struct {
+		Seen   [2]string            `json:"seen"`
+		Fields map[string][2]string `json:"fields"`
+	} `json:"types"`
+}
+
+var (
+	verOnce sync.Once
+	verVal  versionTable
+)
+
+func versions() *versionTable {
+	verOnce.Do(func() {
+		data, err := schemas.FS.ReadFile(versionsFile)
+		if err == nil {
+			_ = json.Unmarshal(data, &verVal)
+		}
+	})
+	return &verVal
+}
+
+// TypeVersions returns the versions seen writing entry type t.
+func TypeVersions(t string) (Range, bool) {
+	e, ok := versions().Types[t]
+	if !ok {
+		return Range{}, false
+	}
+	return Range{e.Seen[0], e.Seen[1]}, true
+}
+
+// FieldVersions returns the versions seen writing field (a dotted path such
+// as "message.usage.speed") on entries of type t.
+func FieldVersions(t, field string) (Range, bool) {
+	e, ok := versions().Types[t]
+	if !ok {
+		return Range{}, false
+	}
+	r, ok := e.Fields[field]
+	if !ok {
+		return Range{}, false
+	}
+	return Range{r[0], r[1]}, true
+}
+
+// VersionFields lists the fields of entry type t in the table, sorted, with
+// their ranges.
+func VersionFields(t string) ([]string, map[string]Range) {
+	e, ok := versions().Types[t]
+	if !ok {
+		return nil, nil
+	}
+	out := map[string]Range{}
+	names := make([]string, 0, len(e.Fields))
+	for k, r := range e.Fields {
+		out[k] = Range{r[0], r[1]}
+		names = append(names, k)
+	}
+	sortStrings(names)
+	return names, out
+}
+
+// VersionLess compares two dotted version numbers (1.0.9 < 1.0.10); a
+// version that does not parse sorts first.
+func VersionLess(a, b string) bool {
+	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < len(pa) && i < len(pb); i++ {
+		x, ex := strconv.Atoi(pa[i])
+		y, ey := strconv.Atoi(pb[i])
+		if ex != nil || ey != nil {
+			return a < b
+		}
+		if x != y {
+			return x < y
+		}
+	}
+	return len(pa) < len(pb)
+}
