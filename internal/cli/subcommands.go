@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -80,8 +81,41 @@ func cmdSchema(args []string, stdout io.Writer) error {
 	if !ok {
 		return usagef("no schema named %q (run `ccvet schema` for the list)", fs.Arg(0))
 	}
-	_, err := stdout.Write(src)
+	_, err := stdout.Write(withVersions(fs.Arg(0), src))
 	return err
+}
+
+// withVersions adds to an entry type's schema text an "x-versions" member:
+// the Claude Code versions seen writing the type ("seen") and each field
+// ("fields"), or "unseen" when no sampled version was seen writing it. The
+// result stays one JSON document.
+func withVersions(name string, src []byte) []byte {
+	if strings.Contains(name, "/") || name == "history" || name == "todos" {
+		return src
+	}
+	end := bytes.LastIndexByte(src, '}')
+	if end < 0 {
+		return src
+	}
+	var b bytes.Buffer
+	b.Write(bytes.TrimRight(src[:end], " \n"))
+	b.WriteString(",\n  \"x-versions\": ")
+	r, ok := schema.TypeVersions(name)
+	if !ok {
+		b.WriteString(`"unseen: named by Claude Code 2.1.330, not yet seen written"`)
+	} else {
+		fmt.Fprintf(&b, "{\n    \"seen\": %q,\n    \"fields\": {", r.String())
+		names, ranges := schema.VersionFields(name)
+		for i, f := range names {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, "\n      %q: %q", f, ranges[f].String())
+		}
+		b.WriteString("\n    }\n  }")
+	}
+	b.WriteString("\n}\n")
+	return b.Bytes()
 }
 
 // rulesMarkdown renders the catalogue as docs/rules.md.

@@ -288,6 +288,9 @@ type Project struct {
 	Files    []*File // transcripts and subagent transcripts, sorted by path
 	Env      *Env
 	emit     func(finding.Finding)
+
+	ledger     *projectLedger // read once by the ledger rules (ledger.go)
+	ledgerRead bool
 }
 
 // NewProject makes a project context.
