@@ -53,6 +53,12 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			return runSub(stderr, func() error { return cmdInit(args[1:], stdout, stderr) })
 		case "explain":
 			return runSub(stderr, func() error { return cmdExplain(args[1:], stdout) })
+		case "request":
+			code := ExitOK
+			if c := runSub(stderr, func() (err error) { code, err = cmdRequest(args[1:], stdout, stderr); return err }); c != ExitOK {
+				return c
+			}
+			return code
 		}
 	}
 	code, err := lintMain(args, stdin, stdout, stderr)
@@ -115,6 +121,7 @@ func newFlagSet(stderr io.Writer, o *options) *flag.FlagSet {
        ccvet stats [--format text|json] [PATH...]
        ccvet init [--force]
        ccvet explain RULE
+       ccvet request [--root ROOT] SESSION[:ENTRY]
 
 Checks Claude Code data: transcripts, subagent transcripts, history.jsonl and
 todos. PATH is a data root (a folder holding projects/), a projects/ folder, a

@@ -18,6 +18,10 @@ type Request struct {
 	Tail      []string
 	ShapeHash string
 	SessionID string
+	// Params and CacheControl are the canonical JSON of the request's
+	// params and cacheControl, kept only when reading with content.
+	Params       []byte
+	CacheControl []byte
 }
 
 // Stored is an api-request-blob or api-request-shape entry.
@@ -105,6 +109,14 @@ func (f *Facts) Note(n int, v jsontree.Val) {
 		}
 		q.ShapeHash, _ = v.Get("shapeHash").Str()
 		q.SessionID, _ = v.Get("sessionId").Str()
+		if f.keepContent {
+			if p := v.Get("params"); p.Exists() {
+				q.Params = AppendCanon(nil, p)
+			}
+			if c := v.Get("cacheControl"); c.Exists() {
+				q.CacheControl = AppendCanon(nil, c)
+			}
+		}
 		f.Requests = append(f.Requests, q)
 		return
 	case "api-request-blob", "api-request-shape":
