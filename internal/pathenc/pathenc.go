@@ -26,7 +26,8 @@ package pathenc
 //   - the drive letter of a Windows path in either case: Claude Code keeps
 //     the case the shell gives, so "c--Users-x" and "C--Users-x" can both
 //     hold one project;
-//   - a trailing path separator on the cwd ("/a/b/" for "/a/b");
+//   - a trailing path separator on the cwd, encoded ("/a/b/" as "-a-b-") or
+//     not ("-a-b");
 //   - NFC and NFD spellings of the path. From 2.1.39 the path is
 //     NFC-normalized before encoding; before, macOS gave NFD names. The two
 //     encode differently ("é" is one unit, "-", in NFC but "e"+U+0301, "e-",
@@ -133,11 +134,16 @@ func MaybeOverride(name string) bool {
 // and either case of a Windows drive letter. It does not try other Unicode
 // normalizations; Matches does.
 func Encodes(cwd, folder string) bool {
-	cwd = trimSep(cwd)
 	if cwd == "" || folder == "" {
 		return false
 	}
-	return encodes(EncodeUncapped(cwd), cwd, folder)
+	// Claude Code encodes the directory as the shell gave it: "/a/b/"
+	// becomes "-a-b-"; the same directory launched as "/a/b" is "-a-b".
+	if encodes(EncodeUncapped(cwd), cwd, folder) {
+		return true
+	}
+	t := trimSep(cwd)
+	return t != cwd && encodes(EncodeUncapped(t), t, folder)
 }
 
 func encodes(enc, cwd, folder string) bool {
