@@ -118,7 +118,7 @@ func newFlagSet(stderr io.Writer, o *options) *flag.FlagSet {
 		fmt.Fprint(stderr, `Usage: ccvet [flags] [PATH...]
        ccvet rules [--format text|json|markdown]
        ccvet schema [TYPE]
-       ccvet stats [--format text|json] [PATH...]
+       ccvet stats [--format text|json] [--since VERSION] [PATH...]
        ccvet init [--force]
        ccvet explain RULE
        ccvet request [--root ROOT] SESSION[:ENTRY]

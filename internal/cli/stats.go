@@ -12,6 +12,7 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/ccvet/ccvet/internal/jsonpos"
+	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/lint"
 	"github.com/ccvet/ccvet/internal/report"
@@ -26,8 +27,14 @@ func cmdStats(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	format := fs.StringP("format", "f", "text", "output format: text or json")
 	jobs := fs.IntP("jobs", "j", 0, "check `N` files at once (default: number of CPUs)")
 	stdinName := fs.String("stdin-filename", "", "name to report for a transcript read from standard input (`-`)")
+	since := fs.String("since", "", "show only Claude Code `VERSION` and later, and what they first wrote")
 	if err := fs.Parse(args); err != nil {
 		return usageError{err}
+	}
+	if *since != "" {
+		if _, ok := parseSemver(*since); !ok {
+			return usagef("stats --since: want a version such as 2.1.200, got %q", *since)
+		}
 	}
 	if *format != "text" && *format != "json" {
 		return usagef("stats --format: want text or json, got %q", *format)
@@ -49,13 +56,13 @@ func cmdStats(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	for _, r := range rules.All() {
 		off[r.ID] = false
 	}
-	st := &driftStats{versions: map[string]*versionStats{}}
+	st := &driftStats{versions: map[string]*versionStats{}, files: map[*rules.File]*fileDrift{}}
 	eng, err := lint.New(lint.Options{Jobs: *jobs, Enabled: off, Stdin: stdin, OnLine: st.line})
 	if err != nil {
 		return err
 	}
 	res := eng.Run(found)
-	out := st.report(res)
+	out := st.report(res, *since)
 	if *format == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetEscapeHTML(false)
@@ -103,6 +110,7 @@ type versionStats struct {
 	types   map[string]int
 	unknown map[typeKey]*tally
 	fields  map[string]*tally
+	written map[string]bool // fieldPaths seen
 }
 
 // driftStats gathers what lines of every version hold. Lines arrive from
@@ -111,49 +119,129 @@ type versionStats struct {
 type driftStats struct {
 	mu       sync.Mutex
 	versions map[string]*versionStats
+	files    map[*rules.File]*fileDrift
 }
 
 func (s *driftStats) line(l *rules.Line) {
 	if !l.IsObject() || !l.File.Kind.IsTranscript() {
 		return
 	}
-	types := rules.UnknownTypes(l)
-	var fields []string
-	for _, p := range l.SchemaProblems() {
-		if p.UnknownField {
-			fields = append(fields, p.Pointer)
-		}
-	}
 	at := func(ptr string, key bool) place {
 		off, _ := jsonpos.Find(l.Raw, ptr, key)
 		return place{Path: l.File.Path, Line: l.Num, Column: l.Column(off)}
 	}
+	c := &contribution{typ: l.Type, fields: fieldPaths(l)}
+	for _, t := range rules.UnknownTypes(l) {
+		c.unknown = append(c.unknown, unknownAt{typeKey{t.Kind, t.Name, shape(l.Value(), t.Pointer)}, at(t.Pointer, false)})
+	}
+	for _, p := range l.SchemaProblems() {
+		if p.UnknownField {
+			c.unknownFields = append(c.unknownFields, unknownFieldAt{shape(l.Value(), p.Pointer), at(p.Pointer, true)})
+		}
+	}
 	version, _ := l.Root.Get("version").Str()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// Metadata entries carry no version: they count for the version of the
+	// file around them (the line before, else the first versioned line
+	// after, else the file's last).
+	fd := s.files[l.File]
+	if fd == nil {
+		fd = &fileDrift{}
+		s.files[l.File] = fd
+	}
+	if version == "" {
+		if fd.last == "" {
+			fd.pending = append(fd.pending, c)
+			return
+		}
+		version = fd.last
+	} else {
+		fd.last = version
+		for _, p := range fd.pending {
+			s.add(version, p)
+		}
+		fd.pending = nil
+	}
+	s.add(version, c)
+}
+
+// contribution is what one line adds to its version's statistics.
+type contribution struct {
+	typ           string
+	fields        []string // field paths ("user.message.usage.speed") the line writes
+	unknown       []unknownAt
+	unknownFields []unknownFieldAt
+}
+
+type unknownAt struct {
+	key typeKey
+	at  place
+}
+
+type unknownFieldAt struct {
+	ptr string
+	at  place
+}
+
+// fileDrift holds, for one file, the version of the last versioned line
+// and the metadata lines read before any.
+type fileDrift struct {
+	last    string
+	pending []*contribution
+}
+
+func (s *driftStats) add(version string, c *contribution) {
 	v := s.versions[version]
 	if v == nil {
-		v = &versionStats{types: map[string]int{}, unknown: map[typeKey]*tally{}, fields: map[string]*tally{}}
+		v = &versionStats{types: map[string]int{}, unknown: map[typeKey]*tally{}, fields: map[string]*tally{},
+			written: map[string]bool{}}
 		s.versions[version] = v
 	}
 	v.entries++
-	if l.Type != "" {
-		v.types[l.Type]++
+	if c.typ != "" {
+		v.types[c.typ]++
 	}
-	for _, t := range types {
-		k := typeKey{t.Kind, t.Name, shape(l.Value(), t.Pointer)}
-		if v.unknown[k] == nil {
-			v.unknown[k] = &tally{}
+	for _, f := range c.fields {
+		v.written[f] = true
+	}
+	for _, u := range c.unknown {
+		if v.unknown[u.key] == nil {
+			v.unknown[u.key] = &tally{}
 		}
-		v.unknown[k].add(at(t.Pointer, false))
+		v.unknown[u.key].add(u.at)
 	}
-	for _, ptr := range fields {
-		k := shape(l.Value(), ptr)
-		if v.fields[k] == nil {
-			v.fields[k] = &tally{}
+	for _, u := range c.unknownFields {
+		if v.fields[u.ptr] == nil {
+			v.fields[u.ptr] = &tally{}
 		}
-		v.fields[k].add(at(ptr, true))
+		v.fields[u.ptr].add(u.at)
 	}
+}
+
+// fieldPaths lists the fields a transcript line writes, as "TYPE.field",
+// with the members of message and message.usage one level down: what
+// --since compares across versions.
+func fieldPaths(l *rules.Line) []string {
+	t := l.Type
+	if t == "" {
+		return nil
+	}
+	out := []string{t}
+	for k, v := range l.Root.Members() {
+		out = append(out, t+"."+k)
+		if k == "message" && v.Kind() == jsontree.Object {
+			for mk, mv := range v.Members() {
+				out = append(out, t+".message."+mk)
+				if mk == "usage" && mv.Kind() == jsontree.Object {
+					for uk := range mv.Members() {
+						out = append(out, t+".message.usage."+uk)
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // shape is ptr with every array index replaced by "*": the place of a field
@@ -189,8 +277,19 @@ func shape(doc any, ptr string) string {
 // The JSON shape of `ccvet stats --format json` (documented in the README).
 type statsReport struct {
 	Tool     jsonToolInfo      `json:"tool"`
+	Since    string            `json:"since,omitempty"`
 	Versions []statsVersion    `json:"versions"`
 	Summary  statsSummaryBlock `json:"summary"`
+	// FirstWritten groups, by the version that first wrote it in the data
+	// read, every unknown field, and with --since every entry type and
+	// field first written by that version or a later one.
+	FirstWritten []statsFirst `json:"firstWritten"`
+}
+
+type statsFirst struct {
+	Version       string   `json:"version"`
+	UnknownFields []string `json:"unknownFields"`
+	New           []string `json:"new,omitempty"`
 }
 
 type jsonToolInfo struct {
@@ -226,15 +325,32 @@ type statsSummaryBlock struct {
 	Skipped int `json:"skipped"`
 }
 
-func (s *driftStats) report(res *lint.Result) *statsReport {
-	out := &statsReport{Tool: jsonToolInfo{Name: "ccvet", Version: Version()}, Versions: []statsVersion{},
-		Summary: statsSummaryBlock{Files: res.Files, Entries: res.Entries, Skipped: res.Skipped}}
+func (s *driftStats) report(res *lint.Result, since string) *statsReport {
+	out := &statsReport{Tool: jsonToolInfo{Name: "ccvet", Version: Version()}, Since: since, Versions: []statsVersion{},
+		Summary: statsSummaryBlock{Files: res.Files, Entries: res.Entries, Skipped: res.Skipped}, FirstWritten: []statsFirst{}}
+	// Files whose lines all lack a version keep them pending: they count
+	// for no version.
+	files := make([]*rules.File, 0, len(s.files))
+	for f := range s.files {
+		files = append(files, f)
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	for _, f := range files {
+		for _, p := range s.files[f].pending {
+			s.add("", p)
+		}
+		s.files[f].pending = nil
+	}
 	names := make([]string, 0, len(s.versions))
 	for v := range s.versions {
 		names = append(names, v)
 	}
 	sort.Slice(names, func(i, j int) bool { return versionLess(names[i], names[j]) })
+	out.FirstWritten = s.firstWritten(names, since)
 	for _, name := range names {
+		if since != "" && (name == "" || versionLess(name, since)) {
+			continue
+		}
 		v := s.versions[name]
 		sv := statsVersion{Version: name, Entries: v.entries, Types: v.types,
 			UnknownTypes: []statsUnknown{}, UnknownFields: []statsUnknownFd{}}
@@ -256,6 +372,45 @@ func (s *driftStats) report(res *lint.Result) *statsReport {
 		}
 		sort.Slice(sv.UnknownFields, func(i, j int) bool { return sv.UnknownFields[i].Pointer < sv.UnknownFields[j].Pointer })
 		out.Versions = append(out.Versions, sv)
+	}
+	return out
+}
+
+// firstWritten groups unknown fields, and with since the entry types and
+// fields first written at or after it, by the first version (in names'
+// order) that wrote them.
+func (s *driftStats) firstWritten(names []string, since string) []statsFirst {
+	seenField, seenNew := map[string]bool{}, map[string]bool{}
+	var out []statsFirst
+	for _, name := range names {
+		v := s.versions[name]
+		g := statsFirst{Version: name, UnknownFields: []string{}}
+		for ptr := range v.fields {
+			if !seenField[ptr] {
+				seenField[ptr] = true
+				g.UnknownFields = append(g.UnknownFields, ptr)
+			}
+		}
+		for f := range v.written {
+			if seenNew[f] {
+				continue
+			}
+			seenNew[f] = true
+			if since != "" && name != "" && !versionLess(name, since) {
+				g.New = append(g.New, f)
+			}
+		}
+		sort.Strings(g.UnknownFields)
+		sort.Strings(g.New)
+		if since != "" && (name == "" || versionLess(name, since)) {
+			continue // only what the versions shown first wrote
+		}
+		if len(g.UnknownFields) > 0 || len(g.New) > 0 {
+			out = append(out, g)
+		}
+	}
+	if out == nil {
+		out = []statsFirst{}
 	}
 	return out
 }
@@ -284,6 +439,18 @@ func (r *statsReport) text(w io.Writer) error {
 		}
 		for _, f := range v.UnknownFields {
 			fmt.Fprintf(&b, "  unknown field %s: %d, first at %s\n", f.Pointer, f.Count, f.First)
+		}
+	}
+	for _, g := range r.FirstWritten {
+		name := "(no version)"
+		if g.Version != "" {
+			name = "Claude Code " + g.Version
+		}
+		if len(g.UnknownFields) > 0 {
+			fmt.Fprintf(&b, "unknown fields first written by %s: %s\n", name, strings.Join(g.UnknownFields, ", "))
+		}
+		if len(g.New) > 0 {
+			fmt.Fprintf(&b, "first written by %s: %s\n", name, strings.Join(g.New, ", "))
 		}
 	}
 	fmt.Fprintf(&b, "%s checked, %s (%s skipped)\n", countOf(r.Summary.Files, "file", "files"),
