@@ -2,6 +2,7 @@ package rules
 
 import (
 	"bytes"
+	"github.com/ccvet/ccvet/internal/model"
 	"io"
 	"os"
 	"sort"
@@ -16,7 +17,7 @@ import (
 // forked session names requests in the file it came from, so names resolve
 // project-wide.
 type projectLedger struct {
-	files    []*File
+	files    []*model.File
 	facts    []*ledger.Facts
 	requests map[string]*ledger.Request
 	shapes   map[string]bool
@@ -25,11 +26,14 @@ type projectLedger struct {
 
 // ledgerOf reads the ledger of p's transcripts once; nil when no file of p
 // holds a ledger entry.
-func ledgerOf(p *Project) *projectLedger {
-	if p.ledgerRead {
-		return p.ledger
-	}
-	p.ledgerRead = true
+func ledgerOf(p *model.Project) *projectLedger {
+	pl, _ := p.Memo(ledgerKey{}, func() any { return readProjectLedger(p) }).(*projectLedger)
+	return pl
+}
+
+type ledgerKey struct{}
+
+func readProjectLedger(p *model.Project) *projectLedger {
 	var pl *projectLedger
 	for _, f := range p.Files {
 		if !f.Kind.IsTranscript() || !hasLedger(f) {
@@ -57,12 +61,11 @@ func ledgerOf(p *Project) *projectLedger {
 			pl.known[h] = true
 		}
 	}
-	p.ledger = pl
 	return pl
 }
 
 // hasLedger reports whether a transcript's records include a ledger entry.
-func hasLedger(f *File) bool {
+func hasLedger(f *model.File) bool {
 	for _, rec := range f.Records {
 		switch rec.Type {
 		case "api-request", "api-request-blob", "api-request-shape":
@@ -73,7 +76,7 @@ func hasLedger(f *File) bool {
 }
 
 // readLedger reads f again from the start for its ledger facts.
-func readLedger(f *File) *ledger.Facts {
+func readLedger(f *model.File) *ledger.Facts {
 	var src io.Reader
 	if f.Stdin {
 		src = bytes.NewReader(f.StdinData)
@@ -94,7 +97,7 @@ func readLedger(f *File) *ledger.Facts {
 func messages(q *ledger.Request) int { return q.Keep + len(q.Tail) }
 
 // ledgerReport emits a finding on line n of f, at ptr.
-func ledgerReport(r *Rule, f *File, n int, ptr, msg string) {
+func ledgerReport(r *Rule, f *model.File, n int, ptr, msg string) {
 	rec := recordAt(f, n)
 	if rec == nil {
 		rec = &entry.Record{Line: n}
@@ -103,7 +106,7 @@ func ledgerReport(r *Rule, f *File, n int, ptr, msg string) {
 }
 
 // recordAt finds the record of line n.
-func recordAt(f *File, n int) *entry.Record {
+func recordAt(f *model.File, n int) *entry.Record {
 	i := sort.Search(len(f.Records), func(i int) bool { return f.Records[i].Line >= n })
 	if i < len(f.Records) && f.Records[i].Line == n {
 		return f.Records[i]

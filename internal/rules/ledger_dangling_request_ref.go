@@ -1,6 +1,9 @@
 package rules
 
-import "github.com/ccvet/ccvet/internal/finding"
+import (
+	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/model"
+)
 
 // LedgerDanglingRequestRef reports an assistant requestRef naming no request.
 var LedgerDanglingRequestRef = register(&Rule{
@@ -15,7 +18,7 @@ var LedgerDanglingRequestRef = register(&Rule{
 	Bad:  `{"type":"assistant","requestRef":"69f3… (no such api-request)",…}`,
 	Good: `{"type":"assistant","requestRef":"69f3… (an api-request of this or a sibling transcript)",…}`,
 	Fix:  "Restore the api-request line from a backup of the transcript.",
-	Project: func(r *Rule, p *Project) {
+	Project: func(r *Rule, p *model.Project) {
 		pl := ledgerOf(p)
 		if pl == nil {
 			return

@@ -1,6 +1,9 @@
 package rules
 
-import "github.com/ccvet/ccvet/internal/finding"
+import (
+	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/model"
+)
 
 // LedgerDanglingTail reports a tail hash that names no message.
 var LedgerDanglingTail = register(&Rule{
@@ -16,7 +19,7 @@ var LedgerDanglingTail = register(&Rule{
 	Bad:  `{"type":"api-request","tail":["8efc… (no blob, no matching entries)"],…}`,
 	Good: `{"type":"api-request-blob","hash":"8efc…","message":{…}} … {"type":"api-request","tail":["8efc…"],…}`,
 	Fix:  "Restore the removed or edited lines from a backup of the transcript.",
-	Project: func(r *Rule, p *Project) {
+	Project: func(r *Rule, p *model.Project) {
 		pl := ledgerOf(p)
 		if pl == nil {
 			return

@@ -1,6 +1,9 @@
 package rules
 
-import "github.com/ccvet/ccvet/internal/finding"
+import (
+	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/model"
+)
 
 // LedgerHashMismatch reports a blob or shape whose content does not match its hash.
 var LedgerHashMismatch = register(&Rule{
@@ -15,7 +18,7 @@ var LedgerHashMismatch = register(&Rule{
 	Bad:  `{"type":"api-request-blob","hash":"8efc…","message":{"role":"user","content":"edited"}}`,
 	Good: `{"type":"api-request-blob","hash":"8efc… (sha256 of the message's canonical JSON)","message":{…}}`,
 	Fix:  "Restore the line from a backup of the transcript.",
-	Project: func(r *Rule, p *Project) {
+	Project: func(r *Rule, p *model.Project) {
 		pl := ledgerOf(p)
 		if pl == nil {
 			return

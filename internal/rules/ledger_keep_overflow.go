@@ -1,6 +1,9 @@
 package rules
 
-import "github.com/ccvet/ccvet/internal/finding"
+import (
+	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/model"
+)
 
 // LedgerKeepOverflow reports an api-request that keeps more messages than its base sent.
 var LedgerKeepOverflow = register(&Rule{
@@ -13,7 +16,7 @@ var LedgerKeepOverflow = register(&Rule{
 	Bad:      `{"type":"api-request","base":"a… (sent 2 messages)","keep":5,…}`,
 	Good:     `{"type":"api-request","base":"a… (sent 2 messages)","keep":2,…}`,
 	Fix:      "The line was altered; restore it from a backup of the transcript.",
-	Project: func(r *Rule, p *Project) {
+	Project: func(r *Rule, p *model.Project) {
 		pl := ledgerOf(p)
 		if pl == nil {
 			return

@@ -1,6 +1,9 @@
 package rules
 
-import "github.com/ccvet/ccvet/internal/finding"
+import (
+	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/model"
+)
 
 // LedgerMissingShape reports an api-request whose shapeHash has no shape.
 var LedgerMissingShape = register(&Rule{
@@ -13,7 +16,7 @@ var LedgerMissingShape = register(&Rule{
 	Bad:      `{"type":"api-request","shapeHash":"40f3… (no api-request-shape with it)",…}`,
 	Good:     `{"type":"api-request-shape","shapeHash":"40f3…","shape":{…}} … {"type":"api-request","shapeHash":"40f3…",…}`,
 	Fix:      "Restore the api-request-shape line from a backup of the transcript.",
-	Project: func(r *Rule, p *Project) {
+	Project: func(r *Rule, p *model.Project) {
 		pl := ledgerOf(p)
 		if pl == nil {
 			return

@@ -3,6 +3,7 @@ package rules
 import (
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/model"
 )
 
 // ToolSourceMismatch reports a sourceToolAssistantUUID that does not name the
@@ -21,7 +22,7 @@ var ToolSourceMismatch = register(&Rule{
 	Bad:  `{"type":"user","sourceToolAssistantUUID":"b…(an assistant line with text only)","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_A",…}]}}`,
 	Good: `{"type":"user","sourceToolAssistantUUID":"a…(the line with tool_use toolu_A)","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_A",…}]}}`,
 	Fix:  "Set sourceToolAssistantUUID (and parentUuid) to the uuid of the assistant entry whose tool_use the result answers.",
-	Project: func(r *Rule, p *Project) {
+	Project: func(r *Rule, p *model.Project) {
 		var byUUID map[string][]*entry.Record // every entry of the project with that uuid
 		for _, f := range p.Files {
 			if !f.Kind.IsTranscript() {
@@ -111,7 +112,7 @@ func anyHolds(srcs []*entry.Record, rec *entry.Record) bool {
 
 // projectRecords maps each uuid to the entries of the project's transcripts
 // that carry it (a fork copies uuids into a new file).
-func projectRecords(p *Project) map[string][]*entry.Record {
+func projectRecords(p *model.Project) map[string][]*entry.Record {
 	out := map[string][]*entry.Record{}
 	for _, f := range p.Files {
 		if !f.Kind.IsTranscript() {
