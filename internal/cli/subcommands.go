@@ -86,9 +86,11 @@ func cmdSchema(args []string, stdout io.Writer) error {
 }
 
 // withVersions adds to an entry type's schema text an "x-versions" member:
-// the Claude Code versions seen writing the type ("seen") and each field
-// ("fields"), or "unseen" when no sampled version was seen writing it. The
-// result stays one JSON document.
+// the Claude Code versions seen writing the type and each of its fields,
+// as "since" (first seen) and "until" (last seen, given only when it is
+// older than the newest version seen writing the type: the field stopped
+// being written), or "unseen" when no sampled version was seen writing the
+// type. The result stays one JSON document.
 func withVersions(name string, src []byte) []byte {
 	if strings.Contains(name, "/") || name == "history" || name == "todos" {
 		return src
@@ -103,18 +105,24 @@ func withVersions(name string, src []byte) []byte {
 	r, ok := schema.TypeVersions(name)
 	if !ok {
 		b.WriteString(`"unseen: named by Claude Code 2.1.330, not yet seen written"`)
-	} else {
-		fmt.Fprintf(&b, "{\n    \"seen\": %q,\n    \"fields\": {", r.String())
-		names, ranges := schema.VersionFields(name)
-		for i, f := range names {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			fmt.Fprintf(&b, "\n      %q: %q", f, ranges[f].String())
-		}
-		b.WriteString("\n    }\n  }")
+		b.WriteString("\n}\n")
+		return b.Bytes()
 	}
-	b.WriteString("\n}\n")
+	span := func(f schema.Range) string {
+		if f.Last == r.Last {
+			return fmt.Sprintf("{\"since\": %q}", f.First)
+		}
+		return fmt.Sprintf("{\"since\": %q, \"until\": %q}", f.First, f.Last)
+	}
+	fmt.Fprintf(&b, "{\n    \"type\": %s,\n    \"fields\": {", span(r))
+	names, ranges := schema.VersionFields(name)
+	for i, f := range names {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "\n      %q: %s", f, span(ranges[f]))
+	}
+	b.WriteString("\n    }\n  }\n}\n")
 	return b.Bytes()
 }
 
