@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -27,10 +28,52 @@ func (r Range) String() string {
 }
 
 type versionTable struct {
-	Types map[string]struct {
-		Seen   [2]string            `json:"seen"`
-		Fields map[string][2]string `json:"fields"`
-	} `json:"types"`
+	Comment string                  `json:"$comment"`
+	Types   map[string]versionEntry `json:"types"`
+}
+
+type versionEntry struct {
+	Seen   [2]string            `json:"seen"`
+	Fields map[string][2]string `json:"fields"`
+}
+
+// render writes the table in its file's layout: one line per field.
+func (t *versionTable) render() []byte {
+	var b strings.Builder
+	q := func(s string) string {
+		data, _ := json.Marshal(s)
+		return string(data)
+	}
+	pair := func(r [2]string) string { return "[" + q(r[0]) + ", " + q(r[1]) + "]" }
+	b.WriteString("{\n \"$comment\": " + q(t.Comment) + ",\n \"types\": {\n")
+	types := make([]string, 0, len(t.Types))
+	for k := range t.Types {
+		types = append(types, k)
+	}
+	sort.Strings(types)
+	for i, typ := range types {
+		e := t.Types[typ]
+		b.WriteString("  " + q(typ) + ": {\"seen\": " + pair(e.Seen) + ", \"fields\": {\n")
+		fields := make([]string, 0, len(e.Fields))
+		for k := range e.Fields {
+			fields = append(fields, k)
+		}
+		sort.Strings(fields)
+		for j, f := range fields {
+			b.WriteString("   " + q(f) + ": " + pair(e.Fields[f]))
+			if j < len(fields)-1 {
+				b.WriteByte(',')
+			}
+			b.WriteByte('\n')
+		}
+		b.WriteString("  }}")
+		if i < len(types)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString(" }\n}\n")
+	return []byte(b.String())
 }
 
 var (
