@@ -11,6 +11,7 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/ccvet/ccvet/internal/ledger"
+	"github.com/ccvet/ccvet/internal/readonly"
 	"github.com/ccvet/ccvet/internal/report"
 )
 
@@ -42,7 +43,9 @@ func cmdRequest(args []string, stdout, stderr io.Writer) (int, error) {
 	var all []*ledger.Facts
 	var own *ledger.Facts
 	for _, p := range files {
-		fh, err := os.Open(p)
+		// The transcript named is read even through a link; the siblings
+		// found beside it are not followed out of the folder.
+		fh, _, err := readonly.Open(p, p == path)
 		if err != nil {
 			continue
 		}

@@ -1,15 +1,14 @@
 package rules
 
 import (
-	"bytes"
 	"github.com/ccvet/ccvet/internal/model"
 	"io"
-	"os"
 	"sort"
 
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/ledger"
+	"github.com/ccvet/ccvet/internal/readonly"
 )
 
 // projectLedger is the request ledger of a project folder: every file's
@@ -75,13 +74,17 @@ func hasLedger(f *model.File) bool {
 	return false
 }
 
-// readLedger reads f again from the start for its ledger facts.
+// readLedger reads f again from the start for its ledger facts, the way
+// the engine opens what it checks.
 func readLedger(f *model.File) *ledger.Facts {
 	var src io.Reader
 	if f.Stdin {
-		src = bytes.NewReader(f.StdinData)
+		if f.StdinCopy == nil {
+			return nil
+		}
+		src = io.NewSectionReader(f.StdinCopy, 0, f.Bytes)
 	} else {
-		fh, err := os.Open(f.OSPath)
+		fh, _, err := readonly.Open(f.OSPath, f.Link)
 		if err != nil {
 			return nil
 		}
