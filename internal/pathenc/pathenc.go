@@ -318,12 +318,12 @@ func match(toks []token, s string, prefix bool) bool {
 	return cur[len(s)]
 }
 
-// Capping by version: before 2.1.47 long names were written uncapped; from
-// 2.1.47 capped with a hash, the 32-bit one (Hash) in Node builds and in
-// native builds from 2.1.101, another one in native builds 2.1.47-2.1.98.
 // WrittenBy narrows Encodes and Matches for a session whose launch entry
 // was written by version v: a long name must be spelled as that version
-// spells it. An unknown v ("", or not x.y.z) accepts every spelling.
+// spells it. Before 2.1.47 long names were written uncapped; from 2.1.47
+// capped with a hash, the 32-bit one (Hash) in Node builds and in native
+// builds from 2.1.101, another one in native builds 2.1.47-2.1.98. An
+// unknown v ("", or not x.y.z) accepts every spelling.
 func WrittenBy(cwd, folder, v string) bool {
 	if !known(v) || len(folder) <= MaxLen {
 		return true
