@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/model"
 	"github.com/ccvet/ccvet/internal/schema"
 )
 
@@ -125,4 +126,19 @@ func dotted(ptr string) string {
 		parts = append(parts, tok)
 	}
 	return strings.Join(parts, ".")
+}
+
+// writerNote names the Claude Code version that wrote a line, for the
+// unknown-type and unknown-field messages: " (written by Claude Code
+// 2.1.400, newer than the 2.1.330 ccvet's schemas were checked against)".
+// Empty when the line carries no version.
+func writerNote(l *model.Line) string {
+	v, ok := l.Root.Get("version").Str()
+	if !ok || !schema.ValidVersion(v) {
+		return ""
+	}
+	if newest := schema.NewestVersion(); newest != "" && schema.VersionLess(newest, v) {
+		return " (written by Claude Code " + v + ", newer than the " + newest + " ccvet's schemas were checked against)"
+	}
+	return " (written by Claude Code " + v + ")"
 }

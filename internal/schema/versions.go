@@ -147,3 +147,29 @@ func VersionLess(a, b string) bool {
 	}
 	return len(pa) < len(pb)
 }
+
+// ValidVersion reports whether v is a version number x.y.z.
+func ValidVersion(v string) bool {
+	parts := strings.Split(v, ".")
+	if len(parts) != 3 {
+		return false
+	}
+	for _, p := range parts {
+		if _, err := strconv.Atoi(p); err != nil || strings.HasPrefix(p, "-") || strings.HasPrefix(p, "+") {
+			return false
+		}
+	}
+	return true
+}
+
+// NewestVersion is the newest Claude Code version the versions table
+// records.
+func NewestVersion() string {
+	newest := ""
+	for _, e := range versions().Types {
+		if newest == "" || VersionLess(newest, e.Seen[1]) {
+			newest = e.Seen[1]
+		}
+	}
+	return newest
+}
