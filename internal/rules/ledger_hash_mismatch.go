@@ -14,7 +14,9 @@ var LedgerHashMismatch = register(&Rule{
 	Summary:  "an `api-request-blob` or `api-request-shape` whose content does not hash to the name it is stored under",
 	Why: ledgerWhy + " The hash is the sha256 of the content's canonical JSON (keys sorted, no white space, no " +
 		"`cache_control`, a message's string content as one text block), established on 2.1.330's output. Content " +
-		"that does not match was edited after it was written: the record no longer shows what was sent.",
+		"that does not match was edited after it was written: the record no longer shows what was sent. " +
+		"An `api-request`'s `requestDigest` is not checked: how it is computed could not be established from " +
+		"the requests 2.1.330 sent.",
 	Bad:  `{"type":"api-request-blob","hash":"8efc…","message":{"role":"user","content":"edited"}}`,
 	Good: `{"type":"api-request-blob","hash":"8efc… (sha256 of the message's canonical JSON)","message":{…}}`,
 	Fix:  "Restore the line from a backup of the transcript.",
