@@ -8,25 +8,21 @@ import (
 	"sort"
 	"strings"
 
-	flag "github.com/spf13/pflag"
-
 	"github.com/ccvet/ccvet/internal/ledger"
 	"github.com/ccvet/ccvet/internal/readonly"
-	"github.com/ccvet/ccvet/internal/report"
 )
 
 // cmdRequest rebuilds from the request ledger the API request that produced
 // an assistant entry, and prints it as JSON. A ledger too damaged to
 // rebuild the request from is reported on stderr with exit status 1.
-func cmdRequest(args []string, stdout, stderr io.Writer) (int, error) {
-	fs := flag.NewFlagSet("ccvet request", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func cmdRequest(args []string, stdin io.Reader, stdout io.Writer) error {
+	fs := subFlags("request", stdout)
 	root := fs.String("root", "", "the data `ROOT` to look for SESSION in (default $CLAUDE_CONFIG_DIR, else ~/.claude)")
-	if err := fs.Parse(args); err != nil {
-		return 0, usageError{err}
+	if err := parseSub(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() != 1 {
-		return 0, usagef("request takes one SESSION[:ENTRY] (a session id or a transcript path; ENTRY an assistant entry uuid or an api-request id)")
+		return usagef("request takes one SESSION[:ENTRY] (a session id or a transcript path; ENTRY an assistant entry uuid or an api-request id)")
 	}
 	arg := fs.Arg(0)
 	session, entryID := arg, ""
@@ -35,9 +31,9 @@ func cmdRequest(args []string, stdout, stderr io.Writer) (int, error) {
 			session, entryID = arg[:i], arg[i+1:]
 		}
 	}
-	path, err := findSession(session, *root)
+	path, err := findSession(session, *root, stdin)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	files := ledgerFiles(path)
 	var all []*ledger.Facts
@@ -61,7 +57,7 @@ func cmdRequest(args []string, stdout, stderr io.Writer) (int, error) {
 	switch {
 	case entryID == "":
 		if own == nil || len(own.Refs) == 0 {
-			return 0, usagef("%s: no assistant entry names an api-request (written by Claude Code before the request ledger?)", path)
+			return usagef("%s: no assistant entry names an api-request (written by Claude Code before the request ledger?)", path)
 		}
 		id = own.Refs[len(own.Refs)-1].Ref
 	case book.Requests[entryID] != nil:
@@ -69,22 +65,21 @@ func cmdRequest(args []string, stdout, stderr io.Writer) (int, error) {
 	default:
 		ref, ok := book.Refs[entryID]
 		if !ok {
-			return 0, usagef("no assistant entry %q with a requestRef, and no api-request with that id, in the transcripts of %s", entryID, filepath.Dir(path))
+			return usagef("no assistant entry %q with a requestRef, and no api-request with that id, in the transcripts of %s", entryID, filepath.Dir(path))
 		}
 		id = ref
 	}
 	out, err := book.Request(id)
 	if err != nil {
-		fmt.Fprintln(stderr, "ccvet: cannot rebuild the request: "+report.Sanitize(err.Error()))
-		return ExitFindings, nil
+		return findingError{fmt.Errorf("cannot rebuild the request: %w", err)}
 	}
 	_, err = stdout.Write(out)
-	return ExitOK, err
+	return err
 }
 
 // findSession resolves SESSION: a transcript path, or a session id looked
 // up under root's projects/ folders.
-func findSession(session, root string) (string, error) {
+func findSession(session, root string, stdin io.Reader) (string, error) {
 	if st, err := os.Stat(session); err == nil && !st.IsDir() {
 		return session, nil
 	}
@@ -92,7 +87,7 @@ func findSession(session, root string) (string, error) {
 		return "", usagef("no transcript %s", session)
 	}
 	if root == "" {
-		r, err := defaultRoot()
+		r, err := defaultRoot(stdin)
 		if err != nil {
 			return "", err
 		}

@@ -60,7 +60,7 @@ func TestRequestBroken(t *testing.T) {
 	if code != ExitFindings || !strings.Contains(errOut, "neither a stored blob") {
 		t.Errorf("exit %d, stderr %q: want a clear error", code, errOut)
 	}
-	_, errOut, code = run(t, "", "request", "no-such-session")
+	_, errOut, code = run(t, "", "request", "--root", t.TempDir(), "no-such-session")
 	if code != ExitUsage || !strings.Contains(errOut, "no transcript") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
