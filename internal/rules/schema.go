@@ -14,7 +14,7 @@ var Schema = register(&Rule{
 	ID:       "schema",
 	Severity: finding.Error,
 	Enabled:  true,
-	Summary:  "an entry does not match the JSON Schema of its type",
+	Summary:  "an entry does not match the JSON Schema of its type (an error only where the reader loses data, else a warning)",
 	Why: "Severity follows the consequence. An error is a shape that breaks Claude Code's reader or " +
 		"loses data: an entry that is not an object or has no `type`, a chain entry without a usable " +
 		"`uuid` or `parentUuid` (it drops out of the conversation), a user or assistant entry whose " +
