@@ -144,7 +144,7 @@ func scanFile(r io.Reader) scan {
 	sc := scan{versions: map[string]bool{}}
 	jr := jsonl.NewReader(r)
 	defer jr.Release()
-	var fallback string
+	var fallback, side string
 	for {
 		l, err := jr.Next()
 		if err != nil {
@@ -179,19 +179,27 @@ func scanFile(r io.Reader) scan {
 		case "custom-title", "ai-title":
 			sc.titled = true
 		case "user":
-			if sc.firstPrompt != "" || isTrue(m["isMeta"]) || isTrue(m["isCompactSummary"]) || isTrue(m["isSidechain"]) {
+			if sc.firstPrompt != "" || isTrue(m["isMeta"]) || isTrue(m["isCompactSummary"]) {
 				continue
 			}
 			p, cmd := promptOf(m["message"])
-			if p != "" {
+			switch {
+			case p != "" && isTrue(m["isSidechain"]):
+				if side == "" {
+					side = p
+				}
+			case p != "":
 				sc.firstPrompt = p
-			} else if cmd != "" && fallback == "" {
+			case cmd != "" && fallback == "":
 				fallback = cmd
 			}
 		}
 	}
 	if sc.firstPrompt == "" {
 		sc.firstPrompt = fallback
+	}
+	if sc.firstPrompt == "" {
+		sc.firstPrompt = side // a main transcript whose prompts are all flagged sidechain
 	}
 	return sc
 }
