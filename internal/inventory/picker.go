@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/ccvet/ccvet/internal/readonly"
 )
 
 // The /resume picker of Claude Code does not read whole transcripts: it
@@ -249,8 +251,8 @@ func recordField(s, typ, field string) string {
 
 // customTitleFile is the title 2.1.330 keeps in <folder>/<id>/custom-title.json.
 func customTitleFile(path, id string) string {
-	b, err := os.ReadFile(filepath.Join(filepath.Dir(path), id, "custom-title.json"))
-	if err != nil || len(b) > 1<<20 {
+	b, err := readSmall(filepath.Join(filepath.Dir(path), id, "custom-title.json"), 1<<20)
+	if err != nil {
 		return ""
 	}
 	var v struct {
@@ -326,11 +328,7 @@ func continuedIn(s string) string {
 
 // hasChain reports whether the transcript at p exists and holds a chain line.
 func hasChain(p string) bool {
-	st, err := os.Lstat(p)
-	if err != nil || !st.Mode().IsRegular() {
-		return false
-	}
-	f, err := os.Open(p)
+	f, _, err := readonly.Open(p, false)
 	if err != nil {
 		return false
 	}

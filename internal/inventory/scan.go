@@ -13,12 +13,17 @@ import (
 
 	"github.com/ccvet/ccvet/internal/jsonl"
 	"github.com/ccvet/ccvet/internal/layout"
+	"github.com/ccvet/ccvet/internal/readonly"
 )
 
 // walkProjects reads every project folder under root/projects. Links are
 // not followed: only real folders and regular files are read.
 func (s *store) walkProjects() error {
 	pdir := filepath.Join(s.root, "projects")
+	if st, err := os.Lstat(pdir); err == nil && !st.IsDir() {
+		s.problem(Problem{Kind: KindUnreadable, Path: "projects", Message: "not a folder (a symbolic link is not followed): no session read"})
+		return nil
+	}
 	folders, err := os.ReadDir(pdir)
 	if err != nil {
 		if os.IsNotExist(err) {
@@ -96,20 +101,15 @@ func (s *store) addSubagent(i int, p string) {
 
 // addSession reads one main transcript.
 func (s *store) addSession(folder, p string) (int, bool) {
-	st, err := os.Lstat(p)
-	if err != nil {
-		s.problem(Problem{Kind: KindUnreadable, Path: s.rel(p), Message: err.Error()})
-		return 0, false
-	}
 	id := strings.TrimSuffix(filepath.Base(p), ".jsonl")
-	ss := Session{SessionID: id, Project: folder, Path: s.rel(p), Size: st.Size(), mtime: st.ModTime(),
-		Modified: stamp(st.ModTime()), Versions: []string{}}
-	f, err := os.Open(p)
+	f, st, err := readonly.Open(p, false)
 	if err != nil {
 		s.problem(Problem{Kind: KindUnreadable, Path: s.rel(p), SessionID: id, Message: err.Error()})
 		return 0, false
 	}
 	defer f.Close()
+	ss := Session{SessionID: id, Project: folder, Path: s.rel(p), Size: st.Size(), mtime: st.ModTime(),
+		Modified: stamp(st.ModTime()), Versions: []string{}}
 	sc := scanFile(f)
 	ss.Cwd, ss.FirstPrompt, ss.Entries, ss.BadLines = sc.cwd, sc.firstPrompt, sc.entries, sc.bad
 	for v := range sc.versions {
@@ -313,7 +313,7 @@ func isTrue(raw json.RawMessage) bool { return string(raw) == "true" }
 
 // firstSessionID is the sessionId of the first line of p that has one.
 func firstSessionID(p string) string {
-	f, err := os.Open(p)
+	f, _, err := readonly.Open(p, false)
 	if err != nil {
 		return ""
 	}

@@ -3,6 +3,7 @@ package inventory
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/ccvet/ccvet/internal/jsonl"
 	"github.com/ccvet/ccvet/internal/pathenc"
+	"github.com/ccvet/ccvet/internal/readonly"
 )
 
 // DefaultCleanupDays is Claude Code's retention period without a setting.
@@ -24,11 +26,14 @@ const DefaultCleanupDays = 30
 // validation and it skips the cleanup.
 func readCleanup(root string, now time.Time) Cleanup {
 	c := Cleanup{PeriodDays: DefaultCleanupDays, Source: "default", Enabled: true}
-	b, err := os.ReadFile(filepath.Join(root, "settings.json"))
+	b, err := readSmall(filepath.Join(root, "settings.json"), 16<<20)
 	switch {
 	case os.IsNotExist(err):
 	case err != nil:
 		c.Note = "settings.json cannot be read (" + err.Error() + "): assumed the default"
+		if st, lerr := os.Lstat(filepath.Join(root, "settings.json")); lerr == nil && st.Mode()&os.ModeSymlink != 0 {
+			c.Note = "settings.json is a symbolic link, which ccvet does not follow: assumed the default"
+		}
 	default:
 		var m map[string]json.RawMessage
 		if json.Unmarshal(b, &m) != nil {
@@ -181,6 +186,9 @@ func quoteAll(xs []string) []string {
 // running) session; its transcript should exist.
 func (s *store) pidFiles() {
 	dir := filepath.Join(s.root, "sessions")
+	if st, err := os.Lstat(dir); err != nil || !st.IsDir() {
+		return // absent, or a link: not followed
+	}
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return
@@ -236,27 +244,28 @@ func nonEmpty(s string) []string {
 	return []string{s}
 }
 
+// readSmall reads a small regular file, without following a link.
 func readSmall(p string, limit int64) ([]byte, error) {
-	st, err := os.Lstat(p)
+	f, st, err := readonly.Open(p, false)
 	if err != nil {
 		return nil, err
 	}
+	defer f.Close()
 	if st.Size() > limit {
-		return nil, fmt.Errorf("%d bytes: too large for a session pid file", st.Size())
+		return nil, fmt.Errorf("%s: %d bytes, more than ccvet reads of such a file", filepath.Base(p), st.Size())
 	}
-	return os.ReadFile(p)
+	return io.ReadAll(io.LimitReader(f, limit))
 }
 
 // history finds prompts in history.jsonl whose session has no transcript.
 func (s *store) history() {
 	p := filepath.Join(s.root, "history.jsonl")
-	st, err := os.Lstat(p)
-	if err != nil || !st.Mode().IsRegular() {
+	f, _, err := readonly.Open(p, false)
+	if os.IsNotExist(err) {
 		return
 	}
-	f, err := os.Open(p)
 	if err != nil {
-		s.problem(Problem{Kind: KindUnreadable, Path: "history.jsonl", Message: err.Error()})
+		s.problem(Problem{Kind: KindUnreadable, Path: "history.jsonl", Message: "not read: " + err.Error()})
 		return
 	}
 	defer f.Close()
