@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -40,6 +41,9 @@ Flags:
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err // usage printed: exit 0
+		}
 		return usageError{err}
 	}
 	if *format != "text" && *format != "json" {
@@ -155,8 +159,8 @@ func sessionsText(w io.Writer, r *inventory.Report) error {
 		b.WriteString("\nWhere sessions went:\n" + strings.Join(probs, "\n") + "\n")
 	}
 	s := r.Summary
-	fmt.Fprintf(&b, "\n%s: %d listed by /resume, %d hidden, %d due for cleanup; %s\n",
-		countOf(s.Sessions, "session", "sessions"), s.Listed, s.Hidden, s.CleanupDue, countOf(s.Problems, "problem", "problems"))
+	fmt.Fprintf(&b, "\n%s: %d listed by /resume, %d hidden, %d due for cleanup; %s where sessions went\n",
+		countOf(s.Sessions, "session", "sessions"), s.Listed, s.Hidden, s.CleanupDue, countOf(len(probs), "finding", "findings"))
 	_, err := io.WriteString(w, sanitizeLines(b.String()))
 	return err
 }

@@ -358,6 +358,9 @@ func TestSessionsOutput(t *testing.T) {
 			t.Errorf("sessions %v: exit %d, want %d", bad, code, ExitUsage)
 		}
 	}
+	if _, stderr, code := run(t, "", "sessions", "--help"); code != ExitOK || !strings.Contains(stderr, "Usage: ccvet sessions") {
+		t.Errorf("sessions --help: exit %d\n%s", code, stderr)
+	}
 	// Without ROOT: $CLAUDE_CONFIG_DIR (here a temporary folder).
 	t.Setenv("CLAUDE_CONFIG_DIR", root)
 	if out, _, code := run(t, "", "sessions", now); code != ExitOK || out != a {
