@@ -1,6 +1,7 @@
 package inventory
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ccvet/ccvet/internal/jsonl"
+	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/readonly"
 )
@@ -144,47 +146,55 @@ func scanFile(r io.Reader) scan {
 	sc := scan{versions: map[string]bool{}}
 	jr := jsonl.NewReader(r)
 	defer jr.Release()
+	var t jsontree.Tree
 	var fallback, side string
 	for {
 		l, err := jr.Next()
 		if err != nil {
 			break
 		}
-		if strings.Contains(string(l.Bytes), `"parentUuid":`) {
+		if bytes.Contains(l.Bytes, chainKey) {
 			sc.chain = true
 		}
-		if l.Cut || len(strings.TrimSpace(string(l.Bytes))) == 0 {
-			if l.Cut {
-				sc.bad++
-			}
+		if l.Cut {
+			sc.bad++
 			continue
 		}
-		var m map[string]json.RawMessage
-		if json.Unmarshal(l.Bytes, &m) != nil {
+		if len(bytes.TrimSpace(l.Bytes)) == 0 {
+			continue
+		}
+		if t.Parse(l.Bytes) != nil || t.Kind(jsontree.Root) != jsontree.Object {
 			sc.bad++
 			continue
 		}
 		sc.entries++
-		typ := str(m["type"])
-		if c := str(m["cwd"]); c != "" && sc.cwd == "" {
-			sc.cwd = c
+		root := jsontree.Root
+		if sc.cwd == "" {
+			sc.cwd = t.StrOrEmpty(t.Get(root, "cwd"))
 		}
-		if v := str(m["version"]); v != "" {
+		if v := t.StrOrEmpty(t.Get(root, "version")); v != "" && !sc.versions[v] {
 			sc.versions[v] = true
 		}
-		if t, err := time.Parse(time.RFC3339Nano, str(m["timestamp"])); err == nil && t.After(sc.last) {
-			sc.last = t
+		if ts := t.StrOrEmpty(t.Get(root, "timestamp")); ts != "" {
+			if tm, err := time.Parse(time.RFC3339Nano, ts); err == nil && tm.After(sc.last) {
+				sc.last = tm
+			}
 		}
-		switch typ {
+		switch t.StrOrEmpty(t.Get(root, "type")) {
 		case "custom-title", "ai-title":
 			sc.titled = true
 		case "user":
-			if sc.firstPrompt != "" || isTrue(m["isMeta"]) || isTrue(m["isCompactSummary"]) {
+			if sc.firstPrompt != "" || t.Kind(t.Get(root, "isMeta")) == jsontree.True ||
+				t.Kind(t.Get(root, "isCompactSummary")) == jsontree.True {
 				continue
 			}
-			p, cmd := promptOf(m["message"])
+			msg := t.Get(root, "message")
+			if msg < 0 {
+				continue
+			}
+			p, cmd := promptOf(t.RawBytes(msg))
 			switch {
-			case p != "" && isTrue(m["isSidechain"]):
+			case p != "" && t.Kind(t.Get(root, "isSidechain")) == jsontree.True:
 				if side == "" {
 					side = p
 				}
@@ -203,6 +213,8 @@ func scanFile(r io.Reader) scan {
 	}
 	return sc
 }
+
+var chainKey = []byte(`"parentUuid":`)
 
 // promptOf returns the prompt a user message shows, the way the picker
 // reads it: text of a string content or of text blocks, newlines as
