@@ -2,14 +2,11 @@ package cli
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
 	"time"
-
-	flag "github.com/spf13/pflag"
 
 	"github.com/ccvet/ccvet/internal/inventory"
 	"github.com/ccvet/ccvet/internal/report"
@@ -17,34 +14,15 @@ import (
 
 // cmdSessions prints the inventory of a data root: every session, whether
 // /resume lists it, and where sessions went (docs/sessions.md).
-func cmdSessions(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("ccvet sessions", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.SortFlags = false
+func cmdSessions(args []string, stdin io.Reader, stdout io.Writer) error {
+	fs := subFlags("sessions", stdout)
 	format := fs.StringP("format", "f", "text", "output format: text or json")
 	project := fs.String("project", "", "only sessions whose project folder or cwd contains `TEXT` (and the problems about them)")
 	sortKey := fs.String("sort", "project", "order sessions by project (then newest first), activity (newest first) or size (largest first)")
 	limit := fs.Int("limit", 0, "show at most `N` sessions (0: all)")
 	nowFlag := fs.String("now", "", "judge cleanup at this RFC 3339 `TIME` instead of now (reproducible reports)")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, `Usage: ccvet sessions [flags] [ROOT]
-
-Lists every session of a Claude Code data root (ROOT; without it
-$CLAUDE_CONFIG_DIR, else ~/.claude): its project, first prompt, last activity,
-size, versions, whether the /resume picker lists it and why not; and what
-points nowhere: sessions/<pid>.json and history.jsonl naming missing
-transcripts, paths sharing or spread over project folders, transcripts the
-next cleanup deletes. Nothing is modified.
-
-Flags:
-`)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err // usage printed: exit 0
-		}
-		return usageError{err}
+	if err := parseSub(fs, args); err != nil {
+		return err
 	}
 	if *format != "text" && *format != "json" {
 		return usagef("sessions --format: want text or json, got %q", *format)
@@ -68,7 +46,7 @@ Flags:
 	}
 	root := fs.Arg(0)
 	if root == "" {
-		r, err := defaultRoot()
+		r, err := defaultRoot(stdin)
 		if err != nil {
 			return err
 		}

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -358,11 +359,17 @@ func TestSessionsOutput(t *testing.T) {
 			t.Errorf("sessions %v: exit %d, want %d", bad, code, ExitUsage)
 		}
 	}
-	if _, stderr, code := run(t, "", "sessions", "--help"); code != ExitOK || !strings.Contains(stderr, "Usage: ccvet sessions") {
-		t.Errorf("sessions --help: exit %d\n%s", code, stderr)
+	if stdout, _, code := run(t, "", "sessions", "--help"); code != ExitOK || !strings.Contains(stdout, "Usage: ccvet sessions") {
+		t.Errorf("sessions --help: exit %d\n%s", code, stdout)
 	}
-	// Without ROOT: $CLAUDE_CONFIG_DIR (here a temporary folder).
+	// Without ROOT, as the lint: the home data folder only from a terminal
+	// ($CLAUDE_CONFIG_DIR, here a temporary folder).
 	t.Setenv("CLAUDE_CONFIG_DIR", root)
+	if _, _, code := run(t, "", "sessions", now); code != ExitUsage {
+		t.Errorf("default root without a terminal: exit %d, want %d", code, ExitUsage)
+	}
+	defer func(was func(io.Reader) bool) { interactive = was }(interactive)
+	interactive = func(io.Reader) bool { return true }
 	if out, _, code := run(t, "", "sessions", now); code != ExitOK || out != a {
 		t.Errorf("default root: exit %d\n%s", code, out)
 	}
