@@ -238,6 +238,14 @@ func TestSessionsPidFiles(t *testing.T) {
 	if live, ok := got[fixtureID(32)]; !ok || !live {
 		t.Errorf("session 32: want a problem with a live pid, got %v", got)
 	}
+	// A session folder left without its transcript.
+	orphan := problemsOf(r, inventory.KindFolderNoTranscript)
+	if len(orphan) != 1 || orphan[0].SessionID != fixtureID(33) || orphan[0].Path != "projects/-home-dev-app/"+fixtureID(33) {
+		t.Errorf("session folder without transcript: %+v", orphan)
+	}
+	if len(r.Problems) != 3 {
+		t.Errorf("want 3 problems, got %+v", r.Problems)
+	}
 }
 
 func TestSessionsHistory(t *testing.T) {

@@ -100,6 +100,7 @@ const (
 	KindCleanupDue          = "cleanup-due"
 	KindHiddenFromPicker    = "hidden-from-picker"
 	KindUnreadable          = "unreadable"
+	KindFolderNoTranscript  = "session-folder-without-transcript"
 )
 
 // Options tune Build.

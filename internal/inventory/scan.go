@@ -77,6 +77,10 @@ func (s *store) walkFolder(name, dir string) {
 	for _, d := range subdirs {
 		i, ok := here[d]
 		if !ok {
+			if isSessionName(d) {
+				s.problem(Problem{Kind: KindFolderNoTranscript, Path: s.rel(filepath.Join(dir, d)), SessionID: d,
+					Message: "a session folder (subagents, tool results) whose transcript " + d + ".jsonl is not beside it: the transcript was deleted or moved (cleanup removes both together), so the session cannot be resumed"})
+			}
 			continue
 		}
 		_ = filepath.WalkDir(filepath.Join(dir, d, "subagents"), func(p string, e os.DirEntry, err error) error {
