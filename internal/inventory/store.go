@@ -97,12 +97,12 @@ func (s *store) folders() {
 		add(byFolder, ss.Project, k, i)
 		add(byPath, k, ss.Project, i)
 		if cur := pathenc.Encode(ss.Cwd); cur != ss.Project {
-			exact := pathenc.Encodes(ss.Cwd, ss.Project)
+			exact := ss.Project == pathenc.EncodeUncapped(pathenc.Key(ss.Cwd)) || ss.Project == pathenc.EncodeUncapped(ss.Cwd)
 			msg := "the project folder is another encoding of " + quote(ss.Cwd) + " than the one Claude Code writes now (" + cur + "): /resume run in that directory "
 			if exact {
 				msg += "reads " + cur + " and does not list this session (checked with 2.1.110 and 2.1.330 for a long path's uncapped folder)"
 			} else {
-				msg += "may not list this session (another Unicode normalization or drive-letter case)"
+				msg += "may not list this session (another hash suffix of a long path, Unicode normalization or drive-letter case: not checked)"
 			}
 			s.problem(Problem{Kind: KindOldEncoding, Path: ss.Path, SessionID: ss.SessionID, Message: msg,
 				Paths: []string{ss.Cwd}, Folders: []string{ss.Project, cur}})
