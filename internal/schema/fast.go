@@ -48,6 +48,7 @@ type fnode struct {
 	hasMin   bool
 	min      int64
 	keys     map[string]keyInfo // properties and required
+	ktab     keyTable           // keys, for lookup without hashing strings
 	nreq     int
 	addl     *fnode // additionalProperties schema
 	addlSet  bool   // additionalProperties present
@@ -280,6 +281,7 @@ func (c *fastCompiler) fill(n *fnode, doc, frag string, val any) error {
 		if n.ifs == nil {
 			n.then, n.els = nil, nil // without if, then and else are ignored
 		}
+		n.ktab = newKeyTable(n.keys)
 		return nil
 	}
 	return fmt.Errorf("fast schema: %s is not a schema", doc+"#"+frag)
@@ -315,6 +317,10 @@ type checker struct {
 	t     *jsontree.Tree
 	words []uint64 // bit sets of evaluated members, allocated stack-wise
 	buf   []byte
+	// dupChecked is the large object last found free of duplicate keys
+	// (objects are validated again by each in-place subschema).
+	dupChecked int
+	seen       map[string]struct{}
 }
 
 var checkers = sync.Pool{New: func() any { return &checker{} }}
@@ -373,6 +379,7 @@ func (v *Validator) fastCheck(s *fnode, t *jsontree.Tree) Verdict {
 	c := checkers.Get().(*checker)
 	c.t = t
 	c.words = c.words[:0]
+	c.dupChecked = -1
 	r := c.validate(s, jsontree.Root, c.alloc(jsontree.Root))
 	c.t = nil
 	checkers.Put(c)
@@ -600,6 +607,16 @@ func (c *checker) object(s *fnode, i, ev int) int {
 	res := 0
 	var found uint64
 	var bloom uint64
+	// Duplicate keys: encoding/json keeps the last one; leave them to the
+	// reference. Small objects use a 64-bit filter and a look back on a hit;
+	// a large one is checked once, in linear time.
+	small := nd.Len <= 32
+	if !small && c.dupChecked != i {
+		if c.hasDupKeys(i) {
+			return rUnsure
+		}
+		c.dupChecked = i
+	}
 	for k, m := i+1, 0; m < int(nd.Len); m++ {
 		v := k + 1
 		kn := &t.Nodes[k]
@@ -607,13 +624,14 @@ func (c *checker) object(s *fnode, i, ev int) int {
 			return rUnsure
 		}
 		key := t.Raw[kn.Start:kn.End]
-		// Duplicate keys: encoding/json keeps the last one; leave them to the reference.
-		h := uint64(1) << ((uint(len(key))*7 + uint(firstByte(key))*3 + uint(lastByte(key))) & 63)
-		if bloom&h != 0 && c.dupBefore(i, k) {
-			return rUnsure
+		if small {
+			h := uint64(1) << ((uint(len(key))*7 + uint(firstByte(key))*3 + uint(lastByte(key))) & 63)
+			if bloom&h != 0 && c.dupBefore(i, k) {
+				return rUnsure
+			}
+			bloom |= h
 		}
-		bloom |= h
-		ki, ok := s.keys[string(key)]
+		ki, ok := s.ktab.get(key)
 		if ok {
 			if ki.req >= 0 {
 				found |= 1 << ki.req
@@ -641,6 +659,25 @@ func (c *checker) object(s *fnode, i, ev int) int {
 		c.setAll(ev, i)
 	}
 	return res
+}
+
+// hasDupKeys reports whether object i repeats a key (keys compared as
+// written; an escaped key makes the caller unsure anyway).
+func (c *checker) hasDupKeys(i int) bool {
+	t := c.t
+	if c.seen == nil {
+		c.seen = map[string]struct{}{}
+	}
+	defer clear(c.seen)
+	for k, m := i+1, 0; m < t.Len(i); m++ {
+		key := t.RawBytes(k)
+		if _, dup := c.seen[string(key)]; dup {
+			return true
+		}
+		c.seen[string(key)] = struct{}{}
+		k = t.Next(k + 1)
+	}
+	return false
 }
 
 // dupBefore reports whether key node k of object i repeats an earlier key.
