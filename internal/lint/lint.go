@@ -65,6 +65,7 @@ type Engine struct {
 	rules []*rules.Rule
 	on    map[string]bool
 	sev   map[string]finding.Severity
+	long  jsonl.LongLines // lines longer than a reader's buffer are held one at a time
 }
 
 // New prepares an engine; it compiles the schemas once.
@@ -318,6 +319,7 @@ func (e *Engine) checkLines(f *rules.File) {
 	}
 	defer rc.Close()
 	rd := jsonl.NewReader(rc)
+	rd.Long = &e.long
 	defer rd.Release()
 	if e.opts.MaxLine > 0 {
 		rd.MaxLine = e.opts.MaxLine
@@ -330,6 +332,8 @@ func (e *Engine) checkLines(f *rules.File) {
 	}()
 	l := &rules.Line{}
 	for {
+		// Let go of the last line first: the reader may collect a huge one.
+		l.Raw, tree.Raw = nil, nil
 		jl, err := rd.Next()
 		if err == io.EOF {
 			break
