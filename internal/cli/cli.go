@@ -16,6 +16,7 @@ import (
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/lint"
+	"github.com/ccvet/ccvet/internal/memlimit"
 	"github.com/ccvet/ccvet/internal/report"
 	"github.com/ccvet/ccvet/internal/rules"
 )
@@ -232,6 +233,9 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 		return 0, err
 	}
 	prog.begin()
+	if memlimit.Start(memlimit.Default) { // a soft limit; GOMEMLIMIT overrides it
+		defer memlimit.Stop()
+	}
 	res := eng.Run(found)
 	defer res.Close()
 	prog.end()

@@ -1,0 +1,73 @@
+// Package memlimit keeps the Go heap under a soft limit that yields to the live heap instead of thrashing.
+package memlimit
+
+import (
+	"math"
+	"os"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+	"sync/atomic"
+)
+
+// Default is the soft limit ccvet runs under: the heap is collected more
+// often to stay below it, as long as what is live leaves room.
+const Default = 100 << 20
+
+// headroom is how far the limit stays above the live heap once the live
+// heap comes near it: collecting more often than that costs more than it saves.
+const headroom = 1.5
+
+var (
+	base    atomic.Int64 // the soft limit asked for; 0: not started
+	mu      sync.Mutex
+	current int64
+)
+
+// Start sets a soft limit of n bytes on the Go heap, unless GOMEMLIMIT is
+// set (the user's limit wins). It reports whether the limit is in force.
+func Start(n int64) bool {
+	if os.Getenv("GOMEMLIMIT") != "" || n <= 0 {
+		return false
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	base.Store(n)
+	current = n
+	debug.SetMemoryLimit(n)
+	return true
+}
+
+// Check raises the limit when the live heap comes near it, so that a
+// working set larger than the limit is collected at the usual pace rather
+// than over and over, and lowers it back when the live heap shrinks.
+// It is cheap; call it often (after each file, say), from any goroutine.
+func Check() {
+	b := base.Load()
+	if b == 0 {
+		return
+	}
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(sample)
+	if sample[0].Value.Kind() != metrics.KindUint64 {
+		return
+	}
+	live := float64(sample[0].Value.Uint64())
+	want := int64(math.Max(float64(b), live*headroom))
+	mu.Lock()
+	defer mu.Unlock()
+	if want != current {
+		current = want
+		debug.SetMemoryLimit(want)
+	}
+}
+
+// Stop lifts the limit (for tests, and callers done with the heavy work).
+func Stop() {
+	mu.Lock()
+	defer mu.Unlock()
+	if base.Swap(0) != 0 {
+		current = 0
+		debug.SetMemoryLimit(math.MaxInt64)
+	}
+}
