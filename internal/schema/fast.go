@@ -61,6 +61,11 @@ type fnode struct {
 	then     *fnode
 	els      *fnode
 	items    *fnode
+	// disc marks the discriminator test {"properties": {K: {"const": V}},
+	// "required": [K]} of a tagged union's if/then: it is decided by
+	// finding member K, without a pass through object.
+	disc           bool
+	discKey, discV string
 }
 
 type keyInfo struct {
@@ -282,9 +287,61 @@ func (c *fastCompiler) fill(n *fnode, doc, frag string, val any) error {
 			n.then, n.els = nil, nil // without if, then and else are ignored
 		}
 		n.ktab = newKeyTable(n.keys)
+		n.markDiscriminator()
 		return nil
 	}
 	return fmt.Errorf("fast schema: %s is not a schema", doc+"#"+frag)
+}
+
+// markDiscriminator sets disc when n is exactly {"properties": {K:
+// {"const": "V"}}, "required": [K]}.
+func (n *fnode) markDiscriminator() {
+	if n.unsure || n.always != 0 || n.types != 0 || len(n.consts) > 0 || n.dateTime || n.minLen >= 0 || n.hasMin ||
+		n.addlSet || n.uneval != nil || n.ref != nil || n.not != nil || len(n.allOf) > 0 || n.ifs != nil ||
+		n.items != nil || len(n.keys) != 1 || n.nreq != 1 {
+		return
+	}
+	for k, ki := range n.keys {
+		p := ki.prop
+		if p == nil || ki.req != 0 || p.unsure || p.always != 0 || p.types != 0 || len(p.consts) != 1 ||
+			p.consts[0].kind != jsontree.String || p.dateTime || p.minLen >= 0 || p.hasMin || p.addlSet ||
+			p.uneval != nil || p.ref != nil || p.not != nil || len(p.allOf) > 0 || p.ifs != nil || p.items != nil ||
+			len(p.keys) > 0 {
+			return
+		}
+		n.disc, n.discKey, n.discV = true, k, p.consts[0].s
+	}
+}
+
+// discriminate is validate for a node marked disc: what object, the
+// property's const and required would say, in one look for the key.
+func (c *checker) discriminate(s *fnode, i, ev int) int {
+	t := c.t
+	nd := &t.Nodes[i]
+	if nd.Kind != jsontree.Object {
+		return 0 // properties and required do not apply
+	}
+	found, at := -1, 0
+	for k, m := i+1, 0; m < int(nd.Len); m++ {
+		kn := &t.Nodes[k]
+		if kn.Esc {
+			return rUnsure // as object: an escaped key might be K
+		}
+		if string(t.Raw[kn.Start:kn.End]) == s.discKey {
+			if found >= 0 {
+				return rUnsure // as object: a repeated key
+			}
+			found, at = k+1, m
+		}
+		k = t.Next(k + 1)
+	}
+	if found < 0 || t.Nodes[found].Kind != jsontree.String || !t.KeyIs(found, s.discV) {
+		return rBad | rReal
+	}
+	if ev >= 0 {
+		c.words[ev+at/64] |= 1 << (at % 64)
+	}
+	return 0
 }
 
 func toCval(v any, n *fnode) cval {
@@ -454,6 +511,9 @@ func (c *checker) validate(s *fnode, i, ev int) int {
 		return 0
 	case -1:
 		return rBad | rReal // callers turn it into an unknown field where v5's message does
+	}
+	if s.disc {
+		return c.discriminate(s, i, ev)
 	}
 	t := c.t
 	nd := &t.Nodes[i]
