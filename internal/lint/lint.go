@@ -341,6 +341,11 @@ func (e *Engine) checkFile(f *model.File) {
 			r.File(r, f)
 		}
 	}
+	if f.Kind == layout.Todos {
+		// Only the file rules read a whole document: it is not kept for the
+		// rest of the run (a store of large todos files stays small).
+		f.Doc, f.DocValue = nil, nil
+	}
 }
 
 func (e *Engine) checkLines(f *model.File) {

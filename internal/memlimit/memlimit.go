@@ -4,6 +4,7 @@ package memlimit
 import (
 	"math"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
@@ -35,7 +36,24 @@ func Start(n int64) bool {
 	base.Store(n)
 	current = n
 	debug.SetMemoryLimit(n)
+	arm()
 	return true
+}
+
+// sentinel is garbage as soon as it is made: its cleanup runs after the
+// next collection, checks the limit and makes the next sentinel, so the
+// limit follows the live heap after every GC cycle, not only when Check
+// is called.
+type sentinel struct{ _ *int }
+
+func arm() {
+	s := &sentinel{}
+	runtime.SetFinalizer(s, func(*sentinel) {
+		if base.Load() != 0 {
+			Check()
+			arm()
+		}
+	})
 }
 
 // Check raises the limit when the live heap comes near it, so that a
