@@ -40,7 +40,14 @@ type Record struct {
 	IsMeta           bool
 	IsCompactSummary bool
 
-	*Rare // never nil: records without rare fields share one empty Rare
+	*Rare // never nil in records from Extract or Ref: records without rare fields share one empty Rare
+}
+
+// Ref is a record that only gives a line's position (for File.Column and
+// File.ReportRecord). Prefer it to a composite literal, whose nil Rare
+// makes reading a rare field panic.
+func Ref(line int, offset int64) *Record {
+	return &Record{Line: line, Offset: offset, Rare: noRare}
 }
 
 // Rare holds the fields of a Record that few entries carry. Read them
