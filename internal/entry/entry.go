@@ -93,7 +93,7 @@ func (r *Record) IsChain() bool {
 	case "user", "assistant", "system", "attachment", "progress":
 		return true
 	}
-	return r.UUID != "" && r.Type != "file-history-snapshot" && r.Type != "summary"
+	return r.UUID != "" && r.Type != "file-history-snapshot" && r.Type != "file-history-delta" && r.Type != "summary"
 }
 
 // Extract builds the record of one parsed line; obj is its root object. The
@@ -103,7 +103,9 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 	defer interners.Put(in)
 	r := &Record{Line: line, Offset: offset}
 	var rare Rare
-	var msg, snapshot jsontree.Val
+	var msg, snapshot, backup jsontree.Val
+	var delta Backup
+	var amends string
 	// One pass over the members; a repeated key overwrites, so the last one
 	// wins, as with encoding/json.
 	for key, v := range obj.KeyMembers() {
@@ -149,7 +151,33 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 			msg = v
 		case "snapshot":
 			snapshot = v
+		case "trackingPath":
+			delta.Key = v.String()
+		case "backup":
+			backup = v
+		case "snapshotMessageId":
+			amends = v.String()
 		}
+	}
+	if r.Type == "file-history-delta" {
+		// A delta (2.1.220+) adds one backup to the snapshot of amends.
+		rare.SnapshotMessageID = amends
+		if backup.Kind() == jsontree.Object && delta.Key != "" {
+			delta.BackupTime = backup.Get("backupTime").String()
+			switch n := backup.Get("backupFileName"); n.Kind() {
+			case jsontree.String:
+				delta.FileName = n.String()
+			case jsontree.Null:
+				delta.Null = true
+			}
+			if lit, ok := backup.Get("version").Number(); ok {
+				n, _ := strconv.ParseInt(lit, 10, 64)
+				delta.Version = int(n)
+			}
+			rare.Backups = []Backup{delta}
+		}
+		r.setRare(&rare)
+		return r
 	}
 	if r.Type != "file-history-snapshot" {
 		rare.SnapshotMessageID = ""
@@ -204,14 +232,20 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 			}
 		}
 	}
+	r.setRare(&rare)
+	return r
+}
+
+// setRare gives r a copy of rare when one of its fields is set, else the
+// shared empty Rare.
+func (r *Record) setRare(rare *Rare) {
 	r.Rare = noRare
 	if rare.Subtype != "" || rare.LogicalParentUUID != "" || rare.LeafUUID != "" || rare.ToolUseID != "" ||
 		rare.ParentToolUseID != "" || rare.SnapshotMessageID != "" || rare.Backups != nil {
 		p := new(Rare)
-		*p = rare
+		*p = *rare
 		r.Rare = p
 	}
-	return r
 }
 
 // interner shares the strings that repeat from line to line: a map for the
