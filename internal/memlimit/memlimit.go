@@ -23,19 +23,29 @@ var (
 	base    atomic.Int64 // the soft limit asked for; 0: not started
 	mu      sync.Mutex
 	current int64
+	oldGC   int // GOGC before Start, restored by Stop (0: not changed)
 )
 
 // Start sets a soft limit of n bytes on the Go heap, unless GOMEMLIMIT is
-// set (the user's limit wins). It reports whether the limit is in force.
+// set (the user's limit wins), and turns the proportional collector off
+// unless GOGC is set: the heap is collected when it reaches the limit,
+// which follows the live heap (see Check). It reports whether it started
+// the limit; only then should the caller Stop it.
 func Start(n int64) bool {
 	if os.Getenv("GOMEMLIMIT") != "" || n <= 0 {
 		return false
 	}
 	mu.Lock()
 	defer mu.Unlock()
+	if base.Load() != 0 {
+		return false // already in force (another run in this process); its Stop lifts it
+	}
 	base.Store(n)
 	current = n
 	debug.SetMemoryLimit(n)
+	if os.Getenv("GOGC") == "" {
+		oldGC = debug.SetGCPercent(-1) // collect when the limit is reached, not before
+	}
 	arm()
 	return true
 }
@@ -87,5 +97,9 @@ func Stop() {
 	if base.Swap(0) != 0 {
 		current = 0
 		debug.SetMemoryLimit(math.MaxInt64)
+		if oldGC != 0 {
+			debug.SetGCPercent(oldGC)
+			oldGC = 0
+		}
 	}
 }

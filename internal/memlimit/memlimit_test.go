@@ -53,3 +53,23 @@ func TestUserLimitWins(t *testing.T) {
 		t.Errorf("limit changed to %d", got)
 	}
 }
+
+func TestStartTwice(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "")
+	t.Setenv("GOGC", "")
+	before := debug.SetGCPercent(-1)
+	debug.SetGCPercent(before)
+	if !Start(16 << 20) {
+		t.Fatal("not started")
+	}
+	if Start(32 << 20) {
+		t.Error("started twice")
+	}
+	Stop()
+	if got := debug.SetGCPercent(before); got != before {
+		t.Errorf("GOGC %d after Stop, want %d", got, before)
+	}
+	if got := limit(); got != math.MaxInt64 {
+		t.Errorf("limit %d after Stop", got)
+	}
+}
