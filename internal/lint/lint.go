@@ -19,6 +19,7 @@ import (
 	"github.com/ccvet/ccvet/internal/jsonl"
 	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/internal/layout"
+	"github.com/ccvet/ccvet/internal/memlimit"
 	"github.com/ccvet/ccvet/internal/model"
 	"github.com/ccvet/ccvet/internal/rules"
 	"github.com/ccvet/ccvet/internal/schema"
@@ -75,6 +76,7 @@ type Engine struct {
 	rules []*rules.Rule
 	on    map[string]bool
 	sev   map[string]finding.Severity
+	long  jsonl.LongLines // lines longer than a reader's buffer are held one at a time
 
 	spools []*spool // copies of standard input, closed with the Result
 }
@@ -205,6 +207,7 @@ func (e *Engine) Run(found *layout.Result) *Result {
 		if pi := projectOf[i]; pi >= 0 && remaining[pi].Add(-1) == 0 {
 			e.checkProject(projects[pi])
 		}
+		memlimit.Check()
 	})
 	for _, f := range files {
 		if f.Context {
@@ -338,6 +341,11 @@ func (e *Engine) checkFile(f *model.File) {
 			r.File(r, f)
 		}
 	}
+	if f.Kind == layout.Todos {
+		// Only the file rules read a whole document: it is not kept for the
+		// rest of the run (a store of large todos files stays small).
+		f.Doc, f.DocValue = nil, nil
+	}
 }
 
 func (e *Engine) checkLines(f *model.File) {
@@ -348,6 +356,7 @@ func (e *Engine) checkLines(f *model.File) {
 	}
 	defer rc.Close()
 	rd := jsonl.NewReader(rc)
+	rd.Long = &e.long
 	rd.Frame = true
 	defer rd.Release()
 	if e.opts.MaxLine > 0 {
@@ -361,6 +370,8 @@ func (e *Engine) checkLines(f *model.File) {
 	}()
 	l := &model.Line{}
 	for {
+		// Let go of the last line first: the reader may collect a huge one.
+		l.Raw, tree.Raw = nil, nil
 		jl, err := rd.Next()
 		if err == io.EOF {
 			break
