@@ -51,6 +51,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			return runSub(stderr, func() error { return cmdStats(args[1:], stdin, stdout, stderr) })
 		case "init":
 			return runSub(stderr, func() error { return cmdInit(args[1:], stdout, stderr) })
+		case "fix":
+			return cmdFix(args[1:], stdout, stderr)
 		case "explain":
 			return runSub(stderr, func() error { return cmdExplain(args[1:], stdout) })
 		}
@@ -115,6 +117,7 @@ func newFlagSet(stderr io.Writer, o *options) *flag.FlagSet {
        ccvet stats [--format text|json] [PATH...]
        ccvet init [--force]
        ccvet explain RULE
+       ccvet fix [--write] [--unsafe] [--diff] [--undo [ID]] PATH...
 
 Checks Claude Code data: transcripts, subagent transcripts, history.jsonl and
 todos. PATH is a data root (a folder holding projects/), a projects/ folder, a

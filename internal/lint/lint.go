@@ -45,6 +45,9 @@ type Options struct {
 	// encoding/json and validated with jsonschema/v5, as before jsontree.
 	// Tests compare the two paths; the findings must be identical.
 	Reference bool
+	// Overlay, if set, gives the bytes to check for some files instead of
+	// what is on disk (by OSPath): ccvet fix verifies planned bytes with it.
+	Overlay map[string][]byte
 }
 
 // Result is what a run found.
@@ -290,6 +293,9 @@ func (e *Engine) open(f *rules.File) (io.ReadCloser, error) {
 		data, err := io.ReadAll(in)
 		f.StdinData = data
 		return io.NopCloser(bytes.NewReader(data)), err
+	}
+	if data, ok := e.opts.Overlay[f.OSPath]; ok {
+		return io.NopCloser(bytes.NewReader(data)), nil
 	}
 	return openReadOnly(f.OSPath)
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/fix/edit"
 )
 
 type jsonTool struct {
@@ -22,6 +23,7 @@ type jsonFinding struct {
 	Pointer  string             `json:"pointer"`
 	UUID     string             `json:"uuid,omitempty"`
 	Related  []finding.Location `json:"related,omitempty"`
+	Fix      *finding.Fix       `json:"fix,omitempty"`
 }
 
 type jsonReport struct {
@@ -35,10 +37,20 @@ func JSON(w io.Writer, r *Run) error {
 	out := jsonReport{Tool: jsonTool{Name: "ccvet", Version: r.Version}, Findings: []jsonFinding{}, Summary: r.Summarize()}
 	for _, f := range r.Findings {
 		out.Findings = append(out.Findings, jsonFinding{Rule: f.Rule, Severity: f.Severity.String(), Path: f.Path,
-			Line: f.Line, Column: f.Column, Message: f.Message, Pointer: f.Pointer, UUID: f.UUID, Related: f.Related})
+			Line: f.Line, Column: f.Column, Message: f.Message, Pointer: f.Pointer, UUID: f.UUID, Related: f.Related, Fix: jsonFix(f.Fix)})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// jsonFix gives a fix an empty edit list rather than null.
+func jsonFix(f *finding.Fix) *finding.Fix {
+	if f == nil || f.Edits != nil {
+		return f
+	}
+	c := *f
+	c.Edits = []edit.Edit{}
+	return &c
 }

@@ -1,0 +1,244 @@
+// Package fix drives a repair run: lint, plan, apply in memory, loop to convergence and verify, before anything is written.
+package fix
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"sort"
+
+	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/fix/edit"
+	"github.com/ccvet/ccvet/internal/fix/plan"
+	"github.com/ccvet/ccvet/internal/layout"
+	"github.com/ccvet/ccvet/internal/lint"
+	"github.com/ccvet/ccvet/internal/rules"
+)
+
+// MaxPasses bounds the plan-apply-relint loop.
+const MaxPasses = 5
+
+// Options say what a run may fix.
+type Options struct {
+	Lint   lint.Options
+	Unsafe bool            // apply unsafe fixes too
+	Select map[string]bool // fix only these rules (empty: all)
+	Ignore map[string]bool // never fix these rules
+}
+
+func (o *Options) wants(rule string) bool {
+	if o.Ignore[rule] {
+		return false
+	}
+	return len(o.Select) == 0 || o.Select[rule]
+}
+
+// File is one file's plan and, when it converged and verified, its new bytes.
+type File struct {
+	File     *layout.File
+	Orig     []byte
+	Findings []finding.Finding // the first lint's findings on this file
+	Fixes    []plan.Fix        // one per finding, first pass
+	Chosen   []int             // indexes into Fixes applied in the first pass
+	Dropped  []int             // indexes into Fixes left out: overlapping another fix
+	Edits    []edit.Edit       // every pass composed, against Orig
+	New      []byte            // Orig with Edits
+	Passes   int
+	Err      error // the plan did not converge or failed verification: nothing may be written
+}
+
+// Changed reports whether the plan changes the file.
+func (f *File) Changed() bool { return f.Err == nil && len(f.Edits) > 0 }
+
+// Result is a planned run.
+type Result struct {
+	Findings []finding.Finding // the first lint, each with its Fix
+	Files    []*File           // files with at least one finding, in path order
+	Final    []finding.Finding // the lint of the planned bytes
+	Lint     *lint.Result
+}
+
+// Plan lints found, plans the fixes, applies them in memory until a new plan
+// is empty, and verifies every changed file. It reads files, never writes.
+func Plan(found *layout.Result, opts Options) (*Result, error) {
+	eng, err := lint.New(opts.Lint)
+	if err != nil {
+		return nil, err
+	}
+	res0 := eng.Run(found)
+	out := &Result{Lint: res0}
+	byPath := map[string]*layout.File{}
+	for _, f := range found.Files {
+		if !f.Context && !f.Stdin && f.Kind.IsTranscript() {
+			byPath[f.Path] = f
+		}
+	}
+	groups := map[string][]int{}
+	for i, f := range res0.Findings {
+		groups[f.Path] = append(groups[f.Path], i)
+	}
+	paths := make([]string, 0, len(groups))
+	for p := range groups {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	out.Findings = append([]finding.Finding(nil), res0.Findings...)
+	for _, p := range paths {
+		lf := byPath[p]
+		idx := groups[p]
+		fs := make([]finding.Finding, len(idx))
+		for k, i := range idx {
+			fs[k] = res0.Findings[i]
+		}
+		if lf == nil {
+			for _, i := range idx {
+				fi := rules.FixOf(out.Findings[i].Rule)
+				out.Findings[i].Fix = &finding.Fix{Safety: string(fi.Class), Message: fi.How}
+			}
+			continue
+		}
+		data, err := os.ReadFile(lf.OSPath)
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", lf.Path, err)
+		}
+		ff := &File{File: lf, Orig: data, Findings: fs, New: data}
+		ff.Fixes = plan.Plan(data, fs)
+		for k, i := range idx {
+			fx := ff.Fixes[k]
+			out.Findings[i].Fix = &finding.Fix{Safety: string(fx.Safety), Message: fx.Message, Edits: fx.Edits}
+		}
+		_, ff.Chosen, ff.Dropped = plan.Choose(selected(ff.Fixes, &opts), opts.Unsafe)
+		out.Files = append(out.Files, ff)
+	}
+	final, err := converge(found, out, &opts)
+	if err != nil {
+		return nil, err
+	}
+	out.Final = final
+	for _, f := range out.Files {
+		if f.Err == nil && len(f.Edits) > 0 {
+			f.Err = verify(f, out.Final)
+		}
+	}
+	return out, nil
+}
+
+// selected blanks the edits of fixes whose rule the options leave out.
+func selected(fixes []plan.Fix, opts *Options) []plan.Fix {
+	out := make([]plan.Fix, len(fixes))
+	copy(out, fixes)
+	for i := range out {
+		if !opts.wants(out[i].Rule) {
+			out[i].Edits = nil
+		}
+	}
+	return out
+}
+
+// converge runs the passes: plan on the current bytes of every file, apply,
+// re-lint the new bytes, until no file gets a new edit.
+func converge(found *layout.Result, r *Result, opts *Options) ([]finding.Finding, error) {
+	byPath := map[string]*File{}
+	for _, f := range r.Files {
+		byPath[f.File.Path] = f
+	}
+	cur := r.Lint.Findings
+	for pass := 1; ; pass++ {
+		groups := map[string][]finding.Finding{}
+		for _, f := range cur {
+			groups[f.Path] = append(groups[f.Path], f)
+		}
+		changed := false
+		for _, f := range r.Files {
+			if f.Err != nil {
+				continue
+			}
+			fixes := plan.Plan(f.New, groups[f.File.Path])
+			es, _, _ := plan.Choose(selected(fixes, opts), opts.Unsafe)
+			if len(es) == 0 {
+				continue
+			}
+			if pass > MaxPasses {
+				f.Err = fmt.Errorf("the fixes did not converge in %d passes; nothing written", MaxPasses)
+				continue
+			}
+			next, err := edit.Bytes(f.New, es)
+			if err != nil {
+				f.Err = err
+				continue
+			}
+			total, err := edit.Compose(f.Orig, f.Edits, es)
+			if err != nil {
+				f.Err = err
+				continue
+			}
+			f.Edits, f.New, f.Passes = total, next, pass
+			changed = true
+		}
+		if !changed {
+			return cur, nil
+		}
+		overlay := map[string][]byte{}
+		for _, f := range r.Files {
+			if len(f.Edits) > 0 {
+				overlay[f.File.OSPath] = f.New
+			}
+		}
+		o := opts.Lint
+		o.Overlay = overlay
+		e2, err := lint.New(o)
+		if err != nil {
+			return nil, err
+		}
+		cur = e2.Run(found).Findings
+	}
+}
+
+// verify checks a changed file against the lint of its new bytes: the
+// targeted findings are gone, nothing new of warning or error, the resumed
+// conversation keeps its leaf and reaches a superset, the inverse restores.
+func verify(f *File, final []finding.Finding) error {
+	before := map[string]int{}
+	for _, x := range f.Findings {
+		if x.Severity >= finding.Warning {
+			before[x.Rule]++
+		}
+	}
+	after := map[string]int{}
+	afterUUID := map[string]bool{}
+	for _, x := range final {
+		if x.Path != f.File.Path {
+			continue
+		}
+		if x.Severity >= finding.Warning {
+			after[x.Rule]++
+		}
+		afterUUID[x.Rule+"\x00"+x.UUID] = true
+	}
+	for rule, n := range after {
+		if n > before[rule] {
+			return fmt.Errorf("verification failed: the fixed bytes have %d %s finding(s), the original %d", n, rule, before[rule])
+		}
+	}
+	targeted := map[string]int{}
+	for _, i := range f.Chosen {
+		x := f.Findings[f.Fixes[i].Finding]
+		if x.UUID != "" && afterUUID[x.Rule+"\x00"+x.UUID] {
+			return fmt.Errorf("verification failed: %s finding on line %d is still there after its fix", x.Rule, x.Line)
+		}
+		targeted[x.Rule]++
+	}
+	for rule, n := range targeted {
+		if after[rule] > before[rule]-n {
+			return fmt.Errorf("verification failed: %s findings remain after their fixes", rule)
+		}
+	}
+	if err := sameResume(f.Orig, f.New, f.File); err != nil {
+		return err
+	}
+	back, err := edit.Bytes(f.New, edit.Invert(f.Orig, f.Edits))
+	if err != nil || !bytes.Equal(back, f.Orig) {
+		return fmt.Errorf("verification failed: the inverse edits do not restore the original bytes")
+	}
+	return nil
+}
