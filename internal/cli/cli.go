@@ -14,6 +14,7 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/fix"
 	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/lint"
 	"github.com/ccvet/ccvet/internal/report"
@@ -250,6 +251,11 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 			topts.Snippets = lines
 		}
 		err = report.Text(out, run, topts)
+		if err == nil && !o.quiet {
+			if safe, unsafe := fix.Count(found, res.Findings); safe+unsafe > 0 {
+				_, err = fmt.Fprintf(out, "%d fixable with `ccvet fix --write` (%d more with --unsafe)\n", safe, unsafe)
+			}
+		}
 	}
 	if file != nil {
 		if cerr := file.Close(); err == nil {

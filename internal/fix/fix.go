@@ -242,3 +242,44 @@ func verify(f *File, final []finding.Finding) error {
 	}
 	return nil
 }
+
+// Count plans, without verifying, the fixes for findings of a lint run and
+// returns how many are safe and how many more are unsafe; for the last line
+// of a lint report.
+func Count(found *layout.Result, fs []finding.Finding) (safe, unsafe int) {
+	byPath := map[string]*layout.File{}
+	for _, f := range found.Files {
+		if !f.Context && !f.Stdin && f.Kind.IsTranscript() {
+			byPath[f.Path] = f
+		}
+	}
+	groups := map[string][]finding.Finding{}
+	for _, f := range fs {
+		if c := rules.FixOf(f.Rule).Class; c == rules.FixSafe || c == rules.FixUnsafe {
+			if byPath[f.Path] != nil {
+				groups[f.Path] = nil
+			}
+		}
+	}
+	for _, f := range fs {
+		if _, ok := groups[f.Path]; ok {
+			groups[f.Path] = append(groups[f.Path], f)
+		}
+	}
+	for p, g := range groups {
+		data, err := os.ReadFile(byPath[p].OSPath)
+		if err != nil {
+			continue
+		}
+		for _, fx := range plan.Plan(data, g) {
+			if fx.Fixable() {
+				if fx.Safety == rules.FixSafe {
+					safe++
+				} else {
+					unsafe++
+				}
+			}
+		}
+	}
+	return safe, unsafe
+}
