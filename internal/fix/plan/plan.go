@@ -60,17 +60,41 @@ func Plan(data []byte, fs []finding.Finding) []Fix {
 	return out
 }
 
-// Choose picks the fixes to apply: safe ones, plus unsafe ones when unsafe
-// is set, in line order; a fix whose edits conflict with one already chosen
-// is left out (run again). Identical edits of two fixes are applied once.
+// Layer orders the fixes of one pass: the byte layer first (a line that
+// does not parse hides its entry from the graph rules), then identical
+// duplicates, then the graph. A pass applies only its lowest layer.
+func Layer(rule string) int {
+	switch rule {
+	case "truncated-line", "missing-final-newline", "invalid-json", "nul-bytes", "blank-line":
+		return 0
+	case "duplicate-uuid":
+		return 1
+	}
+	return 2
+}
+
+// Choose picks the fixes to apply in one pass: safe ones, plus unsafe ones
+// when unsafe is set, of the lowest layer present, in line order; a fix
+// whose edits conflict with one already chosen is left out (run again), a
+// fix of a higher layer waits for the next pass. Identical edits of two
+// fixes are applied once.
 func Choose(fixes []Fix, unsafe bool) (edits []edit.Edit, chosen, dropped []int) {
 	idx := make([]int, 0, len(fixes))
+	low := 3
 	for i := range fixes {
 		f := &fixes[i]
 		if f.Fixable() && (f.Safety == rules.FixSafe || unsafe) {
 			idx = append(idx, i)
+			low = min(low, Layer(f.Rule))
 		}
 	}
+	kept := idx[:0]
+	for _, i := range idx {
+		if Layer(fixes[i].Rule) == low {
+			kept = append(kept, i)
+		}
+	}
+	idx = kept
 	sort.SliceStable(idx, func(a, b int) bool { return fixes[idx[a]].Edits[0].Offset < fixes[idx[b]].Edits[0].Offset })
 	for _, i := range idx {
 		ok := true
@@ -353,8 +377,11 @@ func (p *parsed) planOffChain(i int, ptr string) ([]edit.Edit, rules.FixClass, s
 	if r == nil || len(r.results) == 0 {
 		return nil, "", "the line holds no tool_result"
 	}
+	safety := rules.FixSafe
 	if ptr != "/parentUuid" {
-		return nil, "", "the call is off the conversation, the result on it; `/rewind` to before the result"
+		// The result is on the conversation, its call is not: re-pointing
+		// the result at the call changes the branch a resume walks.
+		safety = rules.FixUnsafe
 	}
 	c, why := p.callLine(i)
 	if c < 0 {
@@ -377,7 +404,11 @@ func (p *parsed) planOffChain(i int, ptr string) ([]edit.Edit, rules.FixClass, s
 		es = append(es, s)
 		edit.Sort(es)
 	}
-	return es, rules.FixSafe, fmt.Sprintf("re-point parentUuid to %s (line %d, which holds the call)", call.UUID, c+1)
+	msg := fmt.Sprintf("re-point parentUuid to %s (line %d, which holds the call)", call.UUID, c+1)
+	if safety == rules.FixUnsafe {
+		msg += "; the call is off the resumed conversation today, so this changes the branch a resume walks"
+	}
+	return es, safety, msg
 }
 
 func (p *parsed) planSource(i int) ([]edit.Edit, rules.FixClass, string) {
