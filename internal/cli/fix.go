@@ -7,8 +7,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	flag "github.com/spf13/pflag"
 
@@ -260,7 +260,7 @@ func writeFixed(st *store.Store, run *store.Run, f *fix.File) error {
 		return err
 	}
 	rel := backupRel(f.File)
-	recs := store.Records(f.Orig, f.Edits, func(e edit.Edit) (string, string) {
+	label := func(e edit.Edit) (string, string) {
 		for _, fx := range f.Fixes {
 			for _, x := range fx.Edits {
 				if x.Offset >= e.Offset && x.End() <= e.End() {
@@ -269,8 +269,8 @@ func writeFixed(st *store.Store, run *store.Run, f *fix.File) error {
 			}
 		}
 		return "", ""
-	})
-	return run.Replace(f.File.OSPath, rel, f.Orig, f.Edits, recs)
+	}
+	return run.Replace(f.File.OSPath, rel, f.Orig, f.Edits, label)
 }
 
 // backupRel is where a file's backup goes inside the run folder: its path
@@ -313,25 +313,53 @@ func printPlan(w io.Writer, res *fix.Result, o *fixOptions, written int, run *st
 	counts := map[rules.FixClass]int{}
 	files := 0
 	for _, f := range res.Files {
+		path := report.Sanitize(f.File.Path)
+		chosen := map[int]bool{}
+		for _, i := range f.Chosen {
+			chosen[i] = true
+		}
+		dropped := map[int]bool{}
+		for _, i := range f.Dropped {
+			dropped[i] = true
+		}
 		shown := false
-		for _, fx := range f.Fixes {
+		for i, fx := range f.Fixes {
 			if fx.Safety == rules.FixNone {
 				counts[fx.Safety]++
 				continue
 			}
-			if (fx.Safety == rules.FixSafe || fx.Safety == rules.FixUnsafe) && len(fx.Edits) > 0 {
+			note := ""
+			switch {
+			case fx.Fixable():
 				counts[fx.Safety]++
-			} else {
+				switch {
+				case dropped[i]:
+					note = " (overlaps another fix: run again)"
+				case fx.Safety == rules.FixUnsafe && !o.unsafe:
+					note = " (needs --unsafe)"
+				case !chosen[i]:
+					note = " (waits for the byte-level fixes; planned again in the next pass)"
+				}
+			default:
 				counts[rules.FixManual]++
 			}
 			shown = true
-			fmt.Fprintf(&b, "%s:%d: [%s] %s: %s\n", report.Sanitize(f.File.Path), fx.Line, fx.Safety, fx.Rule, report.Sanitize(fx.Message))
-			for _, e := range fx.Edits {
-				fmt.Fprintf(&b, "    %s\n", plan.Describe(f.Orig, e))
+			fmt.Fprintf(&b, "%s:%d: [%s] %s: %s%s\n", path, fx.Line, fx.Safety, fx.Rule, report.Sanitize(fx.Message), note)
+			if chosen[i] || note == " (needs --unsafe)" {
+				for _, e := range fx.Edits {
+					fmt.Fprintf(&b, "    %s\n", plan.Describe(f.Orig, e))
+				}
 			}
 		}
-		for _, i := range f.Dropped {
-			fmt.Fprintf(&b, "%s:%d: %s: overlaps another fix; run again\n", report.Sanitize(f.File.Path), f.Fixes[i].Line, f.Fixes[i].Rule)
+		for _, st := range f.Later {
+			fmt.Fprintf(&b, "%s: pass %d: line %d: [%s] %s: %s\n", path, st.Pass, st.Fix.Line, st.Fix.Safety, st.Fix.Rule,
+				report.Sanitize(st.Fix.Message))
+			for _, d := range st.Edits {
+				fmt.Fprintf(&b, "    %s\n", d)
+			}
+		}
+		if f.Err != nil {
+			fmt.Fprintf(&b, "%s: not fixed: %s\n", path, report.Sanitize(f.Err.Error()))
 		}
 		if shown {
 			files++
@@ -445,6 +473,24 @@ func clipLine(l []byte, focus int64) string {
 	} else {
 		post = "…"
 	}
-	q := strconv.Quote(string(l[lo:hi]))
-	return pre + q[1:len(q)-1] + post + nl
+	return pre + escapeBytes(l[lo:hi]) + post + nl
+}
+
+// escapeBytes shows b as it is, except control characters, DEL, backslash
+// escapes of them and invalid UTF-8, which become \xNN.
+func escapeBytes(b []byte) string {
+	var sb strings.Builder
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		switch {
+		case r == utf8.RuneError && n <= 1, r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0, r == 0x2028, r == 0x2029, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+			for _, c := range b[:n] {
+				fmt.Fprintf(&sb, "\\x%02x", c)
+			}
+		default:
+			sb.Write(b[:n])
+		}
+		b = b[n:]
+	}
+	return sb.String()
 }

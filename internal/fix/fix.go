@@ -44,7 +44,15 @@ type File struct {
 	Edits    []edit.Edit       // every pass composed, against Orig
 	New      []byte            // Orig with Edits
 	Passes   int
+	Later    []Step // fixes applied in passes after the first
 	Err      error // the plan did not converge or failed verification: nothing may be written
+}
+
+// Step is a fix applied in a later pass, against that pass's bytes.
+type Step struct {
+	Pass  int
+	Fix   plan.Fix
+	Edits []string // each edit described against the pass's bytes
 }
 
 // Changed reports whether the plan changes the file.
@@ -154,9 +162,18 @@ func converge(found *layout.Result, r *Result, opts *Options) ([]finding.Finding
 				continue
 			}
 			fixes := plan.Plan(f.New, groups[f.File.Path])
-			es, _, _ := plan.Choose(selected(fixes, opts), opts.Unsafe)
+			es, chosen, _ := plan.Choose(selected(fixes, opts), opts.Unsafe)
 			if len(es) == 0 {
 				continue
+			}
+			if pass > 1 {
+				for _, i := range chosen {
+					st := Step{Pass: pass, Fix: fixes[i]}
+					for _, e := range fixes[i].Edits {
+						st.Edits = append(st.Edits, plan.Describe(f.New, e))
+					}
+					f.Later = append(f.Later, st)
+				}
 			}
 			if pass > MaxPasses {
 				f.Err = fmt.Errorf("the fixes did not converge in %d passes; nothing written", MaxPasses)

@@ -108,7 +108,7 @@ func writeAll(t *testing.T, res *Result, dir string) *store.Run {
 		if !f.Changed() {
 			continue
 		}
-		if err := run.Replace(f.File.OSPath, f.File.Path, f.Orig, f.Edits, store.Records(f.Orig, f.Edits, nil)); err != nil {
+		if err := run.Replace(f.File.OSPath, f.File.Path, f.Orig, f.Edits, nil); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -199,10 +199,10 @@ func sum(b []byte) string {
 }
 
 // Replace writes edits (against orig, which must be the file's bytes) into
-// path atomically, after backing up the original as rel+".orig" in the run
+// path atomically (label names each edit's rule and class for the manifest), after backing up the original as rel+".orig" in the run
 // folder. On any error the file holds its old bytes, or its new bytes with
 // the backup in place.
-func (r *Run) Replace(path, rel string, orig []byte, es []edit.Edit, rec []EditRecord) (err error) {
+func (r *Run) Replace(path, rel string, orig []byte, es []edit.Edit, label func(edit.Edit) (rule, safety string)) (err error) {
 	s := r.s
 	st, err := os.Stat(path)
 	if err != nil {
@@ -298,7 +298,7 @@ func (r *Run) Replace(path, rel string, orig []byte, es []edit.Edit, rec []EditR
 	}
 	r.m.Files = append(r.m.Files, FileRecord{Path: abs(path), Backup: filepath.ToSlash(rel) + ".orig", Inode: ino,
 		Size: int64(len(orig)), Mtime: st.ModTime().UTC().Format(time.RFC3339Nano), Mode: uint32(st.Mode().Perm()),
-		SHA256: sum(orig), SizeAfter: int64(len(after)), SHA256After: sum(after), Carried: carried, Edits: rec})
+		SHA256: sum(orig), SizeAfter: int64(len(after)), SHA256After: sum(after), Carried: carried, Edits: Records(orig, es, label)})
 	return nil
 }
 
