@@ -45,7 +45,7 @@ type File struct {
 	New      []byte            // Orig with Edits
 	Passes   int
 	Later    []Step // fixes applied in passes after the first
-	Err      error // the plan did not converge or failed verification: nothing may be written
+	Err      error  // the plan did not converge or failed verification: nothing may be written
 }
 
 // Step is a fix applied in a later pass, against that pass's bytes.
