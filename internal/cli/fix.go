@@ -22,6 +22,9 @@ import (
 	"github.com/ccvet/ccvet/internal/rules"
 )
 
+// fixCheck, if set, adds a verification step (tests make it fail).
+var fixCheck func(*fix.File) error
+
 // ExitRefused is ccvet fix's status when it refused or aborted with nothing written.
 const ExitRefused = 4
 
@@ -164,7 +167,7 @@ func runFix(o *fixOptions, paths []string, stdout, stderr io.Writer) (int, error
 			}
 		}
 	}
-	res, err := fix.Plan(found, fix.Options{Unsafe: o.unsafe, Select: sel, Ignore: ign})
+	res, err := fix.Plan(found, fix.Options{Unsafe: o.unsafe, Select: sel, Ignore: ign, Check: fixCheck})
 	if err != nil {
 		return 0, err
 	}

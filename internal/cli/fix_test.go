@@ -2,12 +2,15 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ccvet/ccvet/internal/fix"
 )
 
 // fixHome isolates HOME, CLAUDE_CONFIG_DIR and XDG_STATE_HOME and returns
@@ -178,5 +181,24 @@ func TestLintSaysFixable(t *testing.T) {
 	out, _, _ := run(t, "", "--no-snippet", root)
 	if !strings.HasSuffix(out, "1 fixable with `ccvet fix --write` (0 more with --unsafe)\n") {
 		t.Fatalf("lint output does not end with the fixable count:\n%s", out)
+	}
+}
+
+// TestFixNeverWritesWhenVerificationFails: a failed verification of one
+// file means exit 4 and no byte written anywhere.
+func TestFixNeverWritesWhenVerificationFails(t *testing.T) {
+	root, file := fixHome(t)
+	orig, _ := os.ReadFile(file)
+	fixCheck = func(*fix.File) error { return errors.New("verification failed: injected") }
+	defer func() { fixCheck = nil }()
+	_, errOut, code := run(t, "", "fix", "--write", root)
+	if code != ExitRefused || !strings.Contains(errOut, "injected") || !strings.Contains(errOut, "nothing written") {
+		t.Fatalf("code %d: %s", code, errOut)
+	}
+	if now, _ := os.ReadFile(file); string(now) != string(orig) {
+		t.Fatal("written despite the failed verification")
+	}
+	if ents, _ := os.ReadDir(filepath.Join(os.Getenv("XDG_STATE_HOME"), "ccvet", "backups")); len(ents) != 0 {
+		t.Fatal("a backup run was started")
 	}
 }

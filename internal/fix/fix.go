@@ -24,6 +24,9 @@ type Options struct {
 	Unsafe bool            // apply unsafe fixes too
 	Select map[string]bool // fix only these rules (empty: all)
 	Ignore map[string]bool // never fix these rules
+	// Check, if set, runs after the built-in verification of each changed
+	// file; an error fails the file like a failed verification (tests).
+	Check func(*File) error
 }
 
 func (o *Options) wants(rule string) bool {
@@ -126,6 +129,9 @@ func Plan(found *layout.Result, opts Options) (*Result, error) {
 	for _, f := range out.Files {
 		if f.Err == nil && len(f.Edits) > 0 {
 			f.Err = verify(f, out.Final)
+			if f.Err == nil && opts.Check != nil {
+				f.Err = opts.Check(f)
+			}
 		}
 	}
 	return out, nil

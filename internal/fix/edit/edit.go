@@ -124,11 +124,28 @@ func Bytes(orig []byte, es []Edit) ([]byte, error) {
 // Invert returns the edits that turn the result of es back into orig: each
 // puts the original bytes back, at its offset in the new bytes.
 func Invert(orig []byte, es []Edit) []Edit {
+	es = Coalesce(es)
 	out := make([]Edit, len(es))
 	var shift int64
 	for i, e := range es {
 		out[i] = Edit{Offset: e.Offset + shift, Length: int64(len(e.Text)), Text: string(orig[e.Offset:e.End()])}
 		shift += e.Delta()
+	}
+	return out
+}
+
+// Coalesce joins sorted edits that touch (one ends where the next begins)
+// into one: the result is the same, and no two images touch, so the
+// inverse edits are valid too.
+func Coalesce(es []Edit) []Edit {
+	var out []Edit
+	for _, e := range es {
+		if n := len(out); n > 0 && out[n-1].End() == e.Offset {
+			out[n-1].Length += e.Length
+			out[n-1].Text += e.Text
+			continue
+		}
+		out = append(out, e)
 	}
 	return out
 }

@@ -298,7 +298,7 @@ func (r *Run) Replace(path, rel string, orig []byte, es []edit.Edit, label func(
 	}
 	r.m.Files = append(r.m.Files, FileRecord{Path: abs(path), Backup: filepath.ToSlash(rel) + ".orig", Inode: ino,
 		Size: int64(len(orig)), Mtime: st.ModTime().UTC().Format(time.RFC3339Nano), Mode: uint32(st.Mode().Perm()),
-		SHA256: sum(orig), SizeAfter: int64(len(after)), SHA256After: sum(after), Carried: carried, Edits: Records(orig, es, label)})
+		SHA256: sum(orig), SizeAfter: int64(len(after)), SHA256After: sum(after), Carried: carried, Edits: Records(orig, edit.Coalesce(es), label)})
 	return nil
 }
 
