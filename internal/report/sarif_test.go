@@ -74,7 +74,7 @@ func sarifCases() map[string]*Run {
 				Fix: &finding.Fix{Safety: "safe", Message: "delete the blank line", Edits: []edit.Edit{{Offset: 812, Length: 3}}}},
 			{Rule: "missing-final-newline", Severity: finding.Warning, Path: "projects/p/s.jsonl", Line: 9, Column: 40,
 				Message: "last line has no terminating newline",
-				Fix: &finding.Fix{Safety: "safe", Message: "append a newline", Edits: []edit.Edit{{Offset: 2048, Text: "\n"}}}},
+				Fix:     &finding.Fix{Safety: "safe", Message: "append a newline", Edits: []edit.Edit{{Offset: 2048, Text: "\n"}}}},
 			{Rule: "orphan-parent", Severity: finding.Error, Path: "projects/p/s.jsonl", Line: 7, Column: 15, Message: "parentUuid names no entry",
 				Fix: &finding.Fix{Safety: "safe", Message: "re-link parentUuid", Edits: []edit.Edit{{Offset: 1500, Length: 36, Text: "d8a0868e-cd15-437c-80fb-fd5c3e23495f"}}}},
 			{Rule: "invalid-json", Severity: finding.Error, Path: "projects/p/s.jsonl", Line: 8, Column: 3, Message: "line is not valid JSON",
