@@ -76,7 +76,7 @@ func confined(t *testing.T, orig, out []byte, es []edit.Edit, allowed ...string)
 		if b >= 0 {
 			end = e.Offset + int64(b)
 		}
-		s, t2 := edit.Shift(es, a), edit.ShiftEnd(es, end)
+		s, t2 := edit.ShiftEnd(es, a), edit.ShiftEnd(es, end)
 		var x, y map[string]any
 		if json.Unmarshal(orig[a:end], &x) != nil || json.Unmarshal(out[s:t2], &y) != nil {
 			t.Fatalf("edited line at %d does not parse before or after", a)

@@ -142,6 +142,11 @@ type rec struct {
 	IsSidechain bool    `json:"isSidechain"`
 	AgentID     string  `json:"agentId"`
 	Source      string  `json:"sourceToolAssistantUUID"`
+	SessionID   string  `json:"sessionId"`
+	Cwd         string  `json:"cwd"`
+	Version     string  `json:"version"`
+	UserType    string  `json:"userType"`
+	GitBranch   string  `json:"gitBranch"`
 	Message     struct {
 		ID      string          `json:"id"`
 		Content json.RawMessage `json:"content"`
@@ -279,6 +284,18 @@ func (p *parsed) plan(f *finding.Finding, all []finding.Finding) ([]edit.Edit, r
 		return p.planSource(i)
 	case "orphan-parent":
 		return p.planOrphan(i)
+	case "lone-surrogate", "escaped-nul":
+		return p.planEscape(i, f.Rule)
+	case "invalid-utf8":
+		return p.planUTF8(i)
+	case "unmatched-tool-result":
+		return p.planOrphanResult(i, f)
+	case "unmatched-tool-use":
+		return p.planMissingResult(i, f)
+	case "reordered-keys":
+		return p.planReorder(i)
+	case "parent-cycle":
+		return p.planCycle(i)
 	}
 	return nil, "", "ccvet has no automatic fix for this rule yet"
 }
@@ -446,7 +463,11 @@ func (p *parsed) sound(j int) bool {
 	return r.ParentUUID == nil || *r.ParentUUID == "" || len(p.byUUID[*r.ParentUUID]) > 0
 }
 
-func (p *parsed) planOrphan(i int) ([]edit.Edit, rules.FixClass, string) {
+func (p *parsed) planOrphan(i int) ([]edit.Edit, rules.FixClass, string) { return p.planOrphanAt(i) }
+
+// planOrphanAt re-links line i's parentUuid to the nearest earlier entry of
+// its chain; safe within BridgeMillis, unsafe beyond.
+func (p *parsed) planOrphanAt(i int) ([]edit.Edit, rules.FixClass, string) {
 	r := p.lines[i].rec
 	if r == nil || r.ParentUUID == nil {
 		return nil, "", "the line does not parse"
