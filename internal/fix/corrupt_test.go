@@ -72,6 +72,20 @@ func ms(s string) (int64, bool) {
 	return t.UnixMilli(), err == nil
 }
 
+// userTextAt finds, on a user line, the offset just inside a text value
+// ("text":" of a block, or "content":" of a plain prompt).
+func userTextAt(l lineRec) int {
+	if str(l.obj, "type") != "user" {
+		return -1
+	}
+	for _, key := range []string{`"text":"`, `"role":"user","content":"`} {
+		if i := bytes.Index(l.raw, []byte(key)); i >= 0 {
+			return i + len(key)
+		}
+	}
+	return -1
+}
+
 // corruption damages a healthy file; want is what fix must give back (nil:
 // no byte-exact expectation), rule the finding it targets, unsafe whether
 // the fix needs --unsafe.
@@ -275,28 +289,10 @@ var corruptions = []corruption{
 		return nil, nil, false
 	}},
 	{name: "split-surrogate", rule: "lone-surrogate", unsafe: true, fields: []string{"message"}, apply: func(ls []lineRec) ([]byte, []byte, bool) {
-		for k := range ls {
-			if i := bytes.Index(ls[k].raw, []byte(`"text":"`)); i >= 0 && str(ls[k].obj, "type") == "user" {
-				out := append([]lineRec(nil), ls...)
-				r := append([]byte{}, ls[k].raw[:i+8]...)
-				r = append(r, `\ud83d`...)
-				out[k].raw = append(r, ls[k].raw[i+8:]...)
-				return join(out), nil, true
-			}
-		}
-		return nil, nil, false
+		return insertAtUserText(ls, `\ud83d`)
 	}},
 	{name: "escaped-nul", rule: "escaped-nul", unsafe: true, fields: []string{"message"}, apply: func(ls []lineRec) ([]byte, []byte, bool) {
-		for k := range ls {
-			if i := bytes.Index(ls[k].raw, []byte(`"text":"`)); i >= 0 && str(ls[k].obj, "type") == "user" {
-				out := append([]lineRec(nil), ls...)
-				r := append([]byte{}, ls[k].raw[:i+8]...)
-				r = append(r, `\u0000`...)
-				out[k].raw = append(r, ls[k].raw[i+8:]...)
-				return join(out), nil, true
-			}
-		}
-		return nil, nil, false
+		return insertAtUserText(ls, `\u0000`)
 	}},
 }
 
@@ -423,4 +419,17 @@ func checkCorruption(t *testing.T, c corruption, src string, orig, bad, want []b
 	if !bytes.Equal(back, bad) {
 		t.Fatal("undo did not restore the damaged bytes")
 	}
+}
+
+func insertAtUserText(ls []lineRec, esc string) ([]byte, []byte, bool) {
+	for k := range ls {
+		if i := userTextAt(ls[k]); i >= 0 {
+			out := append([]lineRec(nil), ls...)
+			r := append([]byte{}, ls[k].raw[:i]...)
+			r = append(r, esc...)
+			out[k].raw = append(r, ls[k].raw[i:]...)
+			return join(out), nil, true
+		}
+	}
+	return nil, nil, false
 }

@@ -239,6 +239,9 @@ func verify(f *File, final []finding.Finding) error {
 		afterUUID[x.Rule+"\x00"+x.UUID] = true
 	}
 	for rule, n := range after {
+		if rule == "unknown-type" || rule == "unknown-field" {
+			continue // format drift, not damage: a line the fix makes readable may show some
+		}
 		if n > before[rule] {
 			return fmt.Errorf("verification failed: the fixed bytes have %d %s finding(s), the original %d", n, rule, before[rule])
 		}
