@@ -1,6 +1,9 @@
 package rules
 
-import "github.com/ccvet/ccvet/internal/finding"
+import (
+	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/model"
+)
 
 // MissingFinalNewline reports a complete last line without its newline.
 var MissingFinalNewline = register(&Rule{
@@ -13,7 +16,7 @@ var MissingFinalNewline = register(&Rule{
 	Bad:  `{"type":"assistant",…}<EOF>`,
 	Good: `{"type":"assistant",…}` + "\n<EOF>",
 	Fix:  "Append a newline to the file.",
-	Line: func(r *Rule, l *Line) {
+	Line: func(r *Rule, l *model.Line) {
 		if l.Newline || l.Blank || l.Err != nil || l.NUL >= 0 || l.BadUTF8 >= 0 || l.Cut {
 			return
 		}

@@ -5,6 +5,7 @@ import (
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/layout"
+	"github.com/ccvet/ccvet/internal/model"
 )
 
 // OrphanParent reports a parentUuid that names no entry of the project.
@@ -23,7 +24,7 @@ var OrphanParent = register(&Rule{
 	Good: `{"parentUuid":"a05b7d2e-…(the previous entry's uuid)","type":"user","uuid":"…",…}`,
 	Fix: "Point parentUuid at the entry that really precedes this one (usually the line above it in " +
 		"the file), or restore the deleted line. The message says how much history the cut hides.",
-	Project: func(r *Rule, p *Project) {
+	Project: func(r *Rule, p *model.Project) {
 		var known map[string]struct{}
 		for _, f := range p.Files {
 			has := false
@@ -109,7 +110,7 @@ var OrphanParent = register(&Rule{
 
 // fileLeaf is the leaf a resume of f starts from: the agent's own leaf in a
 // subagent transcript, the latest main-conversation entry otherwise.
-func fileLeaf(f *File, g *chain.Graph) int {
+func fileLeaf(f *model.File, g *chain.Graph) int {
 	if f.Kind == layout.Subagent {
 		if f.AgentID != "" {
 			if l := g.AgentLeaf(f.AgentID); l >= 0 {
@@ -138,7 +139,7 @@ func latestAny(g *chain.Graph) int {
 }
 
 // firstChainRecord is the first entry of f that takes part in the parentUuid chain.
-func firstChainRecord(f *File) *entry.Record {
+func firstChainRecord(f *model.File) *entry.Record {
 	for _, rec := range f.Records {
 		if isChainType(rec) {
 			return rec

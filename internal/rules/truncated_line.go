@@ -1,6 +1,9 @@
 package rules
 
-import "github.com/ccvet/ccvet/internal/finding"
+import (
+	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/model"
+)
 
 // TruncatedLine reports a last line that has no newline and does not parse:
 // the writer crashed or was killed in the middle of an append.
@@ -14,7 +17,7 @@ var TruncatedLine = register(&Rule{
 	Bad:  `{"parentUuid":"6a1f…","isSidechain":false,"type":"assistant","message":{"content":[{"type":"te`,
 	Good: `{"parentUuid":"6a1f…","isSidechain":false,"type":"assistant","message":{"content":[{"type":"text","text":"done"}]}}`,
 	Fix:  "Delete the partial last line (everything after the last newline).",
-	Line: func(r *Rule, l *Line) {
+	Line: func(r *Rule, l *model.Line) {
 		if l.Err == nil || l.Newline {
 			return
 		}
