@@ -68,3 +68,57 @@ func temp(path string, data []byte, perm os.FileMode) (string, error) {
 	}
 	return name, nil
 }
+
+// Pending is a file being written: its bytes go to a temporary file beside
+// the target, which Commit renames into place. Until then the target keeps
+// its old content, whatever happens to the writer.
+type Pending struct {
+	*os.File
+	target string
+	perm   os.FileMode
+	done   bool
+}
+
+// Create starts writing path; it fails at once when a temporary file cannot
+// be made beside it.
+func Create(path string, perm os.FileMode) (*Pending, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return nil, err
+	}
+	return &Pending{File: f, target: path, perm: perm}, nil
+}
+
+// Commit syncs the temporary file and renames it over the target.
+func (p *Pending) Commit() error {
+	if p.done {
+		return errors.New("atomicfile: already committed or aborted")
+	}
+	p.done = true
+	name := p.Name()
+	err := p.Chmod(p.perm)
+	if err == nil {
+		err = p.Sync()
+	}
+	if cerr := p.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(name, p.target)
+	}
+	if err != nil {
+		os.Remove(name)
+	}
+	return err
+}
+
+// Abort drops the temporary file; the target is left as it was. It does
+// nothing after Commit.
+func (p *Pending) Abort() {
+	if p.done {
+		return
+	}
+	p.done = true
+	p.Close()
+	os.Remove(p.Name())
+}

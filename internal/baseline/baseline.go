@@ -104,6 +104,9 @@ func Read(path, display string) (*File, error) {
 		return nil, fmt.Errorf("baseline %s: %w", display, err)
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Size() > MaxBytes {
+		return nil, fmt.Errorf("baseline %s: larger than %d MiB", display, MaxBytes>>20)
+	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("baseline %s: %w", display, err)

@@ -88,7 +88,7 @@ type options struct {
 	format, output, color, failOn, stdinName string
 	enable, disable                          []string
 	strict, quiet, version, exitZero         bool
-	noSnippet                                bool
+	noSnippet, allowEmpty                    bool
 	jobs                                     int
 	cfg                                      configFlags
 }
@@ -109,6 +109,7 @@ func newFlagSet(stderr io.Writer, o *options) *flag.FlagSet {
 	fs.BoolVar(&o.noSnippet, "no-snippet", false, "text output: do not show the offending line under each finding")
 	fs.StringVar(&o.stdinName, "stdin-filename", "", "name to report for a transcript read from standard input (`-`)")
 	fs.BoolVar(&o.exitZero, "exit-zero", false, "exit 0 even when findings reach --fail-on (errors still exit 2 or 3)")
+	fs.BoolVar(&o.allowEmpty, "allow-empty", false, "exit 0 when the paths given hold nothing to check (otherwise that is exit 2)")
 	addConfigFlags(fs, &o.cfg)
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.Usage = func() {
@@ -129,8 +130,9 @@ Flags:
 `)
 		fs.PrintDefaults()
 		fmt.Fprint(stderr, `
-Exit status: 0 no finding reaches --fail-on, 1 one does, 2 usage or unreadable
-root, 3 internal error.
+Exit status: 0 no finding reaches --fail-on, 1 one does, 2 usage error, an
+unreadable root, nothing to check (see --allow-empty), or an output that cannot
+be written or would replace a file being checked, 3 internal error.
 `)
 	}
 	return fs
@@ -149,7 +151,10 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 		fmt.Fprintln(stdout, "ccvet "+Version())
 		return ExitOK, nil
 	}
-	cfg, err := loadConfig(fs, &o)
+	if o.jobs < 0 {
+		return 0, usagef("--jobs: want a number of files at once (0 for one per CPU), got %d", o.jobs)
+	}
+	cfg, err := loadConfig(fs, &o, stderr)
 	if err != nil {
 		return 0, err
 	}
@@ -201,6 +206,9 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	if stdinCount > 1 {
 		return 0, usagef("standard input (-) can be named only once")
 	}
+	if o.stdinName != "" && stdinCount == 0 {
+		return 0, usagef("--stdin-filename names standard input, but no - is among the paths")
+	}
 	discover := layout.Discover
 	if o.format == "github" || o.format == "sarif" {
 		discover = layout.DiscoverFromHere // annotations and code scanning need paths from the repository root
@@ -209,7 +217,17 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	if err != nil {
 		return 0, usageError{err}
 	}
-	excludePaths(found, cfg)
+	excluded := excludePaths(found, cfg)
+	if err := nothingToCheck(found, excluded, paths, cfg, o.allowEmpty); err != nil {
+		return 0, err
+	}
+	// Where the report and the baseline go is checked before the run, so
+	// that a bad path fails fast and no output replaces an input.
+	rep, err := openOutputs(&o, found)
+	if err != nil {
+		return 0, err
+	}
+	defer rep.abort()
 
 	prog := newProgress(stderr, !o.quiet, found) // progress.go
 	eng, err := lint.New(lint.Options{Jobs: o.jobs, Enabled: enabled, Severity: cfg.Severity(), Strict: o.strict,
@@ -219,6 +237,7 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	}
 	prog.begin()
 	res := eng.Run(found)
+	defer res.Close()
 	prog.end()
 	bl, err := afterRun(eng, res, cfg, &o, stderr)
 	if err != nil {
@@ -226,13 +245,8 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	}
 
 	out := stdout
-	var file *os.File
-	if o.output != "" {
-		file, err = os.Create(o.output)
-		if err != nil {
-			return 0, usagef("--output: %v", err)
-		}
-		out = file
+	if rep.w != nil {
+		out = rep.w
 	}
 	run := &report.Run{Version: Version(), Findings: res.Findings, Files: res.Files, Entries: res.Entries,
 		Skipped: res.Skipped, Rules: ruleInfos(), Baseline: bl}
@@ -257,13 +271,11 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 			}
 		}
 	}
-	if file != nil {
-		if cerr := file.Close(); err == nil {
-			err = cerr
-		}
+	if err == nil {
+		err = rep.commit()
 	}
 	if err != nil {
-		return 0, fmt.Errorf("writing the report: %w", err)
+		return 0, usagef("writing the report: %v", err)
 	}
 	if o.exitZero {
 		return ExitOK, nil

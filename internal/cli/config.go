@@ -13,6 +13,7 @@ import (
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/lint"
+	"github.com/ccvet/ccvet/internal/outpath"
 	"github.com/ccvet/ccvet/internal/report"
 	"github.com/ccvet/ccvet/internal/rules"
 )
@@ -32,7 +33,7 @@ func addConfigFlags(fs *flag.FlagSet, c *configFlags) {
 
 // loadConfig reads the configuration file, if any, and lets it set what the
 // command line did not: flags win over the file.
-func loadConfig(fs *flag.FlagSet, o *options) (*config.Config, error) {
+func loadConfig(fs *flag.FlagSet, o *options, stderr io.Writer) (*config.Config, error) {
 	cf := o.cfg
 	if cf.none && cf.file != "" {
 		return nil, usagef("--config and --no-config exclude each other")
@@ -61,10 +62,25 @@ func loadConfig(fs *flag.FlagSet, o *options) (*config.Config, error) {
 		if rel, err := filepath.Rel(cwd, found); err == nil {
 			display = filepath.ToSlash(rel)
 		}
+		// A file found by walking up is applied only when it is the
+		// user's own: one that anyone may write, or another user's, could
+		// turn every check off. A FIFO would hang the run.
+		st, err := os.Stat(found)
+		if err == nil {
+			err = config.Trusted(st)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "ccvet: ignoring the configuration %s: %s\n", report.Sanitize(display), err)
+			return nil, nil
+		}
 	}
 	c, err := config.Load(osPath, display)
 	if err != nil {
 		return nil, usageError{err}
+	}
+	if !o.quiet {
+		// Which file shapes the run is never a surprise.
+		fmt.Fprintf(stderr, "ccvet: using the configuration %s\n", report.Sanitize(display))
 	}
 	if c.Strict != nil && !fs.Changed("strict") {
 		o.strict = *c.Strict
@@ -87,15 +103,19 @@ func loadConfig(fs *flag.FlagSet, o *options) (*config.Config, error) {
 }
 
 // excludePaths drops the files and problems on excluded paths; excluded
-// files count as skipped.
-func excludePaths(found *layout.Result, c *config.Config) {
+// files count as skipped. It returns the number of files excluded.
+func excludePaths(found *layout.Result, c *config.Config) int {
 	if c == nil || len(c.Exclude) == 0 {
-		return
+		return 0
 	}
+	excluded := 0
 	files := found.Files[:0]
 	for _, f := range found.Files {
 		if c.Excluded(f.Path) {
 			found.Skipped++
+			if !f.Context {
+				excluded++
+			}
 			continue
 		}
 		files = append(files, f)
@@ -108,6 +128,14 @@ func excludePaths(found *layout.Result, c *config.Config) {
 		}
 	}
 	found.Problems = problems
+	links := found.Links[:0]
+	for _, p := range found.Links {
+		if !c.Excluded(p.Path) {
+			links = append(links, p)
+		}
+	}
+	found.Links = links
+	return excluded
 }
 
 // afterRun applies the configuration's excludes and ignores, then the
@@ -130,7 +158,7 @@ func afterRun(eng *lint.Engine, res *lint.Result, c *config.Config, o *options, 
 	switch {
 	case o.cfg.writeBaseline != "":
 		b = baseline.New(fs)
-		if err := baseline.Write(o.cfg.writeBaseline, b); err != nil {
+		if err := baseline.Write(outpath.Resolve(o.cfg.writeBaseline), b); err != nil {
 			return nil, usagef("--write-baseline: %v", err)
 		}
 		if talk {

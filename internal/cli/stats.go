@@ -54,6 +54,7 @@ func cmdStats(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	res := eng.Run(found)
+	res.Close()
 	out := st.Report(drift.Tool{Name: "ccvet", Version: Version()},
 		drift.Summary{Files: res.Files, Entries: res.Entries, Skipped: res.Skipped})
 	if *format == "json" {
@@ -65,13 +66,19 @@ func cmdStats(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	return statsText(stdout, out)
 }
 
-// statsText prints the report of ccvet stats as text.
+// statsText prints the report of ccvet stats as text. Every string that
+// comes from the data (versions, types, field names, paths) is escaped as
+// the lint report escapes it (report.Sanitize), so a newline or a control
+// character in a transcript can never start an output line of its own (a
+// forged "::error" workflow command in a CI log, for one).
 func statsText(w io.Writer, r *drift.Report) error {
 	var b strings.Builder
+	esc := report.Sanitize
+	at := func(p drift.Place) string { return fmt.Sprintf("%s:%d:%d", esc(p.Path), p.Line, p.Column) }
 	for _, v := range r.Versions {
 		name := "(no version)"
 		if v.Version != "" {
-			name = "Claude Code " + v.Version
+			name = "Claude Code " + esc(v.Version)
 		}
 		fmt.Fprintf(&b, "%s: %s\n", name, countOf(v.Entries, "entry", "entries"))
 		var types []string
@@ -80,16 +87,16 @@ func statsText(w io.Writer, r *drift.Report) error {
 		}
 		sort.Strings(types)
 		for i, t := range types {
-			types[i] = fmt.Sprintf("%s %d", t, v.Types[t])
+			types[i] = fmt.Sprintf("%s %d", esc(t), v.Types[t])
 		}
 		if len(types) > 0 {
 			fmt.Fprintf(&b, "  types: %s\n", strings.Join(types, ", "))
 		}
 		for _, u := range v.UnknownTypes {
-			fmt.Fprintf(&b, "  unknown %s %q at %s: %d, first at %s\n", u.Kind, u.Name, u.Pointer, u.Count, u.First)
+			fmt.Fprintf(&b, "  unknown %s %q at %s: %d, first at %s\n", esc(u.Kind), u.Name, esc(u.Pointer), u.Count, at(u.First))
 		}
 		for _, f := range v.UnknownFields {
-			fmt.Fprintf(&b, "  unknown field %s: %d, first at %s\n", f.Pointer, f.Count, f.First)
+			fmt.Fprintf(&b, "  unknown field %s: %d, first at %s\n", esc(f.Pointer), f.Count, at(f.First))
 		}
 	}
 	fmt.Fprintf(&b, "%s checked, %s (%s skipped)\n", countOf(r.Summary.Files, "file", "files"),

@@ -211,3 +211,25 @@ func TestLoad(t *testing.T) {
 		t.Errorf("missing file: %v", err)
 	}
 }
+
+// TestGlobManyDoubleStars: several ** over a deep path are decided once per
+// pair of positions (this took seconds when every split was retried).
+func TestGlobManyDoubleStars(t *testing.T) {
+	deep := strings.Repeat("d/", 400) + "x.jsonl"
+	for _, c := range []struct {
+		pattern string
+		want    bool
+	}{
+		{"**/a/**/b/**/c/**/zzz", false},
+		{"**/d/**/d/**/d/**/x.jsonl", true},
+		{"d/**/d/**/d/**/y.jsonl", false},
+	} {
+		g, err := NewGlob(c.pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := g.Match(deep); got != c.want {
+			t.Errorf("%s: %v, want %v", c.pattern, got, c.want)
+		}
+	}
+}

@@ -4,7 +4,7 @@ package fix
 import (
 	"bytes"
 	"fmt"
-	"os"
+	"io"
 	"sort"
 
 	"github.com/ccvet/ccvet/internal/finding"
@@ -12,6 +12,7 @@ import (
 	"github.com/ccvet/ccvet/internal/fix/plan"
 	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/lint"
+	"github.com/ccvet/ccvet/internal/readonly"
 	"github.com/ccvet/ccvet/internal/rules"
 )
 
@@ -108,7 +109,7 @@ func Plan(found *layout.Result, opts Options) (*Result, error) {
 			}
 			continue
 		}
-		data, err := os.ReadFile(lf.OSPath)
+		data, err := readFile(lf)
 		if err != nil {
 			return nil, fmt.Errorf("reading %s: %w", lf.Path, err)
 		}
@@ -293,7 +294,7 @@ func Count(found *layout.Result, fs []finding.Finding) (safe, unsafe int) {
 		}
 	}
 	for p, g := range groups {
-		data, err := os.ReadFile(byPath[p].OSPath)
+		data, err := readFile(byPath[p])
 		if err != nil {
 			continue
 		}
@@ -308,4 +309,15 @@ func Count(found *layout.Result, fs []finding.Finding) (safe, unsafe int) {
 		}
 	}
 	return safe, unsafe
+}
+
+// readFile reads a checked file the way lint opens it: read-only, without
+// moving its access time, refusing a link lint would not follow.
+func readFile(lf *layout.File) ([]byte, error) {
+	f, _, err := readonly.Open(lf.OSPath, lf.Link)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
 }

@@ -62,13 +62,19 @@ type File struct {
 	Root string
 	// Base is the display path of the data root or argument, for store-wide findings.
 	Arg string
+	// Link is true for a file reached through a symbolic link (a file
+	// argument that is one, or a link inside the walk to a file inside the
+	// paths given): it is opened through the link. Any other file is opened
+	// only if it is still not a link.
+	Link bool
 	// Context is true for a file read only so that the cross-file checks of
 	// a file argument see the rest of its folder (see context.go): its
 	// records feed the project checks, but nothing is reported on it.
 	Context bool
 }
 
-// Problem is a path that could not be read or walked.
+// Problem is a path that could not be read or walked, or a link that was
+// not followed.
 type Problem struct {
 	Path string // display path
 	Err  error
@@ -77,8 +83,12 @@ type Problem struct {
 // Result is what Discover found.
 type Result struct {
 	Files    []*File
-	Skipped  int // files ccvet does not check (other files, backups, metadata)
+	Skipped  int // files ccvet does not check (other files, backups, metadata, links not followed)
 	Problems []Problem
+	// Links are the symbolic links met inside the walk that were not
+	// followed (to a folder, out of the paths given, dangling, a loop);
+	// Err says why. Each is also counted in Skipped.
+	Links []Problem
 	// Roots are the data roots and projects folders among the arguments, for store-wide checks.
 	Roots []Root
 }
@@ -118,6 +128,10 @@ func discover(args []string, stdinName string, prefixArgs bool) (*Result, error)
 	res := &Result{}
 	seen := map[string]bool{}
 	var fileArgs []*File
+	sc, err := newScope(args)
+	if err != nil {
+		return nil, err
+	}
 	for _, arg := range args {
 		if arg == "-" {
 			name := stdinName
@@ -140,12 +154,15 @@ func discover(args []string, stdinName string, prefixArgs bool) (*Result, error)
 			if !st.Mode().IsRegular() {
 				return nil, fmt.Errorf("%s: not a regular file or folder", arg)
 			}
+			if err := readable(arg); err != nil {
+				return nil, fmt.Errorf("%s: %w", arg, unwrapPathErr(err))
+			}
 			abs, _ := filepath.Abs(arg)
 			if seen[abs] {
 				continue
 			}
 			seen[abs] = true
-			f := &File{OSPath: arg, Path: filepath.ToSlash(arg), Size: st.Size(), Arg: arg}
+			f := &File{OSPath: arg, Path: filepath.ToSlash(arg), Size: st.Size(), Arg: arg, Link: isLink(arg)}
 			classify(f, abs, Root{})
 			if f.Kind == Other && strings.HasSuffix(arg, ".jsonl") {
 				f.Kind = Transcript
@@ -158,7 +175,9 @@ func discover(args []string, stdinName string, prefixArgs bool) (*Result, error)
 			fileArgs = append(fileArgs, f)
 			continue
 		}
-		walkDir(res, arg, seen, prefixArgs)
+		if err := walkDir(res, arg, seen, prefixArgs, sc); err != nil {
+			return nil, err
+		}
 	}
 	addContext(res, fileArgs, seen)
 	sort.SliceStable(res.Files, func(i, j int) bool { return res.Files[i].Path < res.Files[j].Path })
@@ -174,12 +193,22 @@ func unwrapPathErr(err error) error {
 }
 
 // walkDir walks one folder argument. Display paths are relative to it, or
-// start with it when prefixArg is set. It does not follow symbolic links to
-// folders (so link loops cannot trap it); links to regular files are checked.
-func walkDir(res *Result, arg string, seen map[string]bool, prefixArg bool) {
+// start with it when prefixArg is set. The argument itself may be a symbolic
+// link (with or without a trailing slash): the folder it names is walked.
+// Inside the walk, links to folders are never followed (so link loops cannot
+// trap it), and links to regular files are followed only when their target
+// lies inside the paths given (sc); every link not followed is listed in
+// res.Links. A root that cannot be listed is an error.
+func walkDir(res *Result, arg string, seen map[string]bool, prefixArg bool, sc *scope) error {
 	abs, err := filepath.Abs(arg)
 	if err != nil {
 		abs = arg
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	if err := listable(abs); err != nil {
+		return fmt.Errorf("%s: %w", arg, unwrapPathErr(err))
 	}
 	var root Root
 	switch {
@@ -217,9 +246,10 @@ func walkDir(res *Result, arg string, seen map[string]bool, prefixArg bool) {
 		mode := d.Type()
 		var size int64
 		if mode&fs.ModeSymlink != 0 {
-			st, err := os.Stat(p)
-			if err != nil || !st.Mode().IsRegular() {
-				res.Skipped++ // a link to a folder, a dangling link, or a loop: never followed
+			st, why := followable(p, sc)
+			if why != nil {
+				res.Skipped++
+				res.Links = append(res.Links, Problem{Path: disp, Err: why})
 				return nil
 			}
 			size = st.Size()
@@ -233,7 +263,7 @@ func walkDir(res *Result, arg string, seen map[string]bool, prefixArg bool) {
 			return nil
 		}
 		seen[p] = true
-		f := &File{OSPath: p, Path: disp, Size: size, Arg: arg}
+		f := &File{OSPath: p, Path: disp, Size: size, Arg: arg, Link: mode&fs.ModeSymlink != 0}
 		classify(f, p, root)
 		if f.Kind == Other {
 			res.Skipped++
@@ -242,6 +272,7 @@ func walkDir(res *Result, arg string, seen map[string]bool, prefixArg bool) {
 		res.Files = append(res.Files, f)
 		return nil
 	})
+	return nil
 }
 
 func isDir(p string) bool {

@@ -62,6 +62,7 @@ var fixInfo = map[string]FixInfo{
 	"unknown-field":         {FixNone, "data, not damage: a format ccvet does not know yet"},
 	"unknown-type":          {FixNone, "data, not damage: a format ccvet does not know yet"},
 	"schema":                {FixNone, "data, not damage: values are never guessed"},
+	"unfollowed-link":       {FixManual, "name the link's target on the command line, or replace the link by the file (ccvet never writes through a link)"},
 	"unused-ignore":         {FixManual, "delete the ignore entry from the configuration"},
 }
 

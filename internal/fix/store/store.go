@@ -204,9 +204,12 @@ func sum(b []byte) string {
 // the backup in place.
 func (r *Run) Replace(path, rel string, orig []byte, es []edit.Edit, label func(edit.Edit) (rule, safety string)) (err error) {
 	s := r.s
-	st, err := os.Stat(path)
+	st, err := os.Lstat(path)
 	if err != nil {
 		return refusef("%v", err)
+	}
+	if !st.Mode().IsRegular() {
+		return refusef("%s is not a regular file (a link is never written through)", path)
 	}
 	ino := inode(st)
 	cur, err := os.ReadFile(path)
