@@ -228,6 +228,13 @@ func runFix(o *fixOptions, paths []string, stdout, stderr io.Writer) (int, error
 	if written > 0 && o.exitOnFix {
 		return ExitFindings, nil
 	}
+	if !o.write {
+		for _, f := range res.Files {
+			if len(f.Edits) > 0 {
+				return ExitFindings, nil // fixes pending
+			}
+		}
+	}
 	remaining := res.Lint.Findings
 	if written > 0 {
 		remaining = res.Final

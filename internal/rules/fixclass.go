@@ -27,7 +27,8 @@ var fixInfo = map[string]FixInfo{
 	"nul-bytes":  {FixSafe, "deletes a NUL run that starts a line and is followed by `{`, a newline or the end of the file"},
 	"blank-line": {FixSafe, "deletes the whitespace-only line"},
 	"duplicate-uuid": {FixSafe, "byte-identical repeat: deletes the earlier copy (the reader keeps the last; line 1 is " +
-		"never deleted). Different entries sharing a uuid: no fix (give one a fresh uuid by hand and re-point its children)"},
+		"never deleted). Different entries sharing a uuid (unsafe): the earlier gets a fresh uuid and the entries written " +
+		"between the two that name it are re-pointed to it"},
 	"tool-result-off-chain": {FixSafe, "re-points the result entry's `parentUuid` (and `sourceToolAssistantUUID`) to " +
 		"the line holding the call, when that line is on the resumed conversation"},
 	"tool-source-mismatch": {FixSafe, "re-points `sourceToolAssistantUUID` to the call line when `parentUuid` already names it"},

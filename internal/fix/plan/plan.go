@@ -4,6 +4,7 @@ package plan
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -197,8 +198,13 @@ func parseRec(b []byte) *rec {
 		return nil
 	}
 	var r rec
-	if json.Unmarshal(t, &r) != nil {
-		return nil
+	if err := json.Unmarshal(t, &r); err != nil {
+		// A field of an unexpected type leaves the others filled; only a
+		// line that is not JSON is not an entry.
+		var te *json.UnmarshalTypeError
+		if !errors.As(err, &te) {
+			return nil
+		}
 	}
 	var blocks []struct {
 		Type      string `json:"type"`
@@ -335,7 +341,7 @@ func (p *parsed) planDuplicate(i int) ([]edit.Edit, rules.FixClass, string) {
 		}
 	}
 	if k < 0 {
-		return nil, "", "different entries share this uuid; give one a fresh uuid by hand and re-point the entries meant for it"
+		return p.planReusedUUID(i)
 	}
 	if k == 0 {
 		return []edit.Edit{p.whole(i)}, rules.FixSafe,

@@ -297,3 +297,41 @@ func (p *parsed) planCycle(i int) ([]edit.Edit, rules.FixClass, string) {
 	}
 	return nil, "", "no forward edge found in the cycle"
 }
+
+// planReusedUUID gives the earlier of two different entries sharing line
+// i's uuid a fresh uuid, and re-points the entries written between the two
+// that name it (they meant the earlier one; later ones keep the later).
+func (p *parsed) planReusedUUID(i int) ([]edit.Edit, rules.FixClass, string) {
+	u := p.lines[i].rec.UUID
+	k := -1
+	for _, j := range p.byUUID[u] {
+		if j < i {
+			k = j
+		}
+	}
+	if k < 0 {
+		return nil, "", "no earlier line with this uuid"
+	}
+	fresh := freshUUID(u + ":" + strconv.Itoa(k))
+	e, ok := p.setString(k, "/uuid", fresh)
+	if !ok {
+		return nil, "", "the earlier uuid is not a plain string"
+	}
+	es := []edit.Edit{e}
+	n := 0
+	for j := k + 1; j < i; j++ {
+		o := p.lines[j].rec
+		if o == nil || o.ParentUUID == nil || *o.ParentUUID != u {
+			continue
+		}
+		re, ok := p.setString(j, "/parentUuid", fresh)
+		if !ok {
+			return nil, "", fmt.Sprintf("line %d's parentUuid is not a plain string", j+1)
+		}
+		es = append(es, re)
+		n++
+	}
+	edit.Sort(es)
+	return es, rules.FixUnsafe, fmt.Sprintf("give the earlier entry (line %d) the fresh uuid %s and re-point the %d entries between the two that name it",
+		k+1, fresh, n)
+}
