@@ -102,7 +102,7 @@ type corruption struct {
 	// damaged file reaches, through the damage itself, an entry the fixed
 	// one would not: the superset rule keeps that case for a person.
 	mayRefuse bool
-	apply    func(ls []lineRec) (bad, want []byte, ok bool)
+	apply     func(ls []lineRec) (bad, want []byte, ok bool)
 }
 
 // relinkable finds a line whose parent is the nearest earlier entry of its
