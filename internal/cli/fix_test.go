@@ -202,3 +202,26 @@ func TestFixNeverWritesWhenVerificationFails(t *testing.T) {
 		t.Fatal("a backup run was started")
 	}
 }
+
+func TestFixSelectIgnore(t *testing.T) {
+	root, file := fixHome(t)
+	orig, _ := os.ReadFile(file)
+	for _, args := range [][]string{
+		{"fix", "--write", "--ignore", "orphan-parent", root},
+		{"fix", "--write", "--select", "blank-line", root},
+	} {
+		out, errOut, code := run(t, "", args...)
+		if code == ExitRefused || code == ExitUsage {
+			t.Fatalf("%v: code %d %s", args, code, errOut)
+		}
+		if now, _ := os.ReadFile(file); string(now) != string(orig) {
+			t.Fatalf("%v wrote the orphan-parent fix it should leave:\n%s", args, out)
+		}
+	}
+	if _, _, code := run(t, "", "fix", "--write", "--select", "orphan-parent", root); code != ExitOK {
+		t.Fatalf("--select orphan-parent: code %d", code)
+	}
+	if now, _ := os.ReadFile(file); string(now) == string(orig) {
+		t.Fatal("--select orphan-parent did not write its fix")
+	}
+}

@@ -19,6 +19,10 @@ import (
 // MaxPasses bounds the plan-apply-relint loop.
 const MaxPasses = 5
 
+// MaxBytes is the largest file fix plans on: it holds a file's bytes and
+// each pass's result in memory.
+const MaxBytes = 1 << 30
+
 // Options say what a run may fix.
 type Options struct {
 	Lint   lint.Options
@@ -77,6 +81,11 @@ func Plan(found *layout.Result, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	return PlanWith(eng, found, opts)
+}
+
+// PlanWith is Plan with an engine prepared once (opts.Lint is then unused).
+func PlanWith(eng *lint.Engine, found *layout.Result, opts Options) (*Result, error) {
 	res0 := eng.Run(found)
 	out := &Result{Lint: res0}
 	byPath := map[string]*layout.File{}
@@ -109,6 +118,13 @@ func Plan(found *layout.Result, opts Options) (*Result, error) {
 			}
 			continue
 		}
+		if lf.Size > MaxBytes {
+			for _, i := range idx {
+				out.Findings[i].Fix = &finding.Fix{Safety: string(rules.FixManual),
+					Message: fmt.Sprintf("the file is over %d MiB, more than ccvet fix holds in memory", MaxBytes>>20)}
+			}
+			continue
+		}
 		data, err := readFile(lf)
 		if err != nil {
 			return nil, fmt.Errorf("reading %s: %w", lf.Path, err)
@@ -122,7 +138,7 @@ func Plan(found *layout.Result, opts Options) (*Result, error) {
 		_, ff.Chosen, ff.Dropped = plan.Choose(selected(ff.Fixes, &opts), opts.Unsafe)
 		out.Files = append(out.Files, ff)
 	}
-	final, err := converge(found, out, &opts)
+	final, err := converge(eng, found, out, &opts)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +168,7 @@ func selected(fixes []plan.Fix, opts *Options) []plan.Fix {
 
 // converge runs the passes: plan on the current bytes of every file, apply,
 // re-lint the new bytes, until no file gets a new edit.
-func converge(found *layout.Result, r *Result, opts *Options) ([]finding.Finding, error) {
+func converge(eng *lint.Engine, found *layout.Result, r *Result, opts *Options) ([]finding.Finding, error) {
 	byPath := map[string]*File{}
 	for _, f := range r.Files {
 		byPath[f.File.Path] = f
@@ -208,13 +224,7 @@ func converge(found *layout.Result, r *Result, opts *Options) ([]finding.Finding
 				overlay[f.File.OSPath] = f.New
 			}
 		}
-		o := opts.Lint
-		o.Overlay = overlay
-		e2, err := lint.New(o)
-		if err != nil {
-			return nil, err
-		}
-		cur = e2.Run(found).Findings
+		cur = eng.WithOverlay(overlay).Run(found).Findings
 	}
 }
 
@@ -294,6 +304,9 @@ func Count(found *layout.Result, fs []finding.Finding) (safe, unsafe int) {
 		}
 	}
 	for p, g := range groups {
+		if byPath[p].Size > MaxBytes {
+			continue
+		}
 		data, err := readFile(byPath[p])
 		if err != nil {
 			continue

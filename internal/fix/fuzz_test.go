@@ -8,6 +8,7 @@ import (
 
 	"github.com/ccvet/ccvet/internal/fix/edit"
 	"github.com/ccvet/ccvet/internal/layout"
+	"github.com/ccvet/ccvet/internal/lint"
 )
 
 // FuzzFix runs the whole plan (lint, plan, passes, verification) over
@@ -18,6 +19,10 @@ func FuzzFix(f *testing.F) {
 		"\x00\x00{\"type\":\"user\",\"uuid\":\"b\",\"parentUuid\":\"x\",\"timestamp\":\"2026-01-01T00:00:01Z\"}\n\n{\"ty"))
 	f.Add([]byte("{\"type\":\"user\",\"uuid\":\"a\"}{\"type\":\"user\",\"uuid\":\"b\",\"parentUuid\":\"a\"}\n{\"type\":\"user\",\"uuid\":\"a\"}\n"))
 	dir := f.TempDir()
+	eng, err := lint.New(lint.Options{Jobs: 1})
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p := filepath.Join(dir, "projects", "-x", "0b6ba5a4-9c4a-4a8e-8c35-4a2a27fbc5e1.jsonl")
 		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
@@ -31,7 +36,7 @@ func FuzzFix(f *testing.F) {
 			t.Fatal(err)
 		}
 		for _, unsafe := range []bool{false, true} {
-			res, err := Plan(found, Options{Unsafe: unsafe})
+			res, err := PlanWith(eng, found, Options{Unsafe: unsafe})
 			if err != nil {
 				t.Fatal(err)
 			}

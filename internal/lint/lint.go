@@ -82,6 +82,14 @@ type Engine struct {
 	spools []*spool // copies of standard input, closed with the Result
 }
 
+// WithOverlay returns an engine sharing e's compiled rules and schemas that
+// checks the given bytes instead of those files on disk (see Options.Overlay).
+func (e *Engine) WithOverlay(overlay map[string][]byte) *Engine {
+	c := &Engine{opts: e.opts, env: e.env, rules: e.rules, on: e.on, sev: e.sev}
+	c.opts.Overlay = overlay
+	return c
+}
+
 // New prepares an engine; it compiles the schemas once.
 func New(opts Options) (*Engine, error) {
 	v, err := schema.New()
