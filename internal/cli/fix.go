@@ -22,6 +22,17 @@ import (
 	"github.com/ccvet/ccvet/internal/rules"
 )
 
+// fixHelp ends `ccvet fix --help`.
+const fixHelp = `
+Without --write, fix shows the plan: each finding marked [safe], [unsafe],
+[manual] or [none], and the exact change. --write backs each file up, replaces
+it atomically and verifies it; --undo puts it back.
+
+Exit status: 0 nothing pending, 1 findings remain (or written, with
+--exit-non-zero-on-fix), 2 usage, 3 internal error, 4 refused or aborted with
+nothing written.
+`
+
 // fixCheck, if set, adds a verification step (tests make it fail).
 var fixCheck func(*fix.File) error
 
@@ -34,11 +45,9 @@ type fixOptions struct {
 	sel, ignore                                               []string
 }
 
-func cmdFix(args []string, stdout, stderr io.Writer) int {
+func cmdFix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var o fixOptions
-	fs := flag.NewFlagSet("ccvet fix", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.SortFlags = false
+	fs := subFlags("fix", stdout)
 	fs.BoolVarP(&o.write, "write", "w", false, "apply the safe fixes (default: show the plan, write nothing)")
 	fs.BoolVar(&o.unsafe, "unsafe", false, "include the unsafe fixes")
 	fs.BoolVar(&o.diff, "diff", false, "show a byte-exact diff of the changed lines (long lines clipped around the edit)")
@@ -52,30 +61,13 @@ func cmdFix(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.exitOnFix, "exit-non-zero-on-fix", false, "exit 1 when something was written")
 	fs.BoolVar(&o.force, "force", false, "write even when a file changed in the last 60 s (never when its session is live)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no summary line")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, `Usage: ccvet fix [flags] PATH...
-
-Repairs the damage ccvet finds, by byte splices only. Without --write it
-shows the plan: each finding marked [safe], [unsafe], [manual] or [none], and
-the exact change. --write backs each file up, replaces it atomically and
-verifies it; --undo puts it back.
-
-Flags:
-`)
-		fs.PrintDefaults()
-		fmt.Fprint(stderr, `
-Exit status: 0 nothing pending, 1 findings remain (or written, with
---exit-non-zero-on-fix), 2 usage, 3 internal error, 4 refused or aborted with
-nothing written.
-`)
-	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseSub(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK
+			fmt.Fprint(stdout, fixHelp)
 		}
-		return fail(stderr, usageError{err})
+		return fail(stderr, err)
 	}
-	code, err := runFix(&o, fs.Args(), stdout, stderr)
+	code, err := runFix(&o, fs.Args(), stdin, stdout, stderr)
 	if err != nil {
 		if errors.Is(err, store.ErrRefused) {
 			fmt.Fprintln(stderr, "ccvet fix: "+report.Sanitize(err.Error()))
@@ -101,7 +93,7 @@ func ruleSet(ids []string) (map[string]bool, error) {
 	return m, nil
 }
 
-func runFix(o *fixOptions, paths []string, stdout, stderr io.Writer) (int, error) {
+func runFix(o *fixOptions, paths []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	switch o.format {
 	case "text", "json", "sarif":
 	default:
@@ -135,7 +127,7 @@ func runFix(o *fixOptions, paths []string, stdout, stderr io.Writer) (int, error
 		return 0, err
 	}
 	if len(paths) == 0 {
-		root, err := defaultRoot()
+		root, err := defaultRoot(stdin)
 		if err != nil {
 			return 0, err
 		}

@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	flag "github.com/spf13/pflag"
-
 	"github.com/ccvet/ccvet/internal/drift"
 	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/lint"
@@ -20,28 +18,36 @@ import (
 // cmdStats prints, per Claude Code version, the entries by type and every
 // unknown entry type and unknown field with its first place: format drift.
 func cmdStats(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("ccvet stats", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := subFlags("stats", stdout)
 	format := fs.StringP("format", "f", "text", "output format: text or json")
-	jobs := fs.IntP("jobs", "j", 0, "check `N` files at once (default: number of CPUs)")
-	stdinName := fs.String("stdin-filename", "", "name to report for a transcript read from standard input (`-`)")
-	if err := fs.Parse(args); err != nil {
-		return usageError{err}
+	jobs := fs.IntP("jobs", "j", 0, "read `N` files at once (default: number of CPUs)")
+	stdinName := fs.String("stdin-filename", "", "report the transcript read from standard input (PATH -) as `NAME`")
+	// Flags carried over from lint: stats reads no configuration and prints
+	// no summary or progress, so they change nothing, but they are no error.
+	quiet := fs.BoolP("quiet", "q", false, "no notes on standard error (stats prints no summary or progress)")
+	fs.Bool("no-config", false, "accepted as in lint; stats reads no configuration")
+	if err := parseSub(fs, args); err != nil {
+		return err
 	}
 	if *format != "text" && *format != "json" {
 		return usagef("stats --format: want text or json, got %q", *format)
 	}
 	paths := fs.Args()
 	if len(paths) == 0 {
-		root, err := defaultRoot()
+		root, err := defaultRoot(stdin)
 		if err != nil {
 			return err
 		}
 		paths = []string{root}
 	}
-	found, err := layout.Discover(paths, *stdinName)
+	found, err := layout.DiscoverFromHere(paths, *stdinName)
 	if err != nil {
 		return usageError{err}
+	}
+	for _, p := range layout.DropForeign(found) {
+		if !*quiet {
+			fmt.Fprintf(stderr, "ccvet: %s: skipped: no line is a Claude Code entry\n", report.Sanitize(p))
+		}
 	}
 	// No rule runs: the engine only reads, decodes and hands each line over.
 	off := map[string]bool{}

@@ -7,18 +7,16 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	flag "github.com/spf13/pflag"
-
 	"github.com/ccvet/ccvet/internal/rules"
 	"github.com/ccvet/ccvet/internal/schema"
 )
 
 // cmdRules prints the rule catalogue.
 func cmdRules(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("ccvet rules", flag.ContinueOnError)
+	fs := subFlags("rules", stdout)
 	format := fs.StringP("format", "f", "text", "text, json or markdown")
-	if err := fs.Parse(args); err != nil {
-		return usageError{err}
+	if err := parseSub(fs, args); err != nil {
+		return err
 	}
 	all := rules.All()
 	switch *format {
@@ -47,14 +45,7 @@ func cmdRules(args []string, stdout io.Writer) error {
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "RULE\tSEVERITY\tDEFAULT\tSUMMARY")
 		for _, r := range all {
-			state := "on"
-			if !r.Enabled {
-				state = "off"
-				if r.Strict {
-					state = "strict"
-				}
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Severity, state, r.Summary)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Severity, defaultState(r), r.Summary)
 		}
 		return tw.Flush()
 	case "markdown":
@@ -65,9 +56,9 @@ func cmdRules(args []string, stdout io.Writer) error {
 
 // cmdSchema prints an embedded schema, or lists them.
 func cmdSchema(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("ccvet schema", flag.ContinueOnError)
-	if err := fs.Parse(args); err != nil {
-		return usageError{err}
+	fs := subFlags("schema", stdout)
+	if err := parseSub(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprintln(stdout, strings.Join(schema.Names(), "\n"))

@@ -38,7 +38,7 @@ Versions: ` + strings.Join(versions, ", ") + `
 `)
 	for _, s := range Scenarios() {
 		h := "yes"
-		if !s.Healthy {
+		if !s.Healthy() {
 			h = "no (damaged on purpose)"
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", s.Name, h, s.Doc)
