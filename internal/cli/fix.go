@@ -272,7 +272,20 @@ func writeFixed(st *store.Store, run *store.Run, f *fix.File) error {
 		}
 		return "", ""
 	}
-	return run.Replace(f.File.OSPath, rel, f.Orig, f.Edits, label)
+	if err := run.Replace(f.File.OSPath, rel, f.Orig, f.Edits, label); err != nil {
+		return err
+	}
+	var notes []store.FixNote
+	for _, i := range f.Chosen {
+		fx := f.Fixes[i]
+		notes = append(notes, store.FixNote{Pass: 1, Line: fx.Line, Rule: fx.Rule, Safety: string(fx.Safety), Message: fx.Message})
+	}
+	for _, st := range f.Later {
+		notes = append(notes, store.FixNote{Pass: st.Pass, Line: st.Fix.Line, Rule: st.Fix.Rule, Safety: string(st.Fix.Safety),
+			Message: st.Fix.Message})
+	}
+	run.Note(notes)
+	return nil
 }
 
 // backupRel is where a file's backup goes inside the run folder: its path

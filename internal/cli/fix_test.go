@@ -76,7 +76,8 @@ func TestFixPlanWriteUndo(t *testing.T) {
 		t.Fatalf("want one backup run in %s, got %d", bak, len(runs))
 	}
 	m, err := os.ReadFile(filepath.Join(bak, runs[0].Name(), "manifest.json"))
-	if err != nil || !strings.Contains(string(m), `"sha256_before"`) || !strings.Contains(string(m), `"rule": "orphan-parent"`) {
+	if err != nil || !strings.Contains(string(m), `"sha256_before"`) || !strings.Contains(string(m), `"rule": "orphan-parent"`) ||
+		!strings.Contains(string(m), `"fixes": [`) {
 		t.Fatalf("manifest: %v\n%s", err, m)
 	}
 	if b, err := os.ReadFile(filepath.Join(bak, runs[0].Name(), "projects", "-work-demo", filepath.Base(file)+".orig")); err != nil || string(b) != string(orig) {

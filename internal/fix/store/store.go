@@ -83,6 +83,16 @@ type FileRecord struct {
 	SHA256After string       `json:"sha256_after"`
 	Carried     int64        `json:"carried_bytes,omitempty"` // appended during the run and carried over
 	Edits       []EditRecord `json:"edits"`
+	Fixes       []FixNote    `json:"fixes,omitempty"` // what the edits do, per pass
+}
+
+// FixNote is one fix applied to a file, as the plan described it.
+type FixNote struct {
+	Pass    int    `json:"pass"`
+	Line    int    `json:"line"` // in the bytes of that pass
+	Rule    string `json:"rule"`
+	Safety  string `json:"safety"`
+	Message string `json:"message"`
 }
 
 // Manifest is a run's record, written last into its folder.
@@ -396,6 +406,13 @@ func inode(st os.FileInfo) uint64 {
 		return uint64(s.Ino)
 	}
 	return 0
+}
+
+// Note attaches the fixes applied to the file last replaced.
+func (r *Run) Note(notes []FixNote) {
+	if n := len(r.m.Files); n > 0 {
+		r.m.Files[n-1].Fixes = append(r.m.Files[n-1].Fixes, notes...)
+	}
 }
 
 // Commit writes the manifest, last; a run that replaced nothing leaves an
