@@ -18,13 +18,10 @@ import (
 // --unsafe for the unsafe ones), then `claude -p --resume` of the fixed
 // file must send requests the stand-in API accepts (no 400), and where the
 // fix restored the original bytes, the same messages a resume of the
-// healthy file sends. Opt-in (it runs the installed Claude Code): set
-// CCVET_ORACLE=1; versions from the oracle cache (CCVET_ORACLE_VERSIONS
-// narrows them).
+// healthy file sends. Opt-in like every oracle test (CCVET_ORACLE=1);
+// 2.1.330 and 2.1.110 unless CCVET_ORACLE_VERSIONS names others.
 func TestRealReader(t *testing.T) {
-	if os.Getenv("CCVET_ORACLE") == "" {
-		t.Skip("real-reader test skipped: set CCVET_ORACLE=1 to run the installed Claude Code against the stand-in API")
-	}
+	oracle.Require(t)
 	cache, err := oracle.CacheRoot()
 	if err != nil {
 		t.Fatal(err)
@@ -37,16 +34,16 @@ func TestRealReader(t *testing.T) {
 	}
 	ran := 0
 	for _, v := range versions {
-		bin, ok := oracle.Installed(v)
-		if !ok {
-			t.Logf("Claude Code %s is not installed in %s; skipped", v, cache)
+		bin, err := oracle.Install(context.Background(), v)
+		if err != nil {
+			t.Errorf("Claude Code %s: %v", v, err)
 			continue
 		}
 		ran++
 		t.Run(v, func(t *testing.T) { realReader(t, v, bin) })
 	}
 	if ran == 0 {
-		t.Skip("no Claude Code version installed in the oracle cache")
+		t.Fatal("no Claude Code version to run")
 	}
 }
 
@@ -193,4 +190,109 @@ func realReader(t *testing.T, v, bin string) {
 			_ = store.ErrRefused
 		})
 	}
+}
+
+// TestRealReaderCatalogue runs ccvet fix over the oracle's own corruption
+// catalogue (damage written independently of fix's generators), applied
+// to the oracle's two-turn base session of each version: after a safe
+// `fix --write`, the resume is accepted whenever the fix changed the file
+// and sends every block the resume of the damaged file sent; after an
+// unsafe one, it is accepted.
+func TestRealReaderCatalogue(t *testing.T) {
+	oracle.Require(t)
+	cache, err := oracle.CacheRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("CCVET_CLAUDE_CACHE", cache)
+	isolate(t)
+	versions := []string{"2.1.330", "2.1.110"}
+	if v := os.Getenv("CCVET_ORACLE_VERSIONS"); v != "" {
+		versions = strings.Split(v, ",")
+	}
+	m := oracle.NewMatrix(t.TempDir())
+	ctx := context.Background()
+	for _, v := range versions {
+		t.Run(v, func(t *testing.T) {
+			b, err := m.Base(ctx, v, oracle.BaseTurns)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Env.Server.Close()
+			for _, c := range oracle.Corruptions() {
+				if c.Base != oracle.BaseTurns || c.ID == "none" {
+					continue
+				}
+				s := oracle.ParseSession(b.Pristine)
+				if err := c.Apply(s); err != nil {
+					continue // not applicable to this version's file
+				}
+				bad := s.Bytes()
+				t.Run(c.ID, func(t *testing.T) {
+					damaged, err := b.Resume(ctx, bad, oracle.ResumePrompt)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, unsafe := range []bool{false, true} {
+						fixed := fixBytes(t, b, bad, unsafe)
+						if string(fixed) == string(bad) {
+							continue
+						}
+						r, err := b.Resume(ctx, fixed, oracle.ResumePrompt)
+						if err != nil {
+							t.Fatal(err)
+						}
+						q, ok := r.Main()
+						if !ok || q.Status >= 400 || r.Run.Exit != 0 {
+							t.Fatalf("unsafe=%v: the resume of the fixed file was not accepted: sent %v status %d %s exit %d %s",
+								unsafe, ok, q.Status, q.Error, r.Run.Exit, r.Run.Stderr)
+						}
+						if unsafe {
+							continue
+						}
+						if dq, ok := damaged.Main(); ok && dq.Status < 400 {
+							dm, _ := dq.Messages()
+							fm, _ := q.Messages()
+							have := map[string]int{}
+							for _, sig := range oracle.Signatures(fm) {
+								have[sig]++
+							}
+							for _, sig := range oracle.Signatures(dm) {
+								if have[sig] == 0 {
+									t.Errorf("the safe fix lost %q, which the resume of the damaged file sent", sig)
+								}
+								have[sig]--
+							}
+						}
+					}
+				})
+			}
+		})
+	}
+}
+
+// fixBytes writes bad as the base's session file, runs the fix plan and
+// --write over its data root, and returns the file's bytes afterwards.
+func fixBytes(t *testing.T, b *oracle.Base, bad []byte, unsafe bool) []byte {
+	t.Helper()
+	if err := os.WriteFile(b.File, bad, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res := planPaths(t, unsafe, b.Env.Root)
+	changed := false
+	for _, f := range res.Files {
+		if f.Err != nil {
+			t.Logf("unsafe=%v: %s not fixed: %v", unsafe, f.File.Path, f.Err)
+			return bad
+		}
+		changed = changed || f.Changed()
+	}
+	if changed {
+		writeAll(t, res, filepath.Join(t.TempDir(), "backups"))
+	}
+	out, err := os.ReadFile(b.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
