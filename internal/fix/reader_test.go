@@ -286,6 +286,12 @@ func fixBytes(t *testing.T, b *oracle.Base, bad []byte, unsafe bool) []byte {
 			return bad
 		}
 		changed = changed || f.Changed()
+		for _, i := range f.Chosen {
+			t.Logf("unsafe=%v: line %d [%s] %s: %s", unsafe, f.Fixes[i].Line, f.Fixes[i].Safety, f.Fixes[i].Rule, f.Fixes[i].Message)
+		}
+		for _, st := range f.Later {
+			t.Logf("unsafe=%v: pass %d line %d [%s] %s: %s", unsafe, st.Pass, st.Fix.Line, st.Fix.Safety, st.Fix.Rule, st.Fix.Message)
+		}
 	}
 	if changed {
 		writeAll(t, res, filepath.Join(t.TempDir(), "backups"))

@@ -153,6 +153,7 @@ type rec struct {
 		Content json.RawMessage `json:"content"`
 	} `json:"message"`
 	uses, results []string
+	contentOK     bool // message.content is a string or an array
 }
 
 type parsed struct {
@@ -220,6 +221,9 @@ func parseRec(b []byte) *rec {
 				r.results = append(r.results, bl.ToolUseID)
 			}
 		}
+	}
+	if c := bytes.TrimSpace(r.Message.Content); len(c) > 0 && (c[0] == '"' || c[0] == '[') {
+		r.contentOK = true
 	}
 	r.Message.Content = nil
 	return &r

@@ -242,6 +242,12 @@ func orDefault(s, d string) string {
 // planReorder moves the "parentUuid" member of line i to the front.
 func (p *parsed) planReorder(i int) ([]edit.Edit, rules.FixClass, string) {
 	raw := p.raw(i)
+	// Moving the key makes the line visible to the 2.1.77+ pre-filter; a
+	// turn without a readable message.content then crashes the reader
+	// (2.1.110: "Cannot read properties of undefined (reading 'content')").
+	if r := p.lines[i].rec; r != nil && (r.Type == "user" || r.Type == "assistant") && !r.contentOK {
+		return nil, "", "the entry has no readable message.content; moving parentUuid to the front would make it visible to the reader, which crashes on it"
+	}
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, "", "the line does not start with {"
 	}
