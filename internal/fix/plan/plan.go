@@ -48,6 +48,12 @@ func Plan(data []byte, fs []finding.Finding) []Fix {
 		fx.Message = info.How
 		if info.Class == rules.FixSafe || info.Class == rules.FixUnsafe {
 			es, safety, msg := p.plan(f, fs)
+			if len(es) > 0 && p.noop(es) {
+				// A splice that changes nothing would loop the passes: the
+				// finding has another cause (e.g. the line its parentUuid
+				// names does not parse for ccvet; see that line's finding).
+				es, msg = nil, "the planned edit changes nothing ("+msg+"); the cause is elsewhere, see the other findings of this file"
+			}
 			switch {
 			case len(es) > 0:
 				fx.Edits, fx.Safety, fx.Message = es, safety, msg
@@ -227,6 +233,16 @@ func parseRec(b []byte) *rec {
 	}
 	r.Message.Content = nil
 	return &r
+}
+
+// noop reports whether every edit of es puts back the bytes it replaces.
+func (p *parsed) noop(es []edit.Edit) bool {
+	for _, e := range es {
+		if e.Length != int64(len(e.Text)) || string(p.data[e.Offset:e.End()]) != e.Text {
+			return false
+		}
+	}
+	return true
 }
 
 func (p *parsed) raw(i int) []byte { return p.data[p.lines[i].off:p.lines[i].end] }
