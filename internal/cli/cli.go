@@ -89,8 +89,16 @@ func fail(stderr io.Writer, err error) int {
 	if errors.As(err, &ue) {
 		return ExitUsage
 	}
+	var fe findingError
+	if errors.As(err, &fe) {
+		return ExitFindings
+	}
 	return ExitInternal
 }
+
+// findingError is a subcommand's verdict on the data it read (not a usage
+// error, not a failure of ccvet): exit 1, like a finding.
+type findingError struct{ error }
 
 type options struct {
 	format, output, color, failOn, stdinName string

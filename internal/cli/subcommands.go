@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -71,8 +72,49 @@ func cmdSchema(args []string, stdout io.Writer) error {
 	if !ok {
 		return usagef("no schema named %q (run `ccvet schema` for the list)", fs.Arg(0))
 	}
-	_, err := stdout.Write(src)
+	_, err := stdout.Write(withVersions(fs.Arg(0), src))
 	return err
+}
+
+// withVersions adds to an entry type's schema text an "x-versions" member:
+// the Claude Code versions seen writing the type and each of its fields,
+// as "since" (first seen) and "until" (last seen, given only when it is
+// older than the newest version seen writing the type: the field stopped
+// being written), or "unseen" when no sampled version was seen writing the
+// type. The result stays one JSON document.
+func withVersions(name string, src []byte) []byte {
+	if strings.Contains(name, "/") || name == "history" || name == "todos" {
+		return src
+	}
+	end := bytes.LastIndexByte(src, '}')
+	if end < 0 {
+		return src
+	}
+	var b bytes.Buffer
+	b.Write(bytes.TrimRight(src[:end], " \n"))
+	b.WriteString(",\n  \"x-versions\": ")
+	r, ok := schema.TypeVersions(name)
+	if !ok {
+		b.WriteString(`"unseen: named by Claude Code 2.1.330, not yet seen written"`)
+		b.WriteString("\n}\n")
+		return b.Bytes()
+	}
+	span := func(f schema.Range) string {
+		if f.Last == r.Last {
+			return fmt.Sprintf("{\"since\": %q}", f.First)
+		}
+		return fmt.Sprintf("{\"since\": %q, \"until\": %q}", f.First, f.Last)
+	}
+	fmt.Fprintf(&b, "{\n    \"type\": %s,\n    \"fields\": {", span(r))
+	names, ranges := schema.VersionFields(name)
+	for i, f := range names {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "\n      %q: %s", f, span(ranges[f]))
+	}
+	b.WriteString("\n    }\n  }\n}\n")
+	return b.Bytes()
 }
 
 // rulesMarkdown renders the catalogue as docs/rules.md.
