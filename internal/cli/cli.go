@@ -14,6 +14,7 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/fix"
 	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/lint"
 	"github.com/ccvet/ccvet/internal/memlimit"
@@ -63,9 +64,26 @@ func runSub(stderr io.Writer, fn func() error) int {
 	return ExitOK
 }
 
+// exitError carries a subcommand's own exit status, already reported.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+// exitStatus turns a subcommand's status into runSub's error (nil for 0).
+func exitStatus(code int) error {
+	if code == ExitOK {
+		return nil
+	}
+	return exitError{code}
+}
+
 func fail(stderr io.Writer, err error) int {
 	if errors.Is(err, flag.ErrHelp) {
 		return ExitOK
+	}
+	var ee exitError
+	if errors.As(err, &ee) {
+		return ee.code
 	}
 	fmt.Fprintln(stderr, "ccvet: "+report.Sanitize(err.Error()))
 	var ue usageError
@@ -281,6 +299,11 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 			topts.Snippets = lines
 		}
 		err = report.Text(out, run, topts)
+		if err == nil && !o.quiet {
+			if safe, unsafe := fix.Count(found, res.Findings); safe+unsafe > 0 {
+				_, err = fmt.Fprintf(out, "%d fixable with `ccvet fix --write` (%d more with --unsafe)\n", safe, unsafe)
+			}
+		}
 	}
 	if err == nil {
 		err = rep.commit()

@@ -46,6 +46,9 @@ type Options struct {
 	// encoding/json and validated with jsonschema/v5, as before jsontree.
 	// Tests compare the two paths; the findings must be identical.
 	Reference bool
+	// Overlay, if set, gives the bytes to check for some files instead of
+	// what is on disk (by OSPath): ccvet fix verifies planned bytes with it.
+	Overlay map[string][]byte
 }
 
 // Result is what a run found.
@@ -79,6 +82,14 @@ type Engine struct {
 	long  jsonl.LongLines // lines longer than a reader's buffer are held one at a time
 
 	spools []*spool // copies of standard input, closed with the Result
+}
+
+// WithOverlay returns an engine sharing e's compiled rules and schemas that
+// checks the given bytes instead of those files on disk (see Options.Overlay).
+func (e *Engine) WithOverlay(overlay map[string][]byte) *Engine {
+	c := &Engine{opts: e.opts, env: e.env, rules: e.rules, on: e.on, sev: e.sev}
+	c.opts.Overlay = overlay
+	return c
 }
 
 // New prepares an engine; it compiles the schemas once.
@@ -316,6 +327,9 @@ func (e *Engine) open(f *model.File) (rc io.ReadCloser, grew func() bool, err er
 		e.spools = append(e.spools, sp)
 		f.StdinCopy = sp
 		return io.NopCloser(io.TeeReader(in, sp)), func() bool { return false }, nil
+	}
+	if data, ok := e.opts.Overlay[f.OSPath]; ok {
+		return io.NopCloser(bytes.NewReader(data)), func() bool { return false }, nil
 	}
 	sf, err := openReadOnly(f.OSPath, f.Link)
 	if err != nil {
