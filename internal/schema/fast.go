@@ -600,6 +600,10 @@ func (c *checker) object(s *fnode, i, ev int) int {
 	res := 0
 	var found uint64
 	var bloom uint64
+	var seen map[string]struct{} // past a few dozen keys the bloom saturates: a set keeps the duplicate check linear
+	if nd.Len > 64 {
+		seen = make(map[string]struct{}, nd.Len)
+	}
 	for k, m := i+1, 0; m < int(nd.Len); m++ {
 		v := k + 1
 		kn := &t.Nodes[k]
@@ -608,11 +612,18 @@ func (c *checker) object(s *fnode, i, ev int) int {
 		}
 		key := t.Raw[kn.Start:kn.End]
 		// Duplicate keys: encoding/json keeps the last one; leave them to the reference.
-		h := uint64(1) << ((uint(len(key))*7 + uint(firstByte(key))*3 + uint(lastByte(key))) & 63)
-		if bloom&h != 0 && c.dupBefore(i, k) {
-			return rUnsure
+		if seen != nil {
+			if _, dup := seen[string(key)]; dup {
+				return rUnsure
+			}
+			seen[string(key)] = struct{}{}
+		} else {
+			h := uint64(1) << ((uint(len(key))*7 + uint(firstByte(key))*3 + uint(lastByte(key))) & 63)
+			if bloom&h != 0 && c.dupBefore(i, k) {
+				return rUnsure
+			}
+			bloom |= h
 		}
-		bloom |= h
 		ki, ok := s.keys[string(key)]
 		if ok {
 			if ki.req >= 0 {
