@@ -88,7 +88,7 @@ func findSession(session, root string, stdin io.Reader) (string, error) {
 		return "", usagef("no transcript %s", session)
 	}
 	if root == "" {
-		r, err := defaultRoot(stdin)
+		r, err := defaultRootFor(stdin, "--root")
 		if err != nil {
 			return "", err
 		}

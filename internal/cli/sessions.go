@@ -45,7 +45,7 @@ func cmdSessions(args []string, stdin io.Reader, stdout io.Writer) error {
 	}
 	root := fs.Arg(0)
 	if root == "" {
-		r, err := defaultRoot(stdin)
+		r, err := defaultRootFor(stdin, "ROOT")
 		if err != nil {
 			return err
 		}
