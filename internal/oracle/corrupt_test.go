@@ -25,7 +25,9 @@ func synthTurns() []byte {
 	use := func(id, cmd string) string {
 		return fmt.Sprintf(`[{"type":"tool_use","id":%q,"name":"Bash","input":{"command":%q}}]`, id, cmd)
 	}
-	res := func(id string) string { return fmt.Sprintf(`[{"type":"tool_result","tool_use_id":%q,"content":"ok"}]`, id) }
+	res := func(id string) string {
+		return fmt.Sprintf(`[{"type":"tool_result","tool_use_id":%q,"content":"ok"}]`, id)
+	}
 	msg(1, 0, "user", `"`+TurnOnePrompt+`\nplan"`)
 	msg(2, 1, "assistant", use("toolu_1", CmdOne))
 	msg(3, 2, "user", res("toolu_1"))
