@@ -18,6 +18,8 @@ const (
 	// BaseCompact: the compact scenario (a tool turn, /compact, a tool turn
 	// after the boundary).
 	BaseCompact = "compact"
+	// BaseLarge: the large scenario (a transcript over 5 MiB, resumed once).
+	BaseLarge = "large"
 )
 
 // The markers of BaseTurns.
@@ -396,6 +398,31 @@ func Corruptions() []Corruption {
 					return err
 				}
 				return s.setField(i, "logicalParentUuid", `"`+missingUUID+`"`)
+			}},
+		{ID: "large-none", Base: BaseLarge, Doc: "no damage (the baseline of the session over 5 MiB)",
+			Apply: func(s *Session) error { return nil }},
+		{ID: "large-reordered-keys", Base: BaseLarge, Rules: []string{"reordered-keys"}, Doc: "every entry's keys re-sorted, in the session over 5 MiB",
+			Apply: func(s *Session) error {
+				for i := range s.Lines {
+					if err := s.editJSON(i, func(map[string]any) error { return nil }); err != nil {
+						return err
+					}
+				}
+				return nil
+			}},
+		{ID: "large-dangling-parent-paused", Base: BaseLarge, Rules: []string{"orphan-parent"}, Doc: "in the session over 5 MiB, the first big reply's line deleted and the entries after it shifted a minute later",
+			Apply: func(s *Session) error {
+				i, err := need(s.withText("assistant", "Big reply 0."), "first big reply")
+				if err != nil {
+					return err
+				}
+				uuid := s.E[i].UUID
+				s.deleteLine(i)
+				c, err := need(s.child(uuid), "child of the first big reply")
+				if err == nil {
+					s.shiftFrom(c, Pause)
+				}
+				return err
 			}},
 	}
 }

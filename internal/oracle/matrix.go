@@ -99,8 +99,8 @@ func playBase(ctx context.Context, version, base, dir string) (*Base, error) {
 		if err == nil {
 			_, err = e.play(ctx, Prompt(TurnTwoPrompt, Call(Bash(CmdTwoA), Bash(CmdTwoB)), Text(TurnTwoDone)), "--resume", id)
 		}
-	case BaseCompact:
-		sc, _ := Lookup("compact")
+	case BaseCompact, BaseLarge:
+		sc, _ := Lookup(base)
 		err = sc.Play(ctx, e)
 		if err == nil {
 			id, err = e.session(e.Runs[0])
