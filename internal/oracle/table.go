@@ -104,7 +104,7 @@ Rules meant to see each damage (informative; the severities are the reader helpe
 |---|---|
 `)
 	for _, c := range Corruptions() {
-		if len(c.Rules) > 0 {
+		if _, ok := t.Cell(c.ID, t.Versions[0]); ok && len(c.Rules) > 0 {
 			fmt.Fprintf(&b, "| `%s` | %s |\n", c.ID, strings.Join(c.Rules, ", "))
 		}
 	}
