@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // synthTurns is a hand-written session shaped like BaseTurns.
@@ -92,6 +93,14 @@ func TestCorruptionsApply(t *testing.T) {
 	}
 	if i := s.withText("user", TurnTwoPrompt); i < 0 || s.E[i].Timestamp != "2026-01-01T00:01:05.000Z" || s.E[i-1].Type != "last-prompt" {
 		t.Errorf("paused: the orphan's time is %q", s.E[i].Timestamp)
+	}
+}
+
+func TestRespace(t *testing.T) {
+	s := ParseSession(synthTurns())
+	s.Respace(100 * time.Millisecond)
+	if s.E[0].Timestamp != "2026-01-01T00:00:01.000Z" || s.E[10].Timestamp != "2026-01-01T00:00:02.000Z" || s.E[11].Timestamp != "" {
+		t.Errorf("respaced: %q %q", s.E[0].Timestamp, s.E[10].Timestamp)
 	}
 }
 

@@ -75,8 +75,10 @@ made up (synthetic results, interruption markers); **FAILS** = the resume did no
 **REJECTED** = the request would be refused by the API; "next entry appended onto the
 unterminated line" = the resume's own first write fused onto the damaged last line (one more
 entry lost). Claude Code only appends: "file rewritten" never occurred unless it says so.
-Timestamps: a scripted run writes entries milliseconds apart; "-paused" rows shift the
-entries after the damage one minute later, as in a real session with model and tool pauses.
+Timestamps: the entries of a base session are re-spaced 100 ms apart in file order (a
+scripted run writes them milliseconds apart, but the gap between two runs depends on the
+machine's load); "-paused" rows shift the entries from the damage on one minute later, as
+in a real session with model and tool pauses.
 
 `)
 	b.WriteString("| damage | " + strings.Join(t.Versions, " | ") + " |\n")
@@ -104,7 +106,7 @@ Rules meant to see each damage (informative; the severities are the reader helpe
 |---|---|
 `)
 	for _, c := range Corruptions() {
-		if _, ok := t.Cell(c.ID, t.Versions[0]); ok && len(c.Rules) > 0 {
+		if len(t.Versions) > 0 && len(c.Rules) > 0 && t.has(c.ID) {
 			fmt.Fprintf(&b, "| `%s` | %s |\n", c.ID, strings.Join(c.Rules, ", "))
 		}
 	}
@@ -112,3 +114,13 @@ Rules meant to see each damage (informative; the severities are the reader helpe
 }
 
 func mdEscape(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
+
+// has reports whether the table holds a corruption for any version.
+func (t *Table) has(id string) bool {
+	for _, o := range t.Outcomes {
+		if o.Corruption == id {
+			return true
+		}
+	}
+	return false
+}
