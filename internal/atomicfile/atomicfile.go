@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // Write replaces path with data.
@@ -79,6 +80,10 @@ type Pending struct {
 	done   bool
 }
 
+// pending are the temporary files of the Pendings not yet committed or
+// aborted, for RemovePending.
+var pending sync.Map // name → struct{}
+
 // Create starts writing path; it fails at once when a temporary file cannot
 // be made beside it.
 func Create(path string, perm os.FileMode) (*Pending, error) {
@@ -86,7 +91,18 @@ func Create(path string, perm os.FileMode) (*Pending, error) {
 	if err != nil {
 		return nil, err
 	}
+	pending.Store(f.Name(), struct{}{})
 	return &Pending{File: f, target: path, perm: perm}, nil
+}
+
+// RemovePending removes the temporary files of every Pending not yet
+// committed or aborted: for a program interrupted by a signal, so that it
+// leaves no temporary file behind (the targets keep their old content).
+func RemovePending() {
+	pending.Range(func(name, _ any) bool {
+		os.Remove(name.(string))
+		return true
+	})
 }
 
 // Commit syncs the temporary file and renames it over the target.
@@ -96,6 +112,7 @@ func (p *Pending) Commit() error {
 	}
 	p.done = true
 	name := p.Name()
+	defer pending.Delete(name)
 	err := p.Chmod(p.perm)
 	if err == nil {
 		err = p.Sync()
@@ -121,4 +138,5 @@ func (p *Pending) Abort() {
 	p.done = true
 	p.Close()
 	os.Remove(p.Name())
+	pending.Delete(p.Name())
 }

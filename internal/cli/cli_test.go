@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"crypto/sha256"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -123,7 +124,35 @@ func TestUnreadableRootExit(t *testing.T) {
 	}
 }
 
+// TestNoHomeWithoutTerminal: a run without PATH whose standard input is not
+// a terminal (a pre-commit hook whose args replaced the folder), or with CI
+// set, never reads the home data folder, even one that exists.
+func TestNoHomeWithoutTerminal(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("CI", "")
+	t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(fixtures, "invalid-json", "bad"))
+	for _, args := range [][]string{{}, {"--fail-on", "warning"}, {"stats"}} {
+		out, stderr, code := run(t, "", args...)
+		if code != ExitUsage || out != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "name the folder to check") {
+			t.Errorf("ccvet %v without a terminal: exit %d, stdout %q, stderr %q", args, code, out, stderr)
+		}
+	}
+	// CI set refuses even on a terminal.
+	f, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	t.Setenv("CI", "true")
+	if interactive(f) {
+		t.Errorf("CI=true: interactive")
+	}
+}
+
 func TestDefaultRoot(t *testing.T) {
+	defer func(was func(io.Reader) bool) { interactive = was }(interactive)
+	interactive = func(io.Reader) bool { return true } // as on a terminal
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("CLAUDE_CONFIG_DIR", "")

@@ -13,7 +13,6 @@ import (
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/lint"
-	"github.com/ccvet/ccvet/internal/outpath"
 	"github.com/ccvet/ccvet/internal/report"
 	"github.com/ccvet/ccvet/internal/rules"
 )
@@ -111,7 +110,7 @@ func excludePaths(found *layout.Result, c *config.Config) int {
 	excluded := 0
 	files := found.Files[:0]
 	for _, f := range found.Files {
-		if c.Excluded(f.Path) {
+		if c.Excluded(f.Path, f.Key) {
 			found.Skipped++
 			if !f.Context {
 				excluded++
@@ -122,8 +121,9 @@ func excludePaths(found *layout.Result, c *config.Config) int {
 	}
 	found.Files = files
 	problems := found.Problems[:0]
+	key := found.Keys()
 	for _, p := range found.Problems {
-		if !c.Excluded(p.Path) {
+		if !c.Excluded(p.Path, key(p.Path)) {
 			problems = append(problems, p)
 		}
 	}
@@ -139,11 +139,16 @@ func excludePaths(found *layout.Result, c *config.Config) int {
 }
 
 // afterRun applies the configuration's excludes and ignores, then the
-// baseline, to the findings of res.
-func afterRun(eng *lint.Engine, res *lint.Result, c *config.Config, o *options, stderr io.Writer) (*report.BaselineCounts, error) {
+// baseline, to the findings of res. key maps a reported path to the path
+// relative to the data root, which globs and baselines also match.
+//
+// A run over files only (a pre-commit hook) counts as unmatched only the
+// baseline entries of its files: the others are out of its sight.
+func afterRun(eng *lint.Engine, res *lint.Result, c *config.Config, o *options, found *layout.Result, stderr io.Writer) (*report.BaselineCounts, error) {
+	key := found.Keys()
 	fs := res.Findings
 	if c != nil {
-		kept, unused := c.Filter(fs, eng.On)
+		kept, unused := c.Filter(fs, eng.On, key)
 		for _, f := range unused {
 			if g, ok := eng.Grade(f); ok {
 				kept = append(kept, g)
@@ -157,9 +162,13 @@ func afterRun(eng *lint.Engine, res *lint.Result, c *config.Config, o *options, 
 	var b *baseline.File
 	switch {
 	case o.cfg.writeBaseline != "":
-		b = baseline.New(fs)
-		if err := baseline.Write(outpath.Resolve(o.cfg.writeBaseline), b); err != nil {
-			return nil, usagef("--write-baseline: %v", err)
+		b = baseline.New(fs, key)
+		data, err := b.Marshal()
+		if err != nil {
+			return nil, err
+		}
+		if err := writeTarget("--write-baseline", o.cfg.writeBaseline, data); err != nil {
+			return nil, err
 		}
 		if talk {
 			fmt.Fprintf(stderr, "ccvet: wrote %d findings to the baseline %s\n", len(fs), report.Sanitize(o.cfg.writeBaseline))
@@ -172,7 +181,17 @@ func afterRun(eng *lint.Engine, res *lint.Result, c *config.Config, o *options, 
 	default:
 		return nil, nil
 	}
-	kept, out := b.Apply(fs)
+	var inSight func(string) bool
+	if len(found.Roots) == 0 {
+		keys := map[string]bool{}
+		for _, f := range found.Files {
+			if !f.Context {
+				keys[f.Key] = true
+			}
+		}
+		inSight = func(p string) bool { return keys[p] }
+	}
+	kept, out := b.Apply(fs, key, inSight)
 	res.Findings = kept
 	if talk && o.cfg.baseline != "" {
 		fmt.Fprintf(stderr, "ccvet: the baseline %s hid %d findings; %d of its findings match nothing now",

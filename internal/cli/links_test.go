@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,8 @@ import (
 // trailing slash, or reached through $CLAUDE_CONFIG_DIR or ~/.claude, is
 // checked like the folder it names.
 func TestSymlinkRoot(t *testing.T) {
+	defer func(was func(io.Reader) bool) { interactive = was }(interactive)
+	interactive = func(io.Reader) bool { return true } // the home fallback, as on a terminal
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("CLAUDE_CONFIG_DIR", "")
@@ -20,26 +23,32 @@ func TestSymlinkRoot(t *testing.T) {
 	if err := os.Symlink(real, link); err != nil {
 		t.Fatal(err)
 	}
+	// Paths start with the argument (or the home folder's path): compare
+	// them from there.
+	rel := func(out, arg string) string {
+		return strings.ReplaceAll(out, `"`+strings.TrimSuffix(filepath.ToSlash(arg), "/")+"/", `"`)
+	}
 	want, _, _ := run(t, "", "-f", "json", "--exit-zero", real)
+	want = rel(want, real)
 	out, _ := runJSONAllowEmpty(t, real)
 	if out.Summary["files"] == 0 {
 		t.Fatalf("the store itself has no files: %s", want)
 	}
 	for _, arg := range []string{link, link + "/"} {
 		got, stderr, code := run(t, "", "-f", "json", "--exit-zero", arg)
-		if code != ExitOK || got != want {
+		if code != ExitOK || rel(got, arg) != want {
 			t.Errorf("ccvet %s: exit %d (%s), report differs from the folder's:\n%s", arg, code, stderr, got)
 		}
 	}
 	t.Setenv("CLAUDE_CONFIG_DIR", link)
-	if got, stderr, code := run(t, "", "-f", "json", "--exit-zero"); code != ExitOK || got != want {
+	if got, stderr, code := run(t, "", "-f", "json", "--exit-zero"); code != ExitOK || rel(got, link) != want {
 		t.Errorf("CLAUDE_CONFIG_DIR=link: exit %d (%s), report differs:\n%s", code, stderr, got)
 	}
 	t.Setenv("CLAUDE_CONFIG_DIR", "")
 	if err := os.Symlink(real, filepath.Join(home, ".claude")); err != nil {
 		t.Fatal(err)
 	}
-	if got, stderr, code := run(t, "", "-f", "json", "--exit-zero"); code != ExitOK || got != want {
+	if got, stderr, code := run(t, "", "-f", "json", "--exit-zero"); code != ExitOK || rel(got, filepath.Join(home, ".claude")) != want {
 		t.Errorf("~/.claude a link: exit %d (%s), report differs:\n%s", code, stderr, got)
 	}
 }

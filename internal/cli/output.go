@@ -36,16 +36,24 @@ func openOutputs(o *options, found *layout.Result) (*reportOut, error) {
 			return nil, usagef("%s: %v", out.flag, err)
 		}
 	}
-	r := &reportOut{}
 	if o.output == "" {
-		return r, nil
+		return &reportOut{}, nil
 	}
-	target := outpath.Resolve(o.output)
+	return openTarget("--output", o.output)
+}
+
+// openTarget opens the output path p (named by flag in errors): a
+// temporary file beside what p resolves to, or, when that is not a regular
+// file (a FIFO, /dev/stdout, /dev/null), the file itself: a device is
+// never replaced.
+func openTarget(flag, p string) (*reportOut, error) {
+	r := &reportOut{}
+	target := outpath.Resolve(p)
 	st, err := os.Stat(target)
 	if err == nil && !st.Mode().IsRegular() {
 		f, err := os.OpenFile(target, os.O_WRONLY, 0)
 		if err != nil {
-			return nil, usagef("--output: %v", err)
+			return nil, usagef("%s: %v", flag, err)
 		}
 		r.w, r.direct = f, f
 		return r, nil
@@ -54,12 +62,28 @@ func openOutputs(o *options, found *layout.Result) (*reportOut, error) {
 	if err == nil {
 		perm = st.Mode().Perm()
 	}
-	p, err := atomicfile.Create(target, perm)
+	pf, err := atomicfile.Create(target, perm)
 	if err != nil {
-		return nil, usagef("--output: %s: cannot write beside it: %v", o.output, unwrapPath(err))
+		return nil, usagef("%s: %s: cannot write beside it: %v", flag, p, unwrapPath(err))
 	}
-	r.w, r.pending = p, p
+	r.w, r.pending = pf, pf
 	return r, nil
+}
+
+// writeTarget writes data at the output path p (see openTarget).
+func writeTarget(flag, p string, data []byte) error {
+	r, err := openTarget(flag, p)
+	if err != nil {
+		return err
+	}
+	defer r.abort()
+	if _, err := r.w.Write(data); err != nil {
+		return usagef("%s: %v", flag, err)
+	}
+	if err := r.commit(); err != nil {
+		return usagef("%s: %v", flag, err)
+	}
+	return nil
 }
 
 // commit puts the report in place.

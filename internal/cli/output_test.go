@@ -131,6 +131,16 @@ func TestOutputAtomic(t *testing.T) {
 	if got, _ := os.ReadFile(readOnly); string(got) != "keep" {
 		t.Errorf("the read-only file changed: %q", got)
 	}
+	// A device is written in place, never replaced (as root, a rename over
+	// /dev/null would succeed).
+	for _, flag := range []string{"-o", "--write-baseline"} {
+		if _, stderr, code := run(t, "", flag, os.DevNull, good); code != ExitOK {
+			t.Errorf("%s %s: exit %d: %s", flag, os.DevNull, code, stderr)
+		}
+		if st, err := os.Stat(os.DevNull); err != nil || st.Mode().IsRegular() {
+			t.Fatalf("%s replaced %s: %v %v", flag, os.DevNull, st.Mode(), err)
+		}
+	}
 }
 
 // TestNothingToCheck: paths that hold nothing ccvet checks exit 2 and say

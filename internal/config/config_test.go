@@ -147,7 +147,7 @@ func TestFilter(t *testing.T) {
 		{Rule: "schema", Path: "projects/p/agent-1.jsonl", Line: 1},
 	}
 	on := func(string) bool { return true }
-	kept, unused := c.Filter(fs, on)
+	kept, unused := c.Filter(fs, on, nil)
 	if len(kept) != 1 || kept[0].Line != 4 {
 		t.Errorf("kept = %+v", kept)
 	}
@@ -155,7 +155,7 @@ func TestFilter(t *testing.T) {
 		t.Errorf("unused = %+v", unused)
 	}
 	// With history-orphan off, its ignore cannot be called unused.
-	_, unused = c.Filter(fs, func(id string) bool { return id != "history-orphan" })
+	_, unused = c.Filter(fs, func(id string) bool { return id != "history-orphan" }, nil)
 	if len(unused) != 0 {
 		t.Errorf("unused with the rule off = %+v", unused)
 	}

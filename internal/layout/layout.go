@@ -45,7 +45,7 @@ func (k Kind) IsTranscript() bool { return k == Transcript || k == Subagent }
 // File is one file to check.
 type File struct {
 	OSPath  string // path to open
-	Path    string // display path: slash-separated, relative to the argument that found it
+	Path    string // display path: slash-separated, relative to the argument that found it (Discover) or starting with it (DiscoverFromHere)
 	Kind    Kind
 	Size    int64
 	Stdin   bool   // read from standard input
@@ -71,6 +71,11 @@ type File struct {
 	// a file argument see the rest of its folder (see context.go): its
 	// records feed the project checks, but nothing is reported on it.
 	Context bool
+	// Key names the file whatever the arguments were (key.go): its path
+	// relative to the detected data root ("projects/<enc>/<sid>.jsonl",
+	// "history.jsonl"), else relative to the current folder. Baselines and
+	// configuration globs match it.
+	Key string
 }
 
 // Problem is a path that could not be read or walked, or a link that was
@@ -91,6 +96,10 @@ type Result struct {
 	Links []Problem
 	// Roots are the data roots and projects folders among the arguments, for store-wide checks.
 	Roots []Root
+	// Foreign are the display paths of the files DropForeign skipped: JSON
+	// Lines that are not Claude Code data (counted in Skipped too). A run
+	// whose files were all foreign checked them and found them not ours.
+	Foreign []string
 }
 
 // Root is a scanned data root or projects folder.
@@ -127,6 +136,20 @@ func DiscoverFromHere(args []string, stdinName string) (*Result, error) {
 func discover(args []string, stdinName string, prefixArgs bool) (*Result, error) {
 	res := &Result{}
 	seen := map[string]bool{}
+	// Every file belongs to the deepest argument that holds it: a path named
+	// on the command line is checked as what it is, whatever else was named
+	// and in what order (a folder walk leaves out the other arguments inside it).
+	named := map[string]bool{}
+	for _, arg := range args {
+		if arg != "-" {
+			if abs, err := filepath.Abs(arg); err == nil {
+				named[abs] = true
+				if real, err := filepath.EvalSymlinks(abs); err == nil {
+					named[real] = true // walks see resolved paths
+				}
+			}
+		}
+	}
 	var fileArgs []*File
 	sc, err := newScope(args)
 	if err != nil {
@@ -175,11 +198,12 @@ func discover(args []string, stdinName string, prefixArgs bool) (*Result, error)
 			fileArgs = append(fileArgs, f)
 			continue
 		}
-		if err := walkDir(res, arg, seen, prefixArgs, sc); err != nil {
+		if err := walkDir(res, arg, seen, named, prefixArgs, sc); err != nil {
 			return nil, err
 		}
 	}
 	addContext(res, fileArgs, seen)
+	setKeys(res) // key.go
 	sort.SliceStable(res.Files, func(i, j int) bool { return res.Files[i].Path < res.Files[j].Path })
 	return res, nil
 }
@@ -198,8 +222,9 @@ func unwrapPathErr(err error) error {
 // Inside the walk, links to folders are never followed (so link loops cannot
 // trap it), and links to regular files are followed only when their target
 // lies inside the paths given (sc); every link not followed is listed in
-// res.Links. A root that cannot be listed is an error.
-func walkDir(res *Result, arg string, seen map[string]bool, prefixArg bool, sc *scope) error {
+// res.Links. A root that cannot be listed is an error. Paths in named (other
+// arguments) are left to their own argument.
+func walkDir(res *Result, arg string, seen, named map[string]bool, prefixArg bool, sc *scope) error {
 	abs, err := filepath.Abs(arg)
 	if err != nil {
 		abs = arg
@@ -236,6 +261,12 @@ func walkDir(res *Result, arg string, seen map[string]bool, prefixArg bool, sc *
 				return fs.SkipDir
 			}
 			return nil
+		}
+		if p != abs && named[p] {
+			if d.IsDir() {
+				return fs.SkipDir // another argument: walked on its own
+			}
+			return nil // a file argument
 		}
 		if d.IsDir() {
 			if p != abs && (d.Name() == ".git" || d.Name() == "node_modules") {

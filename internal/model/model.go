@@ -343,13 +343,13 @@ func (p *Project) Emit(r Rule, fd finding.Finding) {
 
 // KeepStoreRecords drops the records that only file and project checks
 // read, once those have run. What stays, in file order: file-history
-// snapshots, and each record where a sessionId or a cwd first appears in
+// snapshots and deltas, and each record where a sessionId or a cwd first appears in
 // the file (so the launch cwd and every session id the file carries).
 func (f *File) KeepStoreRecords() {
 	seenSession, seenCwd := map[string]bool{}, map[string]bool{}
 	kept := f.Records[:0]
 	for _, rec := range f.Records {
-		keep := rec.Type == "file-history-snapshot"
+		keep := rec.Type == "file-history-snapshot" || rec.Type == "file-history-delta"
 		if rec.SessionID != "" && !seenSession[rec.SessionID] {
 			seenSession[rec.SessionID], keep = true, true
 		}
