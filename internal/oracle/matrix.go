@@ -180,6 +180,10 @@ type Outcome struct {
 	// under the run's folder shown as $DIR).
 	Detail  string `json:"detail,omitempty"`
 	Summary string `json:"summary"`
+	// Verdict: fails (no request), rejected (400), loses (Lost, or the next
+	// append fused onto an unterminated line), repairs (blocks added or
+	// altered, or only the damaged entries' own blocks gone), same.
+	Verdict string `json:"verdict"`
 }
 
 // Damaged returns the base of a corruption for version and the base's
@@ -209,7 +213,7 @@ func (m *Matrix) Run(ctx context.Context, version, id string) (Outcome, error) {
 	out := Outcome{Corruption: id, Version: version}
 	b, data, err := m.Damaged(ctx, version, id)
 	if errors.Is(err, ErrNotApplicable) {
-		out.Summary = "n/a"
+		out.Summary, out.Verdict = "n/a", "n/a"
 		return out, nil
 	}
 	if err != nil {
@@ -284,6 +288,21 @@ func Compare(out *Outcome, base, r Resumed) {
 		out.File = "rewritten"
 	}
 	out.Summary = summarize(out)
+	out.Verdict = verdict(out)
+}
+
+func verdict(o *Outcome) string {
+	switch {
+	case !o.Sent:
+		return "fails"
+	case o.Status == 400:
+		return "rejected"
+	case len(o.Lost) > 0 || o.File == "appended-fused":
+		return "loses"
+	case len(o.Added) > 0 || len(o.Dropped) > 0 || len(o.Destroyed) > 0:
+		return "repairs"
+	}
+	return "same"
 }
 
 // Signatures lists a request's conversation blocks in order, as short

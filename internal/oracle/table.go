@@ -81,6 +81,20 @@ machine's load); "-paused" rows shift the entries from the damage on one minute 
 in a real session with model and tool pauses.
 
 `)
+	b.WriteString("Verdicts per version (fails = no request sent; rejected = the API would answer 400; loses =\n" +
+		"readable conversation left out, or the next entry fused onto a torn line; repairs = blocks\n" +
+		"made up or altered, or only the damaged entries' own blocks gone; same = same messages):\n\n")
+	b.WriteString("| version | fails | rejected | loses | repairs | same | n/a |\n|---|---|---|---|---|---|---|\n")
+	for _, v := range t.Versions {
+		n := map[string]int{}
+		for _, o := range t.Outcomes {
+			if o.Version == v {
+				n[o.Verdict]++
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d |\n", v, n["fails"], n["rejected"], n["loses"], n["repairs"], n["same"], n["n/a"])
+	}
+	b.WriteString("\n")
 	b.WriteString("| damage | " + strings.Join(t.Versions, " | ") + " |\n")
 	b.WriteString("|---|" + strings.Repeat("---|", len(t.Versions)) + "\n")
 	for _, c := range Corruptions() {
