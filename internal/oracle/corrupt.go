@@ -150,17 +150,18 @@ func Corruptions() []Corruption {
 				s.reparse()
 				return nil
 			}},
-		{ID: "fused-lines", Base: BaseTurns, Rules: []string{"invalid-json"}, Doc: "the newline between the turn-one tool_use line and the next line removed (two entries on one line)",
+		{ID: "fused-lines", Base: BaseTurns, Rules: []string{"invalid-json"}, Doc: "the turn-one tool_result line moved onto the end of its tool_use line (two entries on one line)",
 			Apply: func(s *Session) error {
-				i, _, err := useOne(s)
+				u, _, err := useOne(s)
 				if err != nil {
 					return err
 				}
-				if i+1 >= len(s.Lines) {
-					return ErrNotApplicable
+				r, err := resultOne(s)
+				if err != nil {
+					return err
 				}
-				s.Lines[i] = append(append([]byte{}, s.Lines[i]...), s.Lines[i+1]...)
-				s.deleteLine(i + 1)
+				s.Lines[u] = append(append([]byte{}, s.Lines[u]...), s.Lines[r]...)
+				s.deleteLine(r)
 				return nil
 			}},
 		{ID: "deleted-tool-result", Base: BaseTurns, Rules: []string{"unmatched-tool-use", "orphan-parent"}, Doc: "the turn-one tool_result line deleted",

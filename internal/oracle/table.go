@@ -63,15 +63,19 @@ run disagrees with this table (docs/reader-behaviour.json is the machine-readabl
 Method: a healthy session is written by each version against the stand-in Messages API
 (base ` + "`turns`" + `: turn one = prompt, a Bash call, its result, a text reply; turn two, written
 by ` + "`--resume`" + ` = prompt, two parallel Bash calls, their results, a text reply; base
-` + "`compact`" + `: a tool turn, ` + "`/compact`" + `, a tool turn). One damage is applied to a fresh copy,
+` + "`compact`" + `: a tool turn, ` + "`/compact`" + `, a tool turn; base ` + "`large`" + `: four replies of 1.6 MB
+with Bash calls, over 5 MiB). One damage is applied to a fresh copy,
 then ` + "`claude -p --resume ID`" + ` sends a new prompt. The first conversation request the stand-in
 receives (what the reader rebuilt from the file) is compared, block by block, with the one
 the undamaged copy gives. The stand-in answers 400 with the real API's wording where the
 real API would refuse the request (tool pairing, lone surrogates).
 
-Reading a cell: **same messages** = nothing lost; **LOSES n block(s)** = conversation the
-healthy file gives is not sent (the reader dropped it silently); **adds** = blocks the reader
-made up (synthetic results, interruption markers); **FAILS** = the resume did not start;
+Reading a cell: **same messages** = nothing lost; **LOSES n readable block(s)** = blocks
+still readable in the damaged file that the resume did not send (beyond what it leaves out
+of the healthy file too): the reader dropped them silently; **nothing lost beyond the
+damaged entries (…)** = only the blocks of the damaged or deleted lines themselves are
+missing; **alters** = a text sent changed; **adds** = blocks the reader made up (synthetic
+results, interruption markers); **FAILS** = the resume did not start;
 **REJECTED** = the request would be refused by the API; "next entry appended onto the
 unterminated line" = the resume's own first write fused onto the damaged last line (one more
 entry lost). Claude Code only appends: "file rewritten" never occurred unless it says so.
