@@ -18,6 +18,8 @@ const (
 	// BaseCompact: the compact scenario (a tool turn, /compact, a tool turn
 	// after the boundary).
 	BaseCompact = "compact"
+	// BaseLarge: the large scenario (a transcript over 5 MiB, resumed once).
+	BaseLarge = "large"
 )
 
 // The markers of BaseTurns.
@@ -148,17 +150,18 @@ func Corruptions() []Corruption {
 				s.reparse()
 				return nil
 			}},
-		{ID: "fused-lines", Base: BaseTurns, Rules: []string{"invalid-json"}, Doc: "the newline between the turn-one tool_use line and the next line removed (two entries on one line)",
+		{ID: "fused-lines", Base: BaseTurns, Rules: []string{"invalid-json"}, Doc: "the turn-one tool_result line moved onto the end of its tool_use line (two entries on one line)",
 			Apply: func(s *Session) error {
-				i, _, err := useOne(s)
+				u, _, err := useOne(s)
 				if err != nil {
 					return err
 				}
-				if i+1 >= len(s.Lines) {
-					return ErrNotApplicable
+				r, err := resultOne(s)
+				if err != nil {
+					return err
 				}
-				s.Lines[i] = append(append([]byte{}, s.Lines[i]...), s.Lines[i+1]...)
-				s.deleteLine(i + 1)
+				s.Lines[u] = append(append([]byte{}, s.Lines[u]...), s.Lines[r]...)
+				s.deleteLine(r)
 				return nil
 			}},
 		{ID: "deleted-tool-result", Base: BaseTurns, Rules: []string{"unmatched-tool-use", "orphan-parent"}, Doc: "the turn-one tool_result line deleted",
@@ -396,6 +399,31 @@ func Corruptions() []Corruption {
 					return err
 				}
 				return s.setField(i, "logicalParentUuid", `"`+missingUUID+`"`)
+			}},
+		{ID: "large-none", Base: BaseLarge, Doc: "no damage (the baseline of the session over 5 MiB)",
+			Apply: func(s *Session) error { return nil }},
+		{ID: "large-reordered-keys", Base: BaseLarge, Rules: []string{"reordered-keys"}, Doc: "every entry's keys re-sorted, in the session over 5 MiB",
+			Apply: func(s *Session) error {
+				for i := range s.Lines {
+					if err := s.editJSON(i, func(map[string]any) error { return nil }); err != nil {
+						return err
+					}
+				}
+				return nil
+			}},
+		{ID: "large-dangling-parent-paused", Base: BaseLarge, Rules: []string{"orphan-parent"}, Doc: "in the session over 5 MiB, the first big reply's line deleted and the entries after it shifted a minute later",
+			Apply: func(s *Session) error {
+				i, err := need(s.withText("assistant", "Big reply 0."), "first big reply")
+				if err != nil {
+					return err
+				}
+				uuid := s.E[i].UUID
+				s.deleteLine(i)
+				c, err := need(s.child(uuid), "child of the first big reply")
+				if err == nil {
+					s.shiftFrom(c, Pause)
+				}
+				return err
 			}},
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // synthTurns is a hand-written session shaped like BaseTurns.
@@ -25,7 +26,9 @@ func synthTurns() []byte {
 	use := func(id, cmd string) string {
 		return fmt.Sprintf(`[{"type":"tool_use","id":%q,"name":"Bash","input":{"command":%q}}]`, id, cmd)
 	}
-	res := func(id string) string { return fmt.Sprintf(`[{"type":"tool_result","tool_use_id":%q,"content":"ok"}]`, id) }
+	res := func(id string) string {
+		return fmt.Sprintf(`[{"type":"tool_result","tool_use_id":%q,"content":"ok"}]`, id)
+	}
 	msg(1, 0, "user", `"`+TurnOnePrompt+`\nplan"`)
 	msg(2, 1, "assistant", use("toolu_1", CmdOne))
 	msg(3, 2, "user", res("toolu_1"))
@@ -67,8 +70,11 @@ func TestCorruptionsApply(t *testing.T) {
 		}
 		ids[c.ID] = true
 		in := synthTurns()
-		if c.Base == BaseCompact {
+		switch c.Base {
+		case BaseCompact:
 			in = synthCompact()
+		case BaseLarge:
+			in = bytes.ReplaceAll(synthTurns(), []byte(TurnOneDone), []byte("Big reply 0."))
 		}
 		s := ParseSession(in)
 		if err := c.Apply(s); err != nil {
@@ -76,7 +82,7 @@ func TestCorruptionsApply(t *testing.T) {
 			continue
 		}
 		out := s.Bytes()
-		if changed := !bytes.Equal(in, out); changed != (c.ID != "none" && c.ID != "compact-none") {
+		if changed := !bytes.Equal(in, out); changed != !strings.HasSuffix(c.ID, "none") {
 			t.Errorf("%s: changed=%v\n%s", c.ID, changed, out)
 		}
 	}
@@ -87,6 +93,14 @@ func TestCorruptionsApply(t *testing.T) {
 	}
 	if i := s.withText("user", TurnTwoPrompt); i < 0 || s.E[i].Timestamp != "2026-01-01T00:01:05.000Z" || s.E[i-1].Type != "last-prompt" {
 		t.Errorf("paused: the orphan's time is %q", s.E[i].Timestamp)
+	}
+}
+
+func TestRespace(t *testing.T) {
+	s := ParseSession(synthTurns())
+	s.Respace(100 * time.Millisecond)
+	if s.E[0].Timestamp != "2026-01-01T00:00:01.000Z" || s.E[10].Timestamp != "2026-01-01T00:00:02.000Z" || s.E[11].Timestamp != "" {
+		t.Errorf("respaced: %q %q", s.E[0].Timestamp, s.E[10].Timestamp)
 	}
 }
 

@@ -14,6 +14,10 @@ import (
 	"time"
 )
 
+// BaseStep is the gap between consecutive entries of a base session (see
+// Session.Respace): well under the readers' 5 s bridge.
+const BaseStep = 100 * time.Millisecond
+
 // ResumePrompt is what every matrix resume sends: a plain text turn.
 var ResumePrompt = Prompt("Oracle resumed.", Text("Oracle resumed reply."))
 
@@ -99,8 +103,8 @@ func playBase(ctx context.Context, version, base, dir string) (*Base, error) {
 		if err == nil {
 			_, err = e.play(ctx, Prompt(TurnTwoPrompt, Call(Bash(CmdTwoA), Bash(CmdTwoB)), Text(TurnTwoDone)), "--resume", id)
 		}
-	case BaseCompact:
-		sc, _ := Lookup("compact")
+	case BaseCompact, BaseLarge:
+		sc, _ := Lookup(base)
 		err = sc.Play(ctx, e)
 		if err == nil {
 			id, err = e.session(e.Runs[0])
@@ -115,6 +119,16 @@ func playBase(ctx context.Context, version, base, dir string) (*Base, error) {
 	f := e.SessionFile(id)
 	data, err := os.ReadFile(f)
 	if err != nil {
+		srv.Close()
+		return nil, err
+	}
+	// Entries written by two runs are as far apart as the second run took
+	// to start, which depends on the machine's load; the reader's 5 s
+	// bridge must not. Re-space them BaseStep apart in file order.
+	s := ParseSession(data)
+	s.Respace(BaseStep)
+	data = s.Bytes()
+	if err := os.WriteFile(f, data, 0o600); err != nil {
 		srv.Close()
 		return nil, err
 	}
@@ -166,18 +180,42 @@ type Outcome struct {
 	// under the run's folder shown as $DIR).
 	Detail  string `json:"detail,omitempty"`
 	Summary string `json:"summary"`
+	// Verdict: fails (no request), rejected (400), loses (Lost, or the next
+	// append fused onto an unterminated line), repairs (blocks added or
+	// altered, or only the damaged entries' own blocks gone), same.
+	Verdict string `json:"verdict"`
+}
+
+// Damaged returns the base of a corruption for version and the base's
+// session bytes with the corruption applied (ErrNotApplicable when it has
+// nothing to damage there). Write them to Base.File (under Base.Env.Root)
+// to lint them, or pass them to Base.Resume.
+func (m *Matrix) Damaged(ctx context.Context, version, id string) (*Base, []byte, error) {
+	c, ok := LookupCorruption(id)
+	if !ok {
+		return nil, nil, fmt.Errorf("oracle: no corruption %q", id)
+	}
+	b, err := m.Base(ctx, version, c.Base)
+	if err != nil {
+		return nil, nil, err
+	}
+	s := ParseSession(b.Pristine)
+	if err := c.Apply(s); err != nil {
+		return b, nil, err
+	}
+	return b, s.Bytes(), nil
 }
 
 // Run applies a corruption to a fresh copy of its base for version, resumes
 // it, and compares the request with the baseline's (the same base resumed
 // undamaged).
 func (m *Matrix) Run(ctx context.Context, version, id string) (Outcome, error) {
-	c, ok := LookupCorruption(id)
-	if !ok {
-		return Outcome{}, fmt.Errorf("oracle: no corruption %q", id)
-	}
 	out := Outcome{Corruption: id, Version: version}
-	b, err := m.Base(ctx, version, c.Base)
+	b, data, err := m.Damaged(ctx, version, id)
+	if errors.Is(err, ErrNotApplicable) {
+		out.Summary, out.Verdict = "n/a", "n/a"
+		return out, nil
+	}
 	if err != nil {
 		return out, err
 	}
@@ -185,16 +223,8 @@ func (m *Matrix) Run(ctx context.Context, version, id string) (Outcome, error) {
 	if err != nil {
 		return out, err
 	}
-	s := ParseSession(b.Pristine)
-	if err := c.Apply(s); err != nil {
-		if errors.Is(err, ErrNotApplicable) {
-			out.Summary = "n/a"
-			return out, nil
-		}
-		return out, err
-	}
 	out.Applicable = true
-	r, err := b.Resume(ctx, s.Bytes(), ResumePrompt)
+	r, err := b.Resume(ctx, data, ResumePrompt)
 	if err != nil {
 		return out, err
 	}
@@ -258,6 +288,21 @@ func Compare(out *Outcome, base, r Resumed) {
 		out.File = "rewritten"
 	}
 	out.Summary = summarize(out)
+	out.Verdict = verdict(out)
+}
+
+func verdict(o *Outcome) string {
+	switch {
+	case !o.Sent:
+		return "fails"
+	case o.Status == 400:
+		return "rejected"
+	case len(o.Lost) > 0 || o.File == "appended-fused":
+		return "loses"
+	case len(o.Added) > 0 || len(o.Dropped) > 0 || len(o.Destroyed) > 0:
+		return "repairs"
+	}
+	return "same"
 }
 
 // Signatures lists a request's conversation blocks in order, as short

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 )
@@ -194,4 +196,54 @@ func scrubValue(dec *json.Decoder, out *bytes.Buffer) error {
 		out.WriteString("null")
 	}
 	return nil
+}
+
+// ScrubTree copies a data root for committing: every .jsonl file scrubbed
+// line by line, every .json file scrubbed (and compacted onto one line),
+// file-history/ backups as they are (their content is the files the
+// scenarios wrote), nothing else (debug logs, shell snapshots, plugins).
+func ScrubTree(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case "debug", "shell-snapshots", "plugins", "statsig", "ide":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		var out []byte
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		switch {
+		case strings.HasSuffix(p, ".jsonl"):
+			out = ScrubJSONL(data)
+		case strings.HasSuffix(p, ".json") || strings.Contains(d.Name(), ".json.backup"):
+			var c bytes.Buffer
+			if json.Compact(&c, data) != nil {
+				return nil
+			}
+			out = append(ScrubLine(c.Bytes()), '\n')
+		case strings.HasPrefix(filepath.ToSlash(rel), "file-history/"):
+			out = data
+		default:
+			return nil
+		}
+		t := filepath.Join(dst, rel)
+		if err := os.MkdirAll(filepath.Dir(t), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(t, out, 0o644)
+	})
 }

@@ -52,3 +52,24 @@ func TestScrubSample(t *testing.T) {
 	}
 	t.Log(string(ScrubJSONL(b)))
 }
+
+// TestScrubTrees writes a scrubbed copy of every data root under
+// $CCVET_ORACLE_SCRUB_FROM (a TestGenerate output: VERSION/SCENARIO/root)
+// to $CCVET_ORACLE_SCRUB_OUT/VERSION/SCENARIO.
+func TestScrubTrees(t *testing.T) {
+	from, to := os.Getenv("CCVET_ORACLE_SCRUB_FROM"), os.Getenv("CCVET_ORACLE_SCRUB_OUT")
+	if from == "" || to == "" {
+		t.Skip("CCVET_ORACLE_SCRUB_FROM and CCVET_ORACLE_SCRUB_OUT not set")
+	}
+	roots, err := filepath.Glob(filepath.Join(from, "*", "*", "root"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range roots {
+		rel, _ := filepath.Rel(from, filepath.Dir(r))
+		if err := ScrubTree(r, filepath.Join(to, rel)); err != nil {
+			t.Error(err)
+		}
+	}
+	t.Logf("%d data roots scrubbed into %s", len(roots), to)
+}

@@ -30,8 +30,10 @@ func request(t *testing.T, stream bool, msgs ...any) string {
 	return string(b)
 }
 
-func user(content any) map[string]any      { return map[string]any{"role": "user", "content": content} }
-func assistant(content any) map[string]any { return map[string]any{"role": "assistant", "content": content} }
+func user(content any) map[string]any { return map[string]any{"role": "user", "content": content} }
+func assistant(content any) map[string]any {
+	return map[string]any{"role": "assistant", "content": content}
+}
 
 func TestServerFollowsPlan(t *testing.T) {
 	s, err := NewServer()

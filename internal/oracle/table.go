@@ -63,22 +63,42 @@ run disagrees with this table (docs/reader-behaviour.json is the machine-readabl
 Method: a healthy session is written by each version against the stand-in Messages API
 (base ` + "`turns`" + `: turn one = prompt, a Bash call, its result, a text reply; turn two, written
 by ` + "`--resume`" + ` = prompt, two parallel Bash calls, their results, a text reply; base
-` + "`compact`" + `: a tool turn, ` + "`/compact`" + `, a tool turn). One damage is applied to a fresh copy,
+` + "`compact`" + `: a tool turn, ` + "`/compact`" + `, a tool turn; base ` + "`large`" + `: four replies of 1.6 MB
+with Bash calls, over 5 MiB). One damage is applied to a fresh copy,
 then ` + "`claude -p --resume ID`" + ` sends a new prompt. The first conversation request the stand-in
 receives (what the reader rebuilt from the file) is compared, block by block, with the one
 the undamaged copy gives. The stand-in answers 400 with the real API's wording where the
 real API would refuse the request (tool pairing, lone surrogates).
 
-Reading a cell: **same messages** = nothing lost; **LOSES n block(s)** = conversation the
-healthy file gives is not sent (the reader dropped it silently); **adds** = blocks the reader
-made up (synthetic results, interruption markers); **FAILS** = the resume did not start;
+Reading a cell: **same messages** = nothing lost; **LOSES n readable block(s)** = blocks
+still readable in the damaged file that the resume did not send (beyond what it leaves out
+of the healthy file too): the reader dropped them silently; **nothing lost beyond the
+damaged entries (…)** = only the blocks of the damaged or deleted lines themselves are
+missing; **alters** = a text sent changed; **adds** = blocks the reader made up (synthetic
+results, interruption markers); **FAILS** = the resume did not start;
 **REJECTED** = the request would be refused by the API; "next entry appended onto the
 unterminated line" = the resume's own first write fused onto the damaged last line (one more
 entry lost). Claude Code only appends: "file rewritten" never occurred unless it says so.
-Timestamps: a scripted run writes entries milliseconds apart; "-paused" rows shift the
-entries after the damage one minute later, as in a real session with model and tool pauses.
+Timestamps: the entries of a base session are re-spaced 100 ms apart in file order (a
+scripted run writes them milliseconds apart, but the gap between two runs depends on the
+machine's load); "-paused" rows shift the entries from the damage on one minute later, as
+in a real session with model and tool pauses.
 
 `)
+	b.WriteString("Verdicts per version (fails = no request sent; rejected = the API would answer 400; loses =\n" +
+		"readable conversation left out, or the next entry fused onto a torn line; repairs = blocks\n" +
+		"made up or altered, or only the damaged entries' own blocks gone; same = same messages):\n\n")
+	b.WriteString("| version | fails | rejected | loses | repairs | same | n/a |\n|---|---|---|---|---|---|---|\n")
+	for _, v := range t.Versions {
+		n := map[string]int{}
+		for _, o := range t.Outcomes {
+			if o.Version == v {
+				n[o.Verdict]++
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d |\n", v, n["fails"], n["rejected"], n["loses"], n["repairs"], n["same"], n["n/a"])
+	}
+	b.WriteString("\n")
 	b.WriteString("| damage | " + strings.Join(t.Versions, " | ") + " |\n")
 	b.WriteString("|---|" + strings.Repeat("---|", len(t.Versions)) + "\n")
 	for _, c := range Corruptions() {
@@ -104,7 +124,7 @@ Rules meant to see each damage (informative; the severities are the reader helpe
 |---|---|
 `)
 	for _, c := range Corruptions() {
-		if len(c.Rules) > 0 {
+		if len(t.Versions) > 0 && len(c.Rules) > 0 && t.has(c.ID) {
 			fmt.Fprintf(&b, "| `%s` | %s |\n", c.ID, strings.Join(c.Rules, ", "))
 		}
 	}
@@ -112,3 +132,13 @@ Rules meant to see each damage (informative; the severities are the reader helpe
 }
 
 func mdEscape(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
+
+// has reports whether the table holds a corruption for any version.
+func (t *Table) has(id string) bool {
+	for _, o := range t.Outcomes {
+		if o.Corruption == id {
+			return true
+		}
+	}
+	return false
+}
