@@ -53,6 +53,12 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			return runSub(stderr, func() error { return cmdInit(args[1:], stdout, stderr) })
 		case "explain":
 			return runSub(stderr, func() error { return cmdExplain(args[1:], stdout) })
+		case "resume":
+			code, err := cmdResume(args[1:], stdin, stdout, stderr) // resume.go
+			if err != nil {
+				return fail(stderr, err)
+			}
+			return code
 		}
 	}
 	code, err := lintMain(args, stdin, stdout, stderr)
@@ -115,6 +121,7 @@ func newFlagSet(stderr io.Writer, o *options) *flag.FlagSet {
        ccvet stats [--format text|json] [PATH...]
        ccvet init [--force]
        ccvet explain RULE
+       ccvet resume [--reader-version V] [--format text|json] TRANSCRIPT
 
 Checks Claude Code data: transcripts, subagent transcripts, history.jsonl and
 todos. PATH is a data root (a folder holding projects/), a projects/ folder, a

@@ -35,7 +35,11 @@ type Record struct {
 	ToolUses                []Tool // tool_use blocks in message.content
 	ToolResults             []Tool // tool_result blocks in message.content
 
-	LeafUUID string // summary entries
+	LeafUUID string // summary and last-prompt entries
+
+	// The shape of message.content, for the resume model.
+	Content ContentKind
+	Blocks  int // number of blocks when Content is ContentArray
 
 	// Progress entries (2.1.11-2.1.84) carry the tool they report on.
 	ToolUseID       string
@@ -47,6 +51,17 @@ type Record struct {
 
 	Hash uint64 // hash of the raw line, to tell exact duplicates from reused uuids
 }
+
+// ContentKind is what message.content holds.
+type ContentKind uint8
+
+// The shapes of message.content.
+const (
+	ContentMissing ContentKind = iota // no message object, or no content in it
+	ContentString
+	ContentArray
+	ContentOther // null, a number, an object…
+)
 
 // Tool is one tool_use or tool_result block.
 type Tool struct {
@@ -131,6 +146,16 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 	}
 	if msg.Kind() == jsontree.Object {
 		r.MessageID = msg.Get("id").String()
+		switch c := msg.Get("content"); c.Kind() {
+		case jsontree.String:
+			r.Content = ContentString
+		case jsontree.Array:
+			r.Content, r.Blocks = ContentArray, c.Len()
+		default:
+			if c.Exists() {
+				r.Content = ContentOther
+			}
+		}
 		for i, b := range msg.Get("content").Items() {
 			if b.Kind() != jsontree.Object {
 				continue
