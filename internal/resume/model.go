@@ -27,6 +27,9 @@ type Source struct {
 	Content func(i int) any
 	Skipped []Skip // lines the loader dropped
 	Agent   string // agent id when the file is a subagent transcript
+	// AnyLeaf: with no main-conversation entry, start from the latest
+	// message whatever it is (a subagent transcript without agent ids).
+	AnyLeaf bool
 }
 
 // Skip is a line the loader dropped.
@@ -126,6 +129,13 @@ func Run(src Source, p Profile) *Result {
 	if leaf < 0 {
 		leaf = g.MainLeaf()
 		why = "the latest main-conversation entry (non-sidechain) by timestamp"
+	}
+	if leaf < 0 && src.AnyLeaf {
+		for i := len(recs) - 1; i >= 0 && leaf < 0; i-- {
+			if g.Kept(i) {
+				leaf, why = i, "the last entry of the file (a subagent transcript)"
+			}
+		}
 	}
 	// A displaced line (its uuid reused by a later line) is gone before anything else.
 	for i, r := range recs {
