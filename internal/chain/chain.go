@@ -17,6 +17,8 @@ import (
 //  2. Legacy progress lines are not kept: each is remembered as a bridge to its
 //     own (bridged) parent, and a later message whose parent is a progress
 //     line is re-parented to that parent.
+//     A compaction boundary's preservedSegment relinks the kept messages
+//     (head to tail) below its anchor, the summary that follows the boundary.
 //  3. The leaf of the main conversation is the non-sidechain message with the
 //     latest timestamp (the first one wins a tie); a subagent's leaf is the
 //     latest of its messages that no other of its messages names as parent.
@@ -76,7 +78,31 @@ func Build(recs []*entry.Record) *Graph {
 		}
 		g.byUUID[r.UUID] = i
 	}
+	g.relinkPreserved()
 	return g
+}
+
+// relinkPreserved applies each compaction boundary's preservedSegment: the
+// kept messages (head to tail) are hung below the anchor (the summary), and
+// what the anchor's other children continue from is the tail.
+func (g *Graph) relinkPreserved() {
+	for _, r := range g.Records {
+		if r.PreservedHead == "" || r.PreservedAnchor == "" || r.PreservedTail == "" {
+			continue
+		}
+		head, okH := g.byUUID[r.PreservedHead]
+		_, okA := g.byUUID[r.PreservedAnchor]
+		_, okT := g.byUUID[r.PreservedTail]
+		if !okH || !okA || !okT {
+			continue
+		}
+		for i := range g.Records {
+			if g.parent[i] == r.PreservedAnchor && i != head && g.Kept(i) {
+				g.parent[i] = r.PreservedTail
+			}
+		}
+		g.parent[head] = r.PreservedAnchor
+	}
 }
 
 // Index returns the index of the message line the reader keeps for uuid, or -1.

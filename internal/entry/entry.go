@@ -37,6 +37,10 @@ type Record struct {
 
 	LeafUUID string // summary and last-prompt entries
 
+	// A compaction boundary's compactMetadata.preservedSegment (2.1.2xx+):
+	// the messages kept from head to tail are relinked after anchor.
+	PreservedHead, PreservedAnchor, PreservedTail string
+
 	// The shape of message.content, for the resume model.
 	Content ContentKind
 	Blocks  int // number of blocks when Content is ContentArray
@@ -137,6 +141,12 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 			r.SnapshotMessageID = v.String()
 		case "message":
 			msg = v
+		case "compactMetadata":
+			if ps := v.Get("preservedSegment"); ps.Kind() == jsontree.Object {
+				r.PreservedHead = ps.Get("headUuid").String()
+				r.PreservedAnchor = ps.Get("anchorUuid").String()
+				r.PreservedTail = ps.Get("tailUuid").String()
+			}
 		case "snapshot":
 			snapshot = v
 		}

@@ -2,6 +2,7 @@ package resume
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/ccvet/ccvet/internal/chain"
 	"github.com/ccvet/ccvet/internal/entry"
@@ -329,9 +330,32 @@ func (res *Result) pairTools(msgs []*msg, src Source, g *chain.Graph, conv *chai
 	return out
 }
 
+// localCommandEnd reports whether the last user message ends with what a
+// local command (/compact…) or a compaction wrote, after which the reader
+// adds no reply (measured on 2.1.330).
+func (res *Result) localCommandEnd(m *msg) bool {
+	if len(m.blocks) == 0 {
+		return false
+	}
+	b := m.blocks[len(m.blocks)-1]
+	if b.rec >= 0 {
+		r := res.Graph.Records[b.rec]
+		if r.IsCompactSummary || r.IsMeta {
+			return true
+		}
+	}
+	t, _ := b.b["text"].(string)
+	for _, p := range []string{"<local-command-stdout>", "<local-command-stderr>", "<command-name>", "<local-command-caveat>"} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // finish adds what the reader adds after an interrupted turn, and converts.
 func (res *Result) finish(msgs []*msg, p Profile) []Message {
-	if n := len(msgs); n > 0 && msgs[n-1].role == "user" {
+	if n := len(msgs); n > 0 && msgs[n-1].role == "user" && !(p.QuietAfterCommand && res.localCommandEnd(msgs[n-1])) {
 		last := msgs[n-1]
 		if p.ContinuePrompt {
 			for _, b := range last.blocks {

@@ -85,6 +85,9 @@ type Profile struct {
 	// SidechainLeafFails: last-prompt.leafUuid naming a sidechain entry makes
 	// --resume fail with "No conversation found".
 	SidechainLeafFails bool
+	// QuietAfterCommand: no "No response requested." after a local command
+	// (/compact…) ends the conversation (2.1.330; 2.1.110 adds it).
+	QuietAfterCommand bool
 	// OrphanMarker: a first message left empty by dropped results becomes
 	// the text "[Orphaned tool result removed due to conversation resume]".
 	OrphanMarker bool
@@ -105,6 +108,7 @@ func ProfileOf(v Version) Profile {
 		ContinuePrompt:     !newer,
 		SidechainLeafFails: newer,
 		OrphanMarker:       newer,
+		QuietAfterCommand:  newer,
 		NewlineFirst:       newer,
 	}
 }
