@@ -18,7 +18,9 @@ func line(spec string) string {
 		o["parentUuid"] = nil
 	}
 	var sec int
-	fmt.Sscan(f[2], &sec)
+	if _, err := fmt.Sscan(f[2], &sec); err != nil {
+		panic(err)
+	}
 	o["timestamp"] = fmt.Sprintf("2026-11-20T10:%02d:%02d.000Z", sec/60, sec%60)
 	var content []any
 	msg := map[string]any{"role": f[1]}

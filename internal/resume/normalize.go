@@ -355,7 +355,7 @@ func (res *Result) localCommandEnd(m *msg) bool {
 
 // finish adds what the reader adds after an interrupted turn, and converts.
 func (res *Result) finish(msgs []*msg, p Profile) []Message {
-	if n := len(msgs); n > 0 && msgs[n-1].role == "user" && !(p.QuietAfterCommand && res.localCommandEnd(msgs[n-1])) {
+	if n := len(msgs); n > 0 && msgs[n-1].role == "user" && (!p.QuietAfterCommand || !res.localCommandEnd(msgs[n-1])) {
 		last := msgs[n-1]
 		if p.ContinuePrompt {
 			for _, b := range last.blocks {
