@@ -80,7 +80,7 @@ func isolate(t *testing.T) {
 //
 // The bound (TotalAlloc during the run, 8x the line) is generous on
 // purpose: the reader doubles its buffer (about 2.6x the line in all), the
-// JSON decoder in lint.Decode copies the line into a buffer of its own that
+// JSON decoder in jsontree.Decode copies the line into a buffer of its own that
 // also grows by doubling (about 2-3x), and the decoded string is one more
 // copy. Measured at 6.5x with Go 1.26; 8.9x before the reader doubled its
 // buffer (append grows by 1.25x only). 8x still catches a per-rule copy.

@@ -7,11 +7,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	flag "github.com/spf13/pflag"
 
-	"github.com/ccvet/ccvet/internal/jsonpos"
+	"github.com/ccvet/ccvet/internal/drift"
 	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/lint"
 	"github.com/ccvet/ccvet/internal/report"
@@ -49,218 +48,25 @@ func cmdStats(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	for _, r := range rules.All() {
 		off[r.ID] = false
 	}
-	st := &driftStats{versions: map[string]*versionStats{}}
-	eng, err := lint.New(lint.Options{Jobs: *jobs, Enabled: off, Stdin: stdin, OnLine: st.line})
+	st := drift.New()
+	eng, err := lint.New(lint.Options{Jobs: *jobs, Enabled: off, Stdin: stdin, OnLine: st.Line})
 	if err != nil {
 		return err
 	}
 	res := eng.Run(found)
-	out := st.report(res)
+	out := st.Report(drift.Tool{Name: "ccvet", Version: Version()},
+		drift.Summary{Files: res.Files, Entries: res.Entries, Skipped: res.Skipped})
 	if *format == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	}
-	return out.text(stdout)
+	return statsText(stdout, out)
 }
 
-// place is where something first occurs.
-type place struct {
-	Path   string `json:"path"`
-	Line   int    `json:"line"`
-	Column int    `json:"column"`
-}
-
-func (p place) before(q place) bool {
-	if p.Path != q.Path {
-		return p.Path < q.Path
-	}
-	if p.Line != q.Line {
-		return p.Line < q.Line
-	}
-	return p.Column < q.Column
-}
-
-func (p place) String() string { return fmt.Sprintf("%s:%d:%d", p.Path, p.Line, p.Column) }
-
-type tally struct {
-	count int
-	first place
-}
-
-func (t *tally) add(p place) {
-	if t.count == 0 || p.before(t.first) {
-		t.first = p
-	}
-	t.count++
-}
-
-type typeKey struct{ kind, name, shape string }
-
-type versionStats struct {
-	entries int
-	types   map[string]int
-	unknown map[typeKey]*tally
-	fields  map[string]*tally
-}
-
-// driftStats gathers what lines of every version hold. Lines arrive from
-// several goroutines; counts add up and the first place is the least, so
-// the result does not depend on their order.
-type driftStats struct {
-	mu       sync.Mutex
-	versions map[string]*versionStats
-}
-
-func (s *driftStats) line(l *rules.Line) {
-	if !l.IsObject() || !l.File.Kind.IsTranscript() {
-		return
-	}
-	types := rules.UnknownTypes(l)
-	var fields []string
-	for _, p := range l.SchemaProblems() {
-		if p.UnknownField {
-			fields = append(fields, p.Pointer)
-		}
-	}
-	at := func(ptr string, key bool) place {
-		off, _ := jsonpos.Find(l.Raw, ptr, key)
-		return place{Path: l.File.Path, Line: l.Num, Column: l.Column(off)}
-	}
-	version, _ := l.Root.Get("version").Str()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	v := s.versions[version]
-	if v == nil {
-		v = &versionStats{types: map[string]int{}, unknown: map[typeKey]*tally{}, fields: map[string]*tally{}}
-		s.versions[version] = v
-	}
-	v.entries++
-	if l.Type != "" {
-		v.types[l.Type]++
-	}
-	for _, t := range types {
-		k := typeKey{t.Kind, t.Name, shape(l.Value(), t.Pointer)}
-		if v.unknown[k] == nil {
-			v.unknown[k] = &tally{}
-		}
-		v.unknown[k].add(at(t.Pointer, false))
-	}
-	for _, ptr := range fields {
-		k := shape(l.Value(), ptr)
-		if v.fields[k] == nil {
-			v.fields[k] = &tally{}
-		}
-		v.fields[k].add(at(ptr, true))
-	}
-}
-
-// shape is ptr with every array index replaced by "*": the place of a field
-// in the format rather than in one entry.
-func shape(doc any, ptr string) string {
-	toks, err := jsonpos.Split(ptr)
-	if err != nil {
-		return ptr
-	}
-	var b strings.Builder
-	cur := doc
-	for _, tok := range toks {
-		b.WriteByte('/')
-		switch c := cur.(type) {
-		case []any:
-			b.WriteByte('*')
-			if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(c) {
-				cur = c[i]
-			} else {
-				cur = nil
-			}
-		case map[string]any:
-			b.WriteString(jsonpos.Escape(tok))
-			cur = c[tok]
-		default:
-			b.WriteString(jsonpos.Escape(tok))
-			cur = nil
-		}
-	}
-	return b.String()
-}
-
-// The JSON shape of `ccvet stats --format json` (documented in the README).
-type statsReport struct {
-	Tool     jsonToolInfo      `json:"tool"`
-	Versions []statsVersion    `json:"versions"`
-	Summary  statsSummaryBlock `json:"summary"`
-}
-
-type jsonToolInfo struct {
-	Name    string `json:"name"`
-	Version string `json:"version"`
-}
-
-type statsVersion struct {
-	Version       string           `json:"version"` // "" for entries without a version
-	Entries       int              `json:"entries"`
-	Types         map[string]int   `json:"types"`
-	UnknownTypes  []statsUnknown   `json:"unknownTypes"`
-	UnknownFields []statsUnknownFd `json:"unknownFields"`
-}
-
-type statsUnknown struct {
-	Kind    string `json:"kind"`
-	Name    string `json:"name"`
-	Pointer string `json:"pointer"`
-	Count   int    `json:"count"`
-	First   place  `json:"first"`
-}
-
-type statsUnknownFd struct {
-	Pointer string `json:"pointer"`
-	Count   int    `json:"count"`
-	First   place  `json:"first"`
-}
-
-type statsSummaryBlock struct {
-	Files   int `json:"files"`
-	Entries int `json:"entries"`
-	Skipped int `json:"skipped"`
-}
-
-func (s *driftStats) report(res *lint.Result) *statsReport {
-	out := &statsReport{Tool: jsonToolInfo{Name: "ccvet", Version: Version()}, Versions: []statsVersion{},
-		Summary: statsSummaryBlock{Files: res.Files, Entries: res.Entries, Skipped: res.Skipped}}
-	names := make([]string, 0, len(s.versions))
-	for v := range s.versions {
-		names = append(names, v)
-	}
-	sort.Slice(names, func(i, j int) bool { return versionLess(names[i], names[j]) })
-	for _, name := range names {
-		v := s.versions[name]
-		sv := statsVersion{Version: name, Entries: v.entries, Types: v.types,
-			UnknownTypes: []statsUnknown{}, UnknownFields: []statsUnknownFd{}}
-		for k, t := range v.unknown {
-			sv.UnknownTypes = append(sv.UnknownTypes, statsUnknown{k.kind, k.name, k.shape, t.count, t.first})
-		}
-		sort.Slice(sv.UnknownTypes, func(i, j int) bool {
-			a, b := sv.UnknownTypes[i], sv.UnknownTypes[j]
-			if a.Kind != b.Kind {
-				return a.Kind < b.Kind
-			}
-			if a.Name != b.Name {
-				return a.Name < b.Name
-			}
-			return a.Pointer < b.Pointer
-		})
-		for ptr, t := range v.fields {
-			sv.UnknownFields = append(sv.UnknownFields, statsUnknownFd{ptr, t.count, t.first})
-		}
-		sort.Slice(sv.UnknownFields, func(i, j int) bool { return sv.UnknownFields[i].Pointer < sv.UnknownFields[j].Pointer })
-		out.Versions = append(out.Versions, sv)
-	}
-	return out
-}
-
-func (r *statsReport) text(w io.Writer) error {
+// statsText prints the report of ccvet stats as text.
+func statsText(w io.Writer, r *drift.Report) error {
 	var b strings.Builder
 	for _, v := range r.Versions {
 		name := "(no version)"
@@ -307,80 +113,4 @@ func sanitizeLines(s string) string {
 		lines[i] = report.Sanitize(l)
 	}
 	return strings.Join(lines, "\n")
-}
-
-// versionLess orders Claude Code versions: semantic versions by precedence
-// (2.1.9 before 2.1.17, a pre-release before its release), then other
-// strings in byte order, then "" (no version) last.
-func versionLess(a, b string) bool {
-	if (a == "") != (b == "") {
-		return b == ""
-	}
-	pa, oka := parseSemver(a)
-	pb, okb := parseSemver(b)
-	switch {
-	case oka && okb:
-		for i := 0; i < 3; i++ {
-			if pa.num[i] != pb.num[i] {
-				return pa.num[i] < pb.num[i]
-			}
-		}
-		if (pa.pre == "") != (pb.pre == "") {
-			return pa.pre != ""
-		}
-		if pa.pre != pb.pre {
-			return preLess(pa.pre, pb.pre)
-		}
-		return a < b
-	case oka != okb:
-		return oka
-	}
-	return a < b
-}
-
-type semver struct {
-	num [3]uint64
-	pre string
-}
-
-func parseSemver(s string) (semver, bool) {
-	var v semver
-	s = strings.TrimPrefix(s, "v")
-	s, _, _ = strings.Cut(s, "+")
-	s, v.pre, _ = strings.Cut(s, "-")
-	parts := strings.Split(s, ".")
-	if len(parts) != 3 {
-		return v, false
-	}
-	for i, p := range parts {
-		n, err := strconv.ParseUint(p, 10, 64)
-		if err != nil {
-			return v, false
-		}
-		v.num[i] = n
-	}
-	return v, true
-}
-
-// preLess compares pre-release strings as semver does: dot-separated
-// identifiers, numeric ones numerically and before alphanumeric ones.
-func preLess(a, b string) bool {
-	as, bs := strings.Split(a, "."), strings.Split(b, ".")
-	for i := 0; i < len(as) && i < len(bs); i++ {
-		if as[i] == bs[i] {
-			continue
-		}
-		na, ea := strconv.ParseUint(as[i], 10, 64)
-		nb, eb := strconv.ParseUint(bs[i], 10, 64)
-		switch {
-		case ea == nil && eb == nil:
-			return na < nb
-		case ea == nil:
-			return true
-		case eb == nil:
-			return false
-		}
-		return as[i] < bs[i]
-	}
-	return len(as) < len(bs)
 }

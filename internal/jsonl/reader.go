@@ -1,4 +1,4 @@
-// Package jsonl reads newline-delimited records of any length, tracking line numbers and byte offsets.
+// Package jsonl reads newline-delimited records of any length and frames them: line numbers, byte offsets, and what is wrong with their bytes.
 package jsonl
 
 import (
@@ -13,7 +13,10 @@ import (
 // tells the caller that only the first MaxLine bytes are in Line.Bytes.
 const DefaultMaxLine = 512 << 20
 
-// Line is one record. Bytes is only valid until the next call to Next.
+// Line is one record. With Reader.Frame set it is framed: what is wrong
+// with its bytes is found before any JSON parsing (frame.go); without, the
+// framing fields are zero and mean nothing. Bytes is only valid until the
+// next call to Next.
 type Line struct {
 	Num     int    // 1-based line number
 	Offset  int64  // byte offset of the line's first byte in the stream
@@ -21,6 +24,12 @@ type Line struct {
 	Length  int64  // full length of the line in bytes, without the '\n'
 	Newline bool   // the line ended with '\n' (false only for the last line)
 	Cut     bool   // Length > len(Bytes): the line was longer than MaxLine
+
+	Blank   bool // empty or only white space
+	NUL     int  // byte offset of the first NUL byte, or -1 (not searched when Parse: see FindNUL)
+	BadUTF8 int  // byte offset of the first invalid UTF-8 byte, or -1
+	BOM     bool // line 1 starts with a UTF-8 byte order mark (ErrBOM), and has no other defect
+	Parse   bool // no defect above, not Cut: the bytes are to be parsed as JSON
 }
 
 // Reader splits a stream into lines without a length limit of its own;
@@ -29,9 +38,12 @@ type Reader struct {
 	br      *bufio.Reader
 	buf     []byte
 	MaxLine int
-	num     int
-	off     int64
-	err     error
+	// Frame makes Next frame each line (Line.Blank, NUL, BadUTF8, BOM,
+	// Parse). Readers that only look lines up again leave it off.
+	Frame bool
+	num   int
+	off   int64
+	err   error
 }
 
 // NewReader returns a Reader over r.
@@ -132,6 +144,9 @@ func (r *Reader) lineOf(b []byte, length int64, newline, cut bool) Line {
 	}
 	r.num++
 	l := Line{Num: r.num, Offset: r.off, Bytes: b, Length: length, Newline: newline, Cut: cut && int64(len(b)) < length}
+	if r.Frame {
+		l.frame()
+	}
 	r.off += length
 	if newline {
 		r.off++

@@ -46,13 +46,19 @@ func benchInput(tb testing.TB) []byte {
 	return buf.Bytes()
 }
 
-// BenchmarkReader measures framing alone: lines out of a byte stream.
-func BenchmarkReader(b *testing.B) {
+// BenchmarkReader measures splitting alone: lines out of a byte stream.
+func BenchmarkReader(b *testing.B) { benchReader(b, false) }
+
+// BenchmarkReaderFramed adds framing (Reader.Frame), as the linter reads.
+func BenchmarkReaderFramed(b *testing.B) { benchReader(b, true) }
+
+func benchReader(b *testing.B, frame bool) {
 	data := benchInput(b)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
 		r := NewReader(bytes.NewReader(data))
+		r.Frame = frame
 		n := 0
 		for {
 			_, err := r.Next()

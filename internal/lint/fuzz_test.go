@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/internal/layout"
 )
 
@@ -30,7 +31,7 @@ func FuzzLine(f *testing.F) {
 	if data, err := os.ReadFile(filepath.Join(corpusDir, "marot__spotter", "test", "fixtures", "transcripts", "ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl")); err == nil {
 		seen := map[string]bool{}
 		for _, l := range bytes.Split(data, []byte("\n")) {
-			v, _, err := Decode(l)
+			v, _, err := jsontree.Decode(l)
 			m, _ := v.(map[string]any)
 			if err != nil || m == nil || len(l) > 8<<10 {
 				continue

@@ -5,7 +5,7 @@ import (
 	"io"
 
 	"github.com/ccvet/ccvet/internal/jsonl"
-	"github.com/ccvet/ccvet/internal/rules"
+	"github.com/ccvet/ccvet/internal/model"
 )
 
 // snippetMaxLine bounds the line Lines holds: a longer line comes back cut
@@ -18,7 +18,7 @@ const snippetMaxLine = 16 << 20
 // (by path, then line) cost one pass over each file. Standard input is
 // read from the bytes kept in memory.
 type Lines struct {
-	files map[string]*rules.File
+	files map[string]*model.File
 	path  string
 	rc    io.Closer
 	rd    *jsonl.Reader
@@ -27,7 +27,7 @@ type Lines struct {
 
 // Lines returns a line reader over the files of the run; Close it after use.
 func (r *Result) Lines() *Lines {
-	l := &Lines{files: map[string]*rules.File{}}
+	l := &Lines{files: map[string]*model.File{}}
 	for _, f := range r.src {
 		if _, dup := l.files[f.Path]; !dup && !f.Context {
 			l.files[f.Path] = f

@@ -3,7 +3,6 @@ package lint
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/maphash"
@@ -20,6 +19,7 @@ import (
 	"github.com/ccvet/ccvet/internal/jsonl"
 	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/internal/layout"
+	"github.com/ccvet/ccvet/internal/model"
 	"github.com/ccvet/ccvet/internal/rules"
 	"github.com/ccvet/ccvet/internal/schema"
 )
@@ -39,7 +39,7 @@ type Options struct {
 	MaxLine       int       // longest line held in memory (0: jsonl.DefaultMaxLine)
 	// OnLine, if set, sees every line of a JSONL file after the line checks
 	// (ccvet stats). It is called from several goroutines at once.
-	OnLine func(l *rules.Line)
+	OnLine func(l *model.Line)
 	// Progress, if set, is called after each file is read with the files
 	// and bytes read so far (calls are serialized; see progress.go).
 	Progress func(files int, bytes int64)
@@ -57,13 +57,13 @@ type Result struct {
 	Bytes    int64             // bytes read
 	Skipped  int               // files found but not checked
 
-	src []*rules.File // for Lines (lines.go)
+	src []*model.File // for Lines (lines.go)
 }
 
 // Engine holds the compiled rules and schemas for one run.
 type Engine struct {
 	opts  Options
-	env   *rules.Env
+	env   *model.Env
 	rules []*rules.Rule
 	on    map[string]bool
 	sev   map[string]finding.Severity
@@ -96,7 +96,7 @@ func New(opts Options) (*Engine, error) {
 			e.rules = append(e.rules, r)
 		}
 	}
-	e.env = &rules.Env{Schema: v, Strict: opts.Strict, ReaderVersion: opts.ReaderVersion, Enabled: func(id string) bool { return e.on[id] }}
+	e.env = &model.Env{Schema: v, Strict: opts.Strict, ReaderVersion: opts.ReaderVersion, Enabled: func(id string) bool { return e.on[id] }}
 	return e, nil
 }
 
@@ -132,12 +132,12 @@ func (e *Engine) Run(found *layout.Result) *Result {
 	}
 	all = append(all, problems.out...)
 
-	files := make([]*rules.File, len(found.Files))
+	files := make([]*model.File, len(found.Files))
 	cols := make([]*collector, len(found.Files))
 	for i, lf := range found.Files {
 		c := &collector{e: e}
 		cols[i] = c
-		files[i] = rules.NewFile(lf, e.env, c.emit)
+		files[i] = model.NewFile(lf, e.env, c.emit)
 	}
 	res.src = files
 
@@ -157,7 +157,7 @@ func (e *Engine) Run(found *layout.Result) *Result {
 		dirs = append(dirs, d)
 	}
 	sort.Strings(dirs)
-	projects := make([]*rules.Project, len(dirs))
+	projects := make([]*model.Project, len(dirs))
 	pcols := make([]*collector, len(dirs))
 	projectOf := make([]int, len(files))
 	for i := range projectOf {
@@ -167,7 +167,7 @@ func (e *Engine) Run(found *layout.Result) *Result {
 	order := make([]int, 0, len(files))
 	for pi, d := range dirs {
 		idx := byDir[d]
-		fs := make([]*rules.File, len(idx))
+		fs := make([]*model.File, len(idx))
 		for k, i := range idx {
 			fs[k] = files[i]
 			projectOf[i] = pi
@@ -175,7 +175,7 @@ func (e *Engine) Run(found *layout.Result) *Result {
 		}
 		remaining[pi].Store(int32(len(idx)))
 		pcols[pi] = &collector{e: e}
-		projects[pi] = rules.NewProject(d, fs[0].ProjectName, fs[0].InLayout, fs, e.env, pcols[pi].emit)
+		projects[pi] = model.NewProject(d, fs[0].ProjectName, fs[0].InLayout, fs, e.env, pcols[pi].emit)
 	}
 	for i := range files {
 		if projectOf[i] < 0 {
@@ -204,7 +204,7 @@ func (e *Engine) Run(found *layout.Result) *Result {
 	}
 
 	sc := &collector{e: e}
-	store := rules.NewStore(found.Roots, projects, files, e.env, sc.emit)
+	store := model.NewStore(found.Roots, projects, files, e.env, sc.emit)
 	for _, r := range e.rules {
 		if r.Store != nil {
 			r.Store(r, store)
@@ -226,7 +226,7 @@ func (e *Engine) Run(found *layout.Result) *Result {
 
 // checkProject runs the project rules over one project folder, then lets
 // its files drop the records no store rule reads.
-func (e *Engine) checkProject(p *rules.Project) {
+func (e *Engine) checkProject(p *model.Project) {
 	for _, r := range e.rules {
 		if r.Project != nil {
 			r.Project(r, p)
@@ -270,7 +270,7 @@ func (e *Engine) parallel(n int, fn func(i int)) {
 	wg.Wait()
 }
 
-func (e *Engine) unreadable(f *rules.File, line int, err error) {
+func (e *Engine) unreadable(f *model.File, line int, err error) {
 	f.Emit(rules.Unreadable, finding.Finding{Line: line, Message: "cannot read: " + pathless(err)})
 }
 
@@ -283,7 +283,7 @@ func pathless(err error) string {
 	return err.Error()
 }
 
-func (e *Engine) open(f *rules.File) (io.ReadCloser, error) {
+func (e *Engine) open(f *model.File) (io.ReadCloser, error) {
 	if f.Stdin {
 		in := e.opts.Stdin
 		if in == nil {
@@ -296,7 +296,7 @@ func (e *Engine) open(f *rules.File) (io.ReadCloser, error) {
 	return openReadOnly(f.OSPath)
 }
 
-func (e *Engine) checkFile(f *rules.File) {
+func (e *Engine) checkFile(f *model.File) {
 	if f.Kind == layout.Todos {
 		e.checkDoc(f)
 	} else {
@@ -312,7 +312,7 @@ func (e *Engine) checkFile(f *rules.File) {
 	}
 }
 
-func (e *Engine) checkLines(f *rules.File) {
+func (e *Engine) checkLines(f *model.File) {
 	rc, err := e.open(f)
 	if err != nil {
 		e.unreadable(f, 0, err)
@@ -320,6 +320,7 @@ func (e *Engine) checkLines(f *rules.File) {
 	}
 	defer rc.Close()
 	rd := jsonl.NewReader(rc)
+	rd.Frame = true
 	defer rd.Release()
 	if e.opts.MaxLine > 0 {
 		rd.MaxLine = e.opts.MaxLine
@@ -330,7 +331,7 @@ func (e *Engine) checkLines(f *rules.File) {
 		tree.Raw = nil
 		trees.Put(tree)
 	}()
-	l := &rules.Line{}
+	l := &model.Line{}
 	for {
 		jl, err := rd.Next()
 		if err == io.EOF {
@@ -346,12 +347,16 @@ func (e *Engine) checkLines(f *rules.File) {
 		if jl.Newline {
 			f.Bytes++
 		}
-		*l = rules.Line{File: f, Num: jl.Num, Offset: jl.Offset, Raw: jl.Bytes, Length: jl.Length,
-			Newline: jl.Newline, Cut: jl.Cut}
-		if e.opts.Reference {
-			frameReference(l)
-		} else {
-			frame(l, tree)
+		*l = model.Line{File: f, Num: jl.Num, Offset: jl.Offset, Raw: jl.Bytes, Length: jl.Length,
+			Newline: jl.Newline, Cut: jl.Cut, Blank: jl.Blank, NUL: jl.NUL, BadUTF8: jl.BadUTF8}
+		switch {
+		case jl.BOM:
+			l.Err, l.ErrOff = jsonl.ErrBOM, 0
+		case !jl.Parse:
+		case e.opts.Reference:
+			decodeReference(l, &jl)
+		default:
+			decode(l, &jl, tree)
 		}
 		obj := l.IsObject()
 		if !sniffed && obj {
@@ -388,28 +393,19 @@ func (e *Engine) checkLines(f *rules.File) {
 // trees are reusable parse trees, one per file being checked.
 var trees = sync.Pool{New: func() any { return new(jsontree.Tree) }}
 
-// frame fills in the framing and decoding facts of a line: the fast path.
-// The line is parsed once into tree, which the rules read through l.Root.
-// A line that does not parse is decoded again by encoding/json for its exact
-// error message.
-func frame(l *rules.Line, tree *jsontree.Tree) {
-	if !frameBytes(l, true) {
-		return
-	}
+// decode parses a framed line (jl.Parse) into tree, which the rules read
+// through l.Root: the fast path. A line that does not parse is decoded
+// again by encoding/json for its exact error message.
+func decode(l *model.Line, jl *jsonl.Line, tree *jsontree.Tree) {
 	if err := tree.Parse(l.Raw); err != nil {
-		if l.NUL = bytes.IndexByte(l.Raw, 0); l.NUL >= 0 {
-			return // reported by nul-bytes; decoding would only repeat it
-		}
-		v, off, err := Decode(l.Raw)
-		l.ErrOff, l.Err = off, err
-		if err == nil { // cannot happen: jsontree rejects what encoding/json rejects
-			setDecoded(l, v)
+		if l.NUL = jl.FindNUL(); l.NUL < 0 {
+			decodeReference(l, jl)
 		}
 		return
 	}
 	switch tree.Kind(jsontree.Root) {
 	case jsontree.Null:
-		l.Err, l.ErrOff = errNull, 0
+		l.Err, l.ErrOff = jsontree.ErrNull, 0
 		return
 	case jsontree.Object:
 		l.Type = tree.StrOrEmpty(tree.Get(jsontree.Root, "type"))
@@ -418,114 +414,23 @@ func frame(l *rules.Line, tree *jsontree.Tree) {
 	l.Root = jsontree.TreeVal(tree)
 }
 
-// frameReference is frame without the fast path: encoding/json decodes the
-// line and the rules read the decoded value.
-func frameReference(l *rules.Line) {
-	if !frameBytes(l, false) {
+// decodeReference decodes a framed line (jl.Parse) with encoding/json: the
+// reference path, and the fast path's error messages. A line with a NUL
+// byte never decodes; nul-bytes reports it, and the decoder's message
+// would only repeat it.
+func decodeReference(l *model.Line, jl *jsonl.Line) {
+	v, off, err := jsontree.Decode(l.Raw)
+	if err == nil {
+		l.SetDecoded(v)
 		return
 	}
-	v, off, err := Decode(l.Raw)
-	l.ErrOff, l.Err = off, err
-	if err == nil {
-		setDecoded(l, v)
+	if l.NUL = jl.FindNUL(); l.NUL < 0 {
+		l.ErrOff, l.Err = off, err
 	}
-}
-
-func setDecoded(l *rules.Line, v any) {
-	l.SetDecoded(v)
-	l.Root = jsontree.AnyVal(v)
-	if m, ok := v.(map[string]any); ok {
-		l.Type, _ = m["type"].(string)
-	}
-}
-
-var errNull = errors.New("the line is the JSON literal null, not an entry")
-
-// frameBytes fills in the framing facts of a line; it reports whether the
-// line should be parsed. With lazyNUL the search for a NUL byte is left to
-// the caller when the line is to be parsed: a NUL byte is never valid JSON,
-// so a line that parses has none.
-func frameBytes(l *rules.Line, lazyNUL bool) bool {
-	l.NUL = -1
-	if !lazyNUL || l.Cut {
-		l.NUL = bytes.IndexByte(l.Raw, 0)
-	}
-	l.BadUTF8 = -1
-	if !utf8.Valid(l.Raw) {
-		l.BadUTF8 = firstInvalidUTF8(l.Raw)
-	}
-	if len(bytes.TrimSpace(l.Raw)) == 0 && !l.Cut {
-		l.Blank = l.Length == int64(len(l.Raw))
-		if l.Blank {
-			return false
-		}
-	}
-	if l.BadUTF8 >= 0 && l.NUL < 0 {
-		l.NUL = bytes.IndexByte(l.Raw, 0)
-	}
-	if l.NUL >= 0 || l.BadUTF8 >= 0 || l.Cut {
-		return false // reported by their own rules; decoding would only repeat them
-	}
-	if l.Num == 1 && bytes.HasPrefix(l.Raw, []byte("\xef\xbb\xbf")) {
-		if l.NUL = bytes.IndexByte(l.Raw, 0); l.NUL >= 0 {
-			return false
-		}
-		l.Err, l.ErrOff = errors.New("the file starts with a UTF-8 byte order mark"), 0
-		return false
-	}
-	return true
-}
-
-// Decode parses one JSON value that must fill the whole of raw (apart from
-// white space). Numbers stay json.Number. On failure it returns the byte
-// offset the error points at.
-func Decode(raw []byte) (any, int, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		var se *json.SyntaxError
-		switch {
-		case errors.As(err, &se):
-			off := int(se.Offset) - 1
-			if off < 0 {
-				off = 0
-			}
-			return nil, off, errors.New(se.Error())
-		case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-			return nil, len(raw), errors.New("unexpected end of JSON input")
-		default:
-			return nil, 0, err
-		}
-	}
-	end := int(dec.InputOffset())
-	for end < len(raw) && isSpace(raw[end]) {
-		end++
-	}
-	if end < len(raw) {
-		return nil, end, errors.New("unexpected data after the JSON value (two records fused on one line?)")
-	}
-	if v == nil {
-		return nil, 0, errNull
-	}
-	return v, 0, nil
-}
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
-
-func firstInvalidUTF8(b []byte) int {
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n <= 1 {
-			return i
-		}
-		i += n
-	}
-	return -1
 }
 
 // checkDoc reads a whole-document file (todos) and decodes it.
-func (e *Engine) checkDoc(f *rules.File) {
+func (e *Engine) checkDoc(f *model.File) {
 	rc, err := e.open(f)
 	if err != nil {
 		e.unreadable(f, 0, err)
@@ -545,10 +450,10 @@ func (e *Engine) checkDoc(f *rules.File) {
 	f.Doc = data
 	f.Lines = bytes.Count(data, []byte{'\n'}) + 1
 	if !utf8.Valid(data) {
-		f.DocErr, f.DocErrAt = errors.New("invalid UTF-8"), firstInvalidUTF8(data)
+		f.DocErr, f.DocErrAt = errors.New("invalid UTF-8"), jsonl.FirstInvalidUTF8(data)
 		return
 	}
-	v, off, err := Decode(data)
+	v, off, err := jsontree.Decode(data)
 	if err != nil {
 		f.DocErr, f.DocErrAt = err, off
 		return

@@ -11,7 +11,7 @@ import (
 	"github.com/ccvet/ccvet/internal/benchstore"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/layout"
-	"github.com/ccvet/ccvet/internal/rules"
+	"github.com/ccvet/ccvet/internal/model"
 )
 
 // corpusDir holds real Claude Code transcripts when the shared corpus is
@@ -82,7 +82,7 @@ func BenchmarkLines(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		e.opts.Stdin = bytes.NewReader(data)
-		f := rules.NewFile(&layout.File{OSPath: "-", Path: "bench.jsonl", Stdin: true, Kind: layout.Transcript, Project: "."},
+		f := model.NewFile(&layout.File{OSPath: "-", Path: "bench.jsonl", Stdin: true, Kind: layout.Transcript, Project: "."},
 			e.env, func(finding.Finding) {})
 		e.checkFile(f)
 		if f.Entries == 0 {

@@ -1,6 +1,9 @@
 package rules
 
-import "github.com/ccvet/ccvet/internal/finding"
+import (
+	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/model"
+)
 
 // BlankLine reports an empty or white-space-only line in a JSONL file.
 var BlankLine = register(&Rule{
@@ -13,7 +16,7 @@ var BlankLine = register(&Rule{
 	Bad:  `{"type":"user",…}` + "\n\n" + `{"type":"assistant",…}`,
 	Good: `{"type":"user",…}` + "\n" + `{"type":"assistant",…}`,
 	Fix:  "Delete the blank line.",
-	Line: func(r *Rule, l *Line) {
+	Line: func(r *Rule, l *model.Line) {
 		if l.Blank {
 			l.Report(r, 0, "blank line")
 		}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/model"
 )
 
 // DanglingLeaf notes a summary whose leafUuid is in no transcript of the project.
@@ -17,7 +18,7 @@ var DanglingLeaf = register(&Rule{
 	Bad:  `{"type":"summary","summary":"Fix login bug","leafUuid":"5d1c…(in no file)"}`,
 	Good: `{"type":"summary","summary":"Fix login bug","leafUuid":"9e4a…(the last entry of a transcript)"}`,
 	Fix:  "Nothing is needed; delete the summary line if the stale title bothers you.",
-	Project: func(r *Rule, p *Project) {
+	Project: func(r *Rule, p *model.Project) {
 		var known map[string]struct{}
 		for _, f := range p.Files {
 			for _, rec := range f.Records {

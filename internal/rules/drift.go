@@ -3,6 +3,7 @@ package rules
 import (
 	"strconv"
 
+	"github.com/ccvet/ccvet/internal/model"
 	"github.com/ccvet/ccvet/internal/schema"
 )
 
@@ -17,7 +18,7 @@ type TypeProblem struct {
 // UnknownTypes lists the types of a transcript line that the schemas do not
 // know (rule unknown-type, and ccvet stats). An unknown entry type hides the
 // rest: its subtypes and blocks mean nothing known.
-func UnknownTypes(l *Line) []TypeProblem {
+func UnknownTypes(l *model.Line) []TypeProblem {
 	v := l.File.Env.Schema
 	if !l.IsObject() || v == nil || !l.File.Kind.IsTranscript() || l.Type == "" {
 		return nil

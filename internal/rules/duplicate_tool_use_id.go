@@ -3,6 +3,7 @@ package rules
 import (
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/model"
 )
 
 // DuplicateToolUseID reports a tool_use id used by two blocks of one transcript.
@@ -20,7 +21,7 @@ var DuplicateToolUseID = register(&Rule{
 	Bad:  `line 12: {"type":"assistant","uuid":"a…","message":{"content":[{"type":"tool_use","id":"toolu_01X…","name":"Bash",…}]}}  line 40: {"type":"assistant","uuid":"b…","message":{"content":[{"type":"tool_use","id":"toolu_01X…","name":"Read",…}]}}`,
 	Good: `line 40: {"type":"assistant","uuid":"b…","message":{"content":[{"type":"tool_use","id":"toolu_01Y…","name":"Read",…}]}}`,
 	Fix:  "Remove the copied assistant entry, or give the second call (and its tool_result's tool_use_id) a new id.",
-	File: func(r *Rule, f *File) {
+	File: func(r *Rule, f *model.File) {
 		if !f.Kind.IsTranscript() {
 			return
 		}

@@ -3,6 +3,7 @@ package rules
 import (
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/model"
 )
 
 // DuplicateUUID reports a uuid held by two lines of one transcript.
@@ -23,7 +24,7 @@ var DuplicateUUID = register(&Rule{
 	Good: `line 9: {"parentUuid":"4be3…","type":"user","uuid":"c81d…","message":{"content":"next"}}`,
 	Fix: "Delete the repeated line when it is an exact copy. Otherwise give one of the entries a fresh " +
 		"uuid and update the parentUuid of the entries that meant it.",
-	File: func(r *Rule, f *File) {
+	File: func(r *Rule, f *model.File) {
 		if !f.Kind.IsTranscript() {
 			return
 		}

@@ -6,6 +6,7 @@ import (
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/jsonpos"
 	"github.com/ccvet/ccvet/internal/jsontree"
+	"github.com/ccvet/ccvet/internal/model"
 )
 
 // EscapedNUL reports a \u0000 escape inside message content.
@@ -20,7 +21,7 @@ var EscapedNUL = register(&Rule{
 	Bad:  `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01…","content":"abc\u0000def"}]}}`,
 	Good: `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01…","content":"abcdef"}]}}`,
 	Fix:  "Remove the NUL character from the content (binary output belongs in a file, not in the transcript).",
-	Line: func(r *Rule, l *Line) {
+	Line: func(r *Rule, l *model.Line) {
 		if !l.IsObject() || !l.File.Kind.IsTranscript() || (l.Type != "user" && l.Type != "assistant") {
 			return
 		}

@@ -3,13 +3,14 @@ package rules
 import (
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/model"
 )
 
 // This file holds what the conversation-graph rules share: the sets they
 // look ids up in and the way their messages name entries and tools.
 
 // projectUUIDs is every uuid held by an entry of any transcript of p.
-func projectUUIDs(p *Project) map[string]struct{} {
+func projectUUIDs(p *model.Project) map[string]struct{} {
 	n := 0
 	for _, f := range p.Files {
 		n += len(f.Records)
@@ -27,7 +28,7 @@ func projectUUIDs(p *Project) map[string]struct{} {
 
 // lastByUUID maps each uuid of f to its last record: the one the reader
 // keeps when a uuid occurs on several lines.
-func lastByUUID(f *File) map[string]*entry.Record {
+func lastByUUID(f *model.File) map[string]*entry.Record {
 	last := map[string]*entry.Record{}
 	for _, rec := range f.Records {
 		if rec.UUID != "" {
@@ -61,7 +62,7 @@ func toolLabel(t entry.Tool) string {
 func lineRef(rec *entry.Record) string { return "line " + itoa(rec.Line) }
 
 // related points at rec's line in f, at the value ptr names.
-func relatedAt(f *File, rec *entry.Record, ptr, msg string) finding.Location {
+func relatedAt(f *model.File, rec *entry.Record, ptr, msg string) finding.Location {
 	return finding.Location{Path: f.Path, Line: rec.Line, Column: f.Column(rec, ptr), Pointer: ptr, Message: msg}
 }
 
@@ -87,7 +88,7 @@ func isChainType(rec *entry.Record) bool {
 
 // agentFileLooksLoose reports whether every chain entry of f is a sidechain
 // entry of one agent: a subagent transcript saved under another name.
-func agentFileLooksLoose(f *File) bool {
+func agentFileLooksLoose(f *model.File) bool {
 	agent, n := "", 0
 	for _, rec := range f.Records {
 		if !isChainType(rec) {

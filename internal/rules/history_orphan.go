@@ -3,6 +3,7 @@ package rules
 import (
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/layout"
+	"github.com/ccvet/ccvet/internal/model"
 )
 
 // HistoryOrphan notes history.jsonl prompts whose session has no transcript.
@@ -20,8 +21,8 @@ var HistoryOrphan = register(&Rule{
 	Bad:  `{"display":"fix the tests","timestamp":1765935954080,"project":"/home/me/app","sessionId":"1111…"}` + "\nwith no projects/*/1111….jsonl",
 	Good: "the same line with projects/-home-me-app/1111….jsonl present",
 	Fix:  "Nothing to repair, unless the transcript should be there: restore it from a copy of the store.",
-	Line: func(r *Rule, l *Line) { collectHistoryRef(l) },
-	Store: func(r *Rule, s *Store) {
+	Line: func(r *Rule, l *model.Line) { collectHistoryRef(l) },
+	Store: func(r *Rule, s *model.Store) {
 		scanned := map[string]bool{}
 		for _, root := range s.Roots {
 			if root.Dir != "" && root.Projects != "" {
@@ -61,7 +62,7 @@ var HistoryOrphan = register(&Rule{
 					continue
 				}
 				done[h.SessionID] = true
-				s.Emit(r, recordFinding(f, h.record(), "/sessionId", "session "+quote(h.SessionID)+" ("+
+				s.Emit(r, recordFinding(f, historyRecord(h), "/sessionId", "session "+quote(h.SessionID)+" ("+
 					plural(count[h.SessionID], "prompt", "prompts")+" in this file) has no transcript under "+
 					"projects/: the prompts can be recalled but the conversation cannot be resumed "+
 					"(normal after cleanupPeriodDays)"))

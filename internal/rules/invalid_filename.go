@@ -6,6 +6,7 @@ import (
 
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/layout"
+	"github.com/ccvet/ccvet/internal/model"
 )
 
 var agentFileRe = regexp.MustCompile(`^agent-[A-Za-z0-9_-]+\.jsonl$`)
@@ -22,7 +23,7 @@ var InvalidFilename = register(&Rule{
 	Bad:  "projects/-home-me-app/my-session.jsonl",
 	Good: "projects/-home-me-app/0f6c1d52-9a43-4b7e-8d0e-3f1c2b5a6e77.jsonl",
 	Fix:  "Rename the file after the sessionId its entries carry.",
-	File: func(r *Rule, f *File) {
+	File: func(r *Rule, f *model.File) {
 		if !f.InLayout {
 			return
 		}

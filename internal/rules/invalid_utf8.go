@@ -1,6 +1,9 @@
 package rules
 
-import "github.com/ccvet/ccvet/internal/finding"
+import (
+	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/model"
+)
 
 // InvalidUTF8 reports bytes that are not UTF-8. JSON text must be UTF-8;
 // decoders either reject the line or replace the bytes silently.
@@ -14,7 +17,7 @@ var InvalidUTF8 = register(&Rule{
 	Bad:  "{\"type\":\"user\",\"message\":{\"content\":\"caf\\xe9\"}}  (a Latin-1 byte)",
 	Good: `{"type":"user","message":{"content":"café"}}`,
 	Fix:  "Re-encode the text as UTF-8 or remove the damaged bytes.",
-	Line: func(r *Rule, l *Line) {
+	Line: func(r *Rule, l *model.Line) {
 		if l.BadUTF8 < 0 || l.NUL >= 0 {
 			return
 		}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/jsonpos"
+	"github.com/ccvet/ccvet/internal/model"
 )
 
 // LoneSurrogate reports a \uD800-\uDFFF escape without its pair.
@@ -18,7 +19,7 @@ var LoneSurrogate = register(&Rule{
 	Bad:  `{"type":"user","message":{"role":"user","content":"party \ud83c"}}`,
 	Good: `{"type":"user","message":{"role":"user","content":"party \ud83c\udf89"}}`,
 	Fix:  "Remove the lone escape or complete the pair.",
-	Line: func(r *Rule, l *Line) {
+	Line: func(r *Rule, l *model.Line) {
 		if !l.Parsed() {
 			return
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/jsonpos"
+	"github.com/ccvet/ccvet/internal/model"
 )
 
 // MissingBackup reports a file-history snapshot naming a backup that is not
@@ -48,7 +49,7 @@ var backupNameRe = regexp.MustCompile(`^([0-9a-f]{16})@v([0-9]+)$`)
 // backupsCheck is the Store hook of all four file-history rules. Only the
 // first enabled one runs the pass; it reports for all of them (the engine
 // drops findings of rules that are off).
-func backupsCheck(r *Rule, s *Store) {
+func backupsCheck(r *Rule, s *model.Store) {
 	for _, id := range backupRules {
 		if id == r.ID {
 			break

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/model"
 	"github.com/ccvet/ccvet/internal/resume"
 )
 
@@ -19,7 +20,7 @@ var MissingFinalNewline = register(&Rule{
 	Bad:  `{"type":"assistant",…}<EOF>`,
 	Good: `{"type":"assistant",…}` + "\n<EOF>",
 	Fix:  "Append a newline to the file.",
-	Line: func(r *Rule, l *Line) {
+	Line: func(r *Rule, l *model.Line) {
 		if l.Newline || l.Blank || l.Err != nil || l.NUL >= 0 || l.BadUTF8 >= 0 || l.Cut {
 			return
 		}

@@ -1,6 +1,9 @@
 package rules
 
-import "github.com/ccvet/ccvet/internal/finding"
+import (
+	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/model"
+)
 
 // NULBytes reports raw NUL bytes in a line: the zero-filled block an
 // interrupted append leaves on some file systems (issue 49876).
@@ -17,7 +20,7 @@ var NULBytes = register(&Rule{
 	Bad:  `{"parentUuid":null,…}\x00\x00\x00\x00{"parentUuid":"…",…}`,
 	Good: `{"parentUuid":null,…}` + "\n" + `{"parentUuid":"…",…}`,
 	Fix:  "Cut the NUL run out of the file; check whether the entry it overwrote can be recovered.",
-	Line: func(r *Rule, l *Line) {
+	Line: func(r *Rule, l *model.Line) {
 		if l.NUL < 0 {
 			return
 		}

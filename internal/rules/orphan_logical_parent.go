@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/model"
 )
 
 // OrphanLogicalParent reports a compaction boundary whose logicalParentUuid
@@ -20,7 +21,7 @@ var OrphanLogicalParent = register(&Rule{
 	Good: `{"parentUuid":null,"logicalParentUuid":"9a1e…(the last entry before /compact)","type":"system","subtype":"compact_boundary",…}`,
 	Fix: "Restore the transcript that held the entry, or point logicalParentUuid at the last entry " +
 		"before the boundary in this file.",
-	Project: func(r *Rule, p *Project) {
+	Project: func(r *Rule, p *model.Project) {
 		var known map[string]struct{}
 		for _, f := range p.Files {
 			for _, rec := range f.Records {

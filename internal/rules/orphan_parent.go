@@ -3,6 +3,7 @@ package rules
 import (
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/model"
 	"github.com/ccvet/ccvet/internal/resume"
 )
 
@@ -24,7 +25,7 @@ var OrphanParent = register(&Rule{
 	Good: `{"parentUuid":"a05b7d2e-…(the previous entry's uuid)","type":"user","uuid":"…",…}`,
 	Fix: "Point parentUuid at the entry that really precedes this one (usually the line above it in " +
 		"the file), or restore the deleted line. The message says how much history the cut hides.",
-	Project: func(r *Rule, p *Project) {
+	Project: func(r *Rule, p *model.Project) {
 		var known map[string]struct{}
 		for _, f := range p.Files {
 			has := false
@@ -128,6 +129,8 @@ func gapOutcome(m *resume.Result, i int) outcome {
 			why += " (no 5 s bridge before 2.1.94)"
 		case b.Near >= 0:
 			why += " (" + before + ", more than the 5 s the reader bridges)"
+		default:
+			why += " (no earlier entry with a usable timestamp to bridge to)"
 		}
 		if lost > 0 {
 			why += ": " + plural(lost, "earlier user/assistant entry", "earlier user/assistant entries") + " of this file are lost"
@@ -138,7 +141,7 @@ func gapOutcome(m *resume.Result, i int) outcome {
 }
 
 // firstChainRecord is the first entry of f that takes part in the parentUuid chain.
-func firstChainRecord(f *File) *entry.Record {
+func firstChainRecord(f *model.File) *entry.Record {
 	for _, rec := range f.Records {
 		if isChainType(rec) {
 			return rec

@@ -7,6 +7,7 @@ import (
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/layout"
+	"github.com/ccvet/ccvet/internal/model"
 )
 
 // OrphanSubagent reports a subagent transcript whose parent session
@@ -26,7 +27,7 @@ var OrphanSubagent = register(&Rule{
 	Bad:  "projects/-home-me-app/1111…/subagents/agent-a1b2c3d.jsonl without projects/-home-me-app/1111….jsonl",
 	Good: "projects/-home-me-app/1111…/subagents/agent-a1b2c3d.jsonl beside projects/-home-me-app/1111….jsonl",
 	Fix:  "Restore the parent transcript from a copy, or delete the orphaned subagent files.",
-	Project: func(r *Rule, p *Project) {
+	Project: func(r *Rule, p *model.Project) {
 		if !p.InLayout {
 			return
 		}

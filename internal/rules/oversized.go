@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/model"
 )
 
 // Size limits past which Claude Code is known to struggle.
@@ -23,7 +24,7 @@ var Oversized = register(&Rule{
 	Bad:  `{"type":"user","message":{"content":[{"type":"tool_result","content":"<12 MB of output>"}]}}`,
 	Good: `{"type":"user","message":{"content":[{"type":"tool_result","content":"<persisted-output>…</persisted-output>"}]}}`,
 	Fix:  "Start a new session or compact; move huge tool output to a file.",
-	Line: func(r *Rule, l *Line) {
+	Line: func(r *Rule, l *model.Line) {
 		if l.Length <= MaxLineBytes {
 			return
 		}
@@ -33,7 +34,7 @@ var Oversized = register(&Rule{
 		}
 		l.Report(r, 0, msg)
 	},
-	File: func(r *Rule, f *File) {
+	File: func(r *Rule, f *model.File) {
 		if f.Bytes > MaxFileBytes {
 			f.Emit(r, finding.Finding{Message: fmt.Sprintf("file is %s (over %s)", mib(f.Bytes), mib(MaxFileBytes))})
 		}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/model"
 	"github.com/ccvet/ccvet/internal/resume"
 )
 
@@ -50,7 +51,7 @@ var ParentCycle = register(&Rule{
 	Bad:  `line 1: {"parentUuid":"c…","uuid":"a…",…}  line 2: {"parentUuid":"a…","uuid":"b…",…}  line 3: {"parentUuid":"b…","uuid":"c…",…}`,
 	Good: `line 1: {"parentUuid":null,"uuid":"a…",…}  line 2: {"parentUuid":"a…","uuid":"b…",…}  line 3: {"parentUuid":"b…","uuid":"c…",…}`,
 	Fix:  "Find the entry of the loop whose parentUuid points forward (usually the first line) and point it at the entry really before it, or set it to null if it starts the session.",
-	File: func(r *Rule, f *File) {
+	File: func(r *Rule, f *model.File) {
 		if !f.Kind.IsTranscript() {
 			return
 		}

@@ -6,6 +6,7 @@ import (
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/layout"
+	"github.com/ccvet/ccvet/internal/model"
 	"github.com/ccvet/ccvet/internal/pathenc"
 )
 
@@ -27,12 +28,12 @@ var PathEncodingCollision = register(&Rule{
 	Fix: "Nothing in the data can be repaired safely. Rename one of the directories so that the names no " +
 		"longer collide (Claude Code then starts a new project folder for it), or move that directory's " +
 		"sessions into a folder of their own and resume them with `claude --resume <id>` from there.",
-	Project: func(r *Rule, p *Project) {
+	Project: func(r *Rule, p *model.Project) {
 		if !p.InLayout || p.Name == "" {
 			return
 		}
 		type launch struct {
-			f   *File
+			f   *model.File
 			rec *entry.Record
 		}
 		groups := map[string][]launch{} // pathenc.Key(cwd) -> sessions
@@ -57,7 +58,7 @@ var PathEncodingCollision = register(&Rule{
 			return a.f.Path < b.f.Path
 		}
 		firsts := make([]launch, 0, len(groups))
-		counts := map[*File]int{}
+		counts := map[*model.File]int{}
 		for _, g := range groups {
 			sort.Slice(g, func(i, j int) bool { return earlier(g[i], g[j]) })
 			firsts = append(firsts, g[0])

@@ -3,6 +3,7 @@ package rules
 import (
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/layout"
+	"github.com/ccvet/ccvet/internal/model"
 	"github.com/ccvet/ccvet/internal/pathenc"
 )
 
@@ -28,7 +29,7 @@ var ProjectDirMismatch = register(&Rule{
 	Fix: "Move the session file (with its <sessionId>/ folder of subagents and tool results) into " +
 		"projects/<encoded launch directory>/, or resume it with `claude --resume <id>` from the directory " +
 		"it belongs to.",
-	File: func(r *Rule, f *File) {
+	File: func(r *Rule, f *model.File) {
 		if !f.InLayout || f.Kind != layout.Transcript || f.ProjectName == "" {
 			return
 		}

@@ -6,6 +6,7 @@ import (
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/layout"
+	"github.com/ccvet/ccvet/internal/model"
 	"github.com/ccvet/ccvet/internal/resume"
 )
 
@@ -30,7 +31,7 @@ func writerOf(recs []*entry.Record) resume.Version {
 
 // readersOf lists the reader versions f is judged for: --reader-version, or
 // the version that wrote it and each later one where the reader changed.
-func readersOf(f *File, recs []*entry.Record) []resume.Version {
+func readersOf(f *model.File, recs []*entry.Record) []resume.Version {
 	var ov resume.Version
 	if f.Env != nil && f.Env.ReaderVersion != "" {
 		ov, _ = resume.ParseVersion(f.Env.ReaderVersion)
@@ -39,7 +40,7 @@ func readersOf(f *File, recs []*entry.Record) []resume.Version {
 }
 
 // resumeOf runs the resume model on f's records for reader v.
-func resumeOf(f *File, v resume.Version) *resume.Result {
+func resumeOf(f *model.File, v resume.Version) *resume.Result {
 	src := resume.Source{Records: f.Records}
 	if f.Kind == layout.Subagent && f.AgentID != "" {
 		src.Agent = f.AgentID

@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/model"
 )
 
 var parentUUIDPrefix = []byte(`{"parentUuid":`)
@@ -21,7 +22,7 @@ var ReorderedKeys = register(&Rule{
 	Bad:  `{"type":"user","parentUuid":null,"uuid":"…",…}`,
 	Good: `{"parentUuid":null,"isSidechain":false,"type":"user","uuid":"…",…}`,
 	Fix:  "Write the file back with Claude Code's key order (parentUuid first), without spaces after the brace.",
-	Line: func(r *Rule, l *Line) {
+	Line: func(r *Rule, l *model.Line) {
 		if !l.IsObject() || !l.File.Kind.IsTranscript() {
 			return
 		}

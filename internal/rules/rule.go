@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/model"
 )
 
 // Rule is one check with its documentation. A rule's check runs at one or
@@ -25,10 +26,10 @@ type Rule struct {
 	Fix     string // how to repair
 
 	// Checks receive their own rule, to report with. Each may be nil.
-	Line    func(r *Rule, l *Line)    // per line of a JSONL file (transcripts and history)
-	File    func(r *Rule, f *File)    // after a whole file has been read
-	Project func(r *Rule, p *Project) // after every file of one project folder
-	Store   func(r *Rule, s *Store)   // after everything
+	Line    func(r *Rule, l *model.Line)    // per line of a JSONL file (transcripts and history)
+	File    func(r *Rule, f *model.File)    // after a whole file has been read
+	Project func(r *Rule, p *model.Project) // after every file of one project folder
+	Store   func(r *Rule, s *model.Store)   // after everything
 }
 
 var registry = map[string]*Rule{}
@@ -60,3 +61,9 @@ func Lookup(id string) (*Rule, bool) {
 	r, ok := registry[id]
 	return r, ok
 }
+
+// RuleID is r's id: *Rule is the model.Rule that findings are reported for.
+func (r *Rule) RuleID() string { return r.ID }
+
+// DefaultSeverity is r's severity before the run's overrides.
+func (r *Rule) DefaultSeverity() finding.Severity { return r.Severity }

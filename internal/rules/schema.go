@@ -4,6 +4,7 @@ import (
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/internal/layout"
+	"github.com/ccvet/ccvet/internal/model"
 	"github.com/ccvet/ccvet/internal/schema"
 )
 
@@ -19,7 +20,7 @@ var Schema = register(&Rule{
 	Bad:  `{"parentUuid":null,"type":"user","uuid":"…","timestamp":"yesterday",…}`,
 	Good: `{"parentUuid":null,"type":"user","uuid":"…","timestamp":"2025-11-02T10:14:03.512Z",…}`,
 	Fix:  "Correct the value the message names; `ccvet schema TYPE` prints the schema.",
-	Line: func(r *Rule, l *Line) {
+	Line: func(r *Rule, l *model.Line) {
 		if !l.Parsed() {
 			return
 		}
@@ -52,7 +53,7 @@ var Schema = register(&Rule{
 			}
 		}
 	},
-	File: func(r *Rule, f *File) {
+	File: func(r *Rule, f *model.File) {
 		if f.Kind != layout.Todos || f.DocValue == nil || f.Env.Schema == nil {
 			return
 		}

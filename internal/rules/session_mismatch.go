@@ -4,6 +4,7 @@ import (
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/layout"
+	"github.com/ccvet/ccvet/internal/model"
 )
 
 // SessionMismatch reports entries whose sessionId the file's name and
@@ -23,7 +24,7 @@ var SessionMismatch = register(&Rule{
 	Bad:  `…/3f1c….jsonl: {"sessionId":"3f1c…",…} {"sessionId":"77ab…",…} {"sessionId":"3f1c…",…}`,
 	Good: `…/3f1c….jsonl: {"sessionId":"3f1c…",…} {"sessionId":"3f1c…",…}`,
 	Fix:  "Split the entries of the other session into their own transcript, or correct sessionId.",
-	Project: func(r *Rule, p *Project) {
+	Project: func(r *Rule, p *model.Project) {
 		sessions := map[string]bool{} // sessions that have a main transcript here
 		for _, f := range p.Files {
 			if f.Kind == layout.Transcript && layout.IsUUID(f.SessionID) {

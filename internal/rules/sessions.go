@@ -9,6 +9,7 @@ import (
 
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/model"
 )
 
 // Helpers shared by the store-wide session rules (path encoding, file
@@ -17,7 +18,7 @@ import (
 // launchRecord returns the first record of f that carries a cwd: the
 // directory the session was launched in (the cwd of later entries changes
 // when the user moves into a subfolder). It returns nil if none has one.
-func launchRecord(f *File) *entry.Record {
+func launchRecord(f *model.File) *entry.Record {
 	for _, rec := range f.Records {
 		if rec.Cwd != "" {
 			return rec
@@ -27,7 +28,7 @@ func launchRecord(f *File) *entry.Record {
 }
 
 // firstSessionRecord returns the first record of f that carries a sessionId.
-func firstSessionRecord(f *File) *entry.Record {
+func firstSessionRecord(f *model.File) *entry.Record {
 	for _, rec := range f.Records {
 		if rec.SessionID != "" {
 			return rec
@@ -86,13 +87,13 @@ func (c dirCache) list(p string) *dirList {
 
 // recordFinding builds a finding at the value ptr names on rec's line of f,
 // for checks that report from a project or store context.
-func recordFinding(f *File, rec *entry.Record, ptr, msg string) finding.Finding {
+func recordFinding(f *model.File, rec *entry.Record, ptr, msg string) finding.Finding {
 	return finding.Finding{Path: f.Path, Line: rec.Line, Column: f.Column(rec, ptr), Pointer: ptr,
 		UUID: rec.UUID, Message: msg}
 }
 
 // sessionRelated names rec's line of f as a related location of a
 // store-wide finding.
-func sessionRelated(f *File, rec *entry.Record, ptr, msg string) finding.Location {
+func sessionRelated(f *model.File, rec *entry.Record, ptr, msg string) finding.Location {
 	return finding.Location{Path: f.Path, Line: rec.Line, Column: f.Column(rec, ptr), Pointer: ptr, Message: msg}
 }

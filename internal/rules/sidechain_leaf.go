@@ -4,6 +4,7 @@ import (
 	"github.com/ccvet/ccvet/internal/chain"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/layout"
+	"github.com/ccvet/ccvet/internal/model"
 )
 
 // SidechainLeaf reports a main conversation whose newest entry is marked
@@ -23,7 +24,7 @@ var SidechainLeaf = register(&Rule{
 	Bad:  `{"parentUuid":"c1…(a main-conversation entry)","isSidechain":true,"type":"assistant","uuid":"d4…",…}  (the last entry)`,
 	Good: `{"parentUuid":"c1…","isSidechain":false,"type":"assistant","uuid":"d4…",…}`,
 	Fix:  "Set isSidechain to false on the entry (it belongs to the main conversation).",
-	File: func(r *Rule, f *File) {
+	File: func(r *Rule, f *model.File) {
 		if f.Kind != layout.Transcript {
 			return
 		}

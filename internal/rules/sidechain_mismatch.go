@@ -3,6 +3,7 @@ package rules
 import (
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/layout"
+	"github.com/ccvet/ccvet/internal/model"
 )
 
 // SidechainMismatch reports entries that sit in the wrong kind of transcript.
@@ -20,7 +21,7 @@ var SidechainMismatch = register(&Rule{
 	Bad:  `agent-a4e1900.jsonl: {"isSidechain":false,"agentId":"a4e1900",…}  or  {"isSidechain":true,"agentId":"b77c2d1",…}`,
 	Good: `agent-a4e1900.jsonl: {"isSidechain":true,"agentId":"a4e1900",…}`,
 	Fix:  "Move the entry to the transcript it belongs to, or correct isSidechain / agentId.",
-	File: func(r *Rule, f *File) {
+	File: func(r *Rule, f *model.File) {
 		switch f.Kind {
 		case layout.Subagent:
 			for _, rec := range f.Records {

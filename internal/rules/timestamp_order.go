@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/model"
 )
 
 // timestampTolerance is how much older than its parent an entry may be.
@@ -23,7 +24,7 @@ var TimestampOrder = register(&Rule{
 	Bad:  `line 4: {"uuid":"b…","parentUuid":"a…","timestamp":"2025-10-01T09:00:00Z"}  (parent a… at 2025-10-01T10:00:00Z)`,
 	Good: `line 4: {"uuid":"b…","parentUuid":"a…","timestamp":"2025-10-01T10:00:05Z"}`,
 	Fix:  "Usually nothing: check the machine's clock, or the tool that rewrote the timestamps.",
-	File: func(r *Rule, f *File) {
+	File: func(r *Rule, f *model.File) {
 		if !f.Kind.IsTranscript() {
 			return
 		}

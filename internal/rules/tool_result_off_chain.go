@@ -3,6 +3,7 @@ package rules
 import (
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/model"
 	"github.com/ccvet/ccvet/internal/resume"
 )
 
@@ -29,7 +30,7 @@ var ToolResultOffChain = register(&Rule{
 	Fix: "Set the tool_result entry's parentUuid to the assistant entry that holds the call (the " +
 		"message names it); when that entry has no message.id, also re-parent the entry that " +
 		"follows the call on the conversation to the tool_result entry.",
-	File: func(r *Rule, f *File) {
+	File: func(r *Rule, f *model.File) {
 		if !f.Kind.IsTranscript() {
 			return
 		}

@@ -3,6 +3,7 @@ package rules
 import (
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/model"
 )
 
 // ToolSourceMismatch reports a sourceToolAssistantUUID that does not name the
@@ -20,7 +21,7 @@ var ToolSourceMismatch = register(&Rule{
 	Bad:  `{"type":"user","sourceToolAssistantUUID":"b…(an assistant line with text only)","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_A",…}]}}`,
 	Good: `{"type":"user","sourceToolAssistantUUID":"a…(the line with tool_use toolu_A)","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_A",…}]}}`,
 	Fix:  "Set sourceToolAssistantUUID (and parentUuid) to the uuid of the assistant entry whose tool_use the result answers.",
-	File: func(r *Rule, f *File) {
+	File: func(r *Rule, f *model.File) {
 		if !f.Kind.IsTranscript() {
 			return
 		}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/model"
 	"github.com/ccvet/ccvet/internal/resume"
 )
 
@@ -19,7 +20,7 @@ var TruncatedLine = register(&Rule{
 	Bad:  `{"parentUuid":"6a1f…","isSidechain":false,"type":"assistant","message":{"content":[{"type":"te`,
 	Good: `{"parentUuid":"6a1f…","isSidechain":false,"type":"assistant","message":{"content":[{"type":"text","text":"done"}]}}`,
 	Fix:  "Delete the partial last line (everything after the last newline).",
-	Line: func(r *Rule, l *Line) {
+	Line: func(r *Rule, l *model.Line) {
 		if l.Err == nil || l.Newline {
 			return
 		}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/model"
 	"github.com/ccvet/ccvet/internal/schema"
 )
 
@@ -18,7 +19,7 @@ var UnknownField = register(&Rule{
 	Bad:  `{"parentUuid":null,"type":"user","brandNewField":1,…}`,
 	Good: `{"parentUuid":null,"type":"user",…}`,
 	Fix:  "Teach your parser about the field, then update ccvet (or disable the rule).",
-	Line: func(r *Rule, l *Line) {
+	Line: func(r *Rule, l *model.Line) {
 		if l.SchemaVerdict() == schema.Valid {
 			return
 		}

@@ -1,6 +1,9 @@
 package rules
 
-import "github.com/ccvet/ccvet/internal/finding"
+import (
+	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/model"
+)
 
 // UnknownType reports an entry type, system subtype or content block type
 // that ccvet's schemas do not know.
@@ -15,7 +18,7 @@ var UnknownType = register(&Rule{
 	Bad:  `{"parentUuid":null,"type":"usr",…}`,
 	Good: `{"parentUuid":null,"type":"user",…}`,
 	Fix:  "Correct the type, or update ccvet if a newer Claude Code wrote it.",
-	Line: func(r *Rule, l *Line) {
+	Line: func(r *Rule, l *model.Line) {
 		for _, p := range UnknownTypes(l) {
 			l.ReportPointer(r, p.Pointer, false, "unknown "+p.Kind+" "+quote(p.Name))
 		}

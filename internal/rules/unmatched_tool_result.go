@@ -3,6 +3,7 @@ package rules
 import (
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/model"
 )
 
 // UnmatchedToolResult reports a tool_result that answers no earlier tool_use.
@@ -24,7 +25,7 @@ var UnmatchedToolResult = register(&Rule{
 	Good: `{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_01P…(the call on the line before)",…}]}}`,
 	Fix: "Restore the assistant entry that made the call, or delete the tool_result block (and the " +
 		"user entry if nothing else is left in it, re-parenting its children to its parent).",
-	Project: func(r *Rule, p *Project) {
+	Project: func(r *Rule, p *model.Project) {
 		var elsewhere map[string]bool // every tool_use id of the project, built on the first miss
 		for _, f := range p.Files {
 			type miss struct {

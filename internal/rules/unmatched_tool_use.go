@@ -3,6 +3,7 @@ package rules
 import (
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/model"
 	"github.com/ccvet/ccvet/internal/resume"
 )
 
@@ -23,7 +24,7 @@ var UnmatchedToolUse = register(&Rule{
 	Good: `… followed by {"type":"user","parentUuid":"a…","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_01X…",…}]}}`,
 	Fix: "Add a user entry with a tool_result for the id (is_error true, content \"interrupted\") " +
 		"parented to the assistant entry, and parent the next entry to it; or remove the call.",
-	File: func(r *Rule, f *File) {
+	File: func(r *Rule, f *model.File) {
 		if !f.Kind.IsTranscript() {
 			return
 		}

@@ -1,4 +1,5 @@
-package rules
+// Package model is the model of a checked store: its files, their lines, projects and the store, with their lookups.
+package model
 
 import (
 	"bytes"
@@ -14,6 +15,21 @@ import (
 	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/schema"
 )
+
+// Rule is what a finding is reported for: a rule's id and its default
+// severity (package rules' *Rule is one).
+type Rule interface {
+	RuleID() string
+	DefaultSeverity() finding.Severity
+}
+
+// HistoryRef is one history.jsonl line that names a session: what the
+// store-wide history checks need once the line itself is gone.
+type HistoryRef struct {
+	Line      int
+	Offset    int64
+	SessionID string
+}
 
 // Env is what every check may consult: shared, read-only.
 type Env struct {
@@ -61,9 +77,13 @@ type Line struct {
 }
 
 // SetDecoded gives the line the value encoding/json decoded (the reference
-// path), so that Value and Obj need not decode again.
+// path): Root and Type read it, and Value and Obj need not decode again.
 func (l *Line) SetDecoded(v any) {
 	l.value, l.decoded = v, true
+	l.Root = jsontree.AnyVal(v)
+	if m, ok := v.(map[string]any); ok {
+		l.Type, _ = m["type"].(string)
+	}
 }
 
 // Value returns the line decoded by encoding/json (UseNumber), decoding it
@@ -150,19 +170,19 @@ func (l *Line) Parsed() bool { return l.Root.Exists() }
 func (l *Line) Column(off int) int { return jsonpos.Column(l.Raw, off) }
 
 // Report records a finding for rule r at byte offset off of this line.
-func (l *Line) Report(r *Rule, off int, msg string) {
+func (l *Line) Report(r Rule, off int, msg string) {
 	l.Emit(r, finding.Finding{Column: l.Column(off), Message: msg})
 }
 
 // ReportPointer records a finding at the value the JSON pointer names
 // (at its key when key is true).
-func (l *Line) ReportPointer(r *Rule, ptr string, key bool, msg string) {
+func (l *Line) ReportPointer(r Rule, ptr string, key bool, msg string) {
 	off, _ := jsonpos.Find(l.Raw, ptr, key)
 	l.Emit(r, finding.Finding{Column: l.Column(off), Pointer: ptr, Message: msg})
 }
 
 // Emit records f for rule r on this line, filling in what f leaves empty.
-func (l *Line) Emit(r *Rule, f finding.Finding) {
+func (l *Line) Emit(r Rule, f finding.Finding) {
 	if f.Line == 0 {
 		f.Line = l.Num
 	}
@@ -206,10 +226,10 @@ func NewFile(lf *layout.File, env *Env, emit func(finding.Finding)) *File {
 }
 
 // Emit records f for rule r in this file.
-func (f *File) Emit(r *Rule, fd finding.Finding) {
-	fd.Rule = r.ID
+func (f *File) Emit(r Rule, fd finding.Finding) {
+	fd.Rule = r.RuleID()
 	if fd.Severity == finding.Off {
-		fd.Severity = r.Severity
+		fd.Severity = r.DefaultSeverity()
 	}
 	if fd.Path == "" {
 		fd.Path = f.Path
@@ -221,13 +241,13 @@ func (f *File) Emit(r *Rule, fd finding.Finding) {
 }
 
 // ReportDoc records a finding at byte offset off of a whole-document file.
-func (f *File) ReportDoc(r *Rule, off int, ptr, msg string) {
+func (f *File) ReportDoc(r Rule, off int, ptr, msg string) {
 	line, col := jsonpos.LineCol(f.Doc, off)
 	f.Emit(r, finding.Finding{Line: line, Column: col, Pointer: ptr, Message: msg})
 }
 
 // ReportDocPointer records a finding at the value ptr names in a whole-document file.
-func (f *File) ReportDocPointer(r *Rule, ptr string, key bool, msg string) {
+func (f *File) ReportDocPointer(r Rule, ptr string, key bool, msg string) {
 	off, _ := jsonpos.Find(f.Doc, ptr, key)
 	f.ReportDoc(r, off, ptr, msg)
 }
@@ -245,7 +265,7 @@ func (f *File) Column(rec *entry.Record, ptr string) int {
 }
 
 // ReportRecord records a finding on rec's line, at the value ptr names.
-func (f *File) ReportRecord(r *Rule, rec *entry.Record, ptr string, fd finding.Finding) {
+func (f *File) ReportRecord(r Rule, rec *entry.Record, ptr string, fd finding.Finding) {
 	fd.Line = rec.Line
 	fd.Pointer = ptr
 	fd.Column = f.Column(rec, ptr)
@@ -291,6 +311,22 @@ type Project struct {
 	Files    []*File // transcripts and subagent transcripts, sorted by path
 	Env      *Env
 	emit     func(finding.Finding)
+	memo     map[any]any
+}
+
+// Memo returns what compute gives for key, computing it on the first call
+// only: how the project rules share what they derive from the project's
+// files (the rules of one project run one after another, never at once).
+func (p *Project) Memo(key any, compute func() any) any {
+	if v, ok := p.memo[key]; ok {
+		return v
+	}
+	v := compute()
+	if p.memo == nil {
+		p.memo = map[any]any{}
+	}
+	p.memo[key] = v
+	return v
 }
 
 // NewProject makes a project context.
@@ -299,10 +335,10 @@ func NewProject(dir, name string, inLayout bool, files []*File, env *Env, emit f
 }
 
 // Emit records fd for rule r; fd.Path must be set.
-func (p *Project) Emit(r *Rule, fd finding.Finding) {
-	fd.Rule = r.ID
+func (p *Project) Emit(r Rule, fd finding.Finding) {
+	fd.Rule = r.RuleID()
 	if fd.Severity == finding.Off {
-		fd.Severity = r.Severity
+		fd.Severity = r.DefaultSeverity()
 	}
 	p.emit(fd)
 }
@@ -345,10 +381,10 @@ func NewStore(roots []layout.Root, projects []*Project, files []*File, env *Env,
 }
 
 // Emit records fd for rule r; fd.Path must be set.
-func (s *Store) Emit(r *Rule, fd finding.Finding) {
-	fd.Rule = r.ID
+func (s *Store) Emit(r Rule, fd finding.Finding) {
+	fd.Rule = r.RuleID()
 	if fd.Severity == finding.Off {
-		fd.Severity = r.Severity
+		fd.Severity = r.DefaultSeverity()
 	}
 	s.emit(fd)
 }

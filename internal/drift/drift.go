@@ -1,0 +1,297 @@
+// Package drift tallies format drift per Claude Code version: entries by type, and unknown types and fields with their first place (ccvet stats).
+package drift
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/ccvet/ccvet/internal/jsonpos"
+	"github.com/ccvet/ccvet/internal/model"
+	"github.com/ccvet/ccvet/internal/rules"
+)
+
+// Place is where something first occurs.
+type Place struct {
+	Path   string `json:"path"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+}
+
+func (p Place) before(q Place) bool {
+	if p.Path != q.Path {
+		return p.Path < q.Path
+	}
+	if p.Line != q.Line {
+		return p.Line < q.Line
+	}
+	return p.Column < q.Column
+}
+
+func (p Place) String() string { return fmt.Sprintf("%s:%d:%d", p.Path, p.Line, p.Column) }
+
+type tally struct {
+	count int
+	first Place
+}
+
+func (t *tally) add(p Place) {
+	if t.count == 0 || p.before(t.first) {
+		t.first = p
+	}
+	t.count++
+}
+
+type typeKey struct{ kind, name, shape string }
+
+type versionStats struct {
+	entries int
+	types   map[string]int
+	unknown map[typeKey]*tally
+	fields  map[string]*tally
+}
+
+// Stats gathers what lines of every version hold. Lines arrive from
+// several goroutines; counts add up and the first place is the least, so
+// the result does not depend on their order.
+type Stats struct {
+	mu       sync.Mutex
+	versions map[string]*versionStats
+}
+
+// New returns empty statistics.
+func New() *Stats { return &Stats{versions: map[string]*versionStats{}} }
+
+// Line tallies one line; call it for every line read (it is safe to call
+// from several goroutines at once).
+func (s *Stats) Line(l *model.Line) {
+	if !l.IsObject() || !l.File.Kind.IsTranscript() {
+		return
+	}
+	types := rules.UnknownTypes(l)
+	var fields []string
+	for _, p := range l.SchemaProblems() {
+		if p.UnknownField {
+			fields = append(fields, p.Pointer)
+		}
+	}
+	at := func(ptr string, key bool) Place {
+		off, _ := jsonpos.Find(l.Raw, ptr, key)
+		return Place{Path: l.File.Path, Line: l.Num, Column: l.Column(off)}
+	}
+	version, _ := l.Root.Get("version").Str()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v := s.versions[version]
+	if v == nil {
+		v = &versionStats{types: map[string]int{}, unknown: map[typeKey]*tally{}, fields: map[string]*tally{}}
+		s.versions[version] = v
+	}
+	v.entries++
+	if l.Type != "" {
+		v.types[l.Type]++
+	}
+	for _, t := range types {
+		k := typeKey{t.Kind, t.Name, shape(l.Value(), t.Pointer)}
+		if v.unknown[k] == nil {
+			v.unknown[k] = &tally{}
+		}
+		v.unknown[k].add(at(t.Pointer, false))
+	}
+	for _, ptr := range fields {
+		k := shape(l.Value(), ptr)
+		if v.fields[k] == nil {
+			v.fields[k] = &tally{}
+		}
+		v.fields[k].add(at(ptr, true))
+	}
+}
+
+// shape is ptr with every array index replaced by "*": the Place of a field
+// in the format rather than in one entry.
+func shape(doc any, ptr string) string {
+	toks, err := jsonpos.Split(ptr)
+	if err != nil {
+		return ptr
+	}
+	var b strings.Builder
+	cur := doc
+	for _, tok := range toks {
+		b.WriteByte('/')
+		switch c := cur.(type) {
+		case []any:
+			b.WriteByte('*')
+			if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(c) {
+				cur = c[i]
+			} else {
+				cur = nil
+			}
+		case map[string]any:
+			b.WriteString(jsonpos.Escape(tok))
+			cur = c[tok]
+		default:
+			b.WriteString(jsonpos.Escape(tok))
+			cur = nil
+		}
+	}
+	return b.String()
+}
+
+// Report is what ccvet stats prints; its JSON is the shape of
+// `ccvet stats --format json` (documented in the README).
+type Report struct {
+	Tool     Tool      `json:"tool"`
+	Versions []Version `json:"versions"`
+	Summary  Summary   `json:"summary"`
+}
+
+// Tool names the program that made the report.
+type Tool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Version is what the entries of one Claude Code version hold.
+type Version struct {
+	Version       string         `json:"version"` // "" for entries without a version
+	Entries       int            `json:"entries"`
+	Types         map[string]int `json:"types"`
+	UnknownTypes  []UnknownType  `json:"unknownTypes"`
+	UnknownFields []UnknownField `json:"unknownFields"`
+}
+
+// UnknownType is a type name the schemas do not know, at one place in the format.
+type UnknownType struct {
+	Kind    string `json:"kind"`
+	Name    string `json:"name"`
+	Pointer string `json:"pointer"`
+	Count   int    `json:"count"`
+	First   Place  `json:"first"`
+}
+
+// UnknownField is a field the schemas do not know, at one place in the format.
+type UnknownField struct {
+	Pointer string `json:"pointer"`
+	Count   int    `json:"count"`
+	First   Place  `json:"first"`
+}
+
+// Summary counts what was read.
+type Summary struct {
+	Files   int `json:"files"`
+	Entries int `json:"entries"`
+	Skipped int `json:"skipped"`
+}
+
+// Report is the tallies in report order: versions oldest first, then
+// unknown types and fields by name.
+func (s *Stats) Report(tool Tool, sum Summary) *Report {
+	out := &Report{Tool: tool, Versions: []Version{}, Summary: sum}
+	names := make([]string, 0, len(s.versions))
+	for v := range s.versions {
+		names = append(names, v)
+	}
+	sort.Slice(names, func(i, j int) bool { return versionLess(names[i], names[j]) })
+	for _, name := range names {
+		v := s.versions[name]
+		sv := Version{Version: name, Entries: v.entries, Types: v.types,
+			UnknownTypes: []UnknownType{}, UnknownFields: []UnknownField{}}
+		for k, t := range v.unknown {
+			sv.UnknownTypes = append(sv.UnknownTypes, UnknownType{k.kind, k.name, k.shape, t.count, t.first})
+		}
+		sort.Slice(sv.UnknownTypes, func(i, j int) bool {
+			a, b := sv.UnknownTypes[i], sv.UnknownTypes[j]
+			if a.Kind != b.Kind {
+				return a.Kind < b.Kind
+			}
+			if a.Name != b.Name {
+				return a.Name < b.Name
+			}
+			return a.Pointer < b.Pointer
+		})
+		for ptr, t := range v.fields {
+			sv.UnknownFields = append(sv.UnknownFields, UnknownField{ptr, t.count, t.first})
+		}
+		sort.Slice(sv.UnknownFields, func(i, j int) bool { return sv.UnknownFields[i].Pointer < sv.UnknownFields[j].Pointer })
+		out.Versions = append(out.Versions, sv)
+	}
+	return out
+}
+
+// versionLess orders Claude Code versions: semantic versions by precedence
+// (2.1.9 before 2.1.17, a pre-release before its release), then other
+// strings in byte order, then "" (no version) last.
+func versionLess(a, b string) bool {
+	if (a == "") != (b == "") {
+		return b == ""
+	}
+	pa, oka := parseSemver(a)
+	pb, okb := parseSemver(b)
+	switch {
+	case oka && okb:
+		for i := 0; i < 3; i++ {
+			if pa.num[i] != pb.num[i] {
+				return pa.num[i] < pb.num[i]
+			}
+		}
+		if (pa.pre == "") != (pb.pre == "") {
+			return pa.pre != ""
+		}
+		if pa.pre != pb.pre {
+			return preLess(pa.pre, pb.pre)
+		}
+		return a < b
+	case oka != okb:
+		return oka
+	}
+	return a < b
+}
+
+type semver struct {
+	num [3]uint64
+	pre string
+}
+
+func parseSemver(s string) (semver, bool) {
+	var v semver
+	s = strings.TrimPrefix(s, "v")
+	s, _, _ = strings.Cut(s, "+")
+	s, v.pre, _ = strings.Cut(s, "-")
+	parts := strings.Split(s, ".")
+	if len(parts) != 3 {
+		return v, false
+	}
+	for i, p := range parts {
+		n, err := strconv.ParseUint(p, 10, 64)
+		if err != nil {
+			return v, false
+		}
+		v.num[i] = n
+	}
+	return v, true
+}
+
+// preLess compares pre-release strings as semver does: dot-separated
+// identifiers, numeric ones numerically and before alphanumeric ones.
+func preLess(a, b string) bool {
+	as, bs := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < len(as) && i < len(bs); i++ {
+		if as[i] == bs[i] {
+			continue
+		}
+		na, ea := strconv.ParseUint(as[i], 10, 64)
+		nb, eb := strconv.ParseUint(bs[i], 10, 64)
+		switch {
+		case ea == nil && eb == nil:
+			return na < nb
+		case ea == nil:
+			return true
+		case eb == nil:
+			return false
+		}
+		return as[i] < bs[i]
+	}
+	return len(as) < len(bs)
+}
