@@ -53,7 +53,8 @@ var ToolResultOffChain = register(&Rule{
 		}
 		var order []key
 		outs := map[key][]outcome{}
-		for _, v := range readersOf(f, f.Records) {
+		readers := readersOf(f, f.Records)
+		for _, v := range readers {
 			m := resumeOf(f, v)
 			if m.Conv == nil || m.Leaf == nil {
 				continue
@@ -115,7 +116,18 @@ var ToolResultOffChain = register(&Rule{
 			}
 		}
 		for _, k := range order {
-			sev, how := verdict(outs[k])
+			// Readers that never met this pair (their walk took another way) say so.
+			var all []outcome
+			for _, v := range readers {
+				o := outcome{v, finding.Note, "loses nothing here (its walk reaches both in order, or neither)"}
+				for _, x := range outs[k] {
+					if x.v == v {
+						o = x
+					}
+				}
+				all = append(all, o)
+			}
+			sev, how := verdict(all)
 			if k.off {
 				msg := entryLabel(k.res) + ": this tool_result for " + toolLabel(k.tool) + " is not on the conversation a resume " +
 					"rebuilds, but its call (" + entryLabel(k.call) + ", " + lineRef(k.call) + ") is; " + how +
