@@ -1,0 +1,265 @@
+package oracle
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Scenario is one scripted use of Claude Code, played in a fresh Env.
+type Scenario struct {
+	Name string
+	Doc  string
+	// Healthy is false when the scenario damages the session on purpose
+	// (e.g. a run killed mid-tool); the writer-truth test then expects the
+	// findings in Expect instead of a clean report.
+	Healthy bool
+	Play    func(ctx context.Context, e *Env) error
+}
+
+// ok fails a run that did not exit 0 or reported an error.
+func ok(r RunRecord, err error) (RunRecord, error) {
+	if err != nil {
+		return r, err
+	}
+	if r.Exit != 0 || r.TimedOut || r.IsError {
+		return r, fmt.Errorf("claude %s: exit %d timedOut=%v isError=%v result=%q stderr=%q stdout=%q",
+			strings.Join(r.Args, " "), r.Exit, r.TimedOut, r.IsError, r.Result, r.Stderr, r.Stdout)
+	}
+	return r, nil
+}
+
+// session returns the session id of a run: from its JSON result, else the
+// newest transcript under Root.
+func (e *Env) session(r RunRecord) (string, error) {
+	if r.SessionID != "" {
+		return r.SessionID, nil
+	}
+	var newest string
+	var t time.Time
+	for _, p := range e.SessionFiles() {
+		if st, err := os.Stat(p); err == nil && st.ModTime().After(t) {
+			newest, t = p, st.ModTime()
+		}
+	}
+	if newest == "" {
+		return "", fmt.Errorf("no session file under %s", e.Root)
+	}
+	return strings.TrimSuffix(filepath.Base(newest), ".jsonl"), nil
+}
+
+func (e *Env) play(ctx context.Context, prompt string, args ...string) (string, error) {
+	r, err := ok(e.Run(ctx, RunOpts{Prompt: prompt, Args: args}))
+	if err != nil {
+		return "", err
+	}
+	return e.session(r)
+}
+
+// Scenarios are the ordinary sessions every version is played through.
+func Scenarios() []Scenario {
+	return []Scenario{
+		{Name: "plain", Healthy: true, Doc: "one prompt, one text reply",
+			Play: func(ctx context.Context, e *Env) error {
+				_, err := e.play(ctx, Prompt("Say hello.", Text("Hello from the oracle.")))
+				return err
+			}},
+		{Name: "tool", Healthy: true, Doc: "one Bash call, then a text reply",
+			Play: func(ctx context.Context, e *Env) error {
+				_, err := e.play(ctx, Prompt("Run a command.", Call(Bash("echo oracle-tool")), Text("The command printed oracle-tool.")))
+				return err
+			}},
+		{Name: "parallel", Healthy: true, Doc: "three tool calls in one reply (two Bash, one Write), then a text reply",
+			Play: func(ctx context.Context, e *Env) error {
+				_, err := e.play(ctx, Prompt("Run three things at once.",
+					Call(Bash("echo one"), Bash("echo two"),
+						Tool{Name: "Write", Input: map[string]any{"file_path": filepath.Join(e.Work, "p.txt"), "content": "parallel\n"}}),
+					Text("All three done.")))
+				return err
+			}},
+		{Name: "write-edit", Healthy: true, Doc: "Write a file, Read it, Edit it, then a text reply",
+			Play: func(ctx context.Context, e *Env) error {
+				f := filepath.Join(e.Work, "notes.txt")
+				_, err := e.play(ctx, Prompt("Write then edit a file.",
+					Call(Tool{Name: "Write", Input: map[string]any{"file_path": f, "content": "alpha\nbeta\n"}}),
+					Call(Tool{Name: "Read", Input: map[string]any{"file_path": f}}),
+					Call(Tool{Name: "Edit", Input: map[string]any{"file_path": f, "old_string": "beta", "new_string": "gamma"}}),
+					Text("The file now says alpha, gamma.")))
+				return err
+			}},
+		{Name: "subagent", Healthy: true, Doc: "an Agent (Task on old versions) call; the subagent runs Bash and answers; then a text reply",
+			Play: func(ctx context.Context, e *Env) error {
+				_, err := e.play(ctx, Prompt("Delegate to a subagent.",
+					Call(Subagent(Call(Bash("echo from-subagent")), Text("Subagent result: from-subagent."))),
+					Text("The subagent reported back.")))
+				return err
+			}},
+		{Name: "todo", Healthy: true, Doc: "a TodoWrite call (reaches todos/ on versions that write it), then a text reply",
+			Play: func(ctx context.Context, e *Env) error {
+				_, err := e.play(ctx, Prompt("Plan the work.",
+					Call(Tool{Name: "TodoWrite", Input: map[string]any{"todos": []any{
+						map[string]any{"content": "first task", "status": "in_progress", "activeForm": "Doing the first task", "id": "1", "priority": "high"},
+						map[string]any{"content": "second task", "status": "pending", "activeForm": "Doing the second task", "id": "2", "priority": "low"},
+					}}}),
+					Text("Planned two tasks.")))
+				return err
+			}},
+		{Name: "resume", Healthy: true, Doc: "a Bash call session, then --resume ID with a second prompt that calls Bash again",
+			Play: func(ctx context.Context, e *Env) error {
+				id, err := e.play(ctx, Prompt("First turn.", Call(Bash("echo first")), Text("First turn done.")))
+				if err != nil {
+					return err
+				}
+				_, err = e.play(ctx, Prompt("Second turn.", Call(Bash("echo second")), Text("Second turn done.")), "--resume", id)
+				return err
+			}},
+		{Name: "fork", Healthy: true, Doc: "a session, then --resume ID --fork-session with a second prompt (a new session file)",
+			Play: func(ctx context.Context, e *Env) error {
+				id, err := e.play(ctx, Prompt("Original.", Call(Bash("echo original")), Text("Original done.")))
+				if err != nil {
+					return err
+				}
+				_, err = e.play(ctx, Prompt("Forked turn.", Text("Forked reply.")), "--resume", id, "--fork-session")
+				return err
+			}},
+		{Name: "continue", Healthy: true, Doc: "a session, then --continue with a second prompt",
+			Play: func(ctx context.Context, e *Env) error {
+				if _, err := e.play(ctx, Prompt("Before.", Call(Bash("echo before")), Text("Before done."))); err != nil {
+					return err
+				}
+				_, err := e.play(ctx, Prompt("Continued.", Text("Continued reply.")), "--continue")
+				return err
+			}},
+		{Name: "compact", Healthy: true, Doc: "a tool session, then --resume ID with /compact, then --resume ID with a prompt after the boundary",
+			Play: func(ctx context.Context, e *Env) error {
+				id, err := e.play(ctx, Prompt("Work before compaction.", Call(Bash("echo pre-compact")), Text("Pre-compact done.")))
+				if err != nil {
+					return err
+				}
+				if _, err := e.play(ctx, "/compact", "--resume", id); err != nil {
+					return err
+				}
+				_, err = e.play(ctx, Prompt("After compaction.", Call(Bash("echo post-compact")), Text("Post-compact done.")), "--resume", id)
+				return err
+			}},
+		{Name: "killed", Healthy: false, Doc: "a long Bash call (a 60 s loop of sleep 1) killed with SIGKILL while it runs, then --resume ID with a text prompt",
+			Play: func(ctx context.Context, e *Env) error {
+				var since time.Time
+				kill := func() bool {
+					for _, r := range e.Server.Requests() {
+						if r.Kind == "main" && strings.Contains(string(r.Reply), "slow-oracle-step") {
+							if since.IsZero() {
+								since = time.Now()
+							}
+							return time.Since(since) > 2*time.Second
+						}
+					}
+					return false
+				}
+				r, err := e.Run(ctx, RunOpts{Prompt: Prompt("Run something slow.", Call(Bash("for i in $(seq 1 60); do sleep 1; done; echo slow-oracle-step")), Text("Slow done.")), KillWhen: kill})
+				if err != nil {
+					return err
+				}
+				if !r.Killed {
+					return fmt.Errorf("the run was not killed: exit %d stderr %q", r.Exit, r.Stderr)
+				}
+				id, err := e.session(RunRecord{})
+				if err != nil {
+					return err
+				}
+				_, err = e.play(ctx, Prompt("After the crash.", Text("Recovered after the crash.")), "--resume", id)
+				return err
+			}},
+		{Name: "large", Healthy: true, Doc: "four replies of 1.6 MB text each with a Bash call (the transcript crosses 5 MiB), then --resume ID",
+			Play: func(ctx context.Context, e *Env) error {
+				var steps []Step
+				for i := range 4 {
+					steps = append(steps, Step{Text: fmt.Sprintf("Big reply %d.", i), Pad: 1600 << 10, Tools: []Tool{Bash(fmt.Sprintf("echo big-%d", i))}})
+				}
+				steps = append(steps, Text("Big session done."))
+				id, err := e.play(ctx, Prompt("Grow the session.", steps...))
+				if err != nil {
+					return err
+				}
+				if f := e.SessionFile(id); f != "" {
+					if st, err := os.Stat(f); err == nil && st.Size() < 5<<20 {
+						return fmt.Errorf("large: transcript is only %d bytes", st.Size())
+					}
+				}
+				_, err = e.play(ctx, Prompt("After the big turn.", Text("Resumed the big session.")), "--resume", id)
+				return err
+			}},
+		{Name: "interactive", Healthy: true, Doc: "an interactive session under a pseudo-terminal (python3 pty): Write then Edit a new file, Edit an existing one, then /exit (reaches history.jsonl and file-history/)",
+			Play: func(ctx context.Context, e *Env) error {
+				if err := e.SeedInteractive(); err != nil {
+					return err
+				}
+				f := filepath.Join(e.Work, "notes.txt")
+				old := filepath.Join(e.Work, "existing.txt")
+				if err := os.WriteFile(old, []byte("one\ntwo\n"), 0o644); err != nil {
+					return err
+				}
+				prompt := Prompt("Write then edit a file.",
+					Call(Tool{Name: "Write", Input: map[string]any{"file_path": f, "content": "alpha\nbeta\n"}}),
+					Call(Tool{Name: "Edit", Input: map[string]any{"file_path": f, "old_string": "beta", "new_string": "gamma"}}),
+					Call(Tool{Name: "Read", Input: map[string]any{"file_path": old}}),
+					Call(Tool{Name: "Edit", Input: map[string]any{"file_path": old, "old_string": "two", "new_string": "three"}}),
+					Text("OracleFinished: the files are edited."))
+				prompt = strings.ReplaceAll(prompt, "\n", " ")
+				done := filepath.Join(e.Tmp, "oracle-finished")
+				e.MarkWhenAnswered("OracleFinished", done)
+				_, err := e.RunPTY(ctx, []Key{{Wait: 20, Until: []string{"for shortcuts", "❯"}}, {Wait: 1}, {Send: prompt}, {Wait: 1}, {Send: "\r"},
+					{Wait: 30, UntilFile: done}, {Wait: 2}, {Send: "/exit"}, {Wait: 1}, {Send: "\r"}, {Wait: 3}})
+				if err != nil {
+					return err
+				}
+				if len(e.SessionFiles()) == 0 {
+					return fmt.Errorf("interactive: no session written (see pty-*.log)")
+				}
+				return nil
+			}},
+	}
+}
+
+// Lookup returns the scenario of that name.
+func Lookup(name string) (Scenario, bool) {
+	for _, s := range Scenarios() {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return Scenario{}, false
+}
+
+// Generate plays a scenario with version v into dir (dir/root is the data
+// root, dir/requests.jsonl the stand-in's log, dir/runs.json the runs).
+func Generate(ctx context.Context, v, bin string, sc Scenario, dir string) (*Env, error) {
+	srv, err := NewServer()
+	if err != nil {
+		return nil, err
+	}
+	defer srv.Close()
+	e, err := NewEnv(v, bin, dir, srv)
+	if err != nil {
+		return nil, err
+	}
+	if err := srv.LogTo(filepath.Join(e.Dir, "requests.jsonl")); err != nil {
+		return nil, err
+	}
+	perr := sc.Play(ctx, e)
+	b, _ := json.MarshalIndent(map[string]any{"version": v, "scenario": sc.Name, "doc": sc.Doc,
+		"healthy": sc.Healthy, "runs": e.Runs, "error": errString(perr)}, "", "  ")
+	_ = os.WriteFile(filepath.Join(e.Dir, "runs.json"), append(b, '\n'), 0o644)
+	return e, perr
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
