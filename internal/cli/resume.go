@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -84,11 +85,62 @@ Flags:
 		}
 	}
 	res := resume.RunLoaded(ld, resume.ProfileOf(reader))
+	if path != "-" {
+		explainCuts(path, res)
+	}
 	if *format == "json" {
 		return ExitOK, resumeJSON(stdout, res)
 	}
 	resumeText(stdout, name, ld, res, why)
 	return ExitOK, nil
+}
+
+// explainCuts says, for each history cut at a missing parent, whether that
+// parent is in another transcript nearby (an older transcript of a resumed or
+// forked session in the same folder, or the parent session of a subagent):
+// the reader loads only this file, so it is still cut there.
+func explainCuts(path string, res *resume.Result) {
+	var cuts []int
+	for k, e := range res.LeftOut {
+		if e.Kind == resume.KindHistoryCut && e.Parent != "" {
+			cuts = append(cuts, k)
+		}
+	}
+	if len(cuts) == 0 {
+		return
+	}
+	dir := filepath.Dir(path)
+	cands, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if filepath.Base(filepath.Dir(dir)) != "" && filepath.Base(dir) == "subagents" {
+		session := filepath.Dir(filepath.Dir(path))
+		cands = append(cands, session+".jsonl")
+	}
+	self, _ := filepath.Abs(path)
+	for _, c := range cands {
+		if abs, _ := filepath.Abs(c); abs == self {
+			continue
+		}
+		st, err := os.Lstat(c)
+		if err != nil || !st.Mode().IsRegular() || st.Size() > 1<<30 {
+			continue // no links followed, nothing huge read
+		}
+		data, err := os.ReadFile(c)
+		if err != nil {
+			continue
+		}
+		for _, k := range cuts {
+			e := &res.LeftOut[k]
+			if strings.Contains(e.Reason, "; the parent is in ") {
+				continue
+			}
+			i := bytes.Index(data, []byte(`"uuid":"`+e.Parent+`"`))
+			if i < 0 {
+				continue
+			}
+			line := bytes.Count(data[:i], []byte("\n")) + 1
+			e.Reason += fmt.Sprintf("; the parent is in %s (line %d), which the reader does not load", filepath.Base(c), line)
+		}
+	}
 }
 
 // agentOf is the agent id of a subagent transcript (agent-<id>.jsonl whose

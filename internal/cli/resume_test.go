@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -83,5 +84,24 @@ func TestResumeTextFailsOnSidechainLeaf(t *testing.T) {
 	}
 	if _, code := runResume(t, "--reader-version", "two", path); code != ExitUsage {
 		t.Errorf("bad --reader-version: exit %d, want %d", code, ExitUsage)
+	}
+}
+
+func TestResumeNamesTheFileHoldingAMissingParent(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	dir := t.TempDir()
+	old := `{"parentUuid":null,"type":"user","uuid":"u1","timestamp":"2025-01-01T10:00:00.000Z","isSidechain":false,"message":{"role":"user","content":"hi"},"version":"1.0.100"}` + "\n"
+	cur := `{"parentUuid":"u1","type":"assistant","uuid":"a1","timestamp":"2025-01-01T11:00:00.000Z","isSidechain":false,"message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"hello"}]},"version":"1.0.100"}` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "old.jsonl"), []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "cur.jsonl")
+	if err := os.WriteFile(p, []byte(cur), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := runResume(t, p)
+	if !strings.Contains(out, "the parent is in old.jsonl (line 1), which the reader does not load") {
+		t.Errorf("output:\n%s", out)
 	}
 }

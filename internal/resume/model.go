@@ -59,11 +59,13 @@ type Message struct {
 
 // Event is one thing the reader leaves out or changes.
 type Event struct {
-	Kind   string `json:"kind"`
-	Line   int    `json:"line,omitempty"`
-	UUID   string `json:"uuid,omitempty"`
-	Tool   string `json:"tool_use_id,omitempty"`
-	Count  int    `json:"count,omitempty"`
+	Kind  string `json:"kind"`
+	Line  int    `json:"line,omitempty"`
+	UUID  string `json:"uuid,omitempty"`
+	Tool  string `json:"tool_use_id,omitempty"`
+	Count int    `json:"count,omitempty"`
+	// Parent is the missing parentUuid of a history-cut.
+	Parent string `json:"parent_uuid,omitempty"`
 	Reason string `json:"reason"`
 	rec    int
 }
@@ -246,7 +248,7 @@ func walkEvents(res *Result, g *chain.Graph, conv *chain.Conversation, p Profile
 			reason += "the entry before it (line " + strconv.Itoa(recs[b.Near].Line) + ") was written " + Millis(b.Gap) +
 				" earlier, more than the 5 s the reader bridges, so the history before it is cut"
 		}
-		res.LeftOut = append(res.LeftOut, Event{Kind: KindHistoryCut, Line: from.Line, UUID: from.UUID, Count: lost, rec: b.From,
+		res.LeftOut = append(res.LeftOut, Event{Kind: KindHistoryCut, Line: from.Line, UUID: from.UUID, Count: lost, rec: b.From, Parent: b.Want,
 			Reason: reason + " (" + strconv.Itoa(lost) + " earlier user/assistant entries)"})
 	}
 	// Other branches: user/assistant entries neither on the conversation nor cut off behind it.
