@@ -30,7 +30,8 @@ import (
 //     the chain, the assistant lines sharing that id (the walk may have
 //     skipped some) and the tool_result users parented to any line of the
 //     group are put together where the group's last line on the chain was:
-//     the assistant lines first, then the results, each sorted by timestamp.
+//     the assistant lines first, then the results, each sorted by timestamp
+//     (2.1.110) or in file order (2.1.330; Options.FileOrder).
 //     This also gathers the batch order written since 2.1.284 (USE1, RES1,
 //     USE2 parented to RES1, RES2) into one call message and one answer.
 
@@ -182,6 +183,9 @@ type Options struct {
 	// Bridge: a missing or repeated parent continues at the latest earlier
 	// message with the same isSidechain written within BridgeWindow (2.1.94+).
 	Bridge bool
+	// FileOrder: a parallel group's lines are put back in file order (2.1.330)
+	// rather than by timestamp (2.1.110).
+	FileOrder bool
 }
 
 // Bridge is one place where the walk left parentUuid behind.
@@ -268,7 +272,7 @@ func (g *Graph) RebuildWith(leaf int, opt Options) *Conversation {
 	for _, i := range walk {
 		c.on[i] = true
 	}
-	c.Order = g.recoverParallel(walk, seen, c)
+	c.Order = g.recoverParallel(walk, seen, c, opt.FileOrder)
 	return c
 }
 
@@ -304,7 +308,7 @@ func (g *Graph) bridgeTarget(i int, seen map[string]bool) (int, int64) {
 
 // recoverParallel is recoverOrphanedParallelToolResults: each message.id
 // group on the walk is gathered where its last line on the walk was.
-func (g *Graph) recoverParallel(walk []int, seen map[string]bool, c *Conversation) []int {
+func (g *Graph) recoverParallel(walk []int, seen map[string]bool, c *Conversation, fileOrder bool) []int {
 	var ids []string // message.ids in chain order
 	has := map[string]bool{}
 	for _, i := range walk {
@@ -352,6 +356,10 @@ func (g *Graph) recoverParallel(walk []int, seen map[string]bool, c *Conversatio
 			}
 		}
 		byTime := func(s []int) {
+			if fileOrder {
+				sort.Ints(s)
+				return
+			}
 			sort.SliceStable(s, func(a, b int) bool { return g.Records[s[a]].Timestamp < g.Records[s[b]].Timestamp })
 		}
 		byTime(as)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -64,6 +65,7 @@ func TestResumeAgreesWithRealReader(t *testing.T) {
 				t.Errorf("%s %s: %v", v, sc.Name, err)
 				continue
 			}
+			env.Server = srv // Generate's own stand-in is closed by now
 			files := env.SessionFiles()
 			if len(files) == 0 {
 				t.Errorf("%s %s: no session file", v, sc.Name)
@@ -107,13 +109,17 @@ func TestResumeAgreesWithRealReader(t *testing.T) {
 					break
 				}
 				if real == "FAILED" && rec.Exit == 0 {
-					real = "NO REQUEST"
+					real = "NO REQUEST (exit 0)"
+				}
+				why := ""
+				if real == "FAILED" {
+					why = fmt.Sprintf(" (exit %d: %q %q)", rec.Exit, rec.Stderr, rec.Result)
 				}
 				totals[v].compared++
 				if real == pred {
 					totals[v].equal++
 				} else {
-					t.Errorf("%s: ccvet resume and the real reader disagree\n real: %s\n ccvet: %s", name, real, pred)
+					t.Errorf("%s: ccvet resume and the real reader disagree\n real: %s%s\n ccvet: %s", name, real, why, pred)
 				}
 				if err := os.WriteFile(path, healthy, 0o644); err != nil {
 					t.Fatal(err)

@@ -29,6 +29,9 @@ type Record struct {
 	Timestamp         string
 	IsMeta            bool
 	IsCompactSummary  bool
+	// NotResent: a user entry the 2.1.330 reader leaves out of a resume (a
+	// turnCompanion reminder, an origin.kind "task-notification" prompt).
+	NotResent bool
 
 	MessageID               string // assistant message.id: lines sharing it form one API message
 	SourceToolAssistantUUID string
@@ -129,6 +132,14 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 			r.IsMeta, _ = v.Bool()
 		case "isCompactSummary":
 			r.IsCompactSummary, _ = v.Bool()
+		case "turnCompanion":
+			if b, _ := v.Bool(); b {
+				r.NotResent = true
+			}
+		case "origin":
+			if v.Get("kind").StrIs("task-notification") {
+				r.NotResent = true
+			}
 		case "sourceToolAssistantUUID":
 			r.SourceToolAssistantUUID = v.String()
 		case "leafUuid":

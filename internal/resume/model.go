@@ -166,6 +166,12 @@ func Run(src Source, p Profile) *Result {
 		res.Failed = "No conversation found with session ID " + sessionOf(recs) + " (no user or assistant entry to resume from)"
 		return res
 	}
+	if k := sidechainTail(g); k >= 0 && src.Agent == "" && !src.AnyLeaf {
+		res.Failed = "No conversation found with session ID " + sessionOf(recs) + " (the last user/assistant entry, line " +
+			strconv.Itoa(recs[k].Line) + ", continues the main conversation but has isSidechain: true)"
+		res.Leaf = &Leaf{Line: recs[k].Line, UUID: recs[k].UUID, Type: recs[k].Type, Reason: "the last entry of the file"}
+		return res
+	}
 	lr := recs[leaf]
 	res.Leaf = &Leaf{Line: lr.Line, UUID: lr.UUID, Type: lr.Type, Reason: why}
 	if later := latestSidechainAfter(g, leaf); later >= 0 && src.Agent == "" {
@@ -173,8 +179,17 @@ func Run(src Source, p Profile) *Result {
 		res.LeftOut = append(res.LeftOut, Event{Kind: KindOtherBranch, Line: o.Line, UUID: o.UUID, rec: later,
 			Reason: "written after the leaf but marked isSidechain: true, so the reader does not resume from it"})
 	}
-	conv := g.RebuildWith(leaf, chain.Options{Bridge: p.Bridge})
+	conv := g.RebuildWith(leaf, chain.Options{Bridge: p.Bridge, FileOrder: p.FileOrder})
 	res.Conv = conv
+	if p.CrashOnBadContent {
+		for _, i := range conv.Order {
+			if r := recs[i]; (r.Type == "user" || r.Type == "assistant") && r.Content == entry.ContentOther {
+				res.Failed = "the resume crashes (\"… is not iterable\"): " + r.Type + " entry on line " + strconv.Itoa(r.Line) +
+					" has a message.content that is neither text nor a list of blocks"
+				return res
+			}
+		}
+	}
 	walkEvents(res, g, conv, p)
 	msgs := res.messages(src, g, conv)
 	msgs = res.pairTools(msgs, src, g, conv, p)
@@ -194,6 +209,27 @@ func sessionOf(recs []*entry.Record) string {
 		}
 	}
 	return "(none)"
+}
+
+// sidechainTail is the last user/assistant line of the file when it is
+// marked isSidechain but continues a main-conversation entry (not a
+// subagent's own): measured on 2.1.110 and 2.1.330, the resume then fails
+// with "No conversation found". -1 otherwise.
+func sidechainTail(g *chain.Graph) int {
+	for i := len(g.Records) - 1; i >= 0; i-- {
+		r := g.Records[i]
+		if !g.Kept(i) || (r.Type != "user" && r.Type != "assistant") {
+			continue
+		}
+		if !r.IsSidechain || r.AgentID != "" {
+			return -1
+		}
+		if k := g.Index(g.Parent(i)); k >= 0 && !g.Records[k].IsSidechain {
+			return i
+		}
+		return -1
+	}
+	return -1
 }
 
 // latestSidechainAfter is a sidechain user/assistant entry, not a subagent's

@@ -23,6 +23,7 @@ func line(spec string) string {
 	}
 	o["timestamp"] = fmt.Sprintf("2026-11-20T10:%02d:%02d.000Z", sec/60, sec%60)
 	var content []any
+	bad := false
 	msg := map[string]any{"role": f[1]}
 	for _, kv := range f[3:] {
 		k, v, _ := strings.Cut(kv, "=")
@@ -37,6 +38,8 @@ func line(spec string) string {
 			msg["id"] = v
 		case "sc":
 			o["isSidechain"] = true
+		case "bad":
+			bad = true
 		case "lp":
 			return fmt.Sprintf(`{"type":"last-prompt","leafUuid":%q,"sessionId":"s1"}`, v)
 		}
@@ -47,6 +50,9 @@ func line(spec string) string {
 		}
 		msg["content"] = content
 		o["message"] = msg
+	}
+	if bad {
+		o["message"] = map[string]any{"role": "user", "content": 7}
 	}
 	b, _ := json.Marshal(o)
 	return string(b)
@@ -160,8 +166,10 @@ func TestMeasuredShapes(t *testing.T) {
 		{"sidechain leaf named by last-prompt 2.1.330", "2.1.330", append(append([]string{}, parallel[:7]...),
 			"a4<r3 assistant 5 m=M3 text=done sc", "x< last-prompt 0 lp=a4"), "FAILED"},
 		{"sidechain leaf 2.1.110", "2.1.110", append(append([]string{}, parallel[:7]...),
-			"a4<r3 assistant 5 m=M3 text=done sc", "x< last-prompt 0 lp=a4"),
-			"user[text] assistant[use:A,use:B] user[res:A,res:B] assistant[use:C] user[res:C,Continue] assistant[NoResponse]"},
+			"a4<r3 assistant 5 m=M3 text=done sc", "x< last-prompt 0 lp=a4"), "FAILED"},
+		{"sidechain entry mid-chain: no effect", "2.1.110", []string{"u< user 0", "a1<u assistant 1 m=M1 text=hi sc", "u2<a1 user 2", "a2<u2 assistant 3 m=M2 text=done"},
+			"user[text] assistant[text] user[text] assistant[text]"},
+		{"content a number 2.1.110: crash", "2.1.110", []string{"u< user 0 bad", "a1<u assistant 1 m=M1 text=hi"}, "FAILED"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -87,6 +87,11 @@ func (res *Result) messages(src Source, g *chain.Graph, conv *chain.Conversation
 		if r.Type != "user" && r.Type != "assistant" {
 			continue
 		}
+		if r.NotResent {
+			res.LeftOut = append(res.LeftOut, Event{Kind: KindNotSent, Line: r.Line, UUID: r.UUID, rec: i,
+				Reason: "a reminder or task notification the program wrote beside a turn; the reader does not send it again (measured on 2.1.330)"})
+			continue
+		}
 		bs, ok := blocksOf(src, i)
 		if !ok {
 			what := "has no message.content"
@@ -131,6 +136,19 @@ func hasResult(m *msg, id string) int {
 	return -1
 }
 
+// lastResult is the index of the last tool_result for id in m, or -1.
+func lastResult(m *msg, id string) int {
+	if m == nil || m.role != "user" {
+		return -1
+	}
+	for k := len(m.blocks) - 1; k >= 0; k-- {
+		if b := m.blocks[k]; b.b.Type() == "tool_result" && b.b.str("tool_use_id") == id {
+			return k
+		}
+	}
+	return -1
+}
+
 func (res *Result) lineOf(i int) int {
 	if i < 0 {
 		return 0
@@ -160,6 +178,26 @@ func (res *Result) pairTools(msgs []*msg, src Source, g *chain.Graph, conv *chai
 		if m.role != "assistant" {
 			continue
 		}
+		here := map[string]bool{}
+		var keep []blk
+		for _, b := range m.blocks {
+			if b.b.Type() == "tool_use" && here[b.b.str("id")] {
+				id := b.b.str("id")
+				if n := at(k + 1); n != nil {
+					if ri := lastResult(n, id); ri >= 0 && ri != hasResult(n, id) {
+						n.blocks = append(n.blocks[:ri:ri], n.blocks[ri+1:]...)
+					}
+				}
+				res.LeftOut = append(res.LeftOut, Event{Kind: KindDuplicateID, Line: res.lineOf(b.rec), UUID: res.uuidOf(b.rec), Tool: id, rec: b.rec,
+					Reason: "tool_use " + id + " repeats a call of the same message; the reader drops it and its result"})
+				continue
+			}
+			if b.b.Type() == "tool_use" {
+				here[b.b.str("id")] = true
+			}
+			keep = append(keep, b)
+		}
+		m.blocks = keep
 		for bi, b := range m.blocks {
 			if b.b.Type() != "tool_use" {
 				continue

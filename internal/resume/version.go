@@ -88,6 +88,12 @@ type Profile struct {
 	// QuietAfterCommand: no "No response requested." after a local command
 	// (/compact…) ends the conversation (2.1.330; 2.1.110 adds it).
 	QuietAfterCommand bool
+	// FileOrder: parallel results are put back in file order, not by timestamp.
+	FileOrder bool
+	// CrashOnBadContent: a message.content that is neither text nor a list
+	// (a number) on the conversation crashes the resume (2.1.110: "… is not
+	// iterable"); 2.1.330 sends nothing for that entry.
+	CrashOnBadContent bool
 	// OrphanMarker: a first message left empty by dropped results becomes
 	// the text "[Orphaned tool result removed due to conversation resume]".
 	OrphanMarker bool
@@ -108,6 +114,8 @@ func ProfileOf(v Version) Profile {
 		ContinuePrompt:     !newer,
 		SidechainLeafFails: newer,
 		OrphanMarker:       newer,
+		CrashOnBadContent:  !newer,
+		FileOrder:          newer,
 		QuietAfterCommand:  newer,
 		NewlineFirst:       newer,
 	}
