@@ -158,6 +158,40 @@ func (g *Graph) MainLeaf() int {
 	return g.latest(func(i int) bool { return !g.Records[i].IsSidechain })
 }
 
+// ChildlessLeaf is the leaf 2.1.110 resumes from: of the kept messages no
+// other names as parent, each stands for its nearest user or assistant
+// ancestor (itself when it is one), and the latest non-sidechain one of
+// those wins. -1 if there is none (the reader says "No conversation found").
+func (g *Graph) ChildlessLeaf() int {
+	hasChild := map[string]bool{}
+	for _, u := range g.order {
+		if p := g.parent[g.byUUID[u]]; p != "" {
+			hasChild[p] = true
+		}
+	}
+	cand := map[int]bool{}
+	for _, u := range g.order {
+		i := g.byUUID[u]
+		if hasChild[u] || g.Records[i].IsSidechain {
+			continue
+		}
+		seen := map[int]bool{}
+		for j := i; j >= 0 && !seen[j]; {
+			seen[j] = true
+			if t := g.Records[j].Type; t == "user" || t == "assistant" {
+				cand[j] = true
+				break
+			}
+			p, ok := g.byUUID[g.parent[j]]
+			if !ok {
+				break
+			}
+			j = p
+		}
+	}
+	return g.latest(func(i int) bool { return cand[i] && !g.Records[i].IsSidechain })
+}
+
 // AgentLeaf is the leaf of subagent agentID's transcript: the latest of its
 // sidechain messages that none of them names as parent. -1 if there is none.
 func (g *Graph) AgentLeaf(agentID string) int {

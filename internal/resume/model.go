@@ -128,6 +128,15 @@ func Run(src Source, p Profile) *Result {
 		leaf = g.AgentLeaf(src.Agent)
 		why = "the latest entry of agent " + src.Agent + " that no other of its entries continues"
 	}
+	if leaf < 0 && p.ChildlessLeaf {
+		leaf = g.ChildlessLeaf()
+		why = "the latest main-conversation entry (non-sidechain) that no other entry continues"
+		if leaf < 0 && g.MainLeaf() >= 0 && !src.AnyLeaf {
+			res.Failed = "No conversation found with session ID " + sessionOf(recs) +
+				" (no main-conversation entry is left that nothing continues: the newest is marked isSidechain: true, or the parentUuid links loop)"
+			return res
+		}
+	}
 	if leaf < 0 {
 		leaf = g.MainLeaf()
 		why = "the latest main-conversation entry (non-sidechain) by timestamp"
@@ -164,12 +173,6 @@ func Run(src Source, p Profile) *Result {
 	}
 	if leaf < 0 {
 		res.Failed = "No conversation found with session ID " + sessionOf(recs) + " (no user or assistant entry to resume from)"
-		return res
-	}
-	if k := sidechainTail(g); k >= 0 && src.Agent == "" && !src.AnyLeaf {
-		res.Failed = "No conversation found with session ID " + sessionOf(recs) + " (the last user/assistant entry, line " +
-			strconv.Itoa(recs[k].Line) + ", continues the main conversation but has isSidechain: true)"
-		res.Leaf = &Leaf{Line: recs[k].Line, UUID: recs[k].UUID, Type: recs[k].Type, Reason: "the last entry of the file"}
 		return res
 	}
 	lr := recs[leaf]
@@ -209,27 +212,6 @@ func sessionOf(recs []*entry.Record) string {
 		}
 	}
 	return "(none)"
-}
-
-// sidechainTail is the last user/assistant line of the file when it is
-// marked isSidechain but continues a main-conversation entry (not a
-// subagent's own): measured on 2.1.110 and 2.1.330, the resume then fails
-// with "No conversation found". -1 otherwise.
-func sidechainTail(g *chain.Graph) int {
-	for i := len(g.Records) - 1; i >= 0; i-- {
-		r := g.Records[i]
-		if !g.Kept(i) || (r.Type != "user" && r.Type != "assistant") {
-			continue
-		}
-		if !r.IsSidechain || r.AgentID != "" {
-			return -1
-		}
-		if k := g.Index(g.Parent(i)); k >= 0 && !g.Records[k].IsSidechain {
-			return i
-		}
-		return -1
-	}
-	return -1
 }
 
 // latestSidechainAfter is a sidechain user/assistant entry, not a subagent's

@@ -90,6 +90,9 @@ type Profile struct {
 	QuietAfterCommand bool
 	// FileOrder: parallel results are put back in file order, not by timestamp.
 	FileOrder bool
+	// ChildlessLeaf: the leaf is the latest of the entries nothing continues
+	// (2.1.110), not the latest non-sidechain message (2.1.330).
+	ChildlessLeaf bool
 	// CrashOnBadContent: a message.content that is neither text nor a list
 	// (a number) on the conversation crashes the resume (2.1.110: "… is not
 	// iterable"); 2.1.330 sends nothing for that entry.
@@ -115,6 +118,7 @@ func ProfileOf(v Version) Profile {
 		SidechainLeafFails: newer,
 		OrphanMarker:       newer,
 		CrashOnBadContent:  !newer,
+		ChildlessLeaf:      !newer,
 		FileOrder:          newer,
 		QuietAfterCommand:  newer,
 		NewlineFirst:       newer,

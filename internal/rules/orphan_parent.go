@@ -100,6 +100,9 @@ var OrphanParent = register(&Rule{
 // missing: bridge it, cut the history there, or not pass through it.
 func gapOutcome(m *resume.Result, i int) outcome {
 	v := m.Reader
+	if m.Failed != "" {
+		return outcome{v, finding.Error, "fails to resume (\"No conversation found\"), sending nothing"}
+	}
 	offBranch := outcome{v, finding.Warning, "the conversation does not pass through it (it is on a branch a resume does not pick)"}
 	if m.Conv == nil {
 		return offBranch

@@ -13,6 +13,9 @@ import (
 // leaf meets it and bridges it (2.1.94+, within 5 s) or stops, or never meets it.
 func cycleOutcome(m *resume.Result, loop []*entry.Record) outcome {
 	v := m.Reader
+	if m.Failed != "" {
+		return outcome{v, finding.Error, "fails to resume (\"No conversation found\"), sending nothing"}
+	}
 	if m.Conv == nil {
 		return outcome{v, finding.Warning, "the conversation does not pass through the loop"}
 	}

@@ -17,10 +17,11 @@ var SidechainLeaf = register(&Rule{
 	Summary:  "the newest entry of the main conversation is marked `isSidechain: true`",
 	Why: "`claude --resume` starts from the newest main-conversation entry, and sidechain entries " +
 		"(a subagent's) are not part of it. Measured on the real program: when the last entry of a " +
-		"session carries isSidechain: true (and last-prompt.leafUuid names it, as 2.1.330 writes), " +
-		"2.1.330 fails with \"No conversation found with session ID\" and sends nothing; 2.1.110 " +
-		"resumes from the entry before it and leaves it out. A subagent's own entries (they have an " +
-		"agentId, or a null parent in old inline sidechains) are not reported.",
+		"session carries isSidechain: true, 2.1.110 fails with \"No conversation found with session " +
+		"ID\" and sends nothing; so does 2.1.330 when last-prompt.leafUuid names that entry (it writes " +
+		"one after every turn), and otherwise it resumes from the entry before and leaves this one " +
+		"out. A subagent's own entries (they have an agentId, or a null parent in old inline " +
+		"sidechains) are not reported.",
 	Bad:  `{"parentUuid":"c1…(a main-conversation entry)","isSidechain":true,"type":"assistant","uuid":"d4…",…}  (the last entry)`,
 	Good: `{"parentUuid":"c1…","isSidechain":false,"type":"assistant","uuid":"d4…",…}`,
 	Fix:  "Set isSidechain to false on the entry (it belongs to the main conversation).",
