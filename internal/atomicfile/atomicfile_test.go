@@ -34,3 +34,40 @@ func TestWrite(t *testing.T) {
 		t.Errorf("temporary files left behind: %v", ents)
 	}
 }
+
+// TestPending: the target keeps its content until Commit; Abort and
+// RemovePending leave no temporary file.
+func TestPending(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "report.txt")
+	if err := os.WriteFile(target, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Create(target, 0o640)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.WriteString("new"); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "old" {
+		t.Fatalf("target before Commit: %q", b)
+	}
+	if err := p.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "new" {
+		t.Fatalf("target after Commit: %q", b)
+	}
+	a, _ := Create(target, 0o640)
+	a.Abort()
+	r, _ := Create(target, 0o640)
+	RemovePending()
+	r.Close()
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("temporary files left: %v", ents)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "new" {
+		t.Errorf("target after abort: %q", b)
+	}
+}

@@ -1,7 +1,10 @@
-// Package baseline records the findings of a run by fingerprint, so that a
-// later run reports only what is new. Fingerprints leave out line and column
-// (finding.Fingerprint), so edits elsewhere in a file do not make an old
-// finding look new; identical fingerprints are counted, not collapsed.
+// Package baseline records the findings of a run by path and content
+// fingerprint, so that a later run reports only what is new. The path is the
+// file's key (relative to the detected data root, else to the current
+// folder), so a baseline written for a whole store matches a run over single
+// files and the other way round. Fingerprints leave out line and column
+// (finding.ContentFingerprint), so edits elsewhere in a file do not make an
+// old finding look new; identical entries are counted, not collapsed.
 package baseline
 
 import (
@@ -17,12 +20,13 @@ import (
 	"github.com/ccvet/ccvet/internal/finding"
 )
 
-// Version is the version of the file format.
-const Version = 1
+// Version is the version of the file format (2: entries keyed on the path
+// relative to the data root and a fingerprint without the path).
+const Version = 2
 
 // Scheme names what the fingerprints hash; it must change whenever
-// finding.Fingerprint changes.
-const Scheme = "ccvetFingerprint/v1"
+// finding.ContentFingerprint changes.
+const Scheme = "ccvetContentFingerprint/v1"
 
 // MaxBytes bounds the size of a baseline file read.
 const MaxBytes = 256 << 20
@@ -34,29 +38,43 @@ type File struct {
 	Findings    []Entry `json:"findings"`
 }
 
-// Entry is one fingerprint with the number of findings that carry it. Rule,
-// path and message (of the first such finding) are there for the reader.
+// Entry is one path and content fingerprint with the number of findings
+// that carry them. Rule and message (of the first such finding) are there
+// for the reader.
 type Entry struct {
+	Path        string `json:"path"`
 	Fingerprint string `json:"fingerprint"`
 	Count       int    `json:"count"`
 	Rule        string `json:"rule"`
-	Path        string `json:"path"`
 	Message     string `json:"message"`
 }
 
-// New records fs.
-func New(fs []finding.Finding) *File {
-	byFP := map[string]*Entry{}
+// KeyFunc maps a finding's reported path to the path a baseline records
+// (relative to the data root); nil keeps the reported path.
+type KeyFunc func(path string) string
+
+func (k KeyFunc) of(p string) string {
+	if k == nil {
+		return p
+	}
+	return k(p)
+}
+
+func entryKey(path, fp string) string { return path + "\x00" + fp }
+
+// New records fs under the paths key gives.
+func New(fs []finding.Finding, key KeyFunc) *File {
+	byKey := map[string]*Entry{}
 	var order []*Entry
 	for i := range fs {
 		f := &fs[i]
-		fp := finding.Fingerprint(f)
-		if e, ok := byFP[fp]; ok {
+		p, fp := key.of(f.Path), finding.ContentFingerprint(f)
+		if e, ok := byKey[entryKey(p, fp)]; ok {
 			e.Count++
 			continue
 		}
-		e := &Entry{Fingerprint: fp, Count: 1, Rule: f.Rule, Path: f.Path, Message: f.Message}
-		byFP[fp] = e
+		e := &Entry{Path: p, Fingerprint: fp, Count: 1, Rule: f.Rule, Message: f.Message}
+		byKey[entryKey(p, fp)] = e
 		order = append(order, e)
 	}
 	out := &File{Version: Version, Fingerprint: Scheme, Findings: []Entry{}}
@@ -104,6 +122,9 @@ func Read(path, display string) (*File, error) {
 		return nil, fmt.Errorf("baseline %s: %w", display, err)
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Size() > MaxBytes {
+		return nil, fmt.Errorf("baseline %s: larger than %d MiB", display, MaxBytes>>20)
+	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("baseline %s: %w", display, err)
@@ -122,8 +143,8 @@ func Read(path, display string) (*File, error) {
 			"(write it again with --write-baseline)", display, b.Version, b.Fingerprint, Version, Scheme)
 	}
 	for _, e := range b.Findings {
-		if e.Fingerprint == "" || e.Count < 1 {
-			return nil, errors.New("baseline " + display + ": an entry without fingerprint or with a count below 1")
+		if e.Fingerprint == "" || e.Path == "" || e.Count < 1 {
+			return nil, errors.New("baseline " + display + ": an entry without path or fingerprint, or with a count below 1")
 		}
 	}
 	return &b, nil
@@ -135,18 +156,20 @@ type Outcome struct {
 	Unmatched int // baseline findings that no finding of the run matched
 }
 
-// Apply drops from fs the findings the baseline records, each recorded
-// finding hiding at most one (in fs's order), and counts the recorded
-// findings left over.
-func (b *File) Apply(fs []finding.Finding) ([]finding.Finding, Outcome) {
+// Apply drops from fs the findings the baseline records (their paths
+// mapped by key), each recorded finding hiding at most one (in fs's order),
+// and counts the recorded findings left over on the paths inSight accepts
+// (nil: all of them; a run over some files cannot tell whether a finding
+// on another file is gone).
+func (b *File) Apply(fs []finding.Finding, key KeyFunc, inSight func(path string) bool) ([]finding.Finding, Outcome) {
 	left := map[string]int{}
 	for _, e := range b.Findings {
-		left[e.Fingerprint] += e.Count
+		left[entryKey(e.Path, e.Fingerprint)] += e.Count
 	}
 	var o Outcome
 	kept := fs[:0:0]
 	for i := range fs {
-		fp := finding.Fingerprint(&fs[i])
+		fp := entryKey(key.of(fs[i].Path), finding.ContentFingerprint(&fs[i]))
 		if left[fp] > 0 {
 			left[fp]--
 			o.Matched++
@@ -154,8 +177,12 @@ func (b *File) Apply(fs []finding.Finding) ([]finding.Finding, Outcome) {
 		}
 		kept = append(kept, fs[i])
 	}
-	for _, n := range left {
-		o.Unmatched += n
+	for _, e := range b.Findings {
+		k := entryKey(e.Path, e.Fingerprint)
+		if n := left[k]; n > 0 && (inSight == nil || inSight(e.Path)) {
+			o.Unmatched += n
+			left[k] = 0
+		}
 	}
 	return kept, o
 }

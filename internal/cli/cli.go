@@ -32,6 +32,8 @@ const (
 // usageError marks an error that is the caller's to fix.
 type usageError struct{ error }
 
+func (e usageError) Unwrap() error { return e.error }
+
 func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
 
 // Main runs ccvet with args (without the program name) and returns the exit status.
@@ -43,23 +45,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	if len(args) > 0 {
-		switch args[0] {
-		case "rules":
-			return runSub(stderr, func() error { return cmdRules(args[1:], stdout) })
-		case "schema":
-			return runSub(stderr, func() error { return cmdSchema(args[1:], stdout) })
-		case "stats":
-			return runSub(stderr, func() error { return cmdStats(args[1:], stdin, stdout, stderr) })
-		case "init":
-			return runSub(stderr, func() error { return cmdInit(args[1:], stdout, stderr) })
-		case "explain":
-			return runSub(stderr, func() error { return cmdExplain(args[1:], stdout) })
-		case "resume":
-			code, err := cmdResume(args[1:], stdin, stdout, stderr) // resume.go
-			if err != nil {
-				return fail(stderr, err)
-			}
-			return code
+		if c, ok := lookupCommand(args[0]); ok { // commands.go
+			return runSub(stderr, func() error { return c.run(args[1:], stdio{stdin, stdout, stderr}) })
 		}
 	}
 	code, err := lintMain(args, stdin, stdout, stderr)
@@ -85,20 +72,31 @@ func fail(stderr io.Writer, err error) int {
 	if errors.As(err, &ue) {
 		return ExitUsage
 	}
+	var fe findingError
+	if errors.As(err, &fe) {
+		return ExitFindings
+	}
 	return ExitInternal
 }
+
+// findingError is a subcommand's verdict on the data it read (not a usage
+// error, not a failure of ccvet): exit 1, like a finding.
+type findingError struct{ error }
 
 type options struct {
 	format, output, color, failOn, stdinName string
 	readerVersion                            string
+	defaultPath                              string
 	enable, disable                          []string
 	strict, quiet, version, exitZero         bool
-	noSnippet                                bool
+	noSnippet, allowEmpty                    bool
 	jobs                                     int
 	cfg                                      configFlags
 }
 
-func newFlagSet(stderr io.Writer, o *options) *flag.FlagSet {
+// newFlagSet is the flag set of the lint command; --help prints the usage on
+// stdout.
+func newFlagSet(stdout, stderr io.Writer, o *options) *flag.FlagSet {
 	fs := flag.NewFlagSet("ccvet", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.SortFlags = false
@@ -113,30 +111,37 @@ func newFlagSet(stderr io.Writer, o *options) *flag.FlagSet {
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no summary line, no progress on standard error")
 	fs.BoolVar(&o.noSnippet, "no-snippet", false, "text output: do not show the offending line under each finding")
 	fs.StringVar(&o.readerVersion, "reader-version", "", "judge what a resume loses for the reader of Claude Code `V` only (default: the version that wrote each file, and newer)")
-	fs.StringVar(&o.stdinName, "stdin-filename", "", "name to report for a transcript read from standard input (`-`)")
+	fs.StringVar(&o.stdinName, "stdin-filename", "", "report the transcript read from standard input (PATH -) as `NAME`")
+	fs.StringVar(&o.defaultPath, "default-path", "", "check `PATH` when no PATH is given, instead of the home data folder (the ccvet-store hook sets .)")
 	fs.BoolVar(&o.exitZero, "exit-zero", false, "exit 0 even when findings reach --fail-on (errors still exit 2 or 3)")
+	fs.BoolVar(&o.allowEmpty, "allow-empty", false, "exit 0 when the paths given hold nothing to check (otherwise that is exit 2)")
 	addConfigFlags(fs, &o.cfg)
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, `Usage: ccvet [flags] [PATH...]
-       ccvet rules [--format text|json|markdown]
-       ccvet schema [TYPE]
-       ccvet stats [--format text|json] [PATH...]
-       ccvet init [--force]
-       ccvet explain RULE
-       ccvet resume [--reader-version V] [--format text|json] TRANSCRIPT
+		fmt.Fprint(stdout, `ccvet lints the data Claude Code keeps on disk.
+
+Usage: ccvet [flags] [PATH...]
+       ccvet COMMAND [flags] [ARG...]
 
 Checks Claude Code data: transcripts, subagent transcripts, history.jsonl and
 todos. PATH is a data root (a folder holding projects/), a projects/ folder, a
 project folder, any folder of .jsonl transcripts, a single file, or - for
-standard input. Without PATH: $CLAUDE_CONFIG_DIR, else ~/.claude.
+standard input. Paths in reports start with the PATH given. Without PATH:
+$CLAUDE_CONFIG_DIR, else ~/.claude, and only when standard input is a
+terminal and CI is not set (a hook or a script names its folder).
 
+Commands (ccvet help COMMAND, or ccvet COMMAND --help, for more):
+`+commandsUsage()+`
 Flags:
 `)
+		fs.SetOutput(stdout)
 		fs.PrintDefaults()
-		fmt.Fprint(stderr, `
-Exit status: 0 no finding reaches --fail-on, 1 one does, 2 usage or unreadable
-root, 3 internal error.
+		fs.SetOutput(stderr)
+		fmt.Fprint(stdout, `
+Exit status: 0 no finding reaches --fail-on, 1 one does, 2 usage error, an
+unreadable root, nothing to check (see --allow-empty), or an output (-o,
+--write-baseline) that cannot be written, is a file being checked or lies in a
+checked data folder, 3 internal error; 130 or 143 when interrupted.
 `)
 	}
 	return fs
@@ -144,18 +149,21 @@ root, 3 internal error.
 
 func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	var o options
-	fs := newFlagSet(stderr, &o)
+	fs := newFlagSet(stdout, stderr, &o)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return ExitOK, nil
 		}
-		return 0, usageError{err}
+		return 0, usagef("%v (see `ccvet --help`)", err)
 	}
 	if o.version {
 		fmt.Fprintln(stdout, "ccvet "+Version())
 		return ExitOK, nil
 	}
-	cfg, err := loadConfig(fs, &o)
+	if o.jobs < 0 {
+		return 0, usagef("--jobs: want a number of files at once (0 for one per CPU), got %d", o.jobs)
+	}
+	cfg, err := loadConfig(fs, &o, stderr)
 	if err != nil {
 		return 0, err
 	}
@@ -196,8 +204,11 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	}
 
 	paths := fs.Args()
+	if len(paths) == 0 && o.defaultPath != "" {
+		paths = []string{o.defaultPath}
+	}
 	if len(paths) == 0 {
-		root, err := defaultRoot()
+		root, err := defaultRoot(stdin)
 		if err != nil {
 			return 0, err
 		}
@@ -212,15 +223,31 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	if stdinCount > 1 {
 		return 0, usagef("standard input (-) can be named only once")
 	}
-	discover := layout.Discover
-	if o.format == "github" || o.format == "sarif" {
-		discover = layout.DiscoverFromHere // annotations and code scanning need paths from the repository root
+	if o.stdinName != "" && stdinCount == 0 {
+		return 0, usagef("--stdin-filename names standard input, but no - is among the paths")
 	}
-	found, err := discover(paths, o.stdinName)
+	// Paths start with their argument, so that each names its file from
+	// where ccvet runs (the repository root under pre-commit and in CI).
+	found, err := layout.DiscoverFromHere(paths, o.stdinName)
 	if err != nil {
 		return 0, usageError{err}
 	}
-	excludePaths(found, cfg)
+	for _, p := range layout.DropForeign(found) {
+		if !o.quiet {
+			fmt.Fprintf(stderr, "ccvet: %s: skipped: no line is a Claude Code entry\n", report.Sanitize(p))
+		}
+	}
+	excluded := excludePaths(found, cfg)
+	if err := nothingToCheck(found, excluded, paths, cfg, o.allowEmpty); err != nil {
+		return 0, err
+	}
+	// Where the report and the baseline go is checked before the run, so
+	// that a bad path fails fast and no output replaces an input.
+	rep, err := openOutputs(&o, found)
+	if err != nil {
+		return 0, err
+	}
+	defer rep.abort()
 
 	prog := newProgress(stderr, !o.quiet, found) // progress.go
 	eng, err := lint.New(lint.Options{Jobs: o.jobs, Enabled: enabled, Severity: cfg.Severity(), Strict: o.strict,
@@ -230,20 +257,16 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	}
 	prog.begin()
 	res := eng.Run(found)
+	defer res.Close()
 	prog.end()
-	bl, err := afterRun(eng, res, cfg, &o, stderr)
+	bl, err := afterRun(eng, res, cfg, &o, found, stderr)
 	if err != nil {
 		return 0, err
 	}
 
 	out := stdout
-	var file *os.File
-	if o.output != "" {
-		file, err = os.Create(o.output)
-		if err != nil {
-			return 0, usagef("--output: %v", err)
-		}
-		out = file
+	if rep.w != nil {
+		out = rep.w
 	}
 	run := &report.Run{Version: Version(), Findings: res.Findings, Files: res.Files, Entries: res.Entries,
 		Skipped: res.Skipped, Rules: ruleInfos(), Baseline: bl}
@@ -263,13 +286,11 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 		}
 		err = report.Text(out, run, topts)
 	}
-	if file != nil {
-		if cerr := file.Close(); err == nil {
-			err = cerr
-		}
+	if err == nil {
+		err = rep.commit()
 	}
 	if err != nil {
-		return 0, fmt.Errorf("writing the report: %w", err)
+		return 0, usagef("writing the report: %v", err)
 	}
 	if o.exitZero {
 		return ExitOK, nil
@@ -282,8 +303,14 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	return ExitOK, nil
 }
 
-// defaultRoot is $CLAUDE_CONFIG_DIR, else ~/.claude; it must exist.
-func defaultRoot() (string, error) {
+// defaultRoot is $CLAUDE_CONFIG_DIR, else ~/.claude; it must exist. A run
+// without a terminal on standard input (a hook, a script, CI) or with CI set
+// never falls back to it: a hook whose folder argument was lost must not
+// lint the developer's own data.
+func defaultRoot(stdin io.Reader) (string, error) {
+	if !interactive(stdin) {
+		return "", usagef("no PATH given; the home data folder ($CLAUDE_CONFIG_DIR or ~/.claude) is read only from a terminal without CI set: name the folder to check")
+	}
 	root := os.Getenv("CLAUDE_CONFIG_DIR")
 	shown := root
 	if root == "" {
@@ -298,6 +325,16 @@ func defaultRoot() (string, error) {
 		return "", usagef("no Claude Code data folder at %s (pass a PATH, or set CLAUDE_CONFIG_DIR)", shown)
 	}
 	return root, nil
+}
+
+// interactive reports whether stdin is a terminal and CI is not set (tests
+// replace it).
+var interactive = func(stdin io.Reader) bool {
+	if ci := os.Getenv("CI"); ci != "" && ci != "false" && ci != "0" {
+		return false
+	}
+	f, ok := stdin.(*os.File)
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }
 
 func useColor(mode string, w io.Writer) bool {
@@ -318,7 +355,7 @@ func useColor(mode string, w io.Writer) bool {
 func Version() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
-		return "(devel)"
+		return noVersion
 	}
 	return versionOf(bi) // version.go
 }

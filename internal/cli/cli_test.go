@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"crypto/sha256"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -45,6 +46,12 @@ func TestExitCodes(t *testing.T) {
 		{"bad fail-on", []string{"--fail-on", "fatal", good}, ExitUsage},
 		{"missing path", []string{filepath.Join(t.TempDir(), "nope")}, ExitUsage},
 		{"two stdins", []string{"-", "-"}, ExitUsage},
+		{"negative jobs", []string{"-j", "-3", good}, ExitUsage},
+		{"stdin-filename without -", []string{"--stdin-filename", "x.jsonl", good}, ExitUsage},
+		{"baseline too large", []string{"--baseline", hugeBaseline(t), good}, ExitUsage},
+		{"report write fails", []string{"-o", "/dev/full", good}, ExitUsage},
+		{"nothing to check", []string{t.TempDir()}, ExitUsage},
+		{"nothing to check, allowed", []string{"--allow-empty", t.TempDir()}, ExitOK},
 		{"help", []string{"--help"}, ExitOK},
 		{"version", []string{"--version"}, ExitOK},
 	}
@@ -61,7 +68,91 @@ func TestExitCodes(t *testing.T) {
 	}
 }
 
+// hugeBaseline is a sparse file larger than baseline.MaxBytes.
+func hugeBaseline(t *testing.T) string {
+	p := filepath.Join(t.TempDir(), "huge.json")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.Truncate(257 << 20); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// panicWriter fails the way a bug would.
+type panicWriter struct{}
+
+func (panicWriter) Write([]byte) (int, error) { panic("boom") }
+
+// TestInternalErrorExit: a bug (here, a panic while printing) exits 3 with
+// the error on standard error, never 0.
+func TestInternalErrorExit(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	var stderr bytes.Buffer
+	code := Main([]string{filepath.Join(fixtures, "invalid-json", "bad")}, strings.NewReader(""), panicWriter{}, &stderr)
+	if code != ExitInternal || !strings.Contains(stderr.String(), "internal error: boom") {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+}
+
+// TestUnreadableRootExit: a root that cannot be listed exits 2, even with
+// --exit-zero.
+func TestUnreadableRootExit(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	dir := filepath.Join(t.TempDir(), "locked")
+	if err := os.Mkdir(dir, 0o000); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = os.Chmod(dir, 0o755) }()
+	if _, err := os.ReadDir(dir); err == nil {
+		// root lists a folder of mode 000; a container's root often cannot
+		// list another process's map_files.
+		dir = "/proc/1/map_files"
+		if _, err := os.ReadDir(dir); err == nil || os.IsNotExist(err) {
+			t.Skip("no folder here that this user cannot list")
+		}
+	}
+	for _, args := range [][]string{{dir}, {"--exit-zero", dir}} {
+		if _, stderr, code := run(t, "", args...); code != ExitUsage {
+			t.Errorf("%v: exit %d: %s", args, code, stderr)
+		}
+	}
+}
+
+// TestNoHomeWithoutTerminal: a run without PATH whose standard input is not
+// a terminal (a pre-commit hook whose args replaced the folder), or with CI
+// set, never reads the home data folder, even one that exists.
+func TestNoHomeWithoutTerminal(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("CI", "")
+	t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(fixtures, "invalid-json", "bad"))
+	for _, args := range [][]string{{}, {"--fail-on", "warning"}, {"stats"}} {
+		out, stderr, code := run(t, "", args...)
+		if code != ExitUsage || out != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "name the folder to check") {
+			t.Errorf("ccvet %v without a terminal: exit %d, stdout %q, stderr %q", args, code, out, stderr)
+		}
+	}
+	// CI set refuses even on a terminal.
+	f, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	t.Setenv("CI", "true")
+	if interactive(f) {
+		t.Errorf("CI=true: interactive")
+	}
+}
+
 func TestDefaultRoot(t *testing.T) {
+	defer func(was func(io.Reader) bool) { interactive = was }(interactive)
+	interactive = func(io.Reader) bool { return true } // as on a terminal
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("CLAUDE_CONFIG_DIR", "")
@@ -158,6 +249,13 @@ func copyTree(t *testing.T, from, to string) {
 		dst := filepath.Join(to, rel)
 		if d.IsDir() {
 			return os.MkdirAll(dst, 0o755)
+		}
+		if d.Type()&fs.ModeSymlink != 0 { // copied as links (the unfollowed-link fixture)
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(target, dst)
 		}
 		b, err := os.ReadFile(p)
 		if err != nil {

@@ -32,7 +32,7 @@ func addConfigFlags(fs *flag.FlagSet, c *configFlags) {
 
 // loadConfig reads the configuration file, if any, and lets it set what the
 // command line did not: flags win over the file.
-func loadConfig(fs *flag.FlagSet, o *options) (*config.Config, error) {
+func loadConfig(fs *flag.FlagSet, o *options, stderr io.Writer) (*config.Config, error) {
 	cf := o.cfg
 	if cf.none && cf.file != "" {
 		return nil, usagef("--config and --no-config exclude each other")
@@ -61,10 +61,25 @@ func loadConfig(fs *flag.FlagSet, o *options) (*config.Config, error) {
 		if rel, err := filepath.Rel(cwd, found); err == nil {
 			display = filepath.ToSlash(rel)
 		}
+		// A file found by walking up is applied only when it is the
+		// user's own: one that anyone may write, or another user's, could
+		// turn every check off. A FIFO would hang the run.
+		st, err := os.Stat(found)
+		if err == nil {
+			err = config.Trusted(st)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "ccvet: ignoring the configuration %s: %s\n", report.Sanitize(display), err)
+			return nil, nil
+		}
 	}
 	c, err := config.Load(osPath, display)
 	if err != nil {
 		return nil, usageError{err}
+	}
+	if !o.quiet {
+		// Which file shapes the run is never a surprise.
+		fmt.Fprintf(stderr, "ccvet: using the configuration %s\n", report.Sanitize(display))
 	}
 	if c.Strict != nil && !fs.Changed("strict") {
 		o.strict = *c.Strict
@@ -90,35 +105,53 @@ func loadConfig(fs *flag.FlagSet, o *options) (*config.Config, error) {
 }
 
 // excludePaths drops the files and problems on excluded paths; excluded
-// files count as skipped.
-func excludePaths(found *layout.Result, c *config.Config) {
+// files count as skipped. It returns the number of files excluded.
+func excludePaths(found *layout.Result, c *config.Config) int {
 	if c == nil || len(c.Exclude) == 0 {
-		return
+		return 0
 	}
+	excluded := 0
 	files := found.Files[:0]
 	for _, f := range found.Files {
-		if c.Excluded(f.Path) {
+		if c.Excluded(f.Path, f.Key) {
 			found.Skipped++
+			if !f.Context {
+				excluded++
+			}
 			continue
 		}
 		files = append(files, f)
 	}
 	found.Files = files
 	problems := found.Problems[:0]
+	key := found.Keys()
 	for _, p := range found.Problems {
-		if !c.Excluded(p.Path) {
+		if !c.Excluded(p.Path, key(p.Path)) {
 			problems = append(problems, p)
 		}
 	}
 	found.Problems = problems
+	links := found.Links[:0]
+	for _, p := range found.Links {
+		if !c.Excluded(p.Path) {
+			links = append(links, p)
+		}
+	}
+	found.Links = links
+	return excluded
 }
 
 // afterRun applies the configuration's excludes and ignores, then the
-// baseline, to the findings of res.
-func afterRun(eng *lint.Engine, res *lint.Result, c *config.Config, o *options, stderr io.Writer) (*report.BaselineCounts, error) {
+// baseline, to the findings of res. key maps a reported path to the path
+// relative to the data root, which globs and baselines also match.
+//
+// A run over files only (a pre-commit hook) counts as unmatched only the
+// baseline entries of its files: the others are out of its sight.
+func afterRun(eng *lint.Engine, res *lint.Result, c *config.Config, o *options, found *layout.Result, stderr io.Writer) (*report.BaselineCounts, error) {
+	key := found.Keys()
 	fs := res.Findings
 	if c != nil {
-		kept, unused := c.Filter(fs, eng.On)
+		kept, unused := c.Filter(fs, eng.On, key)
 		for _, f := range unused {
 			if g, ok := eng.Grade(f); ok {
 				kept = append(kept, g)
@@ -132,9 +165,13 @@ func afterRun(eng *lint.Engine, res *lint.Result, c *config.Config, o *options, 
 	var b *baseline.File
 	switch {
 	case o.cfg.writeBaseline != "":
-		b = baseline.New(fs)
-		if err := baseline.Write(o.cfg.writeBaseline, b); err != nil {
-			return nil, usagef("--write-baseline: %v", err)
+		b = baseline.New(fs, key)
+		data, err := b.Marshal()
+		if err != nil {
+			return nil, err
+		}
+		if err := writeTarget("--write-baseline", o.cfg.writeBaseline, data); err != nil {
+			return nil, err
 		}
 		if talk {
 			fmt.Fprintf(stderr, "ccvet: wrote %d findings to the baseline %s\n", len(fs), report.Sanitize(o.cfg.writeBaseline))
@@ -147,7 +184,17 @@ func afterRun(eng *lint.Engine, res *lint.Result, c *config.Config, o *options, 
 	default:
 		return nil, nil
 	}
-	kept, out := b.Apply(fs)
+	var inSight func(string) bool
+	if len(found.Roots) == 0 {
+		keys := map[string]bool{}
+		for _, f := range found.Files {
+			if !f.Context {
+				keys[f.Key] = true
+			}
+		}
+		inSight = func(p string) bool { return keys[p] }
+	}
+	kept, out := b.Apply(fs, key, inSight)
 	res.Findings = kept
 	if talk && o.cfg.baseline != "" {
 		fmt.Fprintf(stderr, "ccvet: the baseline %s hid %d findings; %d of its findings match nothing now",

@@ -40,12 +40,13 @@ func TestRulesDoc(t *testing.T) {
 func TestReadme(t *testing.T) {
 	t.Setenv("HOME", t.TempDir())
 	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
-	path := filepath.Join("..", "..", "README.md")
+	t.Chdir(filepath.Join("..", "..")) // paths as a run from the repository root prints them
+	path := "README.md"
 	readme, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sample, _, _ := run(t, "", "--color", "never", filepath.Join("..", "..", "testdata", "store"))
+	sample, _, _ := run(t, "", "--color", "never", filepath.Join("testdata", "store"))
 	blocks := map[string]string{
 		"sample-output": "```\n$ go run ./cmd/ccvet testdata/store\n" + sample + "```\n",
 		"rules-table":   rulesTable(),

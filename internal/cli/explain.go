@@ -6,34 +6,45 @@ import (
 	"sort"
 	"strings"
 
-	flag "github.com/spf13/pflag"
-
+	"github.com/ccvet/ccvet/internal/report"
 	"github.com/ccvet/ccvet/internal/rules"
 	"github.com/ccvet/ccvet/internal/suggest"
 )
 
-// cmdExplain prints the documentation of the rules named.
-func cmdExplain(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("ccvet explain", flag.ContinueOnError)
-	if err := fs.Parse(args); err != nil {
-		return usageError{err}
+// cmdExplain prints the documentation of the rules named; an unknown id is
+// one line on stderr each (with suggestions), after the known ones, and
+// makes the exit status 2.
+func cmdExplain(args []string, stdout, stderr io.Writer) error {
+	fs := subFlags("explain", stdout)
+	if err := parseSub(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() == 0 {
 		return usagef("explain takes a RULE (see `ccvet rules` for the list)")
 	}
 	var b strings.Builder
-	for i, id := range fs.Args() {
+	var unknown []error
+	for _, id := range fs.Args() {
 		r, ok := rules.Lookup(strings.TrimSpace(id))
 		if !ok {
-			return unknownRule(id)
+			unknown = append(unknown, unknownRule(id))
+			continue
 		}
-		if i > 0 {
+		if b.Len() > 0 {
 			b.WriteString("\n")
 		}
 		writeRuleDoc(&b, r, textDoc)
 	}
-	_, err := io.WriteString(stdout, b.String())
-	return err
+	if _, err := io.WriteString(stdout, b.String()); err != nil {
+		return err
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	for _, err := range unknown[:len(unknown)-1] {
+		fmt.Fprintln(stderr, "ccvet: "+report.Sanitize(err.Error()))
+	}
+	return unknown[len(unknown)-1] // the last line, and exit 2
 }
 
 // unknownRule is the one-line usage error for a rule id that does not

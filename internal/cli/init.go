@@ -6,8 +6,6 @@ import (
 	"io"
 	"io/fs"
 
-	flag "github.com/spf13/pflag"
-
 	"github.com/ccvet/ccvet/internal/atomicfile"
 	"github.com/ccvet/ccvet/internal/config"
 )
@@ -35,23 +33,26 @@ fail-on: error
 
 # Turn rules on or off, or report them at another severity: on, off, error,
 # warning or note. ` + "`ccvet rules`" + ` lists them with their defaults.
-rules: {}
+# Uncomment an entry to use it (remove the # only).
+rules:
 #  timestamp-order: on
 #  dangling-leaf: off
 #  unknown-field: note
 
 # Paths not checked, as globs matched against the paths ccvet reports (which
-# are relative to the PATH argument). ** spans folders; a pattern without /
-# matches a name at any depth; a folder's pattern covers what is inside.
+# start with the PATH argument) and against the paths relative to the data
+# root (projects/<folder>/<session>.jsonl, history.jsonl). ** spans folders;
+# a pattern without / matches a name at any depth; a folder's pattern covers
+# what is inside.
 # Checks that link files (orphan-parent, ...) do not see excluded files.
-exclude: []
+exclude:
 #  - "projects/-tmp-*"
 #  - "agent-*.jsonl"
 
 # Findings not reported: a path glob, the rules, and why (required). An ignore
 # that hides nothing in a run is reported (rule unused-ignore), so that it
 # goes once the problem is gone.
-ignore: []
+ignore:
 #  - path: "projects/-home-me-old/**"
 #    rules: [orphan-parent, dangling-leaf]
 #    reason: parents lost by an old Claude Code version; kept as history
@@ -59,11 +60,10 @@ ignore: []
 
 // cmdInit writes the default configuration to .ccvet.yaml in the current folder.
 func cmdInit(args []string, stdout, stderr io.Writer) error {
-	flags := flag.NewFlagSet("ccvet init", flag.ContinueOnError)
-	flags.SetOutput(stderr)
+	flags := subFlags("init", stdout)
 	force := flags.Bool("force", false, "replace an existing "+config.FileName)
-	if err := flags.Parse(args); err != nil {
-		return usageError{err}
+	if err := parseSub(flags, args); err != nil {
+		return err
 	}
 	if flags.NArg() > 0 {
 		return usagef("init takes no PATH: it writes %s in the current folder", config.FileName)

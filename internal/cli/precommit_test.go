@@ -77,3 +77,17 @@ func TestPreCommitFilesPattern(t *testing.T) {
 		}
 	}
 }
+
+// TestPreCommitStoreEntry: the store hook names its folder in `entry`, so
+// that `args` a user sets (flags, or other folders) never leave ccvet
+// without a PATH (issue 13, item 1).
+func TestPreCommitStoreEntry(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", ".pre-commit-hooks.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := string(data[strings.Index(string(data), "id: ccvet-store"):])
+	if !strings.Contains(store, "entry: ccvet --default-path .\n") || strings.Contains(store, "\n  args:") {
+		t.Errorf("ccvet-store must name its folder in entry and set no args:\n%s", store)
+	}
+}

@@ -9,45 +9,29 @@ import (
 	"path/filepath"
 	"strings"
 
-	flag "github.com/spf13/pflag"
-
 	"github.com/ccvet/ccvet/internal/report"
 	"github.com/ccvet/ccvet/internal/resume"
 )
 
 // cmdResume prints what `claude --resume` of a version would send.
-func cmdResume(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
-	fs := flag.NewFlagSet("ccvet resume", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func cmdResume(args []string, stdin io.Reader, stdout io.Writer) error {
+	fs := subFlags("resume", stdout)
 	format := fs.StringP("format", "f", "text", "text or json")
 	rv := fs.String("reader-version", "", "model the reader of Claude Code `V` (default: the version that wrote the file)")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, `Usage: ccvet resume [--reader-version V] [--format text|json] TRANSCRIPT
-
-Prints the conversation that `+"`claude --resume`"+` would rebuild from TRANSCRIPT and send
-to the API: the leaf it starts from and why, each message in the Messages API
-shape, and what the reader leaves out or changes on the way. What the program
-adds at run time (system prompt, reminders, the new prompt) is not shown.
-TRANSCRIPT may be - for standard input. Nothing is modified.
-
-Flags:
-`)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return 0, usageError{err}
+	if err := parseSub(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() != 1 {
-		return 0, usagef("resume takes one TRANSCRIPT")
+		return usagef("resume takes one TRANSCRIPT")
 	}
 	if *format != "text" && *format != "json" {
-		return 0, usagef("resume --format: want text or json, got %q", *format)
+		return usagef("resume --format: want text or json, got %q", *format)
 	}
 	var override resume.Version
 	if *rv != "" {
 		v, ok := resume.ParseVersion(*rv)
 		if !ok {
-			return 0, usagef("--reader-version: want a version such as 2.1.330, got %q", *rv)
+			return usagef("--reader-version: want a version such as 2.1.330, got %q", *rv)
 		}
 		override = v
 	}
@@ -57,21 +41,21 @@ Flags:
 	if path != "-" {
 		st, err := os.Stat(path)
 		if err != nil {
-			return 0, usagef("%v", err)
+			return usagef("%v", err)
 		}
 		if st.IsDir() {
-			return 0, usagef("%s is a folder; resume takes one transcript (.jsonl)", path)
+			return usagef("%s is a folder; resume takes one transcript (.jsonl)", path)
 		}
 		fh, err := os.Open(path)
 		if err != nil {
-			return 0, usagef("%v", err)
+			return usagef("%v", err)
 		}
 		defer fh.Close()
 		in, name = fh, path
 	}
 	ld, err := resume.Load(in)
 	if err != nil {
-		return 0, usagef("reading %s: %v", name, err)
+		return usagef("reading %s: %v", name, err)
 	}
 	if agent := agentOf(path, ld); agent != "" {
 		ld.Agent = agent
@@ -89,10 +73,10 @@ Flags:
 		explainCuts(path, res)
 	}
 	if *format == "json" {
-		return ExitOK, resumeJSON(stdout, res)
+		return resumeJSON(stdout, res)
 	}
 	resumeText(stdout, name, ld, res, why)
-	return ExitOK, nil
+	return nil
 }
 
 // explainCuts says, for each history cut at a missing parent, whether that

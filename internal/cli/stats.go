@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	flag "github.com/spf13/pflag"
-
 	"github.com/ccvet/ccvet/internal/drift"
 	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/lint"
@@ -20,28 +18,40 @@ import (
 // cmdStats prints, per Claude Code version, the entries by type and every
 // unknown entry type and unknown field with its first place: format drift.
 func cmdStats(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("ccvet stats", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := subFlags("stats", stdout)
 	format := fs.StringP("format", "f", "text", "output format: text or json")
-	jobs := fs.IntP("jobs", "j", 0, "check `N` files at once (default: number of CPUs)")
-	stdinName := fs.String("stdin-filename", "", "name to report for a transcript read from standard input (`-`)")
-	if err := fs.Parse(args); err != nil {
-		return usageError{err}
+	jobs := fs.IntP("jobs", "j", 0, "read `N` files at once (default: number of CPUs)")
+	stdinName := fs.String("stdin-filename", "", "report the transcript read from standard input (PATH -) as `NAME`")
+	since := fs.String("since", "", "show only Claude Code `VERSION` and later, and what they first wrote")
+	// Flags carried over from lint: stats reads no configuration and prints
+	// no summary or progress, so they change nothing, but they are no error.
+	quiet := fs.BoolP("quiet", "q", false, "no notes on standard error (stats prints no summary or progress)")
+	fs.Bool("no-config", false, "accepted as in lint; stats reads no configuration")
+	if err := parseSub(fs, args); err != nil {
+		return err
+	}
+	if *since != "" && !drift.ValidVersion(*since) {
+		return usagef("stats --since: want a version such as 2.1.200, got %q", *since)
 	}
 	if *format != "text" && *format != "json" {
 		return usagef("stats --format: want text or json, got %q", *format)
 	}
 	paths := fs.Args()
 	if len(paths) == 0 {
-		root, err := defaultRoot()
+		root, err := defaultRoot(stdin)
 		if err != nil {
 			return err
 		}
 		paths = []string{root}
 	}
-	found, err := layout.Discover(paths, *stdinName)
+	found, err := layout.DiscoverFromHere(paths, *stdinName)
 	if err != nil {
 		return usageError{err}
+	}
+	for _, p := range layout.DropForeign(found) {
+		if !*quiet {
+			fmt.Fprintf(stderr, "ccvet: %s: skipped: no line is a Claude Code entry\n", report.Sanitize(p))
+		}
 	}
 	// No rule runs: the engine only reads, decodes and hands each line over.
 	off := map[string]bool{}
@@ -54,8 +64,9 @@ func cmdStats(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	res := eng.Run(found)
+	res.Close()
 	out := st.Report(drift.Tool{Name: "ccvet", Version: Version()},
-		drift.Summary{Files: res.Files, Entries: res.Entries, Skipped: res.Skipped})
+		drift.Summary{Files: res.Files, Entries: res.Entries, Skipped: res.Skipped}, *since)
 	if *format == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetEscapeHTML(false)
@@ -65,13 +76,19 @@ func cmdStats(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	return statsText(stdout, out)
 }
 
-// statsText prints the report of ccvet stats as text.
+// statsText prints the report of ccvet stats as text. Every string that
+// comes from the data (versions, types, field names, paths) is escaped as
+// the lint report escapes it (report.Sanitize), so a newline or a control
+// character in a transcript can never start an output line of its own (a
+// forged "::error" workflow command in a CI log, for one).
 func statsText(w io.Writer, r *drift.Report) error {
 	var b strings.Builder
+	esc := report.Sanitize
+	at := func(p drift.Place) string { return fmt.Sprintf("%s:%d:%d", esc(p.Path), p.Line, p.Column) }
 	for _, v := range r.Versions {
 		name := "(no version)"
 		if v.Version != "" {
-			name = "Claude Code " + v.Version
+			name = "Claude Code " + esc(v.Version)
 		}
 		fmt.Fprintf(&b, "%s: %s\n", name, countOf(v.Entries, "entry", "entries"))
 		var types []string
@@ -80,16 +97,35 @@ func statsText(w io.Writer, r *drift.Report) error {
 		}
 		sort.Strings(types)
 		for i, t := range types {
-			types[i] = fmt.Sprintf("%s %d", t, v.Types[t])
+			types[i] = fmt.Sprintf("%s %d", esc(t), v.Types[t])
 		}
 		if len(types) > 0 {
 			fmt.Fprintf(&b, "  types: %s\n", strings.Join(types, ", "))
 		}
 		for _, u := range v.UnknownTypes {
-			fmt.Fprintf(&b, "  unknown %s %q at %s: %d, first at %s\n", u.Kind, u.Name, u.Pointer, u.Count, u.First)
+			fmt.Fprintf(&b, "  unknown %s %q at %s: %d, first at %s\n", esc(u.Kind), u.Name, esc(u.Pointer), u.Count, at(u.First))
 		}
 		for _, f := range v.UnknownFields {
-			fmt.Fprintf(&b, "  unknown field %s: %d, first at %s\n", f.Pointer, f.Count, f.First)
+			fmt.Fprintf(&b, "  unknown field %s: %d, first at %s\n", esc(f.Pointer), f.Count, at(f.First))
+		}
+	}
+	escAll := func(list []string) string {
+		out := make([]string, len(list))
+		for i, s := range list {
+			out[i] = esc(s)
+		}
+		return strings.Join(out, ", ")
+	}
+	for _, g := range r.FirstWritten {
+		name := "(no version)"
+		if g.Version != "" {
+			name = "Claude Code " + esc(g.Version)
+		}
+		if len(g.UnknownFields) > 0 {
+			fmt.Fprintf(&b, "unknown fields first written by %s: %s\n", name, escAll(g.UnknownFields))
+		}
+		if len(g.New) > 0 {
+			fmt.Fprintf(&b, "first written by %s: %s\n", name, escAll(g.New))
 		}
 	}
 	fmt.Fprintf(&b, "%s checked, %s (%s skipped)\n", countOf(r.Summary.Files, "file", "files"),

@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/ccvet/ccvet/internal/config"
+	"github.com/ccvet/ccvet/internal/drift"
 )
 
 // TestStats compares ccvet stats, text and JSON, over the unknown-field and
@@ -108,5 +110,45 @@ func TestStatsOneFile(t *testing.T) {
 	}
 	if !strings.Contains(out, "Claude Code 1.0.51: 3 entries") || strings.Contains(out, "2.0.71") {
 		t.Fatalf("stats counted other files of the folder:\n%s", out)
+	}
+}
+
+// TestStatsAttribution: metadata entries (no version) count for the version
+// of the file around them; --since shows later versions and what they
+// first wrote.
+func TestStatsAttribution(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	dir := filepath.Join(oracleTestdata, "plain")
+	stdout, stderr, code := run(t, "", "stats", "--format", "json", dir, filepath.Join(fixtures, "unknown-field", "bad"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep drift.Report
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	var v330 *drift.Version
+	for i, v := range rep.Versions {
+		if v.Version == "" {
+			t.Errorf("entries counted for no version: %+v", v)
+		}
+		if v.Version == "2.1.330" {
+			v330 = &rep.Versions[i]
+		}
+	}
+	if v330 == nil || v330.Types["last-prompt"] == 0 || v330.Types["atis-latch"] == 0 {
+		t.Fatalf("metadata of the 2.1.330 file not counted for 2.1.330: %+v", v330)
+	}
+	if len(rep.FirstWritten) == 0 || rep.FirstWritten[0].Version != "2.1.17" || len(rep.FirstWritten[0].UnknownFields) != 2 {
+		t.Errorf("unknown fields by first version: %+v", rep.FirstWritten)
+	}
+	stdout, _, code = run(t, "", "stats", "--since", "2.1.200", dir, filepath.Join(fixtures, "unknown-field", "bad"))
+	if code != 0 || strings.Contains(stdout, "Claude Code 2.1.17") ||
+		!strings.Contains(stdout, "first written by Claude Code 2.1.330: ") || !strings.Contains(stdout, "api-request.tail") {
+		t.Errorf("--since 2.1.200:\n%s", stdout)
+	}
+	if _, _, code := run(t, "", "stats", "--since", "soon", dir); code != ExitUsage {
+		t.Errorf("--since soon: exit %d", code)
 	}
 }

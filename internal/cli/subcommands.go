@@ -1,13 +1,12 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
-
-	flag "github.com/spf13/pflag"
 
 	"github.com/ccvet/ccvet/internal/rules"
 	"github.com/ccvet/ccvet/internal/schema"
@@ -15,10 +14,10 @@ import (
 
 // cmdRules prints the rule catalogue.
 func cmdRules(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("ccvet rules", flag.ContinueOnError)
+	fs := subFlags("rules", stdout)
 	format := fs.StringP("format", "f", "text", "text, json or markdown")
-	if err := fs.Parse(args); err != nil {
-		return usageError{err}
+	if err := parseSub(fs, args); err != nil {
+		return err
 	}
 	all := rules.All()
 	switch *format {
@@ -47,14 +46,7 @@ func cmdRules(args []string, stdout io.Writer) error {
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "RULE\tSEVERITY\tDEFAULT\tSUMMARY")
 		for _, r := range all {
-			state := "on"
-			if !r.Enabled {
-				state = "off"
-				if r.Strict {
-					state = "strict"
-				}
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Severity, state, r.Summary)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Severity, defaultState(r), r.Summary)
 		}
 		return tw.Flush()
 	case "markdown":
@@ -65,9 +57,9 @@ func cmdRules(args []string, stdout io.Writer) error {
 
 // cmdSchema prints an embedded schema, or lists them.
 func cmdSchema(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("ccvet schema", flag.ContinueOnError)
-	if err := fs.Parse(args); err != nil {
-		return usageError{err}
+	fs := subFlags("schema", stdout)
+	if err := parseSub(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprintln(stdout, strings.Join(schema.Names(), "\n"))
@@ -80,8 +72,49 @@ func cmdSchema(args []string, stdout io.Writer) error {
 	if !ok {
 		return usagef("no schema named %q (run `ccvet schema` for the list)", fs.Arg(0))
 	}
-	_, err := stdout.Write(src)
+	_, err := stdout.Write(withVersions(fs.Arg(0), src))
 	return err
+}
+
+// withVersions adds to an entry type's schema text an "x-versions" member:
+// the Claude Code versions seen writing the type and each of its fields,
+// as "since" (first seen) and "until" (last seen, given only when it is
+// older than the newest version seen writing the type: the field stopped
+// being written), or "unseen" when no sampled version was seen writing the
+// type. The result stays one JSON document.
+func withVersions(name string, src []byte) []byte {
+	if strings.Contains(name, "/") || name == "history" || name == "todos" {
+		return src
+	}
+	end := bytes.LastIndexByte(src, '}')
+	if end < 0 {
+		return src
+	}
+	var b bytes.Buffer
+	b.Write(bytes.TrimRight(src[:end], " \n"))
+	b.WriteString(",\n  \"x-versions\": ")
+	r, ok := schema.TypeVersions(name)
+	if !ok {
+		b.WriteString(`"unseen: named by Claude Code 2.1.330, not yet seen written"`)
+		b.WriteString("\n}\n")
+		return b.Bytes()
+	}
+	span := func(f schema.Range) string {
+		if f.Last == r.Last {
+			return fmt.Sprintf("{\"since\": %q}", f.First)
+		}
+		return fmt.Sprintf("{\"since\": %q, \"until\": %q}", f.First, f.Last)
+	}
+	fmt.Fprintf(&b, "{\n    \"type\": %s,\n    \"fields\": {", span(r))
+	names, ranges := schema.VersionFields(name)
+	for i, f := range names {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "\n      %q: %s", f, span(ranges[f]))
+	}
+	b.WriteString("\n    }\n  }\n}\n")
+	return b.Bytes()
 }
 
 // rulesMarkdown renders the catalogue as docs/rules.md.

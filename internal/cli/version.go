@@ -13,12 +13,16 @@ import (
 //     uncommitted changes, "v0.1.0+dirty (0123456789ab)";
 //   - `go build` in a checkout between tags: Go's pseudo-version, which
 //     holds the revision already ("v0.0.0-20261122003255-0123456789ab");
-//   - no VCS stamp (-buildvcs=false, or a copy without .git): "(devel)", or
-//     "(devel) (0123456789ab-dirty)" when only the stamp knows the revision.
+//   - no version and no VCS stamp (go run, -buildvcs=false, a copy without
+//     .git): "(built without version information)";
+//   - no version but a stamp (older Go): "(devel) (0123456789ab-dirty)".
 func versionOf(bi *debug.BuildInfo) string {
 	v := bi.Main.Version
 	if v == "" {
 		v = "(devel)"
+	}
+	if v == "(devel)" && !hasRevision(bi) {
+		return noVersion
 	}
 	var rev string
 	dirty := false
@@ -38,4 +42,16 @@ func versionOf(bi *debug.BuildInfo) string {
 		short += "-dirty"
 	}
 	return v + " (" + short + ")"
+}
+
+// noVersion is the version of a build that carries none.
+const noVersion = "(built without version information)"
+
+func hasRevision(bi *debug.BuildInfo) bool {
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" && s.Value != "" {
+			return true
+		}
+	}
+	return false
 }

@@ -23,9 +23,9 @@ func TestVersionOf(t *testing.T) {
 		{"dirty checkout at a tag", "v0.1.0+dirty", vcs("true"), "v0.1.0+dirty (f60b1559e81d)"},
 		{"checkout between tags", "v0.0.0-20261122003255-f60b1559e81d", vcs("false"), "v0.0.0-20261122003255-f60b1559e81d"},
 		{"dirty, between tags", "v0.0.0-20261122003255-f60b1559e81d+dirty", vcs("true"), "v0.0.0-20261122003255-f60b1559e81d+dirty"},
-		{"-buildvcs=false", "(devel)", nil, "(devel)"},
+		{"-buildvcs=false", "(devel)", nil, "(built without version information)"},
 		{"old Go: devel with a stamp", "(devel)", vcs("true"), "(devel) (f60b1559e81d-dirty)"},
-		{"no version at all", "", nil, "(devel)"},
+		{"no version at all", "", nil, "(built without version information)"},
 		{"short revision", "(devel)", []debug.BuildSetting{{Key: "vcs.revision", Value: "abc"}}, "(devel) (abc)"},
 	}
 	for _, c := range cases {
@@ -40,5 +40,15 @@ func TestVersionFlag(t *testing.T) {
 	out, _, code := run(t, "", "--version")
 	if code != ExitOK || !strings.HasPrefix(out, "ccvet ") || strings.Count(out, "\n") != 1 {
 		t.Errorf("--version: exit %d, %q", code, out)
+	}
+	if strings.Contains(out, "(devel)\n") {
+		t.Errorf("--version: %q; say there is no version information", out)
+	}
+	cmd, _, code := run(t, "", "version")
+	if code != ExitOK || cmd != out {
+		t.Errorf("ccvet version: exit %d, %q; --version says %q", code, cmd, out)
+	}
+	if _, stderr, code := run(t, "", "version", "x"); code != ExitUsage || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("ccvet version x: exit %d, %q", code, stderr)
 	}
 }

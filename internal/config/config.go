@@ -109,12 +109,12 @@ func Parse(display string, data []byte) (*Config, error) {
 		if errors.Is(err, io.EOF) {
 			return c, nil // an empty file: all defaults
 		}
-		return nil, p.yamlError(err)
+		return nil, p.yamlError(err, data)
 	}
 	var second yaml.Node
 	if err := dec.Decode(&second); !errors.Is(err, io.EOF) {
 		if err != nil {
-			return nil, p.yamlError(err)
+			return nil, p.yamlError(err, data)
 		}
 		return nil, p.errf(&second, "a second YAML document; a configuration file holds one")
 	}
@@ -185,15 +185,64 @@ func (p parser) errf(n *yaml.Node, format string, args ...any) error {
 }
 
 // yamlError turns a syntax error of the YAML library ("yaml: line 3: …")
-// into an Error that names the file.
-func (p parser) yamlError(err error) error {
+// into an Error that names the file and the place of the problem. The
+// library names the line where the enclosing block starts (for `rules: {}`
+// followed by an indented key, the first key of the file), not the line at
+// fault; syntaxAt finds that one.
+func (p parser) yamlError(err error, data []byte) error {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	var line int
 	if n, _ := fmt.Sscanf(msg, "line %d:", &line); n == 1 {
 		_, rest, _ := strings.Cut(msg, ":")
-		return &Error{File: p.file, Line: line, Column: 1, Msg: "invalid YAML:" + rest}
+		rest = strings.TrimSpace(rest)
+		col := 1
+		if l, c, ok := syntaxAt(data, rest); ok {
+			line, col = l, c
+		}
+		return &Error{File: p.file, Line: line, Column: col, Msg: "invalid YAML: " + rest}
 	}
 	return &Error{File: p.file, Msg: "invalid YAML: " + msg}
+}
+
+// syntaxAt returns the line (and the column of its first character) that
+// makes data fail with the YAML syntax error msg: the last line of the
+// shortest run of whole lines from the start that fails with the same
+// message. Files over maxScanLines lines are not searched (ok is false).
+func syntaxAt(data []byte, msg string) (line, col int, ok bool) {
+	const maxScanLines = 2000
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	if len(lines) > maxScanLines {
+		return 0, 0, false
+	}
+	end := 0
+	for i, l := range lines {
+		end += len(l)
+		if yamlProblem(data[:end]) == msg {
+			trimmed := bytes.TrimLeft(l, " ")
+			return i + 1, len([]rune(string(l[:len(l)-len(trimmed)]))) + 1, true
+		}
+	}
+	return 0, 0, false
+}
+
+// yamlProblem is the message of the syntax error in data, without its
+// "yaml: line N:" prefix, or "" when data parses.
+func yamlProblem(data []byte) string {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var n yaml.Node
+		err := dec.Decode(&n)
+		if errors.Is(err, io.EOF) {
+			return ""
+		}
+		if err != nil {
+			msg := strings.TrimPrefix(err.Error(), "yaml: ")
+			if strings.HasPrefix(msg, "line ") {
+				_, msg, _ = strings.Cut(msg, ":")
+			}
+			return strings.TrimSpace(msg)
+		}
+	}
 }
 
 func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
@@ -493,14 +542,17 @@ func (c *Config) Severity() map[string]finding.Severity {
 	return out
 }
 
-// Excluded reports whether a reported path is excluded.
-func (c *Config) Excluded(path string) bool {
+// Excluded reports whether an exclude glob matches one of the paths (the
+// reported path of a file and its key).
+func (c *Config) Excluded(paths ...string) bool {
 	if c == nil {
 		return false
 	}
 	for _, g := range c.Exclude {
-		if g.Match(path) {
-			return true
+		for _, p := range paths {
+			if g.Match(p) {
+				return true
+			}
 		}
 	}
 	return false

@@ -147,7 +147,7 @@ func TestFilter(t *testing.T) {
 		{Rule: "schema", Path: "projects/p/agent-1.jsonl", Line: 1},
 	}
 	on := func(string) bool { return true }
-	kept, unused := c.Filter(fs, on)
+	kept, unused := c.Filter(fs, on, nil)
 	if len(kept) != 1 || kept[0].Line != 4 {
 		t.Errorf("kept = %+v", kept)
 	}
@@ -155,7 +155,7 @@ func TestFilter(t *testing.T) {
 		t.Errorf("unused = %+v", unused)
 	}
 	// With history-orphan off, its ignore cannot be called unused.
-	_, unused = c.Filter(fs, func(id string) bool { return id != "history-orphan" })
+	_, unused = c.Filter(fs, func(id string) bool { return id != "history-orphan" }, nil)
 	if len(unused) != 0 {
 		t.Errorf("unused with the rule off = %+v", unused)
 	}
@@ -209,5 +209,27 @@ func TestLoad(t *testing.T) {
 	}
 	if _, err := Load(filepath.Join(dir, "nope.yaml"), "nope.yaml"); err == nil || !strings.HasPrefix(err.Error(), "nope.yaml: cannot read") {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+// TestGlobManyDoubleStars: several ** over a deep path are decided once per
+// pair of positions (this took seconds when every split was retried).
+func TestGlobManyDoubleStars(t *testing.T) {
+	deep := strings.Repeat("d/", 400) + "x.jsonl"
+	for _, c := range []struct {
+		pattern string
+		want    bool
+	}{
+		{"**/a/**/b/**/c/**/zzz", false},
+		{"**/d/**/d/**/d/**/x.jsonl", true},
+		{"d/**/d/**/d/**/y.jsonl", false},
+	} {
+		g, err := NewGlob(c.pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := g.Match(deep); got != c.want {
+			t.Errorf("%s: %v, want %v", c.pattern, got, c.want)
+		}
 	}
 }

@@ -55,27 +55,36 @@ func (g *Glob) Match(p string) bool {
 	return matchSegs(g.segs, strings.Split(p, "/"))
 }
 
+// matchSegs matches path elements against pattern elements. Each pair of
+// positions is decided once (memo), so several ** cost the product of
+// the two lengths, not a retry of every split.
 func matchSegs(pat, name []string) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			pat = pat[1:]
-			if len(pat) == 0 {
-				return true
-			}
-			for i := 0; i <= len(name); i++ {
-				if matchSegs(pat, name[i:]) {
-					return true
-				}
-			}
-			return false
+	w := len(name) + 1
+	memo := make([]uint8, (len(pat)+1)*w) // 0 unknown, 1 no, 2 yes
+	var match func(i, j int) bool
+	match = func(i, j int) bool {
+		k := i*w + j
+		if memo[k] != 0 {
+			return memo[k] == 2
 		}
-		if len(name) == 0 {
-			return false
+		var ok bool
+		switch {
+		case i == len(pat):
+			ok = j == len(name)
+		case pat[i] == "**":
+			// none of the remaining elements, or one more
+			ok = match(i+1, j) || j < len(name) && match(i, j+1)
+		case j == len(name):
+			ok = false
+		default:
+			m, _ := path.Match(pat[i], name[j])
+			ok = m && match(i+1, j+1)
 		}
-		if ok, _ := path.Match(pat[0], name[0]); !ok {
-			return false
+		memo[k] = 1
+		if ok {
+			memo[k] = 2
 		}
-		pat, name = pat[1:], name[1:]
+		return ok
 	}
-	return len(name) == 0
+	return match(0, 0)
 }

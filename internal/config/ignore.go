@@ -12,20 +12,28 @@ import (
 // It returns what is left and, as unused-ignore findings (not yet graded by
 // the run's rule selection), the ignores that covered nothing. An ignore
 // whose rules did not all run (on reports whether a rule ran) is never
-// called unused: with its rule off it could not have matched.
-func (c *Config) Filter(fs []finding.Finding, on func(id string) bool) (kept, unused []finding.Finding) {
+// called unused: with its rule off it could not have matched. Globs match a
+// finding's path or its key (key returns the path relative to the data root
+// for a reported path; nil: the path only).
+func (c *Config) Filter(fs []finding.Finding, on func(id string) bool, key func(path string) string) (kept, unused []finding.Finding) {
 	if c == nil {
 		return fs, nil
 	}
 	used := make([]bool, len(c.Ignores))
 	kept = fs[:0:0]
 	for _, f := range fs {
-		if c.Excluded(f.Path) {
+		paths := []string{f.Path}
+		if key != nil {
+			if k := key(f.Path); k != f.Path {
+				paths = append(paths, k)
+			}
+		}
+		if c.Excluded(paths...) {
 			continue
 		}
 		ignored := false
 		for i, ig := range c.Ignores {
-			if ig.covers(&f) {
+			if ig.covers(&f, paths) {
 				used[i] = true
 				ignored = true
 			}
@@ -60,6 +68,14 @@ func (c *Config) Filter(fs []finding.Finding, on func(id string) bool) (kept, un
 	return kept, unused
 }
 
-func (ig *Ignore) covers(f *finding.Finding) bool {
-	return contains(ig.Rules, f.Rule) && ig.Path.Match(f.Path)
+func (ig *Ignore) covers(f *finding.Finding, paths []string) bool {
+	if !contains(ig.Rules, f.Rule) {
+		return false
+	}
+	for _, p := range paths {
+		if ig.Path.Match(p) {
+			return true
+		}
+	}
+	return false
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/ccvet/ccvet/internal/jsonpos"
+	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/internal/model"
 	"github.com/ccvet/ccvet/internal/rules"
 )
@@ -51,6 +52,7 @@ type versionStats struct {
 	types   map[string]int
 	unknown map[typeKey]*tally
 	fields  map[string]*tally
+	written map[string]bool // fieldPaths seen
 }
 
 // Stats gathers what lines of every version hold. Lines arrive from
@@ -59,54 +61,136 @@ type versionStats struct {
 type Stats struct {
 	mu       sync.Mutex
 	versions map[string]*versionStats
+	files    map[*model.File]*fileDrift
 }
 
 // New returns empty statistics.
-func New() *Stats { return &Stats{versions: map[string]*versionStats{}} }
+func New() *Stats {
+	return &Stats{versions: map[string]*versionStats{}, files: map[*model.File]*fileDrift{}}
+}
 
 // Line tallies one line; call it for every line read (it is safe to call
-// from several goroutines at once).
+// from several goroutines at once; the lines of one file come in order).
 func (s *Stats) Line(l *model.Line) {
 	if !l.IsObject() || !l.File.Kind.IsTranscript() {
 		return
-	}
-	types := rules.UnknownTypes(l)
-	var fields []string
-	for _, p := range l.SchemaProblems() {
-		if p.UnknownField {
-			fields = append(fields, p.Pointer)
-		}
 	}
 	at := func(ptr string, key bool) Place {
 		off, _ := jsonpos.Find(l.Raw, ptr, key)
 		return Place{Path: l.File.Path, Line: l.Num, Column: l.Column(off)}
 	}
+	c := &contribution{typ: l.Type, fields: fieldPaths(l)}
+	for _, t := range rules.UnknownTypes(l) {
+		c.unknown = append(c.unknown, unknownAt{typeKey{t.Kind, t.Name, shape(l.Value(), t.Pointer)}, at(t.Pointer, false)})
+	}
+	for _, p := range l.SchemaProblems() {
+		if p.UnknownField {
+			c.unknownFields = append(c.unknownFields, unknownFieldAt{shape(l.Value(), p.Pointer), at(p.Pointer, true)})
+		}
+	}
 	version, _ := l.Root.Get("version").Str()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// Metadata entries carry no version: they count for the version of the
+	// file around them (the line before, else the first versioned line
+	// after; a file with no versioned line counts for none).
+	fd := s.files[l.File]
+	if fd == nil {
+		fd = &fileDrift{}
+		s.files[l.File] = fd
+	}
+	if version == "" {
+		if fd.last == "" {
+			fd.pending = append(fd.pending, c)
+			return
+		}
+		version = fd.last
+	} else {
+		fd.last = version
+		for _, p := range fd.pending {
+			s.add(version, p)
+		}
+		fd.pending = nil
+	}
+	s.add(version, c)
+}
+
+// contribution is what one line adds to its version's tallies.
+type contribution struct {
+	typ           string
+	fields        []string // field paths ("user.message.usage.speed") the line writes
+	unknown       []unknownAt
+	unknownFields []unknownFieldAt
+}
+
+type unknownAt struct {
+	key typeKey
+	at  Place
+}
+
+type unknownFieldAt struct {
+	ptr string
+	at  Place
+}
+
+// fileDrift holds, for one file, the version of its last versioned line
+// and the metadata lines read before any.
+type fileDrift struct {
+	last    string
+	pending []*contribution
+}
+
+func (s *Stats) add(version string, c *contribution) {
 	v := s.versions[version]
 	if v == nil {
-		v = &versionStats{types: map[string]int{}, unknown: map[typeKey]*tally{}, fields: map[string]*tally{}}
+		v = &versionStats{types: map[string]int{}, unknown: map[typeKey]*tally{}, fields: map[string]*tally{},
+			written: map[string]bool{}}
 		s.versions[version] = v
 	}
 	v.entries++
-	if l.Type != "" {
-		v.types[l.Type]++
+	if c.typ != "" {
+		v.types[c.typ]++
 	}
-	for _, t := range types {
-		k := typeKey{t.Kind, t.Name, shape(l.Value(), t.Pointer)}
-		if v.unknown[k] == nil {
-			v.unknown[k] = &tally{}
+	for _, f := range c.fields {
+		v.written[f] = true
+	}
+	for _, u := range c.unknown {
+		if v.unknown[u.key] == nil {
+			v.unknown[u.key] = &tally{}
 		}
-		v.unknown[k].add(at(t.Pointer, false))
+		v.unknown[u.key].add(u.at)
 	}
-	for _, ptr := range fields {
-		k := shape(l.Value(), ptr)
-		if v.fields[k] == nil {
-			v.fields[k] = &tally{}
+	for _, u := range c.unknownFields {
+		if v.fields[u.ptr] == nil {
+			v.fields[u.ptr] = &tally{}
 		}
-		v.fields[k].add(at(ptr, true))
+		v.fields[u.ptr].add(u.at)
 	}
+}
+
+// fieldPaths lists the fields a transcript line writes, as "TYPE.field",
+// with the members of message and message.usage one level down: what
+// --since compares across versions.
+func fieldPaths(l *model.Line) []string {
+	t := l.Type
+	if t == "" {
+		return nil
+	}
+	out := []string{t}
+	for k, v := range l.Root.Members() {
+		out = append(out, t+"."+k)
+		if k == "message" && v.Kind() == jsontree.Object {
+			for mk, mv := range v.Members() {
+				out = append(out, t+".message."+mk)
+				if mk == "usage" && mv.Kind() == jsontree.Object {
+					for uk := range mv.Members() {
+						out = append(out, t+".message.usage."+uk)
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // shape is ptr with every array index replaced by "*": the Place of a field
@@ -143,8 +227,20 @@ func shape(doc any, ptr string) string {
 // `ccvet stats --format json` (documented in the README).
 type Report struct {
 	Tool     Tool      `json:"tool"`
+	Since    string    `json:"since,omitempty"`
 	Versions []Version `json:"versions"`
 	Summary  Summary   `json:"summary"`
+	// FirstWritten groups, by the version that first wrote it in the data
+	// read, every unknown field, and with Since every entry type and field
+	// first written by that version or a later one.
+	FirstWritten []First `json:"firstWritten"`
+}
+
+// First is what one version was the first to write.
+type First struct {
+	Version       string   `json:"version"`
+	UnknownFields []string `json:"unknownFields"`
+	New           []string `json:"new,omitempty"`
 }
 
 // Tool names the program that made the report.
@@ -187,14 +283,36 @@ type Summary struct {
 
 // Report is the tallies in report order: versions oldest first, then
 // unknown types and fields by name.
-func (s *Stats) Report(tool Tool, sum Summary) *Report {
-	out := &Report{Tool: tool, Versions: []Version{}, Summary: sum}
+//
+// With since (a version), only that version and later ones are shown, with
+// what they were the first to write.
+func (s *Stats) Report(tool Tool, sum Summary, since string) *Report {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := &Report{Tool: tool, Since: since, Versions: []Version{}, Summary: sum}
+	// A file whose lines all lack a version keeps them pending: they count
+	// for no version.
+	files := make([]*model.File, 0, len(s.files))
+	for f := range s.files {
+		files = append(files, f)
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	for _, f := range files {
+		for _, p := range s.files[f].pending {
+			s.add("", p)
+		}
+		s.files[f].pending = nil
+	}
 	names := make([]string, 0, len(s.versions))
 	for v := range s.versions {
 		names = append(names, v)
 	}
 	sort.Slice(names, func(i, j int) bool { return versionLess(names[i], names[j]) })
+	out.FirstWritten = s.firstWritten(names, since)
 	for _, name := range names {
+		if since != "" && (name == "" || versionLess(name, since)) {
+			continue
+		}
 		v := s.versions[name]
 		sv := Version{Version: name, Entries: v.entries, Types: v.types,
 			UnknownTypes: []UnknownType{}, UnknownFields: []UnknownField{}}
@@ -218,6 +336,48 @@ func (s *Stats) Report(tool Tool, sum Summary) *Report {
 		out.Versions = append(out.Versions, sv)
 	}
 	return out
+}
+
+// firstWritten groups unknown fields, and with since the entry types and
+// fields first written at or after it, by the first version (in names'
+// order) that wrote them.
+func (s *Stats) firstWritten(names []string, since string) []First {
+	seenField, seenNew := map[string]bool{}, map[string]bool{}
+	out := []First{}
+	for _, name := range names {
+		v := s.versions[name]
+		g := First{Version: name, UnknownFields: []string{}}
+		for ptr := range v.fields {
+			if !seenField[ptr] {
+				seenField[ptr] = true
+				g.UnknownFields = append(g.UnknownFields, ptr)
+			}
+		}
+		for f := range v.written {
+			if seenNew[f] {
+				continue
+			}
+			seenNew[f] = true
+			if since != "" && name != "" && !versionLess(name, since) {
+				g.New = append(g.New, f)
+			}
+		}
+		if since != "" && (name == "" || versionLess(name, since)) {
+			continue // only what the versions shown first wrote
+		}
+		sort.Strings(g.UnknownFields)
+		sort.Strings(g.New)
+		if len(g.UnknownFields) > 0 || len(g.New) > 0 {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// ValidVersion reports whether v is a version --since accepts (x.y.z).
+func ValidVersion(v string) bool {
+	_, ok := parseSemver(v)
+	return ok
 }
 
 // versionLess orders Claude Code versions: semantic versions by precedence

@@ -93,14 +93,16 @@ func (r *Record) IsChain() bool {
 	case "user", "assistant", "system", "attachment", "progress":
 		return true
 	}
-	return r.UUID != "" && r.Type != "file-history-snapshot" && r.Type != "summary"
+	return r.UUID != "" && r.Type != "file-history-snapshot" && r.Type != "file-history-delta" && r.Type != "summary"
 }
 
 // Extract builds the record of one parsed line; obj is its root object. The
 // strings of the record are copies: nothing of the line is kept.
 func Extract(obj jsontree.Val, line int, offset int64) *Record {
 	r := &Record{Line: line, Offset: offset}
-	var msg, snapshot jsontree.Val
+	var msg, snapshot, backup jsontree.Val
+	var delta Backup
+	var amends string
 	// One pass over the members; a repeated key overwrites, so the last one
 	// wins, as with encoding/json.
 	for key, v := range obj.KeyMembers() {
@@ -160,7 +162,32 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 			}
 		case "snapshot":
 			snapshot = v
+		case "trackingPath":
+			delta.Key = v.String()
+		case "backup":
+			backup = v
+		case "snapshotMessageId":
+			amends = v.String()
 		}
+	}
+	if r.Type == "file-history-delta" {
+		// A delta (2.1.220+) adds one backup to the snapshot of amends.
+		r.SnapshotMessageID = amends
+		if backup.Kind() == jsontree.Object && delta.Key != "" {
+			delta.BackupTime = backup.Get("backupTime").String()
+			switch n := backup.Get("backupFileName"); n.Kind() {
+			case jsontree.String:
+				delta.FileName = n.String()
+			case jsontree.Null:
+				delta.Null = true
+			}
+			if lit, ok := backup.Get("version").Number(); ok {
+				n, _ := strconv.ParseInt(lit, 10, 64)
+				delta.Version = int(n)
+			}
+			r.Backups = []Backup{delta}
+		}
+		return r
 	}
 	if r.Type != "file-history-snapshot" {
 		r.SnapshotMessageID = ""

@@ -58,7 +58,7 @@ type Location struct {
 type Finding struct {
 	Rule     string
 	Severity Severity
-	Path     string // slash-separated, relative to the argument that found it
+	Path     string // slash-separated; starts with the argument that found it (ccvet lint)
 	Line     int    // 1-based; 0 = whole file
 	Column   int    // 1-based, in Unicode code points; 0 when Line is 0
 	Message  string

@@ -26,3 +26,18 @@ func Fingerprint(f *Finding) string {
 }
 
 var digits = regexp.MustCompile(`[0-9]+`)
+
+// ContentFingerprint is Fingerprint without the path: what a finding says
+// about its file (rule, entry uuid and JSON pointer, message with its
+// numbers removed). Baselines pair it with a path of their own choosing
+// (the path relative to the data root), so that a finding is recognised
+// however the run named its file.
+func ContentFingerprint(f *Finding) string {
+	parts := []string{f.Rule}
+	if f.UUID != "" {
+		parts = append(parts, f.UUID, f.Pointer)
+	}
+	parts = append(parts, digits.ReplaceAllString(f.Message, "#"))
+	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
+	return hex.EncodeToString(sum[:])
+}

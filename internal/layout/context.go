@@ -43,7 +43,7 @@ func addContext(res *Result, fileArgs []*File, seen map[string]bool) {
 			if err != nil || seen[abs] {
 				continue
 			}
-			st, err := os.Stat(p)
+			st, err := os.Lstat(p)
 			if err != nil || !st.Mode().IsRegular() {
 				continue
 			}
@@ -68,7 +68,7 @@ func jsonlIn(dir string) []string {
 	}
 	var out []string
 	for _, e := range ents {
-		if !e.IsDir() && strings.HasSuffix(e.Name(), ".jsonl") {
+		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".jsonl") { // links are never context
 			out = append(out, filepath.Join(dir, e.Name()))
 		}
 	}
@@ -85,7 +85,7 @@ func jsonlBelow(dir string) []string {
 			}
 			return nil
 		}
-		if !d.IsDir() && strings.HasSuffix(d.Name(), ".jsonl") {
+		if d.Type().IsRegular() && strings.HasSuffix(d.Name(), ".jsonl") {
 			out = append(out, p)
 		}
 		return nil

@@ -45,7 +45,7 @@ func (k Kind) IsTranscript() bool { return k == Transcript || k == Subagent }
 // File is one file to check.
 type File struct {
 	OSPath  string // path to open
-	Path    string // display path: slash-separated, relative to the argument that found it
+	Path    string // display path: slash-separated, relative to the argument that found it (Discover) or starting with it (DiscoverFromHere)
 	Kind    Kind
 	Size    int64
 	Stdin   bool   // read from standard input
@@ -62,13 +62,24 @@ type File struct {
 	Root string
 	// Base is the display path of the data root or argument, for store-wide findings.
 	Arg string
+	// Link is true for a file reached through a symbolic link (a file
+	// argument that is one, or a link inside the walk to a file inside the
+	// paths given): it is opened through the link. Any other file is opened
+	// only if it is still not a link.
+	Link bool
 	// Context is true for a file read only so that the cross-file checks of
 	// a file argument see the rest of its folder (see context.go): its
 	// records feed the project checks, but nothing is reported on it.
 	Context bool
+	// Key names the file whatever the arguments were (key.go): its path
+	// relative to the detected data root ("projects/<enc>/<sid>.jsonl",
+	// "history.jsonl"), else relative to the current folder. Baselines and
+	// configuration globs match it.
+	Key string
 }
 
-// Problem is a path that could not be read or walked.
+// Problem is a path that could not be read or walked, or a link that was
+// not followed.
 type Problem struct {
 	Path string // display path
 	Err  error
@@ -77,10 +88,18 @@ type Problem struct {
 // Result is what Discover found.
 type Result struct {
 	Files    []*File
-	Skipped  int // files ccvet does not check (other files, backups, metadata)
+	Skipped  int // files ccvet does not check (other files, backups, metadata, links not followed)
 	Problems []Problem
+	// Links are the symbolic links met inside the walk that were not
+	// followed (to a folder, out of the paths given, dangling, a loop);
+	// Err says why. Each is also counted in Skipped.
+	Links []Problem
 	// Roots are the data roots and projects folders among the arguments, for store-wide checks.
 	Roots []Root
+	// Foreign are the display paths of the files DropForeign skipped: JSON
+	// Lines that are not Claude Code data (counted in Skipped too). A run
+	// whose files were all foreign checked them and found them not ours.
+	Foreign []string
 }
 
 // Root is a scanned data root or projects folder.
@@ -117,7 +136,25 @@ func DiscoverFromHere(args []string, stdinName string) (*Result, error) {
 func discover(args []string, stdinName string, prefixArgs bool) (*Result, error) {
 	res := &Result{}
 	seen := map[string]bool{}
+	// Every file belongs to the deepest argument that holds it: a path named
+	// on the command line is checked as what it is, whatever else was named
+	// and in what order (a folder walk leaves out the other arguments inside it).
+	named := map[string]bool{}
+	for _, arg := range args {
+		if arg != "-" {
+			if abs, err := filepath.Abs(arg); err == nil {
+				named[abs] = true
+				if real, err := filepath.EvalSymlinks(abs); err == nil {
+					named[real] = true // walks see resolved paths
+				}
+			}
+		}
+	}
 	var fileArgs []*File
+	sc, err := newScope(args)
+	if err != nil {
+		return nil, err
+	}
 	for _, arg := range args {
 		if arg == "-" {
 			name := stdinName
@@ -140,12 +177,15 @@ func discover(args []string, stdinName string, prefixArgs bool) (*Result, error)
 			if !st.Mode().IsRegular() {
 				return nil, fmt.Errorf("%s: not a regular file or folder", arg)
 			}
+			if err := readable(arg); err != nil {
+				return nil, fmt.Errorf("%s: %w", arg, unwrapPathErr(err))
+			}
 			abs, _ := filepath.Abs(arg)
 			if seen[abs] {
 				continue
 			}
 			seen[abs] = true
-			f := &File{OSPath: arg, Path: filepath.ToSlash(arg), Size: st.Size(), Arg: arg}
+			f := &File{OSPath: arg, Path: filepath.ToSlash(arg), Size: st.Size(), Arg: arg, Link: isLink(arg)}
 			classify(f, abs, Root{})
 			if f.Kind == Other && strings.HasSuffix(arg, ".jsonl") {
 				f.Kind = Transcript
@@ -158,9 +198,12 @@ func discover(args []string, stdinName string, prefixArgs bool) (*Result, error)
 			fileArgs = append(fileArgs, f)
 			continue
 		}
-		walkDir(res, arg, seen, prefixArgs)
+		if err := walkDir(res, arg, seen, named, prefixArgs, sc); err != nil {
+			return nil, err
+		}
 	}
 	addContext(res, fileArgs, seen)
+	setKeys(res) // key.go
 	sort.SliceStable(res.Files, func(i, j int) bool { return res.Files[i].Path < res.Files[j].Path })
 	return res, nil
 }
@@ -174,12 +217,23 @@ func unwrapPathErr(err error) error {
 }
 
 // walkDir walks one folder argument. Display paths are relative to it, or
-// start with it when prefixArg is set. It does not follow symbolic links to
-// folders (so link loops cannot trap it); links to regular files are checked.
-func walkDir(res *Result, arg string, seen map[string]bool, prefixArg bool) {
+// start with it when prefixArg is set. The argument itself may be a symbolic
+// link (with or without a trailing slash): the folder it names is walked.
+// Inside the walk, links to folders are never followed (so link loops cannot
+// trap it), and links to regular files are followed only when their target
+// lies inside the paths given (sc); every link not followed is listed in
+// res.Links. A root that cannot be listed is an error. Paths in named (other
+// arguments) are left to their own argument.
+func walkDir(res *Result, arg string, seen, named map[string]bool, prefixArg bool, sc *scope) error {
 	abs, err := filepath.Abs(arg)
 	if err != nil {
 		abs = arg
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	if err := listable(abs); err != nil {
+		return fmt.Errorf("%s: %w", arg, unwrapPathErr(err))
 	}
 	var root Root
 	switch {
@@ -208,6 +262,12 @@ func walkDir(res *Result, arg string, seen map[string]bool, prefixArg bool) {
 			}
 			return nil
 		}
+		if p != abs && named[p] {
+			if d.IsDir() {
+				return fs.SkipDir // another argument: walked on its own
+			}
+			return nil // a file argument
+		}
 		if d.IsDir() {
 			if p != abs && (d.Name() == ".git" || d.Name() == "node_modules") {
 				return fs.SkipDir
@@ -217,9 +277,10 @@ func walkDir(res *Result, arg string, seen map[string]bool, prefixArg bool) {
 		mode := d.Type()
 		var size int64
 		if mode&fs.ModeSymlink != 0 {
-			st, err := os.Stat(p)
-			if err != nil || !st.Mode().IsRegular() {
-				res.Skipped++ // a link to a folder, a dangling link, or a loop: never followed
+			st, why := followable(p, sc)
+			if why != nil {
+				res.Skipped++
+				res.Links = append(res.Links, Problem{Path: disp, Err: why})
 				return nil
 			}
 			size = st.Size()
@@ -233,7 +294,7 @@ func walkDir(res *Result, arg string, seen map[string]bool, prefixArg bool) {
 			return nil
 		}
 		seen[p] = true
-		f := &File{OSPath: p, Path: disp, Size: size, Arg: arg}
+		f := &File{OSPath: p, Path: disp, Size: size, Arg: arg, Link: mode&fs.ModeSymlink != 0}
 		classify(f, p, root)
 		if f.Kind == Other {
 			res.Skipped++
@@ -242,6 +303,7 @@ func walkDir(res *Result, arg string, seen map[string]bool, prefixArg bool) {
 		res.Files = append(res.Files, f)
 		return nil
 	})
+	return nil
 }
 
 func isDir(p string) bool {

@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"bytes"
 	"io"
 
 	"github.com/ccvet/ccvet/internal/jsonl"
@@ -14,15 +13,19 @@ const snippetMaxLine = 16 << 20
 
 // Lines reads lines of the files of a run again, by display path and line
 // number, for printers that show the offending line (report.TextOptions).
-// It keeps one file open and reads forward, so findings in report order
-// (by path, then line) cost one pass over each file. Standard input is
-// read from the bytes kept in memory.
+// It keeps one file open and reads forward, and keeps the last line it
+// returned, so findings in report order (by path, then line; several on
+// one line) cost one pass over each file that reads each line once: linear
+// in the size of the files and the number of findings. Only the bytes read
+// when the file was checked are read again (see Result.Lines). Standard
+// input is read from its copy (see Engine.open).
 type Lines struct {
 	files map[string]*model.File
 	path  string
 	rc    io.Closer
 	rd    *jsonl.Reader
-	next  int // number of the line rd returns next
+	next  int    // number of the line rd returns next
+	last  []byte // line next-1, valid until rd moves on
 }
 
 // Lines returns a line reader over the files of the run; Close it after use.
@@ -43,6 +46,9 @@ func (l *Lines) Line(path string, n int) (line []byte, ok bool) {
 	if n < 1 {
 		return nil, false
 	}
+	if l.rd != nil && l.path == path && n == l.next-1 && l.last != nil {
+		return l.last, true // another finding on the same line
+	}
 	if l.rd == nil || l.path != path || l.next > n {
 		l.Close()
 		f := l.files[path]
@@ -51,13 +57,17 @@ func (l *Lines) Line(path string, n int) (line []byte, ok bool) {
 		}
 		var src io.Reader
 		if f.Stdin {
-			src = bytes.NewReader(f.StdinData)
+			if f.StdinCopy == nil {
+				return nil, false
+			}
+			src = io.NewSectionReader(f.StdinCopy, 0, f.Bytes)
 		} else {
-			rc, err := openReadOnly(f.OSPath)
+			rc, err := openReadOnly(f.OSPath, f.Link)
 			if err != nil {
 				return nil, false
 			}
-			l.rc, src = rc, rc
+			// Bytes appended since the check are not reported on.
+			l.rc, src = rc, io.LimitReader(rc, f.Bytes)
 		}
 		l.path, l.rd, l.next = path, jsonl.NewReader(src), 1
 		l.rd.MaxLine = snippetMaxLine
@@ -68,8 +78,9 @@ func (l *Lines) Line(path string, n int) (line []byte, ok bool) {
 			l.Close()
 			return nil, false
 		}
-		l.next = jl.Num + 1
+		l.next, l.last = jl.Num+1, nil
 		if jl.Num == n {
+			l.last = jl.Bytes
 			return jl.Bytes, true
 		}
 	}
@@ -84,6 +95,6 @@ func (l *Lines) Close() error {
 	if l.rd != nil {
 		l.rd.Release() // give the pooled buffer back
 	}
-	l.rc, l.rd, l.path, l.next = nil, nil, "", 0
+	l.rc, l.rd, l.path, l.next, l.last = nil, nil, "", 0, nil
 	return err
 }

@@ -57,7 +57,17 @@ type Result struct {
 	Bytes    int64             // bytes read
 	Skipped  int               // files found but not checked
 
-	src []*model.File // for Lines (lines.go)
+	src    []*model.File // for Lines (lines.go)
+	spools []*spool
+}
+
+// Close drops the copy of standard input the run kept, if any.
+func (r *Result) Close() error {
+	for _, sp := range r.spools {
+		sp.Close()
+	}
+	r.spools = nil
+	return nil
 }
 
 // Engine holds the compiled rules and schemas for one run.
@@ -67,6 +77,8 @@ type Engine struct {
 	rules []*rules.Rule
 	on    map[string]bool
 	sev   map[string]finding.Severity
+
+	spools []*spool // copies of standard input, closed with the Result
 }
 
 // New prepares an engine; it compiles the schemas once.
@@ -130,6 +142,10 @@ func (e *Engine) Run(found *layout.Result) *Result {
 		problems.emit(finding.Finding{Rule: rules.Unreadable.ID, Severity: rules.Unreadable.Severity,
 			Path: p.Path, Message: "cannot read: " + p.Err.Error()})
 	}
+	for _, p := range found.Links {
+		problems.emit(finding.Finding{Rule: rules.UnfollowedLink.ID, Severity: rules.UnfollowedLink.Severity,
+			Path: p.Path, Message: p.Err.Error()})
+	}
 	all = append(all, problems.out...)
 
 	files := make([]*model.File, len(found.Files))
@@ -140,6 +156,7 @@ func (e *Engine) Run(found *layout.Result) *Result {
 		files[i] = model.NewFile(lf, e.env, c.emit)
 	}
 	res.src = files
+	defer func() { res.spools, e.spools = e.spools, nil }()
 
 	// Projects: transcripts grouped by their folder. A project's rules run
 	// as soon as its last file is read, and its files then drop the records
@@ -283,17 +300,30 @@ func pathless(err error) string {
 	return err.Error()
 }
 
-func (e *Engine) open(f *model.File) (io.ReadCloser, error) {
+// open opens what f names: standard input, or a file read up to its size
+// at open. grew, for a file, reports whether it has grown since.
+func (e *Engine) open(f *model.File) (rc io.ReadCloser, grew func() bool, err error) {
 	if f.Stdin {
 		in := e.opts.Stdin
 		if in == nil {
 			in = os.Stdin
 		}
-		data, err := io.ReadAll(in)
-		f.StdinData = data
-		return io.NopCloser(bytes.NewReader(data)), err
+		// Standard input is read as a stream; a copy goes to an unnamed
+		// spool file (memory only where none can be made), which the
+		// positions of findings and the snippets read again.
+		sp := newSpool()
+		e.spools = append(e.spools, sp)
+		f.StdinCopy = sp
+		return io.NopCloser(io.TeeReader(in, sp)), func() bool { return false }, nil
 	}
-	return openReadOnly(f.OSPath)
+	sf, err := openReadOnly(f.OSPath, f.Link)
+	if err != nil {
+		return nil, nil, err
+	}
+	if afterOpen != nil {
+		afterOpen(f.OSPath)
+	}
+	return sf, sf.grew, nil
 }
 
 func (e *Engine) checkFile(f *model.File) {
@@ -313,7 +343,7 @@ func (e *Engine) checkFile(f *model.File) {
 }
 
 func (e *Engine) checkLines(f *model.File) {
-	rc, err := e.open(f)
+	rc, grew, err := e.open(f)
 	if err != nil {
 		e.unreadable(f, 0, err)
 		return
@@ -340,6 +370,11 @@ func (e *Engine) checkLines(f *model.File) {
 		if err != nil {
 			f.ReadError = err
 			e.unreadable(f, f.Lines+1, err)
+			break
+		}
+		if !jl.Newline && grew() {
+			// The size snapshot cut a line that a writer is still
+			// appending: it is left, whole, to the next run.
 			break
 		}
 		f.Lines++
@@ -431,7 +466,7 @@ func decodeReference(l *model.Line, jl *jsonl.Line) {
 
 // checkDoc reads a whole-document file (todos) and decodes it.
 func (e *Engine) checkDoc(f *model.File) {
-	rc, err := e.open(f)
+	rc, _, err := e.open(f)
 	if err != nil {
 		e.unreadable(f, 0, err)
 		return

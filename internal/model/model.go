@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"os"
 
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
@@ -13,6 +12,7 @@ import (
 	"github.com/ccvet/ccvet/internal/jsonpos"
 	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/internal/layout"
+	"github.com/ccvet/ccvet/internal/readonly"
 	"github.com/ccvet/ccvet/internal/schema"
 )
 
@@ -208,8 +208,9 @@ type File struct {
 	History   []HistoryRef // history.jsonl lines naming a session (filled by the history-orphan line check)
 	ReadError error        // the read stopped early because of this error
 
-	// Stdin keeps the bytes read from standard input so that positions can be found again.
-	StdinData []byte
+	// StdinCopy holds the bytes read from standard input (a spool file,
+	// not memory, where one can be made) so that positions can be found again.
+	StdinCopy io.ReaderAt
 
 	// Whole-document files (todos/*.json) are read at once.
 	Doc      []byte // the document, when the file is a whole JSON document
@@ -278,12 +279,12 @@ func (f *File) ReportRecord(r Rule, rec *entry.Record, ptr string, fd finding.Fi
 func (f *File) lineAt(off int64) []byte {
 	var src io.Reader
 	if f.Stdin {
-		if off < 0 || off > int64(len(f.StdinData)) {
+		if f.StdinCopy == nil || off < 0 || off > f.Bytes {
 			return nil
 		}
-		src = bytes.NewReader(f.StdinData[off:])
+		src = io.NewSectionReader(f.StdinCopy, off, f.Bytes-off)
 	} else {
-		fh, err := os.Open(f.OSPath)
+		fh, _, err := readonly.Open(f.OSPath, f.Link)
 		if err != nil {
 			return nil
 		}
@@ -345,13 +346,13 @@ func (p *Project) Emit(r Rule, fd finding.Finding) {
 
 // KeepStoreRecords drops the records that only file and project checks
 // read, once those have run. What stays, in file order: file-history
-// snapshots, and each record where a sessionId or a cwd first appears in
+// snapshots and deltas, and each record where a sessionId or a cwd first appears in
 // the file (so the launch cwd and every session id the file carries).
 func (f *File) KeepStoreRecords() {
 	seenSession, seenCwd := map[string]bool{}, map[string]bool{}
 	kept := f.Records[:0]
 	for _, rec := range f.Records {
-		keep := rec.Type == "file-history-snapshot"
+		keep := rec.Type == "file-history-snapshot" || rec.Type == "file-history-delta"
 		if rec.SessionID != "" && !seenSession[rec.SessionID] {
 			seenSession[rec.SessionID], keep = true, true
 		}

@@ -10,7 +10,9 @@ import (
 )
 
 // TestGenerate plays every scenario with every version into
-// $CCVET_ORACLE_OUT/<version>/<scenario> (skipped when unset).
+// $CCVET_ORACLE_OUT/<version>/<scenario> (skipped when unset), and with
+// CCVET_ORACLE_SCRUB_OUT=DIR writes a scrubbed copy of each data root (fit
+// for committing) to DIR/<version>/<scenario>.
 // CCVET_ORACLE_VERSIONS and CCVET_ORACLE_SCENARIOS (comma lists) narrow it.
 func TestGenerate(t *testing.T) {
 	out := os.Getenv("CCVET_ORACLE_OUT")
@@ -50,9 +52,15 @@ func TestGenerate(t *testing.T) {
 				dir := filepath.Join(out, v, sc.Name)
 				_ = os.RemoveAll(dir)
 				start := time.Now()
-				if _, err := Generate(ctx, v, bin, sc, dir); err != nil {
+				env, err := Generate(ctx, v, bin, sc, dir)
+				if err != nil {
 					failed = true
 					t.Error(err)
+				}
+				if so := os.Getenv("CCVET_ORACLE_SCRUB_OUT"); so != "" && env != nil {
+					if err := ScrubTree(env.Root, filepath.Join(so, v, sc.Name)); err != nil {
+						t.Error(err)
+					}
 				}
 				t.Logf("%s %s: %v", v, sc.Name, time.Since(start).Round(time.Millisecond))
 			})

@@ -28,6 +28,11 @@ Layout: ` + "`<version>/<scenario>/`" + ` holds
   ` + "`messages`" + ` are what the reader rebuilt from the file), reply.
 - ` + "`runs.json`" + `: each ` + "`claude -p`" + ` invocation (args, exit status, session id, result).
 
+A scrubbed copy of each data root, fit for committing as a fixture (Anthropic-written
+text replaced by placeholders, see internal/oracle/scrub.go), is made by
+` + "`CCVET_ORACLE_SCRUB_FROM=DIR CCVET_ORACLE_SCRUB_OUT=DIR/scrubbed go test ./internal/oracle -run TestScrubTrees`" + `
+(here: ` + "`scrubbed/<version>/<scenario>/`" + ` when present).
+
 Every run: fresh HOME/CLAUDE_CONFIG_DIR/working folder, ` + "`claude -p PROMPT --output-format json --allowedTools=" + AllowedTools + "`" + `;
 the prompt carries the reply plan after ` + "`" + PlanMarker + "`" + `.
 
@@ -38,7 +43,7 @@ Versions: ` + strings.Join(versions, ", ") + `
 `)
 	for _, s := range Scenarios() {
 		h := "yes"
-		if !s.Healthy {
+		if !s.Healthy() {
 			h = "no (damaged on purpose)"
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", s.Name, h, s.Doc)

@@ -1,4 +1,3 @@
-// Package oracle drives the real Claude Code offline against a stand-in Messages API (test-only).
 package oracle
 
 import (

@@ -135,8 +135,8 @@ func (e *Env) RunPTY(ctx context.Context, keys []Key, args ...string) (RunRecord
 	if err := cmd.Start(); err != nil {
 		return rec, err
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
 	select {
 	case <-done:
 	case <-time.After(time.Duration(total+30) * time.Second):

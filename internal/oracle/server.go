@@ -213,7 +213,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
 }
 
 func apiError(w http.ResponseWriter, rec *Request, msg string) {
@@ -236,11 +238,17 @@ func (s *Server) messages(w http.ResponseWriter, body []byte, rec *Request) {
 		return
 	}
 	rec.Stream = req.Stream
+	if len(req.Tools) == 0 {
+		rec.Kind = "side"
+		if isCompaction(req.Messages) {
+			rec.Kind = "compact"
+		}
+	}
 	if msg := checkPairing(req.Messages); msg != "" {
 		apiError(w, rec, msg)
 		return
 	}
-	blocks, stop := s.reply(&req, rec)
+	blocks, stop := s.reply(&req)
 	model := req.Model
 	if model == "" {
 		model = "claude-oracle"
@@ -262,14 +270,11 @@ func (s *Server) messages(w http.ResponseWriter, body []byte, rec *Request) {
 
 // reply picks the answer: a summary for a compaction request, a short text
 // for other requests without tools, else the plan's next step.
-func (s *Server) reply(req *apiRequest, rec *Request) ([]map[string]any, string) {
+func (s *Server) reply(req *apiRequest) ([]map[string]any, string) {
 	if len(req.Tools) == 0 {
-		last := lastUserText(req.Messages)
-		if strings.Contains(strings.ToLower(last), "summary") {
-			rec.Kind = "compact"
+		if isCompaction(req.Messages) {
 			return []map[string]any{textBlock("<analysis>Oracle analysis.</analysis>\n<summary>Oracle summary: the user ran scripted oracle steps.</summary>")}, "end_turn"
 		}
-		rec.Kind = "side"
 		return []map[string]any{textBlock("Oracle side reply.")}, "end_turn"
 	}
 	steps, n := findPlan(req.Messages)
@@ -304,6 +309,12 @@ func (s *Server) reply(req *apiRequest, rec *Request) ([]map[string]any, string)
 		return blocks, "tool_use"
 	}
 	return blocks, "end_turn"
+}
+
+// isCompaction tells a compaction request (no tools; the last user text
+// asks for a summary).
+func isCompaction(msgs []Message) bool {
+	return strings.Contains(strings.ToLower(lastUserText(msgs)), "summary")
 }
 
 func textBlock(s string) map[string]any { return map[string]any{"type": "text", "text": s} }

@@ -26,7 +26,8 @@ package pathenc
 //   - the drive letter of a Windows path in either case: Claude Code keeps
 //     the case the shell gives, so "c--Users-x" and "C--Users-x" can both
 //     hold one project;
-//   - a trailing path separator on the cwd ("/a/b/" for "/a/b");
+//   - a trailing path separator on the cwd, encoded ("/a/b/" as "-a-b-") or
+//     not ("-a-b");
 //   - NFC and NFD spellings of the path. From 2.1.39 the path is
 //     NFC-normalized before encoding; before, macOS gave NFD names. The two
 //     encode differently ("é" is one unit, "-", in NFC but "e"+U+0301, "e-",
@@ -133,11 +134,16 @@ func MaybeOverride(name string) bool {
 // and either case of a Windows drive letter. It does not try other Unicode
 // normalizations; Matches does.
 func Encodes(cwd, folder string) bool {
-	cwd = trimSep(cwd)
 	if cwd == "" || folder == "" {
 		return false
 	}
-	return encodes(EncodeUncapped(cwd), cwd, folder)
+	// Claude Code encodes the directory as the shell gave it: "/a/b/"
+	// becomes "-a-b-"; the same directory launched as "/a/b" is "-a-b".
+	if encodes(EncodeUncapped(cwd), cwd, folder) {
+		return true
+	}
+	t := trimSep(cwd)
+	return t != cwd && encodes(EncodeUncapped(t), t, folder)
 }
 
 func encodes(enc, cwd, folder string) bool {
@@ -310,4 +316,76 @@ func match(toks []token, s string, prefix bool) bool {
 		cur = next
 	}
 	return cur[len(s)]
+}
+
+// WrittenBy narrows Encodes and Matches for a session whose launch entry
+// was written by version v: a long name must be spelled as that version
+// spells it. Before 2.1.47 long names were written uncapped; from 2.1.47
+// capped with a hash, the 32-bit one (Hash) in Node builds and in native
+// builds from 2.1.101, another one in native builds 2.1.47-2.1.98. An
+// unknown v ("", or not x.y.z) accepts every spelling.
+func WrittenBy(cwd, folder, v string) bool {
+	if !known(v) || len(folder) <= MaxLen {
+		return true
+	}
+	t := trimSep(cwd)
+	if folder == EncodeUncapped(t) || folder == EncodeUncapped(cwd) {
+		return before(v, 2, 1, 47) // uncapped: only before capping began
+	}
+	switch {
+	case before(v, 2, 1, 47):
+		return false // a capped name from a version that did not cap
+	case !before(v, 2, 1, 101):
+		suffix := folder[MaxLen:]
+		return suffix == "-"+Hash(t) || suffix == "-"+Hash(cwd)
+	}
+	return true
+}
+
+// known reports whether v is a version x.y.z.
+func known(v string) bool {
+	_, ok := parseVersion(v)
+	return ok
+}
+
+// before reports whether version v is older than a.b.c (false when v does
+// not parse).
+func before(v string, a, b, c int) bool {
+	n, ok := parseVersion(v)
+	if !ok {
+		return false
+	}
+	want := [3]int{a, b, c}
+	for i := range n {
+		if n[i] != want[i] {
+			return n[i] < want[i]
+		}
+	}
+	return false
+}
+
+func parseVersion(v string) ([3]int, bool) {
+	var n [3]int
+	parts := strings.Split(v, ".")
+	if len(parts) != 3 {
+		return n, false
+	}
+	for i, p := range parts {
+		x, err := strconv.Atoi(p)
+		if err != nil || x < 0 {
+			return n, false
+		}
+		n[i] = x
+	}
+	return n, true
+}
+
+// EncodeFor is the name Claude Code version v gives the launch directory p:
+// uncapped before 2.1.47, else Encode (for native builds 2.1.47-2.1.98 the
+// hash differs; see WrittenBy).
+func EncodeFor(p, v string) string {
+	if before(v, 2, 1, 47) {
+		return EncodeUncapped(p)
+	}
+	return Encode(p)
 }

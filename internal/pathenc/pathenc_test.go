@@ -160,3 +160,47 @@ func TestKey(t *testing.T) {
 		}
 	}
 }
+
+// TestWrittenBy: a long name must be spelled as the version that started
+// the session spells it (2.1.110 and 2.1.330 were seen writing the 266-
+// character path below as prefix + "-q5y4ul").
+func TestWrittenBy(t *testing.T) {
+	long := "/tmp/fmtoracle/lp/" + strings.Repeat("a", 80) + "/" + strings.Repeat("b", 80) + "/" + strings.Repeat("c", 80) + "/d_e.f"
+	capped := Encode(long)
+	if !strings.HasSuffix(capped, "-q5y4ul") {
+		t.Fatalf("Encode = …%s, want the suffix 2.1.330 wrote (-q5y4ul)", capped[len(capped)-8:])
+	}
+	other := capped[:MaxLen] + "-zzzzzz"
+	uncapped := EncodeUncapped(long)
+	for _, c := range []struct {
+		folder, v string
+		want      bool
+	}{
+		{capped, "2.1.330", true},
+		{capped, "2.1.110", true},
+		{other, "2.1.330", false},
+		{other, "2.1.60", true}, // a native build's other hash
+		{other, "", true},
+		{uncapped, "1.0.51", true},
+		{uncapped, "2.1.330", false},
+		{capped, "1.0.51", false},
+		{"-a-b", "2.1.330", true},
+	} {
+		cwd := long
+		if c.folder == "-a-b" {
+			cwd = "/a/b"
+		}
+		if got := WrittenBy(cwd, c.folder, c.v); got != c.want {
+			t.Errorf("WrittenBy(…, %s…, %q) = %v, want %v", c.folder[:20], c.v, got, c.want)
+		}
+	}
+	if EncodeFor(long, "1.0.51") != uncapped || EncodeFor(long, "2.1.330") != capped {
+		t.Error("EncodeFor")
+	}
+}
+
+func TestTrailingSeparator(t *testing.T) {
+	if !Encodes("/workspace/", "-workspace-") || !Encodes("/workspace/", "-workspace") || Encodes("/workspace", "-workspace-") {
+		t.Error("a trailing separator is encoded as written, or dropped")
+	}
+}

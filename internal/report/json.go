@@ -1,10 +1,11 @@
 package report
 
 import (
+	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"io"
-
-	"github.com/ccvet/ccvet/internal/finding"
+	"unicode/utf8"
 )
 
 type jsonTool struct {
@@ -13,15 +14,25 @@ type jsonTool struct {
 }
 
 type jsonFinding struct {
-	Rule     string             `json:"rule"`
-	Severity string             `json:"severity"`
-	Path     string             `json:"path"`
-	Line     int                `json:"line"`
-	Column   int                `json:"column"`
-	Message  string             `json:"message"`
-	Pointer  string             `json:"pointer"`
-	UUID     string             `json:"uuid,omitempty"`
-	Related  []finding.Location `json:"related,omitempty"`
+	Rule      string         `json:"rule"`
+	Severity  string         `json:"severity"`
+	Path      string         `json:"path"`
+	PathBytes string         `json:"pathBytes,omitempty"`
+	Line      int            `json:"line"`
+	Column    int            `json:"column"`
+	Message   string         `json:"message"`
+	Pointer   string         `json:"pointer"`
+	UUID      string         `json:"uuid,omitempty"`
+	Related   []jsonLocation `json:"related,omitempty"`
+}
+
+type jsonLocation struct {
+	Path      string `json:"path"`
+	PathBytes string `json:"pathBytes,omitempty"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	Pointer   string `json:"pointer,omitempty"`
+	Message   string `json:"message,omitempty"`
 }
 
 type jsonReport struct {
@@ -30,15 +41,44 @@ type jsonReport struct {
 	Summary  Summary       `json:"summary"`
 }
 
-// JSON writes the run as one JSON document (the shape is documented in the README).
+// JSONPath is how machine formats carry a path faithfully: the path itself
+// when it is valid UTF-8 (JSON escapes its control characters), else its
+// text-report form (invalid bytes as \xNN, ambiguous on its own) together
+// with the exact bytes in standard base64, for a "pathBytes" field. Two
+// paths that differ in any byte never give the same pair.
+func JSONPath(p string) (path, pathBytes string) {
+	if utf8.ValidString(p) {
+		return p, ""
+	}
+	return Sanitize(p), base64.StdEncoding.EncodeToString([]byte(p))
+}
+
+// JSON writes the run as one JSON document (the shape is documented in the
+// README). Paths follow JSONPath. Messages and pointers are written exactly,
+// as in SARIF: characters that could hide or reorder text (C1 and
+// bidirectional controls) as \u escapes, like the C0 controls encoding/json
+// escapes already; only the text and GitHub printers escape them further
+// (Sanitize), for a terminal or a log.
 func JSON(w io.Writer, r *Run) error {
 	out := jsonReport{Tool: jsonTool{Name: "ccvet", Version: r.Version}, Findings: []jsonFinding{}, Summary: r.Summarize()}
 	for _, f := range r.Findings {
-		out.Findings = append(out.Findings, jsonFinding{Rule: f.Rule, Severity: f.Severity.String(), Path: f.Path,
-			Line: f.Line, Column: f.Column, Message: f.Message, Pointer: f.Pointer, UUID: f.UUID, Related: f.Related})
+		jf := jsonFinding{Rule: f.Rule, Severity: f.Severity.String(), Line: f.Line, Column: f.Column,
+			Message: f.Message, Pointer: f.Pointer, UUID: f.UUID}
+		jf.Path, jf.PathBytes = JSONPath(f.Path)
+		for _, rel := range f.Related {
+			jl := jsonLocation{Line: rel.Line, Column: rel.Column, Pointer: rel.Pointer, Message: rel.Message}
+			jl.Path, jl.PathBytes = JSONPath(rel.Path)
+			jf.Related = append(jf.Related, jl)
+		}
+		out.Findings = append(out.Findings, jf)
 	}
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	_, err := w.Write(escapeInvisible(buf.Bytes()))
+	return err
 }

@@ -321,13 +321,16 @@ var semverRE = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)` +
 
 // toolVersion is ccvet's version as SARIF wants it, starting with a number
 // (the validator warns otherwise, SARIF2005): "v1.2.3 (abc)" → "1.2.3 (abc)",
-// and a build without a module version, "(devel) (abc)", → "0.0.0-devel (abc)".
+// and a build without a module version, "(devel) (abc)", → "0.0.0-devel (abc)"
+// ("(built without version information)" → "0.0.0-devel").
 func toolVersion(v string) string {
 	switch {
 	case v == "":
 		return "0.0.0-devel"
 	case strings.HasPrefix(v, "(devel)"):
 		return "0.0.0-devel" + strings.TrimPrefix(v, "(devel)")
+	case strings.HasPrefix(v, "(built without"): // a build without version information
+		return "0.0.0-devel"
 	case len(v) > 1 && v[0] == 'v' && '0' <= v[1] && v[1] <= '9':
 		return v[1:]
 	}

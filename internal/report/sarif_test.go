@@ -332,6 +332,7 @@ func TestToolVersion(t *testing.T) {
 		{"(devel)", "0.0.0-devel", "0.0.0-devel"},
 		{"(devel) (0123456789ab)", "0.0.0-devel (0123456789ab)", "0.0.0-devel"},
 		{"", "0.0.0-devel", "0.0.0-devel"},
+		{"(built without version information)", "0.0.0-devel", "0.0.0-devel"},
 		{"v1.2", "1.2", ""},
 		{"01.2.3", "01.2.3", ""},
 		{"version", "version", ""},

@@ -71,7 +71,7 @@ func summaryLine(r *Run) string {
 		countOf(s.Files, "file", "files"), countOf(s.Entries, "entry", "entries"),
 		countOf(s.Errors, "error", "errors"), countOf(s.Warnings, "warning", "warnings"), countOf(s.Notes, "note", "notes"))
 	if s.Skipped > 0 {
-		line += fmt.Sprintf(" (%d other files skipped)", s.Skipped)
+		line += " (" + countOf(s.Skipped, "other file", "other files") + " skipped)"
 	}
 	return line
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/jsonpos"
 	"github.com/ccvet/ccvet/internal/model"
+	"github.com/ccvet/ccvet/internal/schema"
 )
 
 // MissingBackup reports a file-history snapshot naming a backup that is not
@@ -30,7 +31,10 @@ var MissingBackup = register(&Rule{
 		"conversation no longer agree. A null backupFileName (a file created later) is normal, and so is " +
 		"a whole folder removed by cleanup (see missing-backup-folder). Backups of a resumed or forked " +
 		"session are hard-linked into the new session's folder; ccvet looks in the folders of every " +
-		"session id the transcript carries. Checked only when the data root (the folder holding " +
+		"session id the transcript carries. A `file-history-delta` line (2.1.220+) adds one backup to the " +
+		"snapshot it amends and is checked the same way. From 2.1.208 Claude Code prunes superseded backups " +
+		"itself: in a transcript written by 2.1.208 or later only the newest backup of each file must exist. " +
+		"Checked only when the data root (the folder holding " +
 		"projects/ and file-history/) is among the scanned paths.",
 	Bad: `{"type":"file-history-snapshot",…,"snapshot":{"trackedFileBackups":{"src/a.ts":` +
 		`{"backupFileName":"3f9a0c1e2b4d5a6f@v2","version":2,…}}}}` + "\nwith file-history/<sessionId>/ lacking 3f9a0c1e2b4d5a6f@v2",
@@ -116,15 +120,34 @@ func backupsCheck(r *Rule, s *model.Store) {
 			reported[k] = true
 			return true
 		}
+		// From 2.1.208 Claude Code prunes superseded backups itself: a
+		// backup older than the file's newest one may be gone.
+		prunes, newest := false, map[string]int{}
 		for _, rec := range f.Records {
-			if rec.Type != "file-history-snapshot" {
+			if rec.Version != "" && !schema.VersionLess(rec.Version, "2.1.208") {
+				prunes = true
+			}
+			for _, b := range rec.Backups {
+				if b.Version > newest[b.Key] {
+					newest[b.Key] = b.Version
+				}
+			}
+		}
+		for _, rec := range f.Records {
+			// A file-history-delta (2.1.220+) adds one backup to the
+			// snapshot it amends: its backup is checked the same way.
+			if rec.Type != "file-history-snapshot" && rec.Type != "file-history-delta" {
 				continue
 			}
+			ptrBase := "/snapshot/trackedFileBackups/"
 			for _, b := range rec.Backups {
 				if b.Null || b.FileName == "" {
 					continue
 				}
-				ptr := "/snapshot/trackedFileBackups/" + jsonpos.Escape(b.Key) + "/backupFileName"
+				ptr := ptrBase + jsonpos.Escape(b.Key) + "/backupFileName"
+				if rec.Type == "file-history-delta" {
+					ptr = "/backup/backupFileName"
+				}
 				if !safeName(b.FileName) {
 					if once("unsafe", b.FileName) {
 						f.ReportRecord(unsafeRule, rec, ptr, finding.Finding{Message: "backupFileName " + quote(b.FileName) +
@@ -153,7 +176,7 @@ func backupsCheck(r *Rule, s *model.Store) {
 						break
 					}
 				}
-				if found {
+				if found || prunes && b.Version < newest[b.Key] {
 					continue
 				}
 				switch folder(owner).state {

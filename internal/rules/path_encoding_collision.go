@@ -42,7 +42,7 @@ var PathEncodingCollision = register(&Rule{
 				continue
 			}
 			rec := launchRecord(f)
-			if rec == nil || !pathenc.Encodes(rec.Cwd, p.Name) {
+			if rec == nil || !pathenc.Encodes(rec.Cwd, p.Name) || !pathenc.WrittenBy(rec.Cwd, p.Name, rec.Version) {
 				continue // another rule (project-dir-mismatch) looks at cwds that do not encode to the folder
 			}
 			k := pathenc.Key(rec.Cwd)

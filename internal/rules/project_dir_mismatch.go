@@ -20,9 +20,11 @@ var ProjectDirMismatch = register(&Rule{
 		"resuming it by id from elsewhere mixes it into the wrong project " +
 		"(compare anthropics/claude-code#7009, #69245 and #70076 for how names are derived). " +
 		"Accepted spellings: the current encoding, the uncapped one before 2.1.47, any hash after the first " +
-		"200 characters, either case of a Windows drive letter, NFC and NFD spellings (2.1.39 changed the " +
-		"normalization). Folder names that can only come from CLAUDE_CODE_PROJECT_DIR_NAME (no leading '-' " +
-		"or drive, or an underscore) are not checked. A launch directory that is a symbolic link may also " +
+		"200 characters (for a session started by 2.1.101 or later, the 32-bit hash those versions write; " +
+		"before 2.1.47 only the uncapped name), either case of a Windows drive letter, NFC and NFD spellings (2.1.39 changed the " +
+		"normalization), a cwd with a trailing separator encoded with or without it, and a folder named " +
+		"after a later cwd of the session (`/cd`, 2.1.169+). Folder names that can only come from " +
+		"CLAUDE_CODE_PROJECT_DIR_NAME (no leading '-' or drive, or an underscore) are not checked. A launch directory that is a symbolic link may also " +
 		"differ from the folder name (from 2.0.28 the real path is encoded).",
 	Bad:  "projects/-home-me-app/1111….jsonl whose first entry has \"cwd\":\"/home/me/other\"",
 	Good: "projects/-home-me-app/1111….jsonl whose first entry has \"cwd\":\"/home/me/app\"",
@@ -34,11 +36,44 @@ var ProjectDirMismatch = register(&Rule{
 			return
 		}
 		rec := launchRecord(f)
-		if rec == nil || pathenc.Matches(rec.Cwd, f.ProjectName) || pathenc.MaybeOverride(f.ProjectName) {
+		if rec == nil || pathenc.MaybeOverride(f.ProjectName) ||
+			pathenc.Matches(rec.Cwd, f.ProjectName) && pathenc.WrittenBy(rec.Cwd, f.ProjectName, rec.Version) {
 			return
 		}
-		f.ReportRecord(r, rec, "/cwd", finding.Finding{Message: "session launched in " + quote(rec.Cwd) +
-			" is stored in project folder " + quote(f.ProjectName) + ", but that directory's folder is " +
-			quote(pathenc.Encode(rec.Cwd)) + ": `claude --resume` run there will not list it"})
+		// From 2.1.169 `/cd` moves a session's working directory: a later
+		// cwd of the file may be the one its folder is named after.
+		for _, o := range f.Records {
+			if o.Cwd != "" && o.Cwd != rec.Cwd && pathenc.Matches(o.Cwd, f.ProjectName) && pathenc.WrittenBy(o.Cwd, f.ProjectName, o.Version) {
+				return
+			}
+		}
+		want := pathenc.EncodeFor(rec.Cwd, rec.Version)
+		if want == f.ProjectName {
+			return // never claim the folder should be named what it is named
+		}
+		have, should := quoteApart(f.ProjectName, want)
+		msg := "session launched in " + quote(rec.Cwd) + " is stored in project folder " + have +
+			", but that directory's folder is " + should + ": `claude --resume` run there will not list it"
+		if len(f.ProjectName) <= 64 {
+			msg += " (unless CLAUDE_CODE_PROJECT_DIR_NAME named the folder)"
+		}
+		f.ReportRecord(r, rec, "/cwd", finding.Finding{Message: msg})
 	},
 })
+
+// quoteApart quotes two names so that the quotes differ where the names
+// do: a long name shortened by quote is shown from a little before the
+// first difference instead ("…ccc-zzzzzz" against "…ccc-q5y4ul").
+func quoteApart(a, b string) (string, string) {
+	qa, qb := quote(a), quote(b)
+	if qa != qb || a == b {
+		return qa, qb
+	}
+	ra, rb := []rune(a), []rune(b)
+	i := 0
+	for i < len(ra) && i < len(rb) && ra[i] == rb[i] {
+		i++
+	}
+	from := max(i-10, 0)
+	return quote("…" + string(ra[from:])), quote("…" + string(rb[from:]))
+}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/jsonpos"
 	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/model"
@@ -13,10 +14,16 @@ var Schema = register(&Rule{
 	ID:       "schema",
 	Severity: finding.Error,
 	Enabled:  true,
-	Summary:  "an entry does not match the JSON Schema of its type",
-	Why: "Claude Code and the tools that read transcripts expect each entry type to carry certain " +
-		"fields with certain types. A wrong or missing field makes the entry unreadable or " +
-		"misread (a user turn without `message`, a `timestamp` that is not a date).",
+	Summary:  "an entry does not match the JSON Schema of its type (an error only where the reader loses data, else a warning)",
+	Why: "Severity follows the consequence. An error is a shape that breaks Claude Code's reader or " +
+		"loses data: an entry that is not an object or has no `type`, a chain entry without a usable " +
+		"`uuid` or `parentUuid` (it drops out of the conversation), a user or assistant entry whose " +
+		"`message` is not an object or whose `content` is neither text nor blocks (a resume silently " +
+		"loses that turn), a content block that is not an object or lacks its `type`, `id`, `name` or " +
+		"`tool_use_id`. Anything else the reader tolerates (a missing field other versions write, a " +
+		"timestamp that is not a date, a value outside the known set) is a warning that names the " +
+		"Claude Code versions seen writing the field; --strict makes it an error, for format " +
+		"regression CI. New fields and entry types are rules unknown-field and unknown-type.",
 	Bad:  `{"parentUuid":null,"type":"user","uuid":"…","timestamp":"yesterday",…}`,
 	Good: `{"parentUuid":null,"type":"user","uuid":"…","timestamp":"2025-11-02T10:14:03.512Z",…}`,
 	Fix:  "Correct the value the message names; `ccvet schema TYPE` prints the schema.",
@@ -47,10 +54,9 @@ var Schema = register(&Rule{
 		if v := l.SchemaVerdict(); v == schema.Valid || v == schema.UnknownOnly {
 			return
 		}
-		for _, p := range l.SchemaProblems() {
-			if !p.UnknownField {
-				l.ReportPointer(r, p.Pointer, false, p.Message)
-			}
+		for _, f := range judgeSchema(l.Type, l.SchemaProblems(), l.File.Env.Strict) {
+			off, _ := jsonpos.Find(l.Raw, f.ptr, false)
+			l.Emit(r, finding.Finding{Column: l.Column(off), Pointer: f.ptr, Message: f.msg, Severity: f.severity})
 		}
 	},
 	File: func(r *Rule, f *model.File) {

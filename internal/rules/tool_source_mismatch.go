@@ -17,64 +17,112 @@ var ToolSourceMismatch = register(&Rule{
 		"assistant line holding the call, and parents the entry to it; the resume's recovery of " +
 		"parallel tool calls relies on that parent. A source that names another entry, or one not in " +
 		"the file, means the entry was moved or re-parented by something else, and the result may " +
-		"be attached to the wrong call or lost on resume (issue 31330).",
+		"be attached to the wrong call or lost on resume (issue 31330). The name is resolved project-wide: a " +
+		"forked session (VS Code, `/fork`) names the call in the transcript it was forked from.",
 	Bad:  `{"type":"user","sourceToolAssistantUUID":"b…(an assistant line with text only)","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_A",…}]}}`,
 	Good: `{"type":"user","sourceToolAssistantUUID":"a…(the line with tool_use toolu_A)","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_A",…}]}}`,
 	Fix:  "Set sourceToolAssistantUUID (and parentUuid) to the uuid of the assistant entry whose tool_use the result answers.",
-	File: func(r *Rule, f *model.File) {
-		if !f.Kind.IsTranscript() {
-			return
-		}
-		var last map[string]*entry.Record
-		var callAt map[string]*entry.Record
-		for _, rec := range f.Records {
-			if rec.SourceToolAssistantUUID == "" || len(rec.ToolResults) == 0 {
+	Project: func(r *Rule, p *model.Project) {
+		var byUUID map[string][]*entry.Record // every entry of the project with that uuid
+		for _, f := range p.Files {
+			if !f.Kind.IsTranscript() {
 				continue
 			}
-			if last == nil {
-				last = map[string]*entry.Record{}
-				callAt = map[string]*entry.Record{}
-				for _, o := range f.Records {
-					if o.UUID != "" {
-						last[o.UUID] = o
-					}
-					for _, t := range o.ToolUses {
-						if _, ok := callAt[t.ID]; !ok {
-							callAt[t.ID] = o
+			var last map[string]*entry.Record
+			var callAt map[string]*entry.Record
+			for _, rec := range f.Records {
+				if rec.SourceToolAssistantUUID == "" || len(rec.ToolResults) == 0 {
+					continue
+				}
+				if last == nil {
+					last = map[string]*entry.Record{}
+					callAt = map[string]*entry.Record{}
+					for _, o := range f.Records {
+						if o.UUID != "" {
+							last[o.UUID] = o
+						}
+						for _, t := range o.ToolUses {
+							if _, ok := callAt[t.ID]; !ok {
+								callAt[t.ID] = o
+							}
 						}
 					}
 				}
-			}
-			src := last[rec.SourceToolAssistantUUID]
-			if src == nil {
-				msg := entryLabel(rec) + ": sourceToolAssistantUUID " + rec.SourceToolAssistantUUID + " names no entry in this file"
-				if c := callAt[rec.ToolResults[0].ID]; c != nil {
-					msg += "; the call is in " + entryLabel(c) + " (" + lineRef(c) + ")"
-				}
-				f.ReportRecord(r, rec, "/sourceToolAssistantUUID", finding.Finding{Message: msg})
-				continue
-			}
-			holds := false
-			for _, t := range rec.ToolResults {
-				for _, u := range src.ToolUses {
-					if u.ID == t.ID {
-						holds = true
+				src := last[rec.SourceToolAssistantUUID]
+				if src == nil {
+					// A forked session (VS Code, /fork) names the call in the
+					// transcript it was forked from: look project-wide.
+					if byUUID == nil {
+						byUUID = projectRecords(p)
 					}
+					others := byUUID[rec.SourceToolAssistantUUID]
+					if anyHolds(others, rec) {
+						continue
+					}
+					msg := entryLabel(rec) + ": sourceToolAssistantUUID " + rec.SourceToolAssistantUUID
+					if len(others) == 0 {
+						msg += " names no entry in any transcript of the project"
+					} else {
+						msg += " names an entry of another transcript that holds no tool_use " + rec.ToolResults[0].ID
+					}
+					if c := callAt[rec.ToolResults[0].ID]; c != nil {
+						msg += "; the call is in " + entryLabel(c) + " (" + lineRef(c) + ")"
+					}
+					f.ReportRecord(r, rec, "/sourceToolAssistantUUID", finding.Finding{Message: msg})
+					continue
 				}
+				if holds(src, rec) {
+					continue
+				}
+				t := rec.ToolResults[0]
+				msg := entryLabel(rec) + ": sourceToolAssistantUUID names " + entryLabel(src) + " (" + lineRef(src) +
+					"), which holds no tool_use " + t.ID
+				fd := finding.Finding{Related: []finding.Location{relatedAt(f, src, "/uuid", "the entry it names")}}
+				if c := callAt[t.ID]; c != nil {
+					msg += "; the call is in " + entryLabel(c) + " (" + lineRef(c) + ")"
+					fd.Related = append(fd.Related, relatedAt(f, c, toolPtr(c, t.ID), "the call"))
+				}
+				fd.Message = msg
+				f.ReportRecord(r, rec, "/sourceToolAssistantUUID", fd)
 			}
-			if holds {
-				continue
-			}
-			t := rec.ToolResults[0]
-			msg := entryLabel(rec) + ": sourceToolAssistantUUID names " + entryLabel(src) + " (" + lineRef(src) +
-				"), which holds no tool_use " + t.ID
-			fd := finding.Finding{Related: []finding.Location{relatedAt(f, src, "/uuid", "the entry it names")}}
-			if c := callAt[t.ID]; c != nil {
-				msg += "; the call is in " + entryLabel(c) + " (" + lineRef(c) + ")"
-				fd.Related = append(fd.Related, relatedAt(f, c, toolPtr(c, t.ID), "the call"))
-			}
-			fd.Message = msg
-			f.ReportRecord(r, rec, "/sourceToolAssistantUUID", fd)
 		}
 	},
 })
+
+// holds reports whether src holds the tool_use of one of rec's results.
+func holds(src, rec *entry.Record) bool {
+	for _, t := range rec.ToolResults {
+		for _, u := range src.ToolUses {
+			if u.ID == t.ID {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func anyHolds(srcs []*entry.Record, rec *entry.Record) bool {
+	for _, s := range srcs {
+		if holds(s, rec) {
+			return true
+		}
+	}
+	return false
+}
+
+// projectRecords maps each uuid to the entries of the project's transcripts
+// that carry it (a fork copies uuids into a new file).
+func projectRecords(p *model.Project) map[string][]*entry.Record {
+	out := map[string][]*entry.Record{}
+	for _, f := range p.Files {
+		if !f.Kind.IsTranscript() {
+			continue
+		}
+		for _, rec := range f.Records {
+			if rec.UUID != "" && len(rec.ToolUses) > 0 {
+				out[rec.UUID] = append(out[rec.UUID], rec)
+			}
+		}
+	}
+	return out
+}

@@ -25,7 +25,7 @@ var UnknownField = register(&Rule{
 		}
 		for _, p := range l.SchemaProblems() {
 			if p.UnknownField {
-				l.ReportPointer(r, p.Pointer, true, p.Message)
+				l.ReportPointer(r, p.Pointer, true, p.Message+writerNote(l))
 			}
 		}
 	},

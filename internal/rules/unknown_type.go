@@ -20,7 +20,7 @@ var UnknownType = register(&Rule{
 	Fix:  "Correct the type, or update ccvet if a newer Claude Code wrote it.",
 	Line: func(r *Rule, l *model.Line) {
 		for _, p := range UnknownTypes(l) {
-			l.ReportPointer(r, p.Pointer, false, "unknown "+p.Kind+" "+quote(p.Name))
+			l.ReportPointer(r, p.Pointer, false, "unknown "+p.Kind+" "+quote(p.Name)+writerNote(l))
 		}
 	},
 })

@@ -23,7 +23,7 @@ func (v *Validator) describe(e *jsonschema.ValidationError, root any) []Problem 
 	field := fieldName(root, ptr)
 	kw := lastSegment(e.KeywordLocation)
 	sch, _ := v.keywordValue(e.AbsoluteKeywordLocation)
-	p := Problem{Pointer: ptr}
+	p := Problem{Pointer: ptr, Keyword: kw}
 	switch kw {
 	case "unevaluatedProperties":
 		p.UnknownField = true
@@ -53,6 +53,8 @@ func (v *Validator) describe(e *jsonschema.ValidationError, root any) []Problem 
 		names := make([]string, len(missing))
 		for i, m := range missing {
 			names[i] = fieldName(root, ptr+"/"+escapeToken(m))
+			p.Missing = append(p.Missing, ptr+"/"+escapeToken(m))
+			p.MissingNames = append(p.MissingNames, names[i])
 		}
 		if len(names) == 1 {
 			p.Message = "missing required field " + names[0]

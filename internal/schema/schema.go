@@ -38,6 +38,12 @@ type Problem struct {
 	// UnknownField is true when the problem is a field the schema does not
 	// declare (rule unknown-field) rather than a schema error.
 	UnknownField bool
+	// Keyword is the schema keyword that failed ("required", "type", ...).
+	Keyword string
+	// Missing holds, for a "required" problem, the pointer of each missing field.
+	Missing []string
+	// MissingNames holds the same fields as Missing, as messages name them.
+	MissingNames []string
 }
 
 // Validator validates values against the compiled embedded schemas. It is
@@ -84,7 +90,7 @@ func readCatalog(fsys fs.FS) (*catalog, error) {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() || !strings.HasSuffix(p, ".json") {
+		if d.IsDir() || !strings.HasSuffix(p, ".json") || p == versionsFile {
 			return nil
 		}
 		data, err := fs.ReadFile(fsys, p)
@@ -300,27 +306,40 @@ func collectLeaves(ve *jsonschema.ValidationError, out *[]*jsonschema.Validation
 // properties it declares do not count as evaluated, so unevaluatedProperties
 // reports each of them. Such a report is dropped when the field is declared
 // somewhere in the schemas and a real problem sits in the same object.
+//
+// The same echo follows a problem inside a declared field (an unknown field
+// nested in compactMetadata makes the subschema that declares compactMetadata
+// fail): the report of the declared field itself is dropped when some other
+// problem lies below it.
 func (v *Validator) dropCascade(probs []Problem) []Problem {
-	var real []string
+	var real, all []string
 	for _, p := range probs {
 		if !p.UnknownField {
 			real = append(real, p.Pointer)
 		}
-	}
-	if len(real) == 0 {
-		return probs
+		all = append(all, p.Pointer)
 	}
 	out := probs[:0]
 	for _, p := range probs {
 		if p.UnknownField {
 			parent, name := splitPointer(p.Pointer)
-			if v.cat.declared[name] && anyUnder(real, parent) {
+			if v.cat.declared[name] && (anyUnder(real, parent) || anyBelow(all, p.Pointer)) {
 				continue
 			}
 		}
 		out = append(out, p)
 	}
 	return out
+}
+
+// anyBelow reports whether some pointer lies strictly below p.
+func anyBelow(ptrs []string, p string) bool {
+	for _, q := range ptrs {
+		if strings.HasPrefix(q, p+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // anyUnder reports whether some pointer equals parent or lies below it.
@@ -346,7 +365,7 @@ func tidy(probs []Problem) []Problem {
 	})
 	out := probs[:0]
 	for i, p := range probs {
-		if i > 0 && p == probs[i-1] {
+		if i > 0 && sameProblem(p, probs[i-1]) {
 			continue
 		}
 		out = append(out, p)
@@ -356,3 +375,10 @@ func tidy(probs []Problem) []Problem {
 	}
 	return out
 }
+
+// sameProblem reports whether a and b say the same thing at the same place.
+func sameProblem(a, b Problem) bool {
+	return a.Pointer == b.Pointer && a.Message == b.Message && a.UnknownField == b.UnknownField
+}
+
+func sortStrings(s []string) { sort.Strings(s) }

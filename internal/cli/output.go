@@ -1,0 +1,153 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/ccvet/ccvet/internal/atomicfile"
+	"github.com/ccvet/ccvet/internal/config"
+	"github.com/ccvet/ccvet/internal/layout"
+	"github.com/ccvet/ccvet/internal/outpath"
+)
+
+// reportOut is where -o sends the report: a temporary file beside the
+// target, renamed over it once the report is whole (so a crash never
+// leaves half a report in place of the old one), or, for a target that is
+// not a regular file (a FIFO, /dev/stdout), the target itself.
+type reportOut struct {
+	w       io.Writer
+	pending *atomicfile.Pending
+	direct  *os.File
+}
+
+// openOutputs checks the -o and --write-baseline paths against what the
+// run checks and opens the report; with no -o it returns an empty reportOut.
+func openOutputs(o *options, found *layout.Result) (*reportOut, error) {
+	for _, out := range []struct{ flag, path string }{{"--output", o.output}, {"--write-baseline", o.cfg.writeBaseline}} {
+		if out.path == "" {
+			continue
+		}
+		if err := outpath.Check(out.path, found); err != nil {
+			return nil, usagef("%s: %v", out.flag, err)
+		}
+		if err := outpath.Writable(out.path); err != nil {
+			return nil, usagef("%s: %v", out.flag, err)
+		}
+	}
+	if o.output == "" {
+		return &reportOut{}, nil
+	}
+	return openTarget("--output", o.output)
+}
+
+// openTarget opens the output path p (named by flag in errors): a
+// temporary file beside what p resolves to, or, when that is not a regular
+// file (a FIFO, /dev/stdout, /dev/null), the file itself: a device is
+// never replaced.
+func openTarget(flag, p string) (*reportOut, error) {
+	r := &reportOut{}
+	target := outpath.Resolve(p)
+	st, err := os.Stat(target)
+	if err == nil && !st.Mode().IsRegular() {
+		f, err := os.OpenFile(target, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, usagef("%s: %v", flag, err)
+		}
+		r.w, r.direct = f, f
+		return r, nil
+	}
+	perm := os.FileMode(0o644)
+	if err == nil {
+		perm = st.Mode().Perm()
+	}
+	pf, err := atomicfile.Create(target, perm)
+	if err != nil {
+		return nil, usagef("%s: %s: cannot write beside it: %v", flag, p, unwrapPath(err))
+	}
+	r.w, r.pending = pf, pf
+	return r, nil
+}
+
+// writeTarget writes data at the output path p (see openTarget).
+func writeTarget(flag, p string, data []byte) error {
+	r, err := openTarget(flag, p)
+	if err != nil {
+		return err
+	}
+	defer r.abort()
+	if _, err := r.w.Write(data); err != nil {
+		return usagef("%s: %v", flag, err)
+	}
+	if err := r.commit(); err != nil {
+		return usagef("%s: %v", flag, err)
+	}
+	return nil
+}
+
+// commit puts the report in place.
+func (r *reportOut) commit() error {
+	switch {
+	case r.pending != nil:
+		p := r.pending
+		r.pending = nil
+		return p.Commit()
+	case r.direct != nil:
+		f := r.direct
+		r.direct = nil
+		return f.Close()
+	}
+	return nil
+}
+
+// abort drops a report not committed; the target keeps its old content.
+func (r *reportOut) abort() {
+	if r.pending != nil {
+		r.pending.Abort()
+	}
+	if r.direct != nil {
+		r.direct.Close()
+	}
+}
+
+func unwrapPath(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
+// nothingToCheck turns a run that would check no file into a usage error
+// that says why, unless allowed: a green result with nothing checked is
+// the worst a linter can give. Paths that could not be read are findings
+// of their own and keep the run going; links not followed are counted in
+// the reason.
+func nothingToCheck(found *layout.Result, excluded int, paths []string, cfg *config.Config, allow bool) error {
+	for _, f := range found.Files {
+		if !f.Context {
+			return nil
+		}
+	}
+	if allow || len(found.Problems) > 0 {
+		return nil
+	}
+	where := strings.Join(paths, " ")
+	if len(paths) > 3 {
+		where = fmt.Sprintf("the %d paths given", len(paths))
+	}
+	var why []string
+	if other := found.Skipped - excluded - len(found.Links); other > 0 {
+		why = append(why, countOf(other, "file is", "files are")+" not Claude Code data ccvet checks")
+	}
+	if excluded > 0 {
+		why = append(why, countOf(excluded, "file is", "files are")+" excluded by "+cfg.Path)
+	}
+	if n := len(found.Links); n > 0 {
+		why = append(why, countOf(n, "link was", "links were")+" not followed")
+	}
+	if len(why) == 0 {
+		why = append(why, "no files")
+	}
+	return usagef("nothing to check in %s: %s (pass --allow-empty if that is expected)", where, strings.Join(why, ", "))
+}

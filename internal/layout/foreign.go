@@ -1,0 +1,107 @@
+package layout
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"regexp"
+)
+
+// markers are keys of which every kind of Claude Code transcript entry
+// holds at least one (the envelope's uuid, parentUuid and sessionId; a
+// summary's leafUuid; a snapshot's messageId), and the key every
+// history.jsonl line holds (pastedContents: a copy of history.jsonl under
+// another name is checked as history).
+var markers = [][]byte{[]byte(`"sessionId"`), []byte(`"uuid"`), []byte(`"parentUuid"`), []byte(`"leafUuid"`),
+	[]byte(`"messageId"`), []byte(`"isSidechain"`), []byte(`"pastedContents"`)}
+
+// entryType matches the "type" of a Claude Code entry, for cut-down
+// transcripts (test fixtures of transcript tools) that keep no other key.
+var entryType = regexp.MustCompile(`"type"\s*:\s*"(user|assistant|system|summary|progress|attachment|` +
+	`file-history-snapshot|queue-operation|custom-title|ai-title|last-prompt|permission-mode|agent-name)"`)
+
+// DropForeign takes out of res the loose .jsonl files that are somebody
+// else's JSON Lines (a dataset, a log): files whose every non-blank line is a
+// valid JSON object or array, without any key that Claude Code entries carry
+// (nor the "type" of one) anywhere in the file. They count as skipped; their
+// display paths are returned, and kept in res.Foreign, so that the caller can
+// say so. Only loose files whose name says nothing are looked at: a file in a
+// projects/<enc>/ folder, a <sessionId>.jsonl, an agent-*.jsonl,
+// history.jsonl or standard input is always checked, and a file that is
+// empty, unreadable, or holds a line that is not a valid JSON object or array
+// (a NUL byte, a cut line) is checked as a transcript, so a damaged real
+// transcript is never skipped.
+func DropForeign(res *Result) []string {
+	var dropped []string
+	files := res.Files[:0]
+	for _, f := range res.Files {
+		if f.Kind == Transcript && !f.InLayout && !f.Stdin && f.SessionID == "" && foreign(f.OSPath) {
+			if !f.Context {
+				res.Skipped++
+				dropped = append(dropped, f.Path)
+			}
+			continue
+		}
+		files = append(files, f)
+	}
+	res.Files = files
+	res.Foreign = append(res.Foreign, dropped...)
+	return dropped
+}
+
+// maxForeignLine bounds a line foreign reads; a longer line makes the file
+// a transcript to check (the lint reports what is wrong with it).
+const maxForeignLine = 16 << 20
+
+// foreign reads the file at p line by line until a line shows it is (or may
+// be) a transcript: a marker, an entry type, or a line that is not a valid
+// JSON object or array.
+func foreign(p string) bool {
+	fh, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer fh.Close()
+	br := bufio.NewReaderSize(fh, 64<<10)
+	lines := 0
+	var long []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			if len(long)+len(chunk) > maxForeignLine {
+				return false
+			}
+			long = append(long, chunk...)
+			continue
+		}
+		line := chunk
+		if long != nil {
+			line = append(long, chunk...)
+			long = nil
+		}
+		if t := bytes.TrimSpace(line); len(t) > 0 {
+			if t[0] != '{' && t[0] != '[' || entryType.Match(t) || hasMarker(t) || !json.Valid(t) {
+				return false
+			}
+			lines++
+		}
+		if err == io.EOF {
+			return lines > 0
+		}
+		if err != nil {
+			return false
+		}
+	}
+}
+
+func hasMarker(line []byte) bool {
+	for _, m := range markers {
+		if bytes.Contains(line, m) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package outpath
+
+const oNonblock = 0

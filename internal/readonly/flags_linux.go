@@ -1,0 +1,9 @@
+package readonly
+
+import "syscall"
+
+const (
+	oNonblock = syscall.O_NONBLOCK
+	oNofollow = syscall.O_NOFOLLOW
+	oNoatime  = syscall.O_NOATIME
+)

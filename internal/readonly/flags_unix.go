@@ -1,0 +1,11 @@
+//go:build unix && !linux
+
+package readonly
+
+import "syscall"
+
+const (
+	oNonblock = syscall.O_NONBLOCK
+	oNofollow = syscall.O_NOFOLLOW
+	oNoatime  = 0
+)

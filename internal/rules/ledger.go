@@ -1,0 +1,126 @@
+package rules
+
+import (
+	"github.com/ccvet/ccvet/internal/model"
+	"io"
+	"sort"
+
+	"github.com/ccvet/ccvet/internal/entry"
+	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/ledger"
+	"github.com/ccvet/ccvet/internal/readonly"
+)
+
+// projectLedger is the request ledger of a project folder: every file's
+// facts, and what the ledger rules resolve names against. A resumed or
+// forked session names requests in the file it came from, so names resolve
+// project-wide.
+type projectLedger struct {
+	files    []*model.File
+	facts    []*ledger.Facts
+	requests map[string]*ledger.Request
+	shapes   map[string]bool
+	known    map[string]bool
+}
+
+// ledgerOf reads the ledger of p's transcripts once; nil when no file of p
+// holds a ledger entry.
+func ledgerOf(p *model.Project) *projectLedger {
+	pl, _ := p.Memo(ledgerKey{}, func() any { return readProjectLedger(p) }).(*projectLedger)
+	return pl
+}
+
+type ledgerKey struct{}
+
+func readProjectLedger(p *model.Project) *projectLedger {
+	var pl *projectLedger
+	for _, f := range p.Files {
+		if !f.Kind.IsTranscript() || !hasLedger(f) {
+			continue
+		}
+		facts := readLedger(f)
+		if facts == nil {
+			continue
+		}
+		if pl == nil {
+			pl = &projectLedger{requests: map[string]*ledger.Request{}, shapes: map[string]bool{}, known: map[string]bool{}}
+		}
+		pl.files = append(pl.files, f)
+		pl.facts = append(pl.facts, facts)
+		for i := range facts.Requests {
+			q := &facts.Requests[i]
+			if q.ID != "" {
+				pl.requests[q.ID] = q
+			}
+		}
+		for _, s := range facts.Shapes {
+			pl.shapes[s.Hash] = true
+		}
+		for h := range facts.Known {
+			pl.known[h] = true
+		}
+	}
+	return pl
+}
+
+// hasLedger reports whether a transcript's records include a ledger entry.
+func hasLedger(f *model.File) bool {
+	for _, rec := range f.Records {
+		switch rec.Type {
+		case "api-request", "api-request-blob", "api-request-shape":
+			return true
+		}
+	}
+	return false
+}
+
+// readLedger reads f again from the start for its ledger facts, the way
+// the engine opens what it checks.
+func readLedger(f *model.File) *ledger.Facts {
+	var src io.Reader
+	if f.Stdin {
+		if f.StdinCopy == nil {
+			return nil
+		}
+		src = io.NewSectionReader(f.StdinCopy, 0, f.Bytes)
+	} else {
+		fh, _, err := readonly.Open(f.OSPath, f.Link)
+		if err != nil {
+			return nil
+		}
+		defer fh.Close()
+		src = fh
+	}
+	facts, _ := ledger.Read(src, false)
+	return facts
+}
+
+// messages is how many messages request q sent: the Keep it kept of its
+// base and the Tail it added.
+func messages(q *ledger.Request) int { return q.Keep + len(q.Tail) }
+
+// ledgerReport emits a finding on line n of f, at ptr.
+func ledgerReport(r *Rule, f *model.File, n int, ptr, msg string) {
+	rec := recordAt(f, n)
+	if rec == nil {
+		rec = &entry.Record{Line: n}
+	}
+	f.ReportRecord(r, rec, ptr, finding.Finding{Message: msg})
+}
+
+// recordAt finds the record of line n.
+func recordAt(f *model.File, n int) *entry.Record {
+	i := sort.Search(len(f.Records), func(i int) bool { return f.Records[i].Line >= n })
+	if i < len(f.Records) && f.Records[i].Line == n {
+		return f.Records[i]
+	}
+	return nil
+}
+
+const ledgerWhy = "Claude Code 2.1.26x+ records every API request in the transcript as a delta chain " +
+	"(`api-request` entries naming a base request, how many of its messages are kept, the content " +
+	"hashes of the new ones, and the hash of the system blocks and tools in an `api-request-shape`; " +
+	"messages the transcript's own entries do not give are stored in `api-request-blob`). The resume " +
+	"does not read it (a session with every ledger line removed resumes the same), so nothing is lost " +
+	"for the conversation; what breaks is the record of exactly what was sent to the model " +
+	"(`ccvet request` rebuilds it)."

@@ -1,0 +1,35 @@
+package rules
+
+import (
+	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/model"
+)
+
+// LedgerDanglingRequestRef reports an assistant requestRef naming no request.
+var LedgerDanglingRequestRef = register(&Rule{
+	ID:       "ledger-dangling-request-ref",
+	Severity: finding.Warning,
+	Enabled:  true,
+	Since:    "0.2.0",
+	Summary:  "an assistant entry's `requestRef` names no `api-request` of the project",
+	Why: ledgerWhy + " Each assistant entry names the request that produced it in `requestRef`; a resumed " +
+		"or forked session's entries may name requests in the file it came from. A name found in no transcript " +
+		"of the project means the request that produced this answer can no longer be shown.",
+	Bad:  `{"type":"assistant","requestRef":"69f3… (no such api-request)",…}`,
+	Good: `{"type":"assistant","requestRef":"69f3… (an api-request of this or a sibling transcript)",…}`,
+	Fix:  "Restore the api-request line from a backup of the transcript.",
+	Project: func(r *Rule, p *model.Project) {
+		pl := ledgerOf(p)
+		if pl == nil {
+			return
+		}
+		for i, facts := range pl.facts {
+			for _, ref := range facts.Refs {
+				if pl.requests[ref.Ref] == nil {
+					ledgerReport(r, pl.files[i], ref.Line, "/requestRef", "assistant entry "+ref.UUID+
+						": requestRef "+quote(ref.Ref)+" names no api-request of the project: the request that produced it can no longer be shown")
+				}
+			}
+		}
+	},
+})
