@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -22,23 +23,15 @@ import (
 // number of assistant messages. Text is compared only as "some text" (its
 // words are the program's own at run time: reminders, the new prompt).
 //
-// It runs the real program, so it is skipped unless CCVET_ORACLE is set
-// (CCVET_ORACLE_VERSIONS narrows the versions; the default is 2.1.330 and
-// 2.1.110, plus the newest published when CCVET_ORACLE_NEWEST is set).
+// It runs the real program, so it is gated like the oracle's tests
+// (CCVET_ORACLE=1). Versions: 2.1.330, 2.1.110 and the newest published
+// (CCVET_ORACLE_VERSIONS overrides). The oracle's corruption matrix is
+// TestResumeAgreesOnTheMatrix; this one plays every healthy scenario and
+// damages of its own on the parallel and write-edit sessions.
 func TestResumeAgreesWithRealReader(t *testing.T) {
-	if os.Getenv("CCVET_ORACLE") == "" {
-		t.Skip("CCVET_ORACLE not set: the agreement test runs the real Claude Code")
-	}
+	oracle.Require(t)
 	ctx := context.Background()
-	versions := []string{"2.1.330", "2.1.110"}
-	if v := os.Getenv("CCVET_ORACLE_VERSIONS"); v != "" {
-		versions = strings.Split(v, ",")
-	}
-	if os.Getenv("CCVET_ORACLE_NEWEST") != "" {
-		if n, err := oracle.Newest(ctx); err == nil && !contains(versions, n) {
-			versions = append(versions, n)
-		}
-	}
+	versions := agreementVersions(ctx, t)
 	srv, err := oracle.NewServer()
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +98,7 @@ func TestResumeAgreesWithRealReader(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					real = signature(msgs, true)
+					real = signatureFor(msgs, resumePrompt)
 					break
 				}
 				if real == "FAILED" && rec.Exit == 0 {
@@ -133,6 +126,76 @@ func TestResumeAgreesWithRealReader(t *testing.T) {
 }
 
 const resumePrompt = "Resume check: reply briefly."
+
+// agreementVersions are the reader versions the agreement tests cover.
+func agreementVersions(ctx context.Context, t *testing.T) []string {
+	if v := os.Getenv("CCVET_ORACLE_VERSIONS"); v != "" {
+		return strings.Split(v, ",")
+	}
+	versions := []string{"2.1.330", "2.1.110"}
+	if n, err := oracle.Newest(ctx); err == nil && !contains(versions, n) {
+		versions = append(versions, n)
+	} else if err != nil {
+		t.Logf("newest version not known (%v): checking %v", err, versions)
+	}
+	return versions
+}
+
+// TestResumeAgreesOnTheMatrix applies every case of the oracle's corruption
+// matrix to the real program's sessions, resumes each with it, and compares
+// the messages sent with what ccvet resume predicts (see
+// TestResumeAgreesWithRealReader).
+func TestResumeAgreesOnTheMatrix(t *testing.T) {
+	oracle.Require(t)
+	ctx := context.Background()
+	versions := agreementVersions(ctx, t)
+	prompt := oracle.ResumePrompt
+	type tally struct{ compared, equal int }
+	totals := map[string]*tally{}
+	for _, v := range versions {
+		totals[v] = &tally{}
+		m := oracle.NewMatrix(t.TempDir())
+		for _, c := range oracle.Corruptions() {
+			b, data, err := m.Damaged(ctx, v, c.ID)
+			if errors.Is(err, oracle.ErrNotApplicable) {
+				continue
+			}
+			if err != nil {
+				t.Errorf("%s %s: %v", v, c.ID, err)
+				continue
+			}
+			copyPath := filepath.Join(t.TempDir(), filepath.Base(b.File))
+			if err := os.WriteFile(copyPath, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			pred := predictResume(t, v, copyPath)
+			r, err := b.Resume(ctx, data, prompt)
+			if err != nil {
+				t.Errorf("%s %s: %v", v, c.ID, err)
+				continue
+			}
+			real, why := "FAILED", ""
+			if q, ok := r.Main(); ok {
+				msgs, err := q.Messages()
+				if err != nil {
+					t.Fatal(err)
+				}
+				real = signatureFor(msgs, prompt)
+			} else {
+				why = fmt.Sprintf(" (exit %d: %q %q)", r.Run.Exit, r.Run.Stderr, r.Run.Result)
+			}
+			totals[v].compared++
+			if real == pred {
+				totals[v].equal++
+			} else {
+				t.Errorf("%s/%s: ccvet resume and the real reader disagree\n real: %s%s\n ccvet: %s", v, c.ID, real, why, pred)
+			}
+		}
+	}
+	for _, v := range versions {
+		t.Logf("matrix, reader %s: %d cases compared, %d equal", v, totals[v].compared, totals[v].equal)
+	}
+}
 
 func contains(list []string, s string) bool {
 	for _, x := range list {
@@ -170,13 +233,13 @@ func predictResume(t *testing.T, v, path string) string {
 	if doc.Failed != "" {
 		return "FAILED"
 	}
-	return signature(doc.Messages, false)
+	return signatureFor(doc.Messages, "")
 }
 
 // signature is the messages in short: "user[text] assistant[tool_use:ID]
 // user[tool_result:ID]". Run-time additions are left out: system messages,
 // reminders, and the new prompt at the end of a real request.
-func signature(msgs []oracle.Message, real bool) string {
+func signatureFor(msgs []oracle.Message, prompt string) string {
 	type m struct {
 		role   string
 		blocks []oracle.Block
@@ -188,11 +251,11 @@ func signature(msgs []oracle.Message, real bool) string {
 		}
 		list = append(list, m{x.Role, x.Content})
 	}
-	if real && len(list) > 0 && list[len(list)-1].role == "user" {
+	if prompt != "" && len(list) > 0 && list[len(list)-1].role == "user" {
 		last := &list[len(list)-1]
 		var kept []oracle.Block
 		for _, b := range last.blocks {
-			if b.Type == "text" && strings.TrimSpace(b.Text) == resumePrompt {
+			if b.Type == "text" && strings.TrimSpace(b.Text) == strings.TrimSpace(prompt) {
 				continue
 			}
 			kept = append(kept, b)

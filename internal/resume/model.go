@@ -186,9 +186,9 @@ func Run(src Source, p Profile) *Result {
 	res.Conv = conv
 	if p.CrashOnBadContent {
 		for _, i := range conv.Order {
-			if r := recs[i]; (r.Type == "user" || r.Type == "assistant") && r.Content == entry.ContentOther {
-				res.Failed = "the resume crashes (\"… is not iterable\"): " + r.Type + " entry on line " + strconv.Itoa(r.Line) +
-					" has a message.content that is neither text nor a list of blocks"
+			if r := recs[i]; (r.Type == "user" || r.Type == "assistant") && (r.Content == entry.ContentOther || r.Content == entry.ContentMissing) {
+				res.Failed = "the resume crashes: " + r.Type + " entry on line " + strconv.Itoa(r.Line) +
+					" has no message.content, or one that is neither text nor a list of blocks"
 				return res
 			}
 		}

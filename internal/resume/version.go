@@ -93,9 +93,9 @@ type Profile struct {
 	// ChildlessLeaf: the leaf is the latest of the entries nothing continues
 	// (2.1.110), not the latest non-sidechain message (2.1.330).
 	ChildlessLeaf bool
-	// CrashOnBadContent: a message.content that is neither text nor a list
-	// (a number) on the conversation crashes the resume (2.1.110: "… is not
-	// iterable"); 2.1.330 sends nothing for that entry.
+	// CrashOnBadContent: a message, or a message.content that is neither
+	// text nor a list (a number), missing on the conversation crashes the
+	// resume (2.1.110: "… is not iterable"); 2.1.330 sends nothing for it.
 	CrashOnBadContent bool
 	// OrphanMarker: a first message left empty by dropped results becomes
 	// the text "[Orphaned tool result removed due to conversation resume]".
