@@ -524,3 +524,76 @@ func corruptions() []corruption {
 		}},
 	}
 }
+
+// readerRules are the rules whose severity says what a resume does.
+var readerRules = map[string]bool{
+	"orphan-parent": true, "parent-cycle": true, "tool-result-off-chain": true, "unmatched-tool-use": true,
+	"unmatched-tool-result": true, "duplicate-tool-use-id": true, "duplicate-uuid": true, "nul-bytes": true,
+	"truncated-line": true, "missing-final-newline": true, "invalid-json": true, "sidechain-leaf": true,
+	"lone-surrogate": true, "invalid-utf8": true, "schema": true,
+}
+
+// TestLintAgreesWithRealReader lints every damaged copy of the oracle's
+// matrix and checks the severity against what the real reader of that
+// version did: an error exactly when it failed, sent a request the API
+// refuses, left out conversation the file still holds, fused its next
+// append onto the damage, or the damage destroyed bytes (a line that no
+// longer parses, invalid UTF-8).
+func TestLintAgreesWithRealReader(t *testing.T) {
+	oracle.Require(t)
+	ctx := context.Background()
+	versions := agreementVersions(ctx, t)
+	agree, total := 0, 0
+	for _, v := range versions {
+		m := oracle.NewMatrix(t.TempDir())
+		for _, c := range oracle.Corruptions() {
+			out, err := m.Run(ctx, v, c.ID)
+			if err != nil {
+				t.Errorf("%s %s: %v", v, c.ID, err)
+				continue
+			}
+			if !out.Applicable {
+				continue
+			}
+			_, data, err := m.Damaged(ctx, v, c.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			destroyed := false
+			for _, l := range strings.Split(string(data), "\n") {
+				if strings.TrimSpace(l) == "" {
+					continue
+				}
+				if !json.Valid([]byte(l)) || !utf8Valid(l) {
+					destroyed = true
+				}
+			}
+			want := out.Exit != 0 || out.Status >= 400 || len(out.Lost) > 0 || out.File == "appended-fused" || destroyed
+			dir := filepath.Join(t.TempDir(), "projects", "-oracle")
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			p := filepath.Join(dir, "5b0e2c8a-1f3d-4c6e-9a7b-2d4f6e8a0c1e.jsonl")
+			if err := os.WriteFile(p, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			res, _, _ := runJSON(t, "--no-config", p)
+			var errs []string
+			for _, f := range res.Findings {
+				if f.Severity == "error" && readerRules[f.Rule] {
+					errs = append(errs, f.Rule)
+				}
+			}
+			got := len(errs) > 0
+			total++
+			if got == want {
+				agree++
+				continue
+			}
+			t.Errorf("%s/%s: real reader: %s (want an error: %v); ccvet errors: %v", v, c.ID, out.Summary, want, errs)
+		}
+	}
+	t.Logf("lint severity agrees with the real reader on %d of %d damaged sessions", agree, total)
+}
+
+func utf8Valid(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
