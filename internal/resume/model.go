@@ -72,21 +72,23 @@ type Event struct {
 
 // Event kinds.
 const (
-	KindSkippedLine    = "skipped-line"
-	KindHistoryCut     = "history-cut"
-	KindBridged        = "gap-bridged"
-	KindOtherBranch    = "other-branch"
-	KindReplacedUUID   = "replaced-uuid"
-	KindCallDropped    = "call-dropped"
-	KindResultDropped  = "result-dropped"
-	KindReattached     = "result-reattached"
-	KindSynthetic      = "synthetic-result"
-	KindDuplicateID    = "duplicate-tool-id"
-	KindNoResponse     = "no-response-added"
-	KindContinue       = "continue-added"
-	KindOrphanedMarker = "orphaned-marker"
-	KindContentLost    = "content-lost"
-	KindNotSent        = "not-sent"
+	KindSkippedLine  = "skipped-line"
+	KindHistoryCut   = "history-cut"
+	KindBridged      = "gap-bridged"
+	KindOtherBranch  = "other-branch"
+	KindReplacedUUID = "replaced-uuid"
+	KindCallDropped  = "call-dropped"
+	// KindTrailingDropped: the call the file ends on, dropped (2.1.110).
+	KindTrailingDropped = "trailing-call-dropped"
+	KindResultDropped   = "result-dropped"
+	KindReattached      = "result-reattached"
+	KindSynthetic       = "synthetic-result"
+	KindDuplicateID     = "duplicate-tool-id"
+	KindNoResponse      = "no-response-added"
+	KindContinue        = "continue-added"
+	KindOrphanedMarker  = "orphaned-marker"
+	KindContentLost     = "content-lost"
+	KindNotSent         = "not-sent"
 )
 
 // Leaf says where the walk started and why.

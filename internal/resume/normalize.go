@@ -339,11 +339,12 @@ func (res *Result) pairTools(msgs []*msg, src Source, g *chain.Graph, conv *chai
 					Reason: "the file ends on this call with no result (a crash while the tool ran); the reader keeps it and adds an is_error result"})
 				continue
 			}
-			why := "tool_use " + id + " has no result in the next message; the reader drops the call"
+			why, kind := "tool_use "+id+" has no result in the next message; the reader drops the call", KindCallDropped
 			if next == nil {
 				why = "the file ends on this call with no result (a crash while the tool ran); this reader drops the call (2.1.330 keeps it with a synthetic error result)"
+				kind = KindTrailingDropped
 			}
-			res.LeftOut = append(res.LeftOut, Event{Kind: KindCallDropped, Line: res.lineOf(b.rec), UUID: res.uuidOf(b.rec), Tool: id, rec: b.rec, Reason: why})
+			res.LeftOut = append(res.LeftOut, Event{Kind: kind, Line: res.lineOf(b.rec), UUID: res.uuidOf(b.rec), Tool: id, rec: b.rec, Reason: why})
 		}
 		m.blocks = nb
 		if len(nb) > 0 {

@@ -39,7 +39,7 @@ var LoneSurrogate = register(&Rule{
 				end = len(l.Raw)
 			}
 			var outs []outcome
-			for _, v := range readersOf(l.File, l.File.Records) {
+			for _, v := range readersOfLine(l) {
 				if resume.ProfileOf(v).FixSurrogates {
 					outs = append(outs, outcome{v, finding.Warning, "sends U+FFFD in its place"})
 				} else {

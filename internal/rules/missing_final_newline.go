@@ -31,7 +31,7 @@ var MissingFinalNewline = register(&Rule{
 			return
 		}
 		var outs []outcome
-		for _, v := range readersOf(l.File, l.File.Records) {
+		for _, v := range readersOfLine(l) {
 			if resume.ProfileOf(v).NewlineFirst {
 				outs = append(outs, outcome{v, finding.Warning, "writes a newline first (nothing lost)"})
 			} else {

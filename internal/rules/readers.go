@@ -39,6 +39,16 @@ func readersOf(f *model.File, recs []*entry.Record) []resume.Version {
 	return resume.Readers(writerOf(recs), ov)
 }
 
+// readersOfLine is readersOf for a line check: the records read so far
+// and the line's own version (the first lines come before any record).
+func readersOfLine(l *model.Line) []resume.Version {
+	recs := l.File.Records
+	if v := l.Root.Get("version").String(); v != "" {
+		recs = append(recs[:len(recs):len(recs)], &entry.Record{Version: v})
+	}
+	return readersOf(l.File, recs)
+}
+
 // resumeOf runs the resume model on f's records for reader v.
 func resumeOf(f *model.File, v resume.Version) *resume.Result {
 	src := resume.Source{Records: f.Records}

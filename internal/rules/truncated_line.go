@@ -26,7 +26,7 @@ var TruncatedLine = register(&Rule{
 		}
 		msg := "last line is truncated (no newline and incomplete JSON): " + l.Err.Error() + "; the reader skips it"
 		var outs []outcome
-		for _, v := range readersOf(l.File, l.File.Records) {
+		for _, v := range readersOfLine(l) {
 			if resume.ProfileOf(v).NewlineFirst {
 				outs = append(outs, outcome{v, finding.Error, "writes a newline before the next append"})
 			} else {

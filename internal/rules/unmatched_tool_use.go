@@ -17,8 +17,8 @@ var UnmatchedToolUse = register(&Rule{
 		"on 2.1.110 and 2.1.330: when the conversation goes on past an unanswered call, the reader " +
 		"drops the call on resume (no request fails), so the model forgets it made it. When nothing " +
 		"follows the call on its branch the session stopped while the tool ran: 2.1.330 keeps the " +
-		"call and adds an is_error result, 2.1.110 drops it; either way only a call that never " +
-		"returned is affected, so this is a warning. Calls and results are paired by id, not by file order: " +
+		"call and adds an is_error result (a warning), 2.1.110 drops it (an error for a transcript in " +
+		"a projects/ folder that a version before 2.1.330 may resume, a warning for a loose file; where between the two this changed is not known). Calls and results are paired by id, not by file order: " +
 		"a result line written before its call's line answers it.",
 	Bad:  `{"type":"assistant","uuid":"a…","message":{"content":[{"type":"tool_use","id":"toolu_01X…","name":"Bash",…}]}}  (no tool_result for toolu_01X… follows, but later turns do)`,
 	Good: `… followed by {"type":"user","parentUuid":"a…","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_01X…",…}]}}`,
@@ -87,6 +87,7 @@ var UnmatchedToolUse = register(&Rule{
 			}
 		}
 		var readers []resume.Version
+		var dropped map[string]bool // tool ids a judged reader drops mid-conversation
 		for i, rec := range recs {
 			for _, t := range rec.ToolUses {
 				if t.Server || t.ID == "" {
@@ -95,14 +96,33 @@ var UnmatchedToolUse = register(&Rule{
 				if answered[t.ID] {
 					continue
 				}
-				if next := below[side(rec)][i]; next >= 0 {
+				// What the resume model says the reader does with this call.
+				if readers == nil {
+					readers = readersOf(f, recs)
+				}
+				if dropped == nil {
+					dropped = map[string]bool{}
+					for _, v := range readers {
+						for _, e := range resumeOf(f, v).LeftOut {
+							if e.Kind == resume.KindCallDropped {
+								dropped[e.Tool] = true
+							}
+						}
+					}
+				}
+				if next := below[side(rec)][i]; next >= 0 || dropped[t.ID] {
+					cont := "the conversation goes on after it"
+					var rel []finding.Location
+					if next >= 0 {
+						cont = "the conversation goes on below it (" + entryLabel(recs[next]) + ", " + lineRef(recs[next]) + ")"
+						rel = []finding.Location{relatedAt(f, recs[next], "/parentUuid", "the conversation continues here")}
+					}
 					f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
 						Severity: finding.Error,
-						Message: entryLabel(rec) + ": " + toolLabel(t) + " has no tool_result, yet the " +
-							"conversation goes on below it (" + entryLabel(recs[next]) + ", " + lineRef(recs[next]) +
-							"); on resume the reader drops the call (measured on 2.1.110 and 2.1.330; no request fails), " +
+						Message: entryLabel(rec) + ": " + toolLabel(t) + " has no tool_result, yet " + cont +
+							"; on resume the reader drops the call (measured on 2.1.110 and 2.1.330; no request fails), " +
 							"so the model forgets it made it",
-						Related: []finding.Location{relatedAt(f, recs[next], "/parentUuid", "the conversation continues here")},
+						Related: rel,
 					})
 					continue
 				}
@@ -114,10 +134,14 @@ var UnmatchedToolUse = register(&Rule{
 					if resume.ProfileOf(v).SyntheticResult {
 						outs = append(outs, outcome{v, finding.Warning, "keeps the call and adds an is_error result"})
 					} else {
-						outs = append(outs, outcome{v, finding.Warning, "drops the call that never returned"})
+						outs = append(outs, outcome{v, finding.Error, "drops the call, so the model forgets it made it"})
 					}
 				}
 				sev, how := verdict(outs)
+				if !f.InLayout {
+					// A loose file (an export, an excerpt) is not what a resume reads.
+					sev = finding.Warning
+				}
 				f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
 					Severity: sev,
 					Message: entryLabel(rec) + ": " + toolLabel(t) + " has no tool_result and nothing follows it " +
