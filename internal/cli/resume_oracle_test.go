@@ -525,13 +525,13 @@ func corruptions() []corruption {
 	}
 }
 
-// readerRules are the rules whose severity says what a resume does (the
-// schema rule, which the format work owns, is left out).
+// readerRules are the rules whose severity says what a resume does (with
+// schema, which reports an entry whose message content is gone).
 var readerRules = map[string]bool{
 	"orphan-parent": true, "parent-cycle": true, "tool-result-off-chain": true, "unmatched-tool-use": true,
 	"unmatched-tool-result": true, "duplicate-tool-use-id": true, "duplicate-uuid": true, "nul-bytes": true,
 	"truncated-line": true, "missing-final-newline": true, "invalid-json": true, "sidechain-leaf": true,
-	"lone-surrogate": true, "invalid-utf8": true,
+	"lone-surrogate": true, "invalid-utf8": true, "schema": true,
 }
 
 // TestLintAgreesWithRealReader lints every damaged copy of the oracle's
@@ -539,7 +539,7 @@ var readerRules = map[string]bool{
 // version did: an error exactly when it failed, sent a request the API
 // refuses, left out conversation the file still holds, fused its next
 // append onto the damage, or the damage destroyed bytes (a line that no
-// longer parses, invalid UTF-8).
+// longer parses, invalid UTF-8, a message whose content is gone).
 func TestLintAgreesWithRealReader(t *testing.T) {
 	oracle.Require(t)
 	ctx := context.Background()
@@ -565,7 +565,7 @@ func TestLintAgreesWithRealReader(t *testing.T) {
 				if strings.TrimSpace(l) == "" {
 					continue
 				}
-				if !json.Valid([]byte(l)) || !utf8Valid(l) {
+				if !json.Valid([]byte(l)) || !utf8Valid(l) || contentGone(l) {
 					destroyed = true
 				}
 			}
@@ -595,6 +595,25 @@ func TestLintAgreesWithRealReader(t *testing.T) {
 		}
 	}
 	t.Logf("lint severity agrees with the real reader on %d of %d damaged sessions", agree, total)
+}
+
+// contentGone reports a user or assistant entry whose message.content is
+// missing or neither text nor a list: its text is destroyed.
+func contentGone(l string) bool {
+	var e struct {
+		Type    string          `json:"type"`
+		Message json.RawMessage `json:"message"`
+	}
+	if json.Unmarshal([]byte(l), &e) != nil || (e.Type != "user" && e.Type != "assistant") {
+		return false
+	}
+	var m struct {
+		Content json.RawMessage `json:"content"`
+	}
+	if json.Unmarshal(e.Message, &m) != nil || len(m.Content) == 0 {
+		return true
+	}
+	return m.Content[0] != '"' && m.Content[0] != '['
 }
 
 func utf8Valid(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
