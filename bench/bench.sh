@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# bench.sh: ccvet's full lint against jq and cat over the same synthetic store.
-# Usage: bench/bench.sh [--size 1G] [--seed 1] [--cache DIR] [--jobs N]
+# bench.sh: ccvet's full lint against jq and cat, on a store of many project folders and on one whose sessions all sit in one folder.
+# Usage: bench/bench.sh [--size 1G] [--single-size 800M] [--seed 1] [--runs 3] [--cache DIR] [--jobs N]
 set -euo pipefail
 
-size=1G seed=1 jobs=0
+size=1G single=800M seed=1 jobs=0 runs=3
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/ccvet-bench
 while [ $# -gt 0 ]; do
 	case $1 in
 	--size) size=$2; shift 2 ;;
+	--single-size) single=$2; shift 2 ;;
 	--seed) seed=$2; shift 2 ;;
+	--runs) runs=$2; shift 2 ;;
 	--cache) cache=$2; shift 2 ;;
 	--jobs | -j) jobs=$2; shift 2 ;;
 	-h | --help) sed -n '2,3p' "$0"; exit 0 ;;
@@ -18,79 +20,77 @@ done
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$cache"
-store=$cache/store-$size-seed$seed
 bin=$cache/ccvet
+[ "$jobs" = 0 ] && jobs=$(nproc)
 
 for tool in jq go; do
 	command -v $tool >/dev/null || { echo "bench.sh: $tool is required" >&2; exit 2; }
 done
 if [ ! -x /usr/bin/time ] && command -v apt-get >/dev/null; then
-	echo "installing GNU time (for peak RSS)…" >&2
+	echo "installing GNU time (for CPU time and peak RSS)…" >&2
 	{ sudo -n apt-get install -y time || apt-get install -y time; } >/dev/null 2>&1 || true
 fi
+[ -x /usr/bin/time ] || { echo "bench.sh: GNU time (/usr/bin/time) is required" >&2; exit 2; }
 
 (cd "$repo" && go build -o "$bin" ./cmd/ccvet)
 
-if [ ! -f "$store/.complete" ]; then
-	echo "generating a $size store (seed $seed) in $store…" >&2
-	rm -rf "$store"
-	(cd "$repo" && go test ./internal/benchstore -run '^TestGenerateStore$' -count=1 -args -out "$store" -size "$size" -seed "$seed" >/dev/null)
-	touch "$store/.complete"
-fi
-
-# The files every tool reads: what ccvet checks line by line (transcripts,
-# subagents, history.jsonl). todos/ and file-history/ are left out for all.
-list=$cache/files-$size-seed$seed
-find "$store/projects" "$store/history.jsonl" -name '*.jsonl' -type f -print0 | sort -z >"$list"
-nfiles=$(tr -cd '\0' <"$list" | wc -c)
-bytes=$(xargs -0 cat <"$list" | wc -c)
-mb=$(awk -v b="$bytes" 'BEGIN{printf "%.1f", b/1048576}')
-
-now() { date +%s.%N; }
-# run NAME CMD...: time CMD (reading the file list from stdin via xargs) and print a row.
-rss=""
-run() {
-	local name=$1; shift
-	sync
-	xargs -0 cat <"$list" >/dev/null # warm the page cache alike for every tool
-	local t0 t1
-	t0=$(now)
-	"$@"
-	t1=$(now)
-	awk -v n="$name" -v s="$(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}')" -v m="$bytes" -v r="$rss" \
-		'BEGIN{printf "%-28s %8.2f s %9.1f MB/s %12s\n", n, s, m/1048576/s, r}'
-	rss=""
-}
-
-ccvet_run() {
-	# ccvet takes folders and files; xargs splits a long list over several
-	# runs, so give it the store's folders (the same files: it checks the
-	# transcripts and history.jsonl, plus the small todos/ documents).
-	local tf
-	tf=$(mktemp)
-	if [ -x /usr/bin/time ]; then
-		/usr/bin/time -f %M -o "$tf" "$bin" --exit-zero -q -j "$jobs" "$store/projects" "$store/history.jsonl" >/dev/null
-		rss="$(awk '{printf "%.0f MB RSS", $1/1024}' "$tf")"
-	else
-		"$bin" --exit-zero -q -j "$jobs" "$store/projects" "$store/history.jsonl" >/dev/null
-		rss="(no /usr/bin/time)"
+# store NAME SIZE PROJECTS: generate a store once (deterministic for a seed).
+store() {
+	local dir=$cache/store-$1
+	if [ ! -f "$dir/.complete" ]; then
+		echo "generating $dir ($2, seed $seed)…" >&2
+		rm -rf "$dir"
+		(cd "$repo" && go test ./internal/benchstore -run '^TestGenerateStore$' -count=1 \
+			-args -out "$dir" -size "$2" -seed "$seed" -projects "$3" >/dev/null)
+		touch "$dir/.complete"
 	fi
-	rm -f "$tf"
+	echo "$dir"
 }
-jq_empty() { xargs -0 jq empty <"$list"; }
-jq_c() { xargs -0 jq -c . <"$list" >/dev/null; }
-cat_all() { xargs -0 cat <"$list" >/dev/null; }
 
-echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(go version | cut -d' ' -f3)"
-echo "store:   $store ($nfiles files, $mb MB of JSON Lines)"
-echo
-printf '%-28s %10s %14s %12s\n' tool wall throughput peak
-[ "$jobs" = 0 ] && jobs_label="-j $(nproc)" || jobs_label="-j $jobs"
-run "ccvet (all rules, $jobs_label)" ccvet_run
-jobs_save=$jobs
-jobs=1
-run "ccvet (all rules, -j 1)" ccvet_run
-jobs=$jobs_save
-run "jq empty" jq_empty
-run "jq -c ." jq_c
-run "cat" cat_all
+# One row per tool: the best wall time of $runs interleaved rounds, the
+# user+sys CPU seconds of that run, throughput, speed relative to jq empty,
+# and the largest peak RSS of all runs.
+bench_store() {
+	local label=$1 dir=$2
+	local list=$cache/files-$(basename "$dir")
+	find "$dir/projects" "$dir/history.jsonl" -name '*.jsonl' -type f -print0 | sort -z >"$list"
+	local nfiles bytes
+	nfiles=$(tr -cd '\0' <"$list" | wc -c)
+	bytes=$(xargs -0 cat <"$list" | wc -c)
+	echo
+	echo "$label: $dir"
+	echo "  $nfiles files, $(awk -v b="$bytes" 'BEGIN{printf "%.1f", b/1048576}') MB of JSON Lines, largest project folder $(du -sm "$dir"/projects/* | sort -n | tail -1 | cut -f1) MB"
+	local names=("cat" "jq empty" "jq empty, 2 processes" "ccvet -j 1" "ccvet -j $jobs")
+	local cmds=(
+		"xargs -0 cat <'$list' >/dev/null"
+		"xargs -0 jq empty <'$list'"
+		"xargs -0 -P 2 -n 16 jq empty <'$list'"
+		"'$bin' --exit-zero -q -j 1 '$dir/projects' '$dir/history.jsonl' >/dev/null"
+		"'$bin' --exit-zero -q -j $jobs '$dir/projects' '$dir/history.jsonl' >/dev/null"
+	)
+	local out=$cache/times.$$
+	: >"$out"
+	for ((r = 1; r <= runs; r++)); do
+		for i in "${!cmds[@]}"; do
+			xargs -0 cat <"$list" >/dev/null # the page cache warm alike for every tool
+			/usr/bin/time -f "$i %e %U %S %M" -a -o "$out" bash -c "${cmds[$i]}"
+		done
+	done
+	printf '  %-24s %8s %9s %10s %8s %10s\n' tool wall "CPU (u+s)" MB/s "x jq" "peak RSS"
+	awk -v b="$bytes" -v names="$(printf '%s\n' "${names[@]}")" '
+		BEGIN { n = split(names, nm, "\n") }
+		{ i = $1; if ($2 < 0.005) $2 = 0.005; if (!(i in w) || $2 < w[i]) { w[i] = $2; c[i] = $3 + $4 } if ($5 > m[i]) m[i] = $5 }
+		END {
+			jq = w[1]
+			for (i = 0; i < n - 0; i++) if (i in w) {
+				rss = (nm[i+1] ~ /^ccvet/) ? sprintf("%.0f MB", m[i] / 1024) : ""
+				printf "  %-24s %6.2f s %7.2f s %10.1f %7.1fx %10s\n", nm[i+1], w[i], c[i], b / 1048576 / w[i], jq / w[i], rss
+			}
+		}' "$out"
+	rm -f "$out"
+}
+
+echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(go version | cut -d' ' -f3), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "best wall time of $runs interleaved runs; CPU is that run's user+sys; peak RSS the largest of all runs"
+bench_store "many project folders ($size)" "$(store "$size-seed$seed" "$size" 0)"
+bench_store "one project folder ($single)" "$(store "$single-one-seed$seed" "$single" 1)"

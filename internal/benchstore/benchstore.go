@@ -19,6 +19,10 @@ import (
 type Options struct {
 	Bytes int64  // approximate total size; <= 0 means 64 MiB
 	Seed  uint64 // the same seed and size give the same bytes
+	// Projects is the number of project folders; <= 0 picks one per 48 MiB
+	// (2 to 40). 1 puts every session in one folder, as for a user who
+	// works in one repository.
+	Projects int
 }
 
 // Stats say what Generate wrote.
@@ -54,6 +58,9 @@ func Generate(dir string, opts Options) (Stats, error) {
 		return g.st, err
 	}
 	nproj := int(min(max(opts.Bytes/(48<<20), 2), 40))
+	if opts.Projects > 0 {
+		nproj = opts.Projects
+	}
 	projects := make([]*project, nproj)
 	for i := range projects {
 		projects[i] = g.newProject()

@@ -18,12 +18,14 @@ var (
 	outDir  = flag.String("out", "", "TestGenerateStore: write a store into this folder")
 	outSize = flag.String("size", "1G", "TestGenerateStore: approximate size (e.g. 200M, 1G)")
 	outSeed = flag.Uint64("seed", 1, "TestGenerateStore: seed")
+	outProj = flag.Int("projects", 0, "TestGenerateStore: project folders (0: one per 48 MiB)")
 )
 
 // TestGenerateStore is the command that writes a benchmark store:
 //
 //	go test ./internal/benchstore -run TestGenerateStore -args -out /tmp/store -size 1G -seed 1
 //
+// -projects 1 writes every session into one project folder.
 // It is skipped unless -out is given.
 func TestGenerateStore(t *testing.T) {
 	if *outDir == "" {
@@ -33,7 +35,7 @@ func TestGenerateStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := Generate(*outDir, Options{Bytes: size, Seed: *outSeed})
+	st, err := Generate(*outDir, Options{Bytes: size, Seed: *outSeed, Projects: *outProj})
 	if err != nil {
 		t.Fatal(err)
 	}

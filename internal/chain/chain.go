@@ -88,7 +88,7 @@ func Build(recs []*entry.Record) *Graph {
 // what the anchor's other children continue from is the tail.
 func (g *Graph) relinkPreserved() {
 	for _, r := range g.Records {
-		if r.PreservedHead == "" || r.PreservedAnchor == "" || r.PreservedTail == "" {
+		if r.Rare == nil || r.PreservedHead == "" || r.PreservedAnchor == "" || r.PreservedTail == "" {
 			continue
 		}
 		head, okH := g.byUUID[r.PreservedHead]

@@ -14,8 +14,10 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/fix"
 	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/lint"
+	"github.com/ccvet/ccvet/internal/memlimit"
 	"github.com/ccvet/ccvet/internal/report"
 	"github.com/ccvet/ccvet/internal/resume"
 	"github.com/ccvet/ccvet/internal/rules"
@@ -63,9 +65,26 @@ func runSub(stderr io.Writer, fn func() error) int {
 	return ExitOK
 }
 
+// exitError carries a subcommand's own exit status, already reported.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+// exitStatus turns a subcommand's status into runSub's error (nil for 0).
+func exitStatus(code int) error {
+	if code == ExitOK {
+		return nil
+	}
+	return exitError{code}
+}
+
 func fail(stderr io.Writer, err error) int {
 	if errors.Is(err, flag.ErrHelp) {
 		return ExitOK
+	}
+	var ee exitError
+	if errors.As(err, &ee) {
+		return ee.code
 	}
 	fmt.Fprintln(stderr, "ccvet: "+report.Sanitize(err.Error()))
 	var ue usageError
@@ -107,7 +126,7 @@ func newFlagSet(stdout, stderr io.Writer, o *options) *flag.FlagSet {
 	fs.StringSliceVar(&o.disable, "disable", nil, "turn off `RULE`s (comma-separated; repeatable)")
 	fs.StringVar(&o.failOn, "fail-on", "error", "exit 1 when a finding is at least this severe: error, warning or note")
 	fs.BoolVar(&o.strict, "strict", false, "report unknown-field and unknown-type as errors (format regression CI)")
-	fs.IntVarP(&o.jobs, "jobs", "j", 0, "check `N` files at once (default: number of CPUs)")
+	fs.IntVarP(&o.jobs, "jobs", "j", 0, "check `N` files at once (default: number of CPUs); lines over 1 MiB are held one at a time, so all lines in flight take at most 512 MiB + 1 MiB per job")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no summary line, no progress on standard error")
 	fs.BoolVar(&o.noSnippet, "no-snippet", false, "text output: do not show the offending line under each finding")
 	fs.StringVar(&o.readerVersion, "reader-version", "", "judge what a resume loses for the reader of Claude Code `V` only (default: the version that wrote each file, and newer)")
@@ -256,6 +275,9 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 		return 0, err
 	}
 	prog.begin()
+	if memlimit.Start(memlimit.Default) { // a soft limit; GOMEMLIMIT overrides it
+		defer memlimit.Stop()
+	}
 	res := eng.Run(found)
 	defer res.Close()
 	prog.end()
@@ -285,6 +307,11 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 			topts.Snippets = lines
 		}
 		err = report.Text(out, run, topts)
+		if err == nil && !o.quiet {
+			if safe, unsafe := fix.Count(found, res.Findings); safe+unsafe > 0 {
+				_, err = fmt.Fprintf(out, "%d fixable with `ccvet fix --write` (%d more with --unsafe)\n", safe, unsafe)
+			}
+		}
 	}
 	if err == nil {
 		err = rep.commit()

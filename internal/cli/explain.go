@@ -78,6 +78,21 @@ func writeRuleDoc(b *strings.Builder, r *rules.Rule, st docStyle) {
 	if r.Fix != "" {
 		b.WriteString(st.section("Fix", r.Fix))
 	}
+	fi := rules.FixOf(r.ID)
+	b.WriteString(st.section("ccvet fix", fixClassText(fi)))
+}
+
+// fixClassText says what `ccvet fix` does about a rule.
+func fixClassText(fi rules.FixInfo) string {
+	switch fi.Class {
+	case rules.FixSafe:
+		return "safe: `ccvet fix --write` " + fi.How + "."
+	case rules.FixUnsafe:
+		return "unsafe (only with `--unsafe`): " + fi.How + "."
+	case rules.FixManual:
+		return "manual (ccvet never writes this one): " + fi.How + "."
+	}
+	return "none: " + fi.How + "."
 }
 
 // markdownDoc is the style of docs/rules.md.
@@ -86,6 +101,9 @@ var markdownDoc = docStyle{
 		return fmt.Sprintf("\n## %s\n\n*%s, %s by default.* %s.\n\n", r.ID, r.Severity, defaultState(r), mdText(upperFirst(r.Summary)))
 	},
 	section: func(label, prose string) string {
+		if label == "ccvet fix" {
+			return fmt.Sprintf("\n**%s.** %s\n", label, mdText(prose))
+		}
 		if label == "Fix" {
 			return fmt.Sprintf("**%s.** %s\n", label, mdText(prose))
 		}

@@ -4,49 +4,70 @@ package entry
 import (
 	"sort"
 	"strconv"
+	"sync"
 
 	"github.com/ccvet/ccvet/internal/jsontree"
 )
 
 // Record is the compact form of one transcript line: ids and links only, so
 // that a whole project's graph fits in memory whatever the size of its text.
+// Strings that repeat from line to line (type, version, session id, cwd,
+// agent id, tool names, a parent that is the line before) share one copy;
+// the fields few entry types carry live in a shared part (Rare), read as
+// if they were the record's own.
 type Record struct {
 	Line   int   // 1-based line number
 	Offset int64 // byte offset of the line in its file
 
 	Type    string
-	Subtype string // system entries
 	Version string
 
-	UUID              string
-	ParentUUID        string // "" when null or absent
-	HasParent         bool   // parentUuid key present and not null
-	LogicalParentUUID string // compaction boundaries
-	SessionID         string
-	AgentID           string
-	IsSidechain       bool
-	Cwd               string
-	Timestamp         string
-	IsMeta            bool
-	IsCompactSummary  bool
-	// NotResent: a user entry the 2.1.330 reader leaves out of a resume (a
-	// turnCompanion reminder, an origin.kind "task-notification" prompt).
-	NotResent bool
-
+	UUID                    string
+	ParentUUID              string // "" when null or absent
+	SessionID               string
+	AgentID                 string
+	Cwd                     string
+	Timestamp               string
 	MessageID               string // assistant message.id: lines sharing it form one API message
 	SourceToolAssistantUUID string
 	ToolUses                []Tool // tool_use blocks in message.content
 	ToolResults             []Tool // tool_result blocks in message.content
 
-	LeafUUID string // summary and last-prompt entries
+	Hash uint64 // hash of the raw line, to tell exact duplicates from reused uuids
+
+	HasParent        bool // parentUuid key present and not null
+	IsSidechain      bool
+	IsMeta           bool
+	IsCompactSummary bool
+	// NotResent: a user entry the 2.1.330 reader leaves out of a resume (a
+	// turnCompanion reminder, an origin.kind "task-notification" prompt).
+	NotResent bool
+
+	// The shape of message.content, for the resume model.
+	Content ContentKind
+	Blocks  int32 // number of blocks when Content is ContentArray
+
+	*Rare // never nil in records from Extract or Ref: records without rare fields share one empty Rare
+}
+
+// Ref is a record that only gives a line's position (for File.Column and
+// File.ReportRecord). Prefer it to a composite literal, whose nil Rare
+// makes reading a rare field panic.
+func Ref(line int, offset int64) *Record {
+	return &Record{Line: line, Offset: offset, Rare: noRare}
+}
+
+// Rare holds the fields of a Record that few entries carry. Read them
+// through the Record; Extract gives a record its own Rare only when one of
+// them is set.
+type Rare struct {
+	Subtype           string // system entries
+	LogicalParentUUID string // compaction boundaries
+	LeafUUID          string // summary and last-prompt entries
 
 	// A compaction boundary's compactMetadata.preservedSegment (2.1.2xx+):
 	// the messages kept from head to tail are relinked after anchor.
 	PreservedHead, PreservedAnchor, PreservedTail string
-
-	// The shape of message.content, for the resume model.
-	Content ContentKind
-	Blocks  int // number of blocks when Content is ContentArray
 
 	// Progress entries (2.1.11-2.1.84) carry the tool they report on.
 	ToolUseID       string
@@ -55,9 +76,10 @@ type Record struct {
 	// File-history snapshots.
 	SnapshotMessageID string
 	Backups           []Backup
-
-	Hash uint64 // hash of the raw line, to tell exact duplicates from reused uuids
 }
+
+// noRare is the Rare of every record without rare fields; never written.
+var noRare = &Rare{}
 
 // ContentKind is what message.content holds.
 type ContentKind uint8
@@ -99,7 +121,10 @@ func (r *Record) IsChain() bool {
 // Extract builds the record of one parsed line; obj is its root object. The
 // strings of the record are copies: nothing of the line is kept.
 func Extract(obj jsontree.Val, line int, offset int64) *Record {
+	in := interners.Get().(*interner)
+	defer interners.Put(in)
 	r := &Record{Line: line, Offset: offset}
+	var rare Rare
 	var msg, snapshot, backup jsontree.Val
 	var delta Backup
 	var amends string
@@ -108,26 +133,26 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 	for key, v := range obj.KeyMembers() {
 		switch string(key) {
 		case "type":
-			r.Type = v.String()
+			r.Type = in.str(v)
 		case "subtype":
-			r.Subtype = v.String()
+			rare.Subtype = in.str(v)
 		case "version":
-			r.Version = v.String()
+			r.Version = in.str(v)
 		case "uuid":
-			r.UUID = v.String()
+			r.UUID = in.recent(v, &in.uuids)
 		case "parentUuid":
-			r.ParentUUID = v.String()
+			r.ParentUUID = in.recent(v, &in.uuids)
 			r.HasParent = r.ParentUUID != ""
 		case "logicalParentUuid":
-			r.LogicalParentUUID = v.String()
+			rare.LogicalParentUUID = in.recent(v, &in.uuids)
 		case "sessionId":
-			r.SessionID = v.String()
+			r.SessionID = in.str(v)
 		case "agentId":
-			r.AgentID = v.String()
+			r.AgentID = in.str(v)
 		case "isSidechain":
 			r.IsSidechain, _ = v.Bool()
 		case "cwd":
-			r.Cwd = v.String()
+			r.Cwd = in.str(v)
 		case "timestamp":
 			r.Timestamp = v.String()
 		case "isMeta":
@@ -142,24 +167,24 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 			if v.Get("kind").StrIs("task-notification") {
 				r.NotResent = true
 			}
-		case "sourceToolAssistantUUID":
-			r.SourceToolAssistantUUID = v.String()
-		case "leafUuid":
-			r.LeafUUID = v.String()
-		case "toolUseID":
-			r.ToolUseID = v.String()
-		case "parentToolUseID":
-			r.ParentToolUseID = v.String()
-		case "messageId":
-			r.SnapshotMessageID = v.String()
-		case "message":
-			msg = v
 		case "compactMetadata":
 			if ps := v.Get("preservedSegment"); ps.Kind() == jsontree.Object {
-				r.PreservedHead = ps.Get("headUuid").String()
-				r.PreservedAnchor = ps.Get("anchorUuid").String()
-				r.PreservedTail = ps.Get("tailUuid").String()
+				rare.PreservedHead = ps.Get("headUuid").String()
+				rare.PreservedAnchor = ps.Get("anchorUuid").String()
+				rare.PreservedTail = ps.Get("tailUuid").String()
 			}
+		case "sourceToolAssistantUUID":
+			r.SourceToolAssistantUUID = in.recent(v, &in.uuids)
+		case "leafUuid":
+			rare.LeafUUID = v.String()
+		case "toolUseID":
+			rare.ToolUseID = in.recent(v, &in.tools)
+		case "parentToolUseID":
+			rare.ParentToolUseID = in.recent(v, &in.tools)
+		case "messageId":
+			rare.SnapshotMessageID = v.String()
+		case "message":
+			msg = v
 		case "snapshot":
 			snapshot = v
 		case "trackingPath":
@@ -172,7 +197,7 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 	}
 	if r.Type == "file-history-delta" {
 		// A delta (2.1.220+) adds one backup to the snapshot of amends.
-		r.SnapshotMessageID = amends
+		rare.SnapshotMessageID = amends
 		if backup.Kind() == jsontree.Object && delta.Key != "" {
 			delta.BackupTime = backup.Get("backupTime").String()
 			switch n := backup.Get("backupFileName"); n.Kind() {
@@ -185,20 +210,21 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 				n, _ := strconv.ParseInt(lit, 10, 64)
 				delta.Version = int(n)
 			}
-			r.Backups = []Backup{delta}
+			rare.Backups = []Backup{delta}
 		}
+		r.setRare(&rare)
 		return r
 	}
 	if r.Type != "file-history-snapshot" {
-		r.SnapshotMessageID = ""
+		rare.SnapshotMessageID = ""
 	}
 	if msg.Kind() == jsontree.Object {
-		r.MessageID = msg.Get("id").String()
+		r.MessageID = in.recent(msg.Get("id"), &in.messages)
 		switch c := msg.Get("content"); c.Kind() {
 		case jsontree.String:
 			r.Content = ContentString
 		case jsontree.Array:
-			r.Content, r.Blocks = ContentArray, c.Len()
+			r.Content, r.Blocks = ContentArray, int32(c.Len())
 		default:
 			if c.Exists() {
 				r.Content = ContentOther
@@ -210,10 +236,10 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 			}
 			switch t := b.Get("type"); {
 			case t.StrIs("tool_use"), t.StrIs("server_tool_use"):
-				r.ToolUses = append(r.ToolUses, Tool{ID: b.Get("id").String(), Name: b.Get("name").String(), Block: i,
+				r.ToolUses = append(r.ToolUses, Tool{ID: in.recent(b.Get("id"), &in.tools), Name: in.str(b.Get("name")), Block: i,
 					Server: t.StrIs("server_tool_use")})
 			case t.StrIs("tool_result"):
-				r.ToolResults = append(r.ToolResults, Tool{ID: b.Get("tool_use_id").String(), Block: i})
+				r.ToolResults = append(r.ToolResults, Tool{ID: in.recent(b.Get("tool_use_id"), &in.tools), Block: i})
 			}
 		}
 	}
@@ -248,9 +274,79 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 				if (i+1 < len(ms) && ms[i+1].b.Key == m.b.Key) || m.skip {
 					continue
 				}
-				r.Backups = append(r.Backups, m.b)
+				rare.Backups = append(rare.Backups, m.b)
 			}
 		}
 	}
+	r.setRare(&rare)
 	return r
+}
+
+// setRare gives r a copy of rare when one of its fields is set, else the
+// shared empty Rare.
+func (r *Record) setRare(rare *Rare) {
+	r.Rare = noRare
+	if rare.Subtype != "" || rare.LogicalParentUUID != "" || rare.LeafUUID != "" || rare.ToolUseID != "" ||
+		rare.ParentToolUseID != "" || rare.SnapshotMessageID != "" || rare.Backups != nil || rare.PreservedHead != "" {
+		p := new(Rare)
+		*p = *rare
+		r.Rare = p
+	}
+}
+
+// interner shares the strings that repeat from line to line: a map for the
+// few distinct values of a field (type, version, session id, cwd, tool
+// names), and rings of the last few ids for ids that come back soon (a
+// parent, the assistant entry a tool result answers, a tool id and its
+// result, the message id of a split message). It is reused across lines and
+// files; its map is emptied when it grows past maxInterned.
+type interner struct {
+	m                      map[string]string
+	buf                    []byte
+	uuids, tools, messages ring
+}
+
+const maxInterned = 4096
+
+// ring holds the last len(ring.s) ids seen.
+type ring struct {
+	s    [8]string
+	next int
+}
+
+var interners = sync.Pool{New: func() any { return &interner{m: map[string]string{}} }}
+
+// str returns the string value of v (or ""), from the map when seen before.
+func (in *interner) str(v jsontree.Val) string {
+	b, ok := v.StrBytes(in.buf)
+	if !ok {
+		return ""
+	}
+	if s, ok := in.m[string(b)]; ok {
+		return s
+	}
+	if len(in.m) >= maxInterned {
+		clear(in.m)
+	}
+	s := string(b)
+	in.m[s] = s
+	return s
+}
+
+// recent returns the string value of v (or ""), shared with an equal id
+// of the ring, which it then joins.
+func (in *interner) recent(v jsontree.Val, r *ring) string {
+	b, ok := v.StrBytes(in.buf)
+	if !ok || len(b) == 0 {
+		return ""
+	}
+	for _, s := range r.s {
+		if s == string(b) {
+			return s
+		}
+	}
+	s := string(b)
+	r.s[r.next] = s
+	r.next = (r.next + 1) % len(r.s)
+	return s
 }

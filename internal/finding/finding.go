@@ -3,6 +3,8 @@ package finding
 
 import (
 	"fmt"
+
+	"github.com/ccvet/ccvet/internal/fix/edit"
 	"sort"
 	"strings"
 )
@@ -65,6 +67,16 @@ type Finding struct {
 	Pointer  string // JSON pointer of the offending value, if any
 	UUID     string // uuid of the entry concerned, if any (used by fingerprints)
 	Related  []Location
+	Fix      *Fix // what ccvet fix would do, when planned
+}
+
+// Fix is the repair ccvet fix proposes for a finding: its class (safe,
+// unsafe, manual, none), what it changes or what to do by hand, and the
+// byte edits against the file as it was read.
+type Fix struct {
+	Safety  string      `json:"safety"`
+	Message string      `json:"message"`
+	Edits   []edit.Edit `json:"edits"`
 }
 
 // Less orders findings by path, line, column, rule, then message.

@@ -44,6 +44,10 @@ type Reader struct {
 	num   int
 	off   int64
 	err   error
+	// Long, if set before the first Next, is the budget this reader
+	// shares with others for lines longer than its buffer.
+	Long    *LongLines
+	holding bool // r.buf is Long's buffer
 }
 
 // NewReader returns a Reader over r.
@@ -68,11 +72,22 @@ func (r *Reader) Release() {
 		r.br = nil
 		r.err = io.EOF
 	}
+	r.dropLong()
+}
+
+// dropLong gives back the long-line budget if the reader holds it.
+func (r *Reader) dropLong() {
+	if r.holding {
+		b := r.buf
+		r.holding, r.buf = false, nil
+		r.Long.release(b)
+	}
 }
 
 // Next returns the next line. It returns io.EOF after the last line, and
 // any other read error as is (the line read so far, if any, comes first).
 func (r *Reader) Next() (Line, error) {
+	r.dropLong()
 	if r.err != nil {
 		return Line{}, r.err
 	}
@@ -86,6 +101,10 @@ func (r *Reader) Next() (Line, error) {
 			// The whole line is in the reader's buffer: no copy. It stays
 			// valid until the next call, as the copy would.
 			return r.lineOf(chunk, int64(len(chunk)), true, false), nil
+		}
+		if first && err == bufio.ErrBufferFull && r.Long != nil {
+			r.buf = r.Long.acquire()
+			r.holding = true
 		}
 		first = false
 		length += int64(len(chunk))
@@ -152,7 +171,7 @@ func (r *Reader) lineOf(b []byte, length int64, newline, cut bool) Line {
 		r.off++
 	}
 	// Give back a huge buffer so that one long line does not pin memory for the rest of the file.
-	if cap(r.buf) > 64<<20 && len(b) < 1<<20 {
+	if !r.holding && cap(r.buf) > 64<<20 && len(b) < 1<<20 {
 		r.buf = nil
 	}
 	return l

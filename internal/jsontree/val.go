@@ -219,3 +219,23 @@ func (v Val) KeyMembers() iter.Seq2[[]byte, Val] {
 		}
 	}
 }
+
+// StrBytes returns the unescaped bytes of a string value without copying
+// when it holds no escape (else appended to buf), and false when v is not
+// a string. The bytes are only valid until the tree is parsed again.
+func (v Val) StrBytes(buf []byte) ([]byte, bool) {
+	if v.t != nil {
+		if v.t.Kind(v.i) != String {
+			return nil, false
+		}
+		if nd := &v.t.Nodes[v.i]; !nd.Esc {
+			return v.t.Raw[nd.Start:nd.End], true
+		}
+		return v.t.AppendStr(buf[:0], v.i), true
+	}
+	s, ok := v.v.(string)
+	if !ok {
+		return nil, false
+	}
+	return append(buf[:0], s...), true
+}

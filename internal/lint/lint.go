@@ -19,6 +19,7 @@ import (
 	"github.com/ccvet/ccvet/internal/jsonl"
 	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/internal/layout"
+	"github.com/ccvet/ccvet/internal/memlimit"
 	"github.com/ccvet/ccvet/internal/model"
 	"github.com/ccvet/ccvet/internal/rules"
 	"github.com/ccvet/ccvet/internal/schema"
@@ -47,6 +48,9 @@ type Options struct {
 	// encoding/json and validated with jsonschema/v5, as before jsontree.
 	// Tests compare the two paths; the findings must be identical.
 	Reference bool
+	// Overlay, if set, gives the bytes to check for some files instead of
+	// what is on disk (by OSPath): ccvet fix verifies planned bytes with it.
+	Overlay map[string][]byte
 }
 
 // Result is what a run found.
@@ -77,8 +81,17 @@ type Engine struct {
 	rules []*rules.Rule
 	on    map[string]bool
 	sev   map[string]finding.Severity
+	long  jsonl.LongLines // lines longer than a reader's buffer are held one at a time
 
 	spools []*spool // copies of standard input, closed with the Result
+}
+
+// WithOverlay returns an engine sharing e's compiled rules and schemas that
+// checks the given bytes instead of those files on disk (see Options.Overlay).
+func (e *Engine) WithOverlay(overlay map[string][]byte) *Engine {
+	c := &Engine{opts: e.opts, env: e.env, rules: e.rules, on: e.on, sev: e.sev}
+	c.opts.Overlay = overlay
+	return c
 }
 
 // New prepares an engine; it compiles the schemas once.
@@ -207,6 +220,7 @@ func (e *Engine) Run(found *layout.Result) *Result {
 		if pi := projectOf[i]; pi >= 0 && remaining[pi].Add(-1) == 0 {
 			e.checkProject(projects[pi])
 		}
+		memlimit.Check()
 	})
 	for _, f := range files {
 		if f.Context {
@@ -316,6 +330,9 @@ func (e *Engine) open(f *model.File) (rc io.ReadCloser, grew func() bool, err er
 		f.StdinCopy = sp
 		return io.NopCloser(io.TeeReader(in, sp)), func() bool { return false }, nil
 	}
+	if data, ok := e.opts.Overlay[f.OSPath]; ok {
+		return io.NopCloser(bytes.NewReader(data)), func() bool { return false }, nil
+	}
 	sf, err := openReadOnly(f.OSPath, f.Link)
 	if err != nil {
 		return nil, nil, err
@@ -340,6 +357,11 @@ func (e *Engine) checkFile(f *model.File) {
 			r.File(r, f)
 		}
 	}
+	if f.Kind == layout.Todos {
+		// Only the file rules read a whole document: it is not kept for the
+		// rest of the run (a store of large todos files stays small).
+		f.Doc, f.DocValue = nil, nil
+	}
 }
 
 func (e *Engine) checkLines(f *model.File) {
@@ -350,6 +372,7 @@ func (e *Engine) checkLines(f *model.File) {
 	}
 	defer rc.Close()
 	rd := jsonl.NewReader(rc)
+	rd.Long = &e.long
 	rd.Frame = true
 	defer rd.Release()
 	if e.opts.MaxLine > 0 {
@@ -363,6 +386,8 @@ func (e *Engine) checkLines(f *model.File) {
 	}()
 	l := &model.Line{}
 	for {
+		// Let go of the last line first: the reader may collect a huge one.
+		l.Raw, tree.Raw = nil, nil
 		jl, err := rd.Next()
 		if err == io.EOF {
 			break

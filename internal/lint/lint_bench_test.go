@@ -9,7 +9,9 @@ import (
 	"testing"
 
 	"github.com/ccvet/ccvet/internal/benchstore"
+	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/model"
 )
@@ -120,4 +122,81 @@ func BenchmarkStore(b *testing.B) {
 		bytes = res.Bytes
 	}
 	b.SetBytes(bytes)
+}
+
+// projectRecords generates a 24 MB store, reads the transcripts of its
+// largest project folder and returns that project with its records, the
+// file and project rules not yet run, and the bytes read.
+func projectRecords(b *testing.B, e *Engine) (*model.Project, int64) {
+	b.Helper()
+	dir := b.TempDir()
+	if _, err := benchstore.Generate(dir, benchstore.Options{Bytes: 24 << 20, Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	found, err := layout.Discover([]string{dir}, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	byDir := map[string][]*model.File{}
+	big := ""
+	for _, lf := range found.Files {
+		if lf.Kind.IsTranscript() {
+			byDir[lf.Project] = append(byDir[lf.Project], model.NewFile(lf, e.env, func(finding.Finding) {}))
+			if big == "" || len(byDir[lf.Project]) > len(byDir[big]) {
+				big = lf.Project
+			}
+		}
+	}
+	var n int64
+	for _, f := range byDir[big] {
+		e.checkLines(f)
+		n += f.Bytes
+	}
+	fs := byDir[big]
+	return model.NewProject(big, fs[0].ProjectName, fs[0].InLayout, fs, e.env, func(finding.Finding) {}), n
+}
+
+// BenchmarkExtract is the graph record builder: one record per entry,
+// from lines already parsed.
+func BenchmarkExtract(b *testing.B) {
+	data := transcriptLines(b)
+	var trees []*jsontree.Tree
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		t := new(jsontree.Tree)
+		if t.Parse(l) == nil && t.Kind(jsontree.Root) == jsontree.Object {
+			trees = append(trees, t)
+		}
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		for i, t := range trees {
+			_ = entry.Extract(jsontree.TreeVal(t), i+1, 0)
+		}
+	}
+}
+
+// BenchmarkGraphPass is the file and project rules (the conversation
+// graph, tool pairing, sessions) over the records of a few MB of
+// transcript lines read as one file.
+func BenchmarkGraphPass(b *testing.B) {
+	e := benchEngine(b, Options{Jobs: 1})
+	p, n := projectRecords(b, e)
+	recs := make([][]*entry.Record, len(p.Files))
+	for i, f := range p.Files {
+		recs[i] = f.Records
+	}
+	b.SetBytes(n)
+	b.ReportAllocs()
+	for b.Loop() {
+		for i, f := range p.Files {
+			f.Records = recs[i]
+			for _, r := range e.rules {
+				if r.File != nil {
+					r.File(r, f)
+				}
+			}
+		}
+		e.checkProject(p)
+	}
 }

@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"io"
 	"unicode/utf8"
+
+	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/fix/edit"
 )
 
 type jsonTool struct {
@@ -24,6 +27,7 @@ type jsonFinding struct {
 	Pointer   string         `json:"pointer"`
 	UUID      string         `json:"uuid,omitempty"`
 	Related   []jsonLocation `json:"related,omitempty"`
+	Fix       *finding.Fix   `json:"fix,omitempty"`
 }
 
 type jsonLocation struct {
@@ -63,7 +67,7 @@ func JSON(w io.Writer, r *Run) error {
 	out := jsonReport{Tool: jsonTool{Name: "ccvet", Version: r.Version}, Findings: []jsonFinding{}, Summary: r.Summarize()}
 	for _, f := range r.Findings {
 		jf := jsonFinding{Rule: f.Rule, Severity: f.Severity.String(), Line: f.Line, Column: f.Column,
-			Message: f.Message, Pointer: f.Pointer, UUID: f.UUID}
+			Message: f.Message, Pointer: f.Pointer, UUID: f.UUID, Fix: jsonFix(f.Fix)}
 		jf.Path, jf.PathBytes = JSONPath(f.Path)
 		for _, rel := range f.Related {
 			jl := jsonLocation{Line: rel.Line, Column: rel.Column, Pointer: rel.Pointer, Message: rel.Message}
@@ -81,4 +85,14 @@ func JSON(w io.Writer, r *Run) error {
 	}
 	_, err := w.Write(escapeInvisible(buf.Bytes()))
 	return err
+}
+
+// jsonFix gives a fix an empty edit list rather than null.
+func jsonFix(f *finding.Fix) *finding.Fix {
+	if f == nil || f.Edits != nil {
+		return f
+	}
+	c := *f
+	c.Edits = []edit.Edit{}
+	return &c
 }

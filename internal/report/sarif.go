@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -88,6 +89,35 @@ type sarifResult struct {
 	Locations           []sarifLocation   `json:"locations"`
 	RelatedLocations    []sarifLocation   `json:"relatedLocations,omitempty"`
 	PartialFingerprints map[string]string `json:"partialFingerprints"`
+	Fixes               []sarifFix        `json:"fixes,omitempty"`
+}
+
+// sarifFix is a finding's repair as byte regions (ccvet fix).
+type sarifFix struct {
+	Description     sarifText             `json:"description"`
+	ArtifactChanges []sarifArtifactChange `json:"artifactChanges"`
+}
+
+type sarifArtifactChange struct {
+	ArtifactLocation sarifArtifactLocation `json:"artifactLocation"`
+	Replacements     []sarifReplacement    `json:"replacements"`
+}
+
+type sarifReplacement struct {
+	DeletedRegion   sarifByteRegion       `json:"deletedRegion"`
+	InsertedContent *sarifArtifactContent `json:"insertedContent,omitempty"`
+}
+
+type sarifByteRegion struct {
+	ByteOffset int64 `json:"byteOffset"`
+	ByteLength int64 `json:"byteLength"`
+}
+
+// sarifArtifactContent carries inserted bytes: as text when they are valid
+// UTF-8, else base64.
+type sarifArtifactContent struct {
+	Text   *string `json:"text,omitempty"`
+	Binary string  `json:"binary,omitempty"`
 }
 
 type sarifLocation struct {
@@ -165,6 +195,9 @@ func SARIF(w io.Writer, r *Run) error {
 				loc.Message = &sarifText{Text: rel.Message}
 			}
 			res.RelatedLocations = append(res.RelatedLocations, loc)
+		}
+		if f.Fix != nil && len(f.Fix.Edits) > 0 {
+			res.Fixes = []sarifFix{sarifFixOf(f)}
 		}
 		fp := finding.Fingerprint(f)
 		seen[fp]++
@@ -448,4 +481,22 @@ func mdCode(s string) string {
 	}
 	fence := strings.Repeat("`", max(3, longest+1))
 	return fence + "\n" + strings.TrimRight(s, "\n") + "\n" + fence
+}
+
+// sarifFixOf turns a finding's fix into one SARIF fix of byte replacements.
+func sarifFixOf(f *finding.Finding) sarifFix {
+	ch := sarifArtifactChange{ArtifactLocation: artifactLocation(f.Path)}
+	for _, e := range f.Fix.Edits {
+		r := sarifReplacement{DeletedRegion: sarifByteRegion{ByteOffset: e.Offset, ByteLength: e.Length}}
+		if e.Text != "" {
+			if utf8.ValidString(e.Text) {
+				t := e.Text
+				r.InsertedContent = &sarifArtifactContent{Text: &t}
+			} else {
+				r.InsertedContent = &sarifArtifactContent{Binary: base64.StdEncoding.EncodeToString([]byte(e.Text))}
+			}
+		}
+		ch.Replacements = append(ch.Replacements, r)
+	}
+	return sarifFix{Description: sarifText{Text: "[" + f.Fix.Safety + "] " + f.Fix.Message}, ArtifactChanges: []sarifArtifactChange{ch}}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/fix/edit"
 )
 
 var (
@@ -67,6 +68,17 @@ func sarifCases() map[string]*Run {
 			{Rule: "unknown-field", Severity: finding.Warning, Path: "projects/p/a.jsonl", Line: 2, Column: 15,
 				Pointer: "/evil", UUID: "u1",
 				Message: "unknown field \"\x1b[31mred\x1b[0m\" with \x00, \t, \x7f, \u0085, \u2028, \u202e, \xff and </script>&amp;"},
+		}},
+		"fixes": {Version: "v0.1.0", Rules: testRules, Findings: []finding.Finding{
+			{Rule: "blank-line", Severity: finding.Warning, Path: "projects/p/s.jsonl", Line: 4, Column: 1, Message: "blank line",
+				Fix: &finding.Fix{Safety: "safe", Message: "delete the blank line", Edits: []edit.Edit{{Offset: 812, Length: 3}}}},
+			{Rule: "missing-final-newline", Severity: finding.Warning, Path: "projects/p/s.jsonl", Line: 9, Column: 40,
+				Message: "last line has no terminating newline",
+				Fix:     &finding.Fix{Safety: "safe", Message: "append a newline", Edits: []edit.Edit{{Offset: 2048, Text: "\n"}}}},
+			{Rule: "orphan-parent", Severity: finding.Error, Path: "projects/p/s.jsonl", Line: 7, Column: 15, Message: "parentUuid names no entry",
+				Fix: &finding.Fix{Safety: "safe", Message: "re-link parentUuid", Edits: []edit.Edit{{Offset: 1500, Length: 36, Text: "d8a0868e-cd15-437c-80fb-fd5c3e23495f"}}}},
+			{Rule: "invalid-json", Severity: finding.Error, Path: "projects/p/s.jsonl", Line: 8, Column: 3, Message: "line is not valid JSON",
+				Fix: &finding.Fix{Safety: "safe", Message: "odd bytes", Edits: []edit.Edit{{Offset: 1700, Length: 1, Text: "\xff"}}}},
 		}},
 		"paths": {Version: "(devel)", Rules: testRules, Findings: []finding.Finding{
 			{Rule: "blank-line", Severity: finding.Warning, Path: "../elsewhere/a b.jsonl", Line: 1, Column: 1, Message: "blank line"},

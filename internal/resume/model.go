@@ -161,7 +161,7 @@ func Run(src Source, p Profile) *Result {
 	if p.SidechainLeafFails && src.Agent == "" {
 		lp := ""
 		for _, r := range recs {
-			if r.Type == "last-prompt" && r.LeafUUID != "" {
+			if r.Type == "last-prompt" && r.Rare != nil && r.LeafUUID != "" {
 				lp = r.LeafUUID
 			}
 		}

@@ -9,7 +9,7 @@ import (
 // historyRecord gives the line's position in the form File.Column and
 // File.ReportRecord take.
 func historyRecord(h model.HistoryRef) *entry.Record {
-	return &entry.Record{Line: h.Line, Offset: h.Offset}
+	return entry.Ref(h.Line, h.Offset)
 }
 
 // collectHistoryRef records the session a history.jsonl line names.

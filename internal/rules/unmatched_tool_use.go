@@ -3,6 +3,7 @@ package rules
 import (
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/model"
 	"github.com/ccvet/ccvet/internal/resume"
 )
@@ -110,7 +111,8 @@ var UnmatchedToolUse = register(&Rule{
 						}
 					}
 				}
-				if next := below[side(rec)][i]; next >= 0 || dropped[t.ID] {
+				// The model's claims are checked on main transcripts only.
+				if next := below[side(rec)][i]; next >= 0 || (dropped[t.ID] && f.Kind == layout.Transcript) {
 					cont := "the conversation goes on after it"
 					var rel []finding.Location
 					if next >= 0 {
@@ -138,8 +140,9 @@ var UnmatchedToolUse = register(&Rule{
 					}
 				}
 				sev, how := verdict(outs)
-				if !f.InLayout {
-					// A loose file (an export, an excerpt) is not what a resume reads.
+				if !f.InLayout || f.Kind != layout.Transcript {
+					// A loose file (an export, an excerpt) is not what a resume
+					// reads; subagent transcripts are not checked against it.
 					sev = finding.Warning
 				}
 				f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{

@@ -48,6 +48,7 @@ type fnode struct {
 	hasMin   bool
 	min      int64
 	keys     map[string]keyInfo // properties and required
+	ktab     keyTable           // keys, for lookup without hashing strings
 	nreq     int
 	addl     *fnode // additionalProperties schema
 	addlSet  bool   // additionalProperties present
@@ -60,6 +61,11 @@ type fnode struct {
 	then     *fnode
 	els      *fnode
 	items    *fnode
+	// disc marks the discriminator test {"properties": {K: {"const": V}},
+	// "required": [K]} of a tagged union's if/then: it is decided by
+	// finding member K, without a pass through object.
+	disc           bool
+	discKey, discV string
 }
 
 type keyInfo struct {
@@ -280,9 +286,62 @@ func (c *fastCompiler) fill(n *fnode, doc, frag string, val any) error {
 		if n.ifs == nil {
 			n.then, n.els = nil, nil // without if, then and else are ignored
 		}
+		n.ktab = newKeyTable(n.keys)
+		n.markDiscriminator()
 		return nil
 	}
 	return fmt.Errorf("fast schema: %s is not a schema", doc+"#"+frag)
+}
+
+// markDiscriminator sets disc when n is exactly {"properties": {K:
+// {"const": "V"}}, "required": [K]}.
+func (n *fnode) markDiscriminator() {
+	if n.unsure || n.always != 0 || n.types != 0 || len(n.consts) > 0 || n.dateTime || n.minLen >= 0 || n.hasMin ||
+		n.addlSet || n.uneval != nil || n.ref != nil || n.not != nil || len(n.allOf) > 0 || n.ifs != nil ||
+		n.items != nil || len(n.keys) != 1 || n.nreq != 1 {
+		return
+	}
+	for k, ki := range n.keys {
+		p := ki.prop
+		if p == nil || ki.req != 0 || p.unsure || p.always != 0 || p.types != 0 || len(p.consts) != 1 ||
+			p.consts[0].kind != jsontree.String || p.dateTime || p.minLen >= 0 || p.hasMin || p.addlSet ||
+			p.uneval != nil || p.ref != nil || p.not != nil || len(p.allOf) > 0 || p.ifs != nil || p.items != nil ||
+			len(p.keys) > 0 {
+			return
+		}
+		n.disc, n.discKey, n.discV = true, k, p.consts[0].s
+	}
+}
+
+// discriminate is validate for a node marked disc: what object, the
+// property's const and required would say, in one look for the key.
+func (c *checker) discriminate(s *fnode, i, ev int) int {
+	t := c.t
+	nd := &t.Nodes[i]
+	if nd.Kind != jsontree.Object {
+		return 0 // properties and required do not apply
+	}
+	found, at := -1, 0
+	for k, m := i+1, 0; m < int(nd.Len); m++ {
+		kn := &t.Nodes[k]
+		if kn.Esc {
+			return rUnsure // as object: an escaped key might be K
+		}
+		if string(t.Raw[kn.Start:kn.End]) == s.discKey {
+			if found >= 0 {
+				return rUnsure // as object: a repeated key
+			}
+			found, at = k+1, m
+		}
+		k = t.Next(k + 1)
+	}
+	if found < 0 || t.Nodes[found].Kind != jsontree.String || !t.KeyIs(found, s.discV) {
+		return rBad | rReal
+	}
+	if ev >= 0 {
+		c.words[ev+at/64] |= 1 << (at % 64)
+	}
+	return 0
 }
 
 func toCval(v any, n *fnode) cval {
@@ -315,6 +374,10 @@ type checker struct {
 	t     *jsontree.Tree
 	words []uint64 // bit sets of evaluated members, allocated stack-wise
 	buf   []byte
+	// dupChecked is the large object last found free of duplicate keys
+	// (objects are validated again by each in-place subschema).
+	dupChecked int
+	seen       map[string]struct{}
 }
 
 var checkers = sync.Pool{New: func() any { return &checker{} }}
@@ -373,6 +436,7 @@ func (v *Validator) fastCheck(s *fnode, t *jsontree.Tree) Verdict {
 	c := checkers.Get().(*checker)
 	c.t = t
 	c.words = c.words[:0]
+	c.dupChecked = -1
 	r := c.validate(s, jsontree.Root, c.alloc(jsontree.Root))
 	c.t = nil
 	checkers.Put(c)
@@ -447,6 +511,9 @@ func (c *checker) validate(s *fnode, i, ev int) int {
 		return 0
 	case -1:
 		return rBad | rReal // callers turn it into an unknown field where v5's message does
+	}
+	if s.disc {
+		return c.discriminate(s, i, ev)
 	}
 	t := c.t
 	nd := &t.Nodes[i]
@@ -600,6 +667,16 @@ func (c *checker) object(s *fnode, i, ev int) int {
 	res := 0
 	var found uint64
 	var bloom uint64
+	// Duplicate keys: encoding/json keeps the last one; leave them to the
+	// reference. Small objects use a 64-bit filter and a look back on a hit;
+	// a large one is checked once, in linear time.
+	small := nd.Len <= 32
+	if !small && c.dupChecked != i {
+		if c.hasDupKeys(i) {
+			return rUnsure
+		}
+		c.dupChecked = i
+	}
 	for k, m := i+1, 0; m < int(nd.Len); m++ {
 		v := k + 1
 		kn := &t.Nodes[k]
@@ -607,13 +684,14 @@ func (c *checker) object(s *fnode, i, ev int) int {
 			return rUnsure
 		}
 		key := t.Raw[kn.Start:kn.End]
-		// Duplicate keys: encoding/json keeps the last one; leave them to the reference.
-		h := uint64(1) << ((uint(len(key))*7 + uint(firstByte(key))*3 + uint(lastByte(key))) & 63)
-		if bloom&h != 0 && c.dupBefore(i, k) {
-			return rUnsure
+		if small {
+			h := uint64(1) << ((uint(len(key))*7 + uint(firstByte(key))*3 + uint(lastByte(key))) & 63)
+			if bloom&h != 0 && c.dupBefore(i, k) {
+				return rUnsure
+			}
+			bloom |= h
 		}
-		bloom |= h
-		ki, ok := s.keys[string(key)]
+		ki, ok := s.ktab.get(key)
 		if ok {
 			if ki.req >= 0 {
 				found |= 1 << ki.req
@@ -641,6 +719,25 @@ func (c *checker) object(s *fnode, i, ev int) int {
 		c.setAll(ev, i)
 	}
 	return res
+}
+
+// hasDupKeys reports whether object i repeats a key (keys compared as
+// written; an escaped key makes the caller unsure anyway).
+func (c *checker) hasDupKeys(i int) bool {
+	t := c.t
+	if c.seen == nil {
+		c.seen = map[string]struct{}{}
+	}
+	defer clear(c.seen)
+	for k, m := i+1, 0; m < t.Len(i); m++ {
+		key := t.RawBytes(k)
+		if _, dup := c.seen[string(key)]; dup {
+			return true
+		}
+		c.seen[string(key)] = struct{}{}
+		k = t.Next(k + 1)
+	}
+	return false
 }
 
 // dupBefore reports whether key node k of object i repeats an earlier key.

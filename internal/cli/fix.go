@@ -1,0 +1,511 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	flag "github.com/spf13/pflag"
+
+	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/fix"
+	"github.com/ccvet/ccvet/internal/fix/edit"
+	"github.com/ccvet/ccvet/internal/fix/plan"
+	"github.com/ccvet/ccvet/internal/fix/store"
+	"github.com/ccvet/ccvet/internal/layout"
+	"github.com/ccvet/ccvet/internal/report"
+	"github.com/ccvet/ccvet/internal/rules"
+)
+
+// fixHelp ends `ccvet fix --help`.
+const fixHelp = `
+Without --write, fix shows the plan: each finding marked [safe], [unsafe],
+[manual] or [none], and the exact change. --write backs each file up, replaces
+it atomically and verifies it; --undo puts it back.
+
+Exit status: 0 nothing pending, 1 findings remain (or written, with
+--exit-non-zero-on-fix), 2 usage, 3 internal error, 4 refused or aborted with
+nothing written.
+`
+
+// fixCheck, if set, adds a verification step (tests make it fail).
+var fixCheck func(*fix.File) error
+
+// ExitRefused is ccvet fix's status when it refused or aborted with nothing written.
+const ExitRefused = 4
+
+type fixOptions struct {
+	write, unsafe, diff, listBackups, exitOnFix, force, quiet bool
+	format, backupDir, undo                                   string
+	sel, ignore                                               []string
+}
+
+func cmdFix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var o fixOptions
+	fs := subFlags("fix", stdout)
+	fs.BoolVarP(&o.write, "write", "w", false, "apply the safe fixes (default: show the plan, write nothing)")
+	fs.BoolVar(&o.unsafe, "unsafe", false, "include the unsafe fixes")
+	fs.BoolVar(&o.diff, "diff", false, "show a byte-exact diff of the changed lines (long lines clipped around the edit)")
+	fs.StringSliceVar(&o.sel, "select", nil, "fix only these `RULE`s (comma-separated; repeatable)")
+	fs.StringSliceVar(&o.ignore, "ignore", nil, "never fix these `RULE`s (comma-separated; repeatable)")
+	fs.StringVarP(&o.format, "format", "f", "text", "output format: text, json or sarif")
+	fs.StringVar(&o.backupDir, "backup-dir", "", "keep backups in `DIR` (default $XDG_STATE_HOME/ccvet/backups, else ~/.local/state/ccvet/backups)")
+	fs.StringVar(&o.undo, "undo", "", "restore the files of backup run `ID` (or last)")
+	fs.Lookup("undo").NoOptDefVal = "last"
+	fs.BoolVar(&o.listBackups, "list-backups", false, "list the backup runs and exit")
+	fs.BoolVar(&o.exitOnFix, "exit-non-zero-on-fix", false, "exit 1 when something was written")
+	fs.BoolVar(&o.force, "force", false, "write even when a file changed in the last 60 s (never when its session is live)")
+	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no summary line")
+	if err := parseSub(fs, args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, fixHelp)
+		}
+		return fail(stderr, err)
+	}
+	code, err := runFix(&o, fs.Args(), stdin, stdout, stderr)
+	if err != nil {
+		if errors.Is(err, store.ErrRefused) {
+			fmt.Fprintln(stderr, "ccvet fix: "+report.Sanitize(err.Error()))
+			return ExitRefused
+		}
+		return fail(stderr, err)
+	}
+	return code
+}
+
+func ruleSet(ids []string) (map[string]bool, error) {
+	m := map[string]bool{}
+	for _, id := range ids {
+		id = strings.TrimSpace(id)
+		if id == "" {
+			continue
+		}
+		if _, ok := rules.Lookup(id); !ok {
+			return nil, unknownRule(id)
+		}
+		m[id] = true
+	}
+	return m, nil
+}
+
+func runFix(o *fixOptions, paths []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	switch o.format {
+	case "text", "json", "sarif":
+	default:
+		return 0, usagef("--format: want text, json or sarif, got %q", o.format)
+	}
+	dir := o.backupDir
+	if dir == "" {
+		d, err := store.DefaultDir()
+		if err != nil {
+			return 0, usageError{err}
+		}
+		dir = d
+	}
+	st := &store.Store{Dir: dir, Force: o.force}
+	if o.listBackups {
+		return listBackups(st, stdout)
+	}
+	if o.undo != "" {
+		done, err := st.Undo(o.undo)
+		for _, d := range done {
+			fmt.Fprintln(stdout, report.Sanitize(d))
+		}
+		return ExitOK, err
+	}
+	sel, err := ruleSet(o.sel)
+	if err != nil {
+		return 0, err
+	}
+	ign, err := ruleSet(o.ignore)
+	if err != nil {
+		return 0, err
+	}
+	if len(paths) == 0 {
+		root, err := defaultRoot(stdin)
+		if err != nil {
+			return 0, err
+		}
+		paths = []string{root}
+	}
+	for _, p := range paths {
+		if p == "-" {
+			return 0, usagef("ccvet fix repairs files in place; standard input (-) cannot be fixed")
+		}
+	}
+	discover := layout.Discover
+	if o.format == "sarif" {
+		discover = layout.DiscoverFromHere
+	}
+	found, err := discover(paths, "")
+	if err != nil {
+		return 0, usageError{err}
+	}
+	if o.write {
+		for _, f := range found.Files {
+			roots := []string{f.Root}
+			if f.InLayout {
+				roots = append(roots, f.Project)
+			}
+			for _, r := range roots {
+				if r != "" && store.Inside(dir, r) {
+					return 0, usagef("--backup-dir %s is inside the checked Claude data folder %s; keep backups outside it", dir, r)
+				}
+			}
+		}
+	}
+	res, err := fix.Plan(found, fix.Options{Unsafe: o.unsafe, Select: sel, Ignore: ign, Check: fixCheck})
+	if err != nil {
+		return 0, err
+	}
+	var failed []*fix.File
+	for _, f := range res.Files {
+		if f.Err != nil && len(f.Chosen) > 0 {
+			failed = append(failed, f)
+		}
+	}
+	written := 0
+	var run *store.Run
+	if o.write && len(failed) == 0 {
+		for _, f := range res.Files {
+			if !f.Changed() {
+				continue
+			}
+			if run == nil {
+				if run, err = st.Begin(Version()); err != nil {
+					return 0, err
+				}
+			}
+			if err := writeFixed(st, run, f); err != nil {
+				if cerr := run.Commit(); cerr != nil {
+					fmt.Fprintln(stderr, "ccvet fix: manifest: "+cerr.Error())
+				}
+				return 0, err
+			}
+			written++
+		}
+		if run != nil {
+			if err := run.Commit(); err != nil {
+				return 0, fmt.Errorf("writing the manifest: %w", err)
+			}
+		}
+	}
+	switch o.format {
+	case "json":
+		err = report.JSON(stdout, &report.Run{Version: Version(), Findings: res.Findings, Files: res.Lint.Files,
+			Entries: res.Lint.Entries, Skipped: res.Lint.Skipped, Rules: ruleInfos()})
+	case "sarif":
+		err = report.SARIF(stdout, &report.Run{Version: Version(), Findings: sarifFixes(res.Findings, o.unsafe),
+			Files: res.Lint.Files, Entries: res.Lint.Entries, Skipped: res.Lint.Skipped, Rules: ruleInfos()})
+	default:
+		err = printPlan(stdout, res, o, written, run)
+	}
+	if err != nil {
+		return 0, err
+	}
+	for _, f := range failed {
+		fmt.Fprintf(stderr, "ccvet fix: %s: %s\n", report.Sanitize(f.File.Path), report.Sanitize(f.Err.Error()))
+	}
+	if len(failed) > 0 {
+		if o.write {
+			fmt.Fprintln(stderr, "ccvet fix: nothing written")
+		}
+		return ExitRefused, nil
+	}
+	if written > 0 && o.exitOnFix {
+		return ExitFindings, nil
+	}
+	if !o.write {
+		for _, f := range res.Files {
+			if len(f.Edits) > 0 {
+				return ExitFindings, nil // fixes pending
+			}
+		}
+	}
+	remaining := res.Lint.Findings
+	if written > 0 {
+		remaining = res.Final
+	}
+	for _, f := range remaining {
+		if f.Severity >= finding.Error {
+			return ExitFindings, nil
+		}
+	}
+	return ExitOK, nil
+}
+
+// sarifFixes keeps on each finding only the fixes SARIF should carry.
+func sarifFixes(fs []finding.Finding, unsafe bool) []finding.Finding {
+	out := make([]finding.Finding, len(fs))
+	copy(out, fs)
+	for i := range out {
+		fx := out[i].Fix
+		allowed := fx != nil && (fx.Safety == string(rules.FixSafe) || unsafe && fx.Safety == string(rules.FixUnsafe))
+		if !allowed || len(fx.Edits) == 0 {
+			out[i].Fix = nil
+		}
+	}
+	return out
+}
+
+func writeFixed(st *store.Store, run *store.Run, f *fix.File) error {
+	info, err := os.Stat(f.File.OSPath)
+	if err != nil {
+		return fmt.Errorf("%w: %v", store.ErrRefused, err)
+	}
+	if err := st.Live(f.File.OSPath, f.File.Root, f.File.SessionID, info); err != nil {
+		return err
+	}
+	rel := backupRel(f.File)
+	label := func(e edit.Edit) (string, string) {
+		for _, fx := range f.Fixes {
+			for _, x := range fx.Edits {
+				if x.Offset >= e.Offset && x.End() <= e.End() {
+					return fx.Rule, string(fx.Safety)
+				}
+			}
+		}
+		return "", ""
+	}
+	if err := run.Replace(f.File.OSPath, rel, f.Orig, f.Edits, label); err != nil {
+		return err
+	}
+	var notes []store.FixNote
+	for _, i := range f.Chosen {
+		fx := f.Fixes[i]
+		notes = append(notes, store.FixNote{Pass: 1, Line: fx.Line, Rule: fx.Rule, Safety: string(fx.Safety), Message: fx.Message})
+	}
+	for _, st := range f.Later {
+		notes = append(notes, store.FixNote{Pass: st.Pass, Line: st.Fix.Line, Rule: st.Fix.Rule, Safety: string(st.Fix.Safety),
+			Message: st.Fix.Message})
+	}
+	run.Note(notes)
+	return nil
+}
+
+// backupRel is where a file's backup goes inside the run folder: its path
+// below the data root, else its display path, made relative.
+func backupRel(lf *layout.File) string {
+	if lf.Root != "" {
+		if r, err := filepath.Rel(lf.Root, lf.OSPath); err == nil && !strings.HasPrefix(r, "..") {
+			return filepath.ToSlash(r)
+		}
+	}
+	p := filepath.ToSlash(lf.Path)
+	p = strings.TrimLeft(strings.ReplaceAll(p, "../", ""), "/")
+	return p
+}
+
+func listBackups(st *store.Store, w io.Writer) (int, error) {
+	ms, err := store.List(st.Dir)
+	if err != nil {
+		return 0, err
+	}
+	if len(ms) == 0 {
+		fmt.Fprintf(w, "no backups in %s\n", report.Sanitize(st.Dir))
+		return ExitOK, nil
+	}
+	for _, m := range ms {
+		edits := 0
+		for _, f := range m.Files {
+			edits += len(f.Edits)
+		}
+		fmt.Fprintf(w, "%s  %s  %d file(s), %d edit(s)\n", m.ID, m.Created, len(m.Files), edits)
+		for _, f := range m.Files {
+			fmt.Fprintf(w, "    %s\n", report.Sanitize(f.Path))
+		}
+	}
+	return ExitOK, nil
+}
+
+func printPlan(w io.Writer, res *fix.Result, o *fixOptions, written int, run *store.Run) error {
+	var b bytes.Buffer
+	counts := map[rules.FixClass]int{}
+	files := 0
+	for _, f := range res.Files {
+		path := report.Sanitize(f.File.Path)
+		chosen := map[int]bool{}
+		for _, i := range f.Chosen {
+			chosen[i] = true
+		}
+		dropped := map[int]bool{}
+		for _, i := range f.Dropped {
+			dropped[i] = true
+		}
+		shown := false
+		for i, fx := range f.Fixes {
+			if fx.Safety == rules.FixNone {
+				counts[fx.Safety]++
+				continue
+			}
+			note := ""
+			switch {
+			case fx.Fixable():
+				counts[fx.Safety]++
+				switch {
+				case dropped[i]:
+					note = " (overlaps another fix: run again)"
+				case fx.Safety == rules.FixUnsafe && !o.unsafe:
+					note = " (needs --unsafe)"
+				case !chosen[i]:
+					note = " (waits for the byte-level fixes; planned again in the next pass)"
+				}
+			default:
+				counts[rules.FixManual]++
+			}
+			shown = true
+			fmt.Fprintf(&b, "%s:%d: [%s] %s: %s%s\n", path, fx.Line, fx.Safety, fx.Rule, report.Sanitize(fx.Message), note)
+			if chosen[i] || note == " (needs --unsafe)" {
+				for _, e := range fx.Edits {
+					fmt.Fprintf(&b, "    %s\n", plan.Describe(f.Orig, e))
+				}
+			}
+		}
+		for _, st := range f.Later {
+			fmt.Fprintf(&b, "%s: pass %d: line %d: [%s] %s: %s\n", path, st.Pass, st.Fix.Line, st.Fix.Safety, st.Fix.Rule,
+				report.Sanitize(st.Fix.Message))
+			for _, d := range st.Edits {
+				fmt.Fprintf(&b, "    %s\n", d)
+			}
+		}
+		if f.Err != nil {
+			fmt.Fprintf(&b, "%s: not fixed: %s\n", path, report.Sanitize(f.Err.Error()))
+		}
+		if shown {
+			files++
+		}
+		if o.diff && f.Changed() {
+			writeDiff(&b, f)
+		}
+	}
+	if !o.quiet {
+		fmt.Fprintf(&b, "%d safe, %d unsafe, %d manual fix(es) in %d file(s); %d finding(s) are data, not damage\n",
+			counts[rules.FixSafe], counts[rules.FixUnsafe], counts[rules.FixManual], files, counts[rules.FixNone])
+		switch {
+		case written > 0:
+			fmt.Fprintf(&b, "wrote %d file(s); backup run %s in %s (undo: ccvet fix --undo %s)\n", written, run.ID(),
+				report.Sanitize(run.Dir()), run.ID())
+		case !o.write && (counts[rules.FixSafe] > 0 || counts[rules.FixUnsafe] > 0 && o.unsafe):
+			fmt.Fprintln(&b, "nothing written: run with --write to apply")
+		}
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// writeDiff prints the changed lines of f, old then new, clipped around the edits.
+func writeDiff(b *bytes.Buffer, f *fix.File) {
+	fmt.Fprintf(b, "--- %s\n+++ %s (fixed)\n", report.Sanitize(f.File.Path), report.Sanitize(f.File.Path))
+	lineStart := func(d []byte, off int64) int64 {
+		i := bytes.LastIndexByte(d[:off], '\n')
+		return int64(i + 1)
+	}
+	lineEnd := func(d []byte, off int64) int64 {
+		if off >= int64(len(d)) {
+			return int64(len(d))
+		}
+		i := bytes.IndexByte(d[off:], '\n')
+		if i < 0 {
+			return int64(len(d))
+		}
+		return off + int64(i) + 1
+	}
+	// group edits touching the same lines
+	es := f.Edits
+	for k := 0; k < len(es); {
+		lo := lineStart(f.Orig, es[k].Offset)
+		hi := lineEnd(f.Orig, es[k].End())
+		if es[k].Length > 0 && es[k].End() > 0 && f.Orig[es[k].End()-1] == '\n' {
+			hi = es[k].End()
+		}
+		j := k + 1
+		for j < len(es) && es[j].Offset < hi {
+			hi = lineEnd(f.Orig, es[j].End())
+			j++
+		}
+		nlo := edit.Shift(es, lo)
+		nhi := edit.ShiftEnd(es, hi)
+		first := int64(bytes.Count(f.Orig[:lo], []byte{'\n'})) + 1
+		fmt.Fprintf(b, "@@ line %d @@\n", first)
+		focus := es[k].Offset - lo
+		for _, l := range splitKeep(f.Orig[lo:hi]) {
+			fmt.Fprintf(b, "-%s\n", clipLine(l, focus))
+			focus -= int64(len(l))
+		}
+		focus = es[k].Offset - lo
+		for _, l := range splitKeep(f.New[nlo:nhi]) {
+			fmt.Fprintf(b, "+%s\n", clipLine(l, focus))
+			focus -= int64(len(l))
+		}
+		k = j
+	}
+}
+
+func splitKeep(b []byte) [][]byte {
+	var out [][]byte
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			out = append(out, b)
+			break
+		}
+		out = append(out, b[:i+1])
+		b = b[i+1:]
+	}
+	return out
+}
+
+// clipLine shows a line with its newline marked, cut to about 160 bytes
+// around focus; control characters are escaped.
+func clipLine(l []byte, focus int64) string {
+	nl := ""
+	if bytes.HasSuffix(l, []byte{'\n'}) {
+		l = l[:len(l)-1]
+	} else {
+		nl = "  (no newline)"
+	}
+	const side = 80
+	pre, post := "", ""
+	if focus < 0 {
+		focus = 0
+	}
+	if focus > int64(len(l)) {
+		focus = int64(len(l))
+	}
+	lo, hi := focus-side, focus+side
+	if lo <= 0 {
+		lo = 0
+	} else {
+		pre = "…"
+	}
+	if hi >= int64(len(l)) {
+		hi = int64(len(l))
+	} else {
+		post = "…"
+	}
+	return pre + escapeBytes(l[lo:hi]) + post + nl
+}
+
+// escapeBytes shows b as it is, except control characters, DEL, backslash
+// escapes of them and invalid UTF-8, which become \xNN.
+func escapeBytes(b []byte) string {
+	var sb strings.Builder
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		switch {
+		case r == utf8.RuneError && n <= 1, r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0, r == 0x2028, r == 0x2029, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+			for _, c := range b[:n] {
+				fmt.Fprintf(&sb, "\\x%02x", c)
+			}
+		default:
+			sb.Write(b[:n])
+		}
+		b = b[n:]
+	}
+	return sb.String()
+}

@@ -1,0 +1,267 @@
+// Package edit turns a file's original bytes and a list of byte splices into new bytes, streaming, and inverts splices.
+package edit
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+)
+
+// Edit replaces Length bytes at Offset of the original with Text. Offsets
+// are always against the bytes the edit was planned on: no edit sees the
+// effect of another. Text is a Go string holding raw bytes.
+type Edit struct {
+	Offset int64  `json:"offset"`
+	Length int64  `json:"length"`
+	Text   string `json:"text"`
+}
+
+// End is the offset just past the replaced bytes.
+func (e Edit) End() int64 { return e.Offset + e.Length }
+
+// Delta is how much the edit grows the file (negative: shrinks).
+func (e Edit) Delta() int64 { return int64(len(e.Text)) - e.Length }
+
+// ErrOverlap reports two edits that touch the same bytes.
+var ErrOverlap = errors.New("edits overlap")
+
+// Sort orders edits by offset, then by end.
+func Sort(es []Edit) {
+	sort.SliceStable(es, func(i, j int) bool {
+		if es[i].Offset != es[j].Offset {
+			return es[i].Offset < es[j].Offset
+		}
+		return es[i].End() < es[j].End()
+	})
+}
+
+// Conflict reports whether a and b cannot both apply: they share a byte, or
+// both insert at, or one deletes up to, the same point.
+func Conflict(a, b Edit) bool {
+	if a.Offset > b.Offset {
+		a, b = b, a
+	}
+	return b.Offset < a.End() || b.Offset == a.End() && (a.Length == 0 || b.Length == 0 || a.Offset == b.Offset)
+}
+
+// Check verifies that es are sorted, free of conflicts and inside a file of size bytes.
+func Check(es []Edit, size int64) error {
+	for i, e := range es {
+		if e.Offset < 0 || e.Length < 0 || e.End() > size {
+			return fmt.Errorf("edit at %d+%d is outside the %d-byte file", e.Offset, e.Length, size)
+		}
+		if i > 0 {
+			p := es[i-1]
+			if p.Offset > e.Offset || p.Offset == e.Offset && p.End() > e.End() {
+				return fmt.Errorf("edits not sorted at %d", e.Offset)
+			}
+			if Conflict(p, e) {
+				return fmt.Errorf("%w at %d and %d", ErrOverlap, p.Offset, e.Offset)
+			}
+		}
+	}
+	return nil
+}
+
+// Apply copies src to dst with es applied, holding only a buffer in memory.
+// src must yield exactly the bytes es were planned on (size bytes).
+func Apply(dst io.Writer, src io.Reader, size int64, es []Edit) (written int64, err error) {
+	if err := Check(es, size); err != nil {
+		return 0, err
+	}
+	w := bufio.NewWriterSize(dst, 64<<10)
+	var pos int64
+	copyN := func(n int64) error {
+		c, err := io.CopyN(w, src, n)
+		written += c
+		pos += c
+		if err == io.EOF {
+			return fmt.Errorf("source ended at byte %d, want %d", pos, size)
+		}
+		return err
+	}
+	for _, e := range es {
+		if err := copyN(e.Offset - pos); err != nil {
+			return written, err
+		}
+		if _, err := io.CopyN(io.Discard, src, e.Length); err != nil {
+			return written, fmt.Errorf("source ended inside the edit at %d", e.Offset)
+		}
+		pos += e.Length
+		n, err := w.WriteString(e.Text)
+		written += int64(n)
+		if err != nil {
+			return written, err
+		}
+	}
+	if err := copyN(size - pos); err != nil {
+		return written, err
+	}
+	return written, w.Flush()
+}
+
+// Bytes applies es to orig in memory.
+func Bytes(orig []byte, es []Edit) ([]byte, error) {
+	if err := Check(es, int64(len(orig))); err != nil {
+		return nil, err
+	}
+	size := int64(len(orig))
+	for _, e := range es {
+		size += e.Delta()
+	}
+	out := make([]byte, 0, size)
+	var pos int64
+	for _, e := range es {
+		out = append(out, orig[pos:e.Offset]...)
+		out = append(out, e.Text...)
+		pos = e.End()
+	}
+	return append(out, orig[pos:]...), nil
+}
+
+// Invert returns the edits that turn the result of es back into orig: each
+// puts the original bytes back, at its offset in the new bytes.
+func Invert(orig []byte, es []Edit) []Edit {
+	es = Coalesce(es)
+	out := make([]Edit, len(es))
+	var shift int64
+	for i, e := range es {
+		out[i] = Edit{Offset: e.Offset + shift, Length: int64(len(e.Text)), Text: string(orig[e.Offset:e.End()])}
+		shift += e.Delta()
+	}
+	return out
+}
+
+// Coalesce joins sorted edits that touch (one ends where the next begins)
+// into one: the result is the same, and no two images touch, so the
+// inverse edits are valid too.
+func Coalesce(es []Edit) []Edit {
+	var out []Edit
+	for _, e := range es {
+		if n := len(out); n > 0 && out[n-1].End() == e.Offset {
+			out[n-1].Length += e.Length
+			out[n-1].Text += e.Text
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// Shift maps a position x of the original that no edit covers to its position after es.
+func Shift(es []Edit, x int64) int64 {
+	y := x
+	for _, e := range es {
+		if e.End() <= x && (e.Length != 0 || e.Offset != x) {
+			y += e.Delta()
+		}
+	}
+	return y
+}
+
+// ShiftEnd is Shift, except that an insertion exactly at x counts as before it.
+func ShiftEnd(es []Edit, x int64) int64 {
+	y := x
+	for _, e := range es {
+		if e.End() <= x {
+			y += e.Delta()
+		}
+	}
+	return y
+}
+
+// Compose merges first (against orig) and second (against the result of
+// first) into one list of edits against orig giving the same final bytes.
+// Edits of the two that touch are merged into one.
+func Compose(orig []byte, first, second []Edit) ([]Edit, error) {
+	mid, err := Bytes(orig, first)
+	if err != nil {
+		return nil, err
+	}
+	final, err := Bytes(mid, second)
+	if err != nil {
+		return nil, err
+	}
+	type span struct{ lo, hi int64 }
+	var spans []span
+	for _, e := range first {
+		spans = append(spans, span{e.Offset, e.End()})
+	}
+	// back maps a position of mid to the original, widening to the whole
+	// span of a first edit when it falls inside or at the edge of its text.
+	back := func(p int64, lo bool) int64 {
+		var shift int64
+		for _, e := range first {
+			s := e.Offset + shift
+			t := s + int64(len(e.Text))
+			if p < s {
+				break
+			}
+			if p <= t {
+				if lo {
+					return e.Offset
+				}
+				return e.End()
+			}
+			shift += e.Delta()
+		}
+		return p - shift
+	}
+	for _, e := range second {
+		spans = append(spans, span{back(e.Offset, true), back(e.End(), false)})
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].lo < spans[j].lo })
+	var merged []span
+	for _, s := range spans {
+		if n := len(merged); n > 0 && s.lo <= merged[n-1].hi {
+			if s.hi > merged[n-1].hi {
+				merged[n-1].hi = s.hi
+			}
+			continue
+		}
+		merged = append(merged, s)
+	}
+	// Clean bytes between spans are untouched by both passes, so each span's
+	// text sits in final between the shifted images of its ends.
+	out := make([]Edit, 0, len(merged))
+	var delta int64
+	for i, s := range merged {
+		start := s.lo + delta
+		var end int64
+		if i+1 < len(merged) {
+			// the next clean region starts at s.hi; find its image by the
+			// length of final minus everything after it in orig terms
+			end = imageOf(first, second, s.hi)
+		} else {
+			end = int64(len(final)) - (int64(len(orig)) - s.hi)
+		}
+		if end < start {
+			return nil, fmt.Errorf("compose: bad span %d-%d", s.lo, s.hi)
+		}
+		e := Edit{Offset: s.lo, Length: s.hi - s.lo, Text: string(final[start:end])}
+		delta += e.Delta()
+		if e.Length != 0 || e.Text != "" {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+// imageOf maps an original position that ends a merged span to final.
+func imageOf(first, second []Edit, x int64) int64 {
+	y := x
+	for _, e := range first {
+		if e.End() <= x {
+			y += e.Delta()
+		}
+	}
+	z := y
+	for _, e := range second {
+		if e.End() <= y {
+			z += e.Delta()
+		}
+	}
+	return z
+}

@@ -1,0 +1,336 @@
+// Package fix drives a repair run: lint, plan, apply in memory, loop to convergence and verify, before anything is written.
+package fix
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/fix/edit"
+	"github.com/ccvet/ccvet/internal/fix/plan"
+	"github.com/ccvet/ccvet/internal/layout"
+	"github.com/ccvet/ccvet/internal/lint"
+	"github.com/ccvet/ccvet/internal/readonly"
+	"github.com/ccvet/ccvet/internal/rules"
+)
+
+// MaxPasses bounds the plan-apply-relint loop.
+const MaxPasses = 5
+
+// MaxBytes is the largest file fix plans on: it holds a file's bytes and
+// each pass's result in memory.
+const MaxBytes = 1 << 30
+
+// Options say what a run may fix.
+type Options struct {
+	Lint   lint.Options
+	Unsafe bool            // apply unsafe fixes too
+	Select map[string]bool // fix only these rules (empty: all)
+	Ignore map[string]bool // never fix these rules
+	// Check, if set, runs after the built-in verification of each changed
+	// file; an error fails the file like a failed verification (tests).
+	Check func(*File) error
+}
+
+func (o *Options) wants(rule string) bool {
+	if o.Ignore[rule] {
+		return false
+	}
+	return len(o.Select) == 0 || o.Select[rule]
+}
+
+// File is one file's plan and, when it converged and verified, its new bytes.
+type File struct {
+	File     *layout.File
+	Orig     []byte
+	Findings []finding.Finding // the first lint's findings on this file
+	Fixes    []plan.Fix        // one per finding, first pass
+	Chosen   []int             // indexes into Fixes applied in the first pass
+	Dropped  []int             // indexes into Fixes left out: overlapping another fix
+	Edits    []edit.Edit       // every pass composed, against Orig
+	New      []byte            // Orig with Edits
+	Passes   int
+	Later    []Step // fixes applied in passes after the first
+	Err      error  // the plan did not converge or failed verification: nothing may be written
+}
+
+// Step is a fix applied in a later pass, against that pass's bytes.
+type Step struct {
+	Pass  int
+	Fix   plan.Fix
+	Edits []string // each edit described against the pass's bytes
+}
+
+// Changed reports whether the plan changes the file.
+func (f *File) Changed() bool { return f.Err == nil && len(f.Edits) > 0 }
+
+// Result is a planned run.
+type Result struct {
+	Findings []finding.Finding // the first lint, each with its Fix
+	Files    []*File           // files with at least one finding, in path order
+	Final    []finding.Finding // the lint of the planned bytes
+	Lint     *lint.Result
+}
+
+// Plan lints found, plans the fixes, applies them in memory until a new plan
+// is empty, and verifies every changed file. It reads files, never writes.
+func Plan(found *layout.Result, opts Options) (*Result, error) {
+	eng, err := lint.New(opts.Lint)
+	if err != nil {
+		return nil, err
+	}
+	return PlanWith(eng, found, opts)
+}
+
+// PlanWith is Plan with an engine prepared once (opts.Lint is then unused).
+func PlanWith(eng *lint.Engine, found *layout.Result, opts Options) (*Result, error) {
+	res0 := eng.Run(found)
+	out := &Result{Lint: res0}
+	byPath := map[string]*layout.File{}
+	for _, f := range found.Files {
+		if !f.Context && !f.Stdin && f.Kind.IsTranscript() {
+			byPath[f.Path] = f
+		}
+	}
+	groups := map[string][]int{}
+	for i, f := range res0.Findings {
+		groups[f.Path] = append(groups[f.Path], i)
+	}
+	paths := make([]string, 0, len(groups))
+	for p := range groups {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	out.Findings = append([]finding.Finding(nil), res0.Findings...)
+	for _, p := range paths {
+		lf := byPath[p]
+		idx := groups[p]
+		fs := make([]finding.Finding, len(idx))
+		for k, i := range idx {
+			fs[k] = res0.Findings[i]
+		}
+		if lf == nil {
+			for _, i := range idx {
+				fi := rules.FixOf(out.Findings[i].Rule)
+				out.Findings[i].Fix = &finding.Fix{Safety: string(fi.Class), Message: fi.How}
+			}
+			continue
+		}
+		if lf.Size > MaxBytes {
+			for _, i := range idx {
+				out.Findings[i].Fix = &finding.Fix{Safety: string(rules.FixManual),
+					Message: fmt.Sprintf("the file is over %d MiB, more than ccvet fix holds in memory", MaxBytes>>20)}
+			}
+			continue
+		}
+		data, err := readFile(lf)
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", lf.Path, err)
+		}
+		ff := &File{File: lf, Orig: data, Findings: fs, New: data}
+		ff.Fixes = plan.Plan(data, fs)
+		for k, i := range idx {
+			fx := ff.Fixes[k]
+			out.Findings[i].Fix = &finding.Fix{Safety: string(fx.Safety), Message: fx.Message, Edits: fx.Edits}
+		}
+		_, ff.Chosen, ff.Dropped = plan.Choose(selected(ff.Fixes, &opts), opts.Unsafe)
+		out.Files = append(out.Files, ff)
+	}
+	final, err := converge(eng, found, out, &opts)
+	if err != nil {
+		return nil, err
+	}
+	out.Final = final
+	for _, f := range out.Files {
+		if f.Err == nil && len(f.Edits) > 0 {
+			f.Err = verify(f, out.Final)
+			if f.Err == nil && opts.Check != nil {
+				f.Err = opts.Check(f)
+			}
+		}
+	}
+	return out, nil
+}
+
+// selected blanks the edits of fixes whose rule the options leave out.
+func selected(fixes []plan.Fix, opts *Options) []plan.Fix {
+	out := make([]plan.Fix, len(fixes))
+	copy(out, fixes)
+	for i := range out {
+		if !opts.wants(out[i].Rule) {
+			out[i].Edits = nil
+		}
+	}
+	return out
+}
+
+// converge runs the passes: plan on the current bytes of every file, apply,
+// re-lint the new bytes, until no file gets a new edit.
+func converge(eng *lint.Engine, found *layout.Result, r *Result, opts *Options) ([]finding.Finding, error) {
+	byPath := map[string]*File{}
+	for _, f := range r.Files {
+		byPath[f.File.Path] = f
+	}
+	cur := r.Lint.Findings
+	for pass := 1; ; pass++ {
+		groups := map[string][]finding.Finding{}
+		for _, f := range cur {
+			groups[f.Path] = append(groups[f.Path], f)
+		}
+		changed := false
+		for _, f := range r.Files {
+			if f.Err != nil {
+				continue
+			}
+			fixes := plan.Plan(f.New, groups[f.File.Path])
+			es, chosen, _ := plan.Choose(selected(fixes, opts), opts.Unsafe)
+			if len(es) == 0 {
+				continue
+			}
+			if pass > 1 {
+				for _, i := range chosen {
+					st := Step{Pass: pass, Fix: fixes[i]}
+					for _, e := range fixes[i].Edits {
+						st.Edits = append(st.Edits, plan.Describe(f.New, e))
+					}
+					f.Later = append(f.Later, st)
+				}
+			}
+			if pass > MaxPasses {
+				f.Err = fmt.Errorf("the fixes did not converge in %d passes; nothing written", MaxPasses)
+				continue
+			}
+			next, err := edit.Bytes(f.New, es)
+			if err != nil {
+				f.Err = err
+				continue
+			}
+			total, err := edit.Compose(f.Orig, f.Edits, es)
+			if err != nil {
+				f.Err = err
+				continue
+			}
+			f.Edits, f.New, f.Passes = total, next, pass
+			changed = true
+		}
+		if !changed {
+			return cur, nil
+		}
+		overlay := map[string][]byte{}
+		for _, f := range r.Files {
+			if len(f.Edits) > 0 {
+				overlay[f.File.OSPath] = f.New
+			}
+		}
+		cur = eng.WithOverlay(overlay).Run(found).Findings
+	}
+}
+
+// verify checks a changed file against the lint of its new bytes: the
+// targeted findings are gone, nothing new of warning or error, the resumed
+// conversation keeps its leaf and reaches a superset, the inverse restores.
+func verify(f *File, final []finding.Finding) error {
+	before := map[string]int{}
+	for _, x := range f.Findings {
+		if x.Severity >= finding.Warning {
+			before[x.Rule]++
+		}
+	}
+	after := map[string]int{}
+	afterUUID := map[string]bool{}
+	for _, x := range final {
+		if x.Path != f.File.Path {
+			continue
+		}
+		if x.Severity >= finding.Warning {
+			after[x.Rule]++
+		}
+		afterUUID[x.Rule+"\x00"+x.UUID] = true
+	}
+	for rule, n := range after {
+		if rule == "unknown-type" || rule == "unknown-field" {
+			continue // format drift, not damage: a line the fix makes readable may show some
+		}
+		if n > before[rule] {
+			return fmt.Errorf("verification failed: the fixed bytes have %d %s finding(s), the original %d", n, rule, before[rule])
+		}
+	}
+	targeted := map[string]int{}
+	for _, i := range f.Chosen {
+		x := f.Findings[f.Fixes[i].Finding]
+		if x.UUID != "" && afterUUID[x.Rule+"\x00"+x.UUID] {
+			return fmt.Errorf("verification failed: %s finding on line %d is still there after its fix", x.Rule, x.Line)
+		}
+		targeted[x.Rule]++
+	}
+	for rule, n := range targeted {
+		if after[rule] > before[rule]-n {
+			return fmt.Errorf("verification failed: %s findings remain after their fixes", rule)
+		}
+	}
+	if err := sameResume(f.Orig, f.New, f.File); err != nil {
+		return err
+	}
+	back, err := edit.Bytes(f.New, edit.Invert(f.Orig, f.Edits))
+	if err != nil || !bytes.Equal(back, f.Orig) {
+		return fmt.Errorf("verification failed: the inverse edits do not restore the original bytes")
+	}
+	return nil
+}
+
+// Count plans, without verifying, the fixes for findings of a lint run and
+// returns how many are safe and how many more are unsafe; for the last line
+// of a lint report.
+func Count(found *layout.Result, fs []finding.Finding) (safe, unsafe int) {
+	byPath := map[string]*layout.File{}
+	for _, f := range found.Files {
+		if !f.Context && !f.Stdin && f.Kind.IsTranscript() {
+			byPath[f.Path] = f
+		}
+	}
+	groups := map[string][]finding.Finding{}
+	for _, f := range fs {
+		if c := rules.FixOf(f.Rule).Class; c == rules.FixSafe || c == rules.FixUnsafe {
+			if byPath[f.Path] != nil {
+				groups[f.Path] = nil
+			}
+		}
+	}
+	for _, f := range fs {
+		if _, ok := groups[f.Path]; ok {
+			groups[f.Path] = append(groups[f.Path], f)
+		}
+	}
+	for p, g := range groups {
+		if byPath[p].Size > MaxBytes {
+			continue
+		}
+		data, err := readFile(byPath[p])
+		if err != nil {
+			continue
+		}
+		for _, fx := range plan.Plan(data, g) {
+			if fx.Fixable() {
+				if fx.Safety == rules.FixSafe {
+					safe++
+				} else {
+					unsafe++
+				}
+			}
+		}
+	}
+	return safe, unsafe
+}
+
+// readFile reads a checked file the way lint opens it: read-only, without
+// moving its access time, refusing a link lint would not follow.
+func readFile(lf *layout.File) ([]byte, error) {
+	f, _, err := readonly.Open(lf.OSPath, lf.Link)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}

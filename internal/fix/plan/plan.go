@@ -1,0 +1,620 @@
+// Package plan turns one file's bytes and findings into byte edits, each with a fix class and a reason; it reads and writes nothing.
+package plan
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/fix/edit"
+	"github.com/ccvet/ccvet/internal/jsonpos"
+	"github.com/ccvet/ccvet/internal/rules"
+)
+
+// BridgeMillis is the widest timestamp gap a re-link may bridge and stay
+// safe: what Claude Code 2.1.94+ bridges in memory on resume.
+const BridgeMillis = 5000
+
+// Fix is what ccvet fix proposes for one finding.
+type Fix struct {
+	Finding int            // index of the finding in the input
+	Rule    string         // rule id
+	Line    int            // line of the finding
+	Safety  rules.FixClass // safe, unsafe, manual or none
+	Message string         // the change, or why there is none and what to do
+	Edits   []edit.Edit    // against the planned bytes; empty for manual and none
+}
+
+// Fixable reports whether f carries edits that --write (or --unsafe) would apply.
+func (f *Fix) Fixable() bool {
+	return len(f.Edits) > 0 && (f.Safety == rules.FixSafe || f.Safety == rules.FixUnsafe)
+}
+
+// Plan proposes one Fix per finding of one file; data is the file's bytes
+// and fs its findings (line numbers against data).
+func Plan(data []byte, fs []finding.Finding) []Fix {
+	p := newParsed(data)
+	out := make([]Fix, 0, len(fs))
+	for i := range fs {
+		f := &fs[i]
+		fx := Fix{Finding: i, Rule: f.Rule, Line: f.Line}
+		info := rules.FixOf(f.Rule)
+		fx.Safety = info.Class
+		fx.Message = info.How
+		if info.Class == rules.FixSafe || info.Class == rules.FixUnsafe {
+			es, safety, msg := p.plan(f, fs)
+			if len(es) > 0 && p.noop(es) {
+				// A splice that changes nothing would loop the passes: the
+				// finding has another cause (e.g. the line its parentUuid
+				// names does not parse for ccvet; see that line's finding).
+				es, msg = nil, "the planned edit changes nothing ("+msg+"); the cause is elsewhere, see the other findings of this file"
+			}
+			switch {
+			case len(es) > 0:
+				fx.Edits, fx.Safety, fx.Message = es, safety, msg
+			default:
+				fx.Safety = rules.FixManual
+				fx.Message = "no automatic fix: " + msg
+			}
+		}
+		out = append(out, fx)
+	}
+	return out
+}
+
+// Layer orders the fixes of one pass: the byte layer first (a line that
+// does not parse hides its entry from the graph rules), then identical
+// duplicates, then the graph. A pass applies only its lowest layer.
+func Layer(rule string) int {
+	switch rule {
+	case "truncated-line", "missing-final-newline", "invalid-json", "nul-bytes", "blank-line":
+		return 0
+	case "duplicate-uuid":
+		return 1
+	}
+	return 2
+}
+
+// Choose picks the fixes to apply in one pass: safe ones, plus unsafe ones
+// when unsafe is set, of the lowest layer present, in line order; a fix
+// whose edits conflict with one already chosen is left out (run again), a
+// fix of a higher layer waits for the next pass. Identical edits of two
+// fixes are applied once.
+func Choose(fixes []Fix, unsafe bool) (edits []edit.Edit, chosen, dropped []int) {
+	idx := make([]int, 0, len(fixes))
+	low := 3
+	for i := range fixes {
+		f := &fixes[i]
+		if f.Fixable() && (f.Safety == rules.FixSafe || unsafe) {
+			idx = append(idx, i)
+			low = min(low, Layer(f.Rule))
+		}
+	}
+	kept := idx[:0]
+	for _, i := range idx {
+		if Layer(fixes[i].Rule) == low {
+			kept = append(kept, i)
+		}
+	}
+	idx = kept
+	sort.SliceStable(idx, func(a, b int) bool { return fixes[idx[a]].Edits[0].Offset < fixes[idx[b]].Edits[0].Offset })
+	for _, i := range idx {
+		ok := true
+		var add []edit.Edit
+		for _, e := range fixes[i].Edits {
+			dup := false
+			for _, o := range edits {
+				if o == e {
+					dup = true
+					break
+				}
+				if edit.Conflict(o, e) {
+					ok = false
+				}
+			}
+			if !dup {
+				add = append(add, e)
+			}
+		}
+		if !ok {
+			dropped = append(dropped, i)
+			continue
+		}
+		edits = append(edits, add...)
+		edit.Sort(edits)
+		chosen = append(chosen, i)
+	}
+	return edits, chosen, dropped
+}
+
+// line is one line of the file.
+type line struct {
+	off, end int64 // [off, end) without the newline
+	nl       bool  // ends with \n
+	rec      *rec  // nil when the line is not a JSON object
+}
+
+// rec is the part of an entry planning needs.
+type rec struct {
+	Type        string  `json:"type"`
+	Subtype     string  `json:"subtype"`
+	UUID        string  `json:"uuid"`
+	ParentUUID  *string `json:"parentUuid"`
+	Timestamp   string  `json:"timestamp"`
+	IsSidechain bool    `json:"isSidechain"`
+	AgentID     string  `json:"agentId"`
+	Source      string  `json:"sourceToolAssistantUUID"`
+	SessionID   string  `json:"sessionId"`
+	Cwd         string  `json:"cwd"`
+	Version     string  `json:"version"`
+	UserType    string  `json:"userType"`
+	GitBranch   string  `json:"gitBranch"`
+	Message     struct {
+		ID      string          `json:"id"`
+		Content json.RawMessage `json:"content"`
+	} `json:"message"`
+	uses, results []string
+	contentOK     bool // message.content is a string or an array
+}
+
+type parsed struct {
+	data   []byte
+	lines  []line
+	byUUID map[string][]int // uuid -> line indexes
+	callAt map[string]int   // tool_use id -> first line holding it
+}
+
+func newParsed(data []byte) *parsed {
+	p := &parsed{data: data, byUUID: map[string][]int{}, callAt: map[string]int{}}
+	var off int64
+	for off < int64(len(data)) {
+		end := int64(bytes.IndexByte(data[off:], '\n'))
+		l := line{off: off}
+		if end < 0 {
+			l.end = int64(len(data))
+		} else {
+			l.end = off + end
+			l.nl = true
+		}
+		l.rec = parseRec(data[l.off:l.end])
+		p.lines = append(p.lines, l)
+		i := len(p.lines) - 1
+		if r := l.rec; r != nil {
+			if r.UUID != "" {
+				p.byUUID[r.UUID] = append(p.byUUID[r.UUID], i)
+			}
+			for _, u := range r.uses {
+				if _, ok := p.callAt[u]; !ok {
+					p.callAt[u] = i
+				}
+			}
+		}
+		off = l.end + 1
+	}
+	return p
+}
+
+func parseRec(b []byte) *rec {
+	t := bytes.TrimSpace(b)
+	if len(t) == 0 || t[0] != '{' {
+		return nil
+	}
+	var r rec
+	if err := json.Unmarshal(t, &r); err != nil {
+		// A field of an unexpected type leaves the others filled; only a
+		// line that is not JSON is not an entry.
+		var te *json.UnmarshalTypeError
+		if !errors.As(err, &te) {
+			return nil
+		}
+	}
+	var blocks []struct {
+		Type      string `json:"type"`
+		ID        string `json:"id"`
+		ToolUseID string `json:"tool_use_id"`
+	}
+	if len(r.Message.Content) > 0 && r.Message.Content[0] == '[' && json.Unmarshal(r.Message.Content, &blocks) == nil {
+		for _, bl := range blocks {
+			switch bl.Type {
+			case "tool_use":
+				r.uses = append(r.uses, bl.ID)
+			case "tool_result":
+				r.results = append(r.results, bl.ToolUseID)
+			}
+		}
+	}
+	if c := bytes.TrimSpace(r.Message.Content); len(c) > 0 && (c[0] == '"' || c[0] == '[') {
+		r.contentOK = true
+	}
+	r.Message.Content = nil
+	return &r
+}
+
+// noop reports whether every edit of es puts back the bytes it replaces.
+func (p *parsed) noop(es []edit.Edit) bool {
+	for _, e := range es {
+		if e.Length != int64(len(e.Text)) || string(p.data[e.Offset:e.End()]) != e.Text {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *parsed) raw(i int) []byte { return p.data[p.lines[i].off:p.lines[i].end] }
+
+// whole is the edit deleting line i with its newline.
+func (p *parsed) whole(i int) edit.Edit {
+	l := p.lines[i]
+	end := l.end
+	if l.nl {
+		end++
+	}
+	return edit.Edit{Offset: l.off, Length: end - l.off}
+}
+
+// plan computes the edits for one finding of a safe or unsafe class.
+func (p *parsed) plan(f *finding.Finding, all []finding.Finding) ([]edit.Edit, rules.FixClass, string) {
+	i := f.Line - 1
+	if f.Line < 1 || i >= len(p.lines) {
+		return nil, "", "the finding names no line of the file"
+	}
+	l := p.lines[i]
+	last := i == len(p.lines)-1
+	switch f.Rule {
+	case "truncated-line":
+		if !last || l.nl {
+			return nil, "", "the torn line is not the last line (a torn line mid-file is never deleted)"
+		}
+		return []edit.Edit{{Offset: l.off, Length: l.end - l.off}}, rules.FixSafe,
+			fmt.Sprintf("delete the torn last line (%d bytes, kept in the backup)", l.end-l.off)
+	case "missing-final-newline":
+		if !last || l.nl {
+			return nil, "", "the file already ends with a newline"
+		}
+		for _, o := range all {
+			if o.Rule == "truncated-line" && o.Line == f.Line {
+				return nil, "", "the last line is torn; its fix deletes it"
+			}
+		}
+		if l.rec == nil {
+			return nil, "", "the last line does not parse"
+		}
+		return []edit.Edit{{Offset: int64(len(p.data)), Text: "\n"}}, rules.FixSafe, "append a newline"
+	case "invalid-json":
+		cuts := fusedCuts(p.raw(i))
+		if len(cuts) == 0 {
+			return nil, "", "the line is not two or more whole entries fused together; restore it from a backup"
+		}
+		var es []edit.Edit
+		for _, c := range cuts {
+			es = append(es, edit.Edit{Offset: l.off + int64(c), Text: "\n"})
+		}
+		return es, rules.FixSafe, fmt.Sprintf("split %d fused entries onto their own lines", len(cuts)+1)
+	case "nul-bytes":
+		return p.planNUL(i)
+	case "blank-line":
+		if len(bytes.TrimSpace(p.raw(i))) != 0 {
+			return nil, "", "the line is not blank"
+		}
+		return []edit.Edit{p.whole(i)}, rules.FixSafe, "delete the blank line"
+	case "duplicate-uuid":
+		return p.planDuplicate(i)
+	case "tool-result-off-chain":
+		return p.planOffChain(i, f.Pointer)
+	case "tool-source-mismatch":
+		return p.planSource(i)
+	case "orphan-parent":
+		return p.planOrphan(i)
+	case "lone-surrogate", "escaped-nul":
+		return p.planEscape(i, f.Rule)
+	case "invalid-utf8":
+		return p.planUTF8(i)
+	case "unmatched-tool-result":
+		return p.planOrphanResult(i, f)
+	case "unmatched-tool-use":
+		return p.planMissingResult(i, f)
+	case "reordered-keys":
+		return p.planReorder(i)
+	case "parent-cycle":
+		return p.planCycle(i)
+	}
+	return nil, "", "ccvet has no automatic fix for this rule yet"
+}
+
+func (p *parsed) planNUL(i int) ([]edit.Edit, rules.FixClass, string) {
+	l := p.lines[i]
+	raw := p.raw(i)
+	n := 0
+	for n < len(raw) && raw[n] == 0 {
+		n++
+	}
+	if n == 0 {
+		return nil, "", "the NUL run does not start the line"
+	}
+	switch {
+	case n == len(raw): // the whole line: NULs then \n or EOF
+		if i == len(p.lines)-1 && !l.nl && i > 0 && !p.lines[i-1].nl {
+			return nil, "", "unexpected layout"
+		}
+		return []edit.Edit{p.whole(i)}, rules.FixSafe, fmt.Sprintf("delete the line of %d NUL bytes", n)
+	case raw[n] == '{':
+		return []edit.Edit{{Offset: l.off, Length: int64(n)}}, rules.FixSafe,
+			fmt.Sprintf("delete the %d NUL bytes before the entry", n)
+	}
+	return nil, "", "the NUL run is followed by other bytes than an entry"
+}
+
+func (p *parsed) planDuplicate(i int) ([]edit.Edit, rules.FixClass, string) {
+	r := p.lines[i].rec
+	if r == nil || r.UUID == "" {
+		return nil, "", "the line does not parse"
+	}
+	k := -1
+	for _, j := range p.byUUID[r.UUID] {
+		if j < i && bytes.Equal(p.raw(j), p.raw(i)) {
+			k = j
+		}
+	}
+	if k < 0 {
+		return p.planReusedUUID(i)
+	}
+	if k == 0 {
+		return []edit.Edit{p.whole(i)}, rules.FixSafe,
+			"delete this exact repeat of line 1 (line 1 is never deleted)"
+	}
+	return []edit.Edit{p.whole(k)}, rules.FixSafe,
+		fmt.Sprintf("delete line %d, an exact copy of this line (the reader keeps the last copy)", k+1)
+}
+
+// setString replaces the string value at ptr of line i with v.
+func (p *parsed) setString(i int, ptr, v string) (edit.Edit, bool) {
+	raw := p.raw(i)
+	off, ok := jsonpos.Find(raw, ptr, false)
+	if !ok || off >= len(raw) || raw[off] != '"' {
+		return edit.Edit{}, false
+	}
+	end := off + 1
+	for end < len(raw) && raw[end] != '"' {
+		if raw[end] == '\\' {
+			return edit.Edit{}, false // an escaped id is never a real uuid
+		}
+		end++
+	}
+	if end >= len(raw) {
+		return edit.Edit{}, false
+	}
+	base := p.lines[i].off
+	return edit.Edit{Offset: base + int64(off) + 1, Length: int64(end - off - 1), Text: v}, true
+}
+
+// callLine is the line holding the call that the results of line i answer.
+func (p *parsed) callLine(i int) (int, string) {
+	r := p.lines[i].rec
+	c := -1
+	for _, id := range r.results {
+		j, ok := p.callAt[id]
+		if !ok {
+			continue
+		}
+		if c >= 0 && c != j {
+			return -1, "the results of this entry answer calls on different lines"
+		}
+		c = j
+	}
+	if c < 0 {
+		return -1, "no line of the file holds the call"
+	}
+	if p.lines[c].rec.UUID == "" {
+		return -1, "the call line has no uuid"
+	}
+	return c, ""
+}
+
+func (p *parsed) planOffChain(i int, ptr string) ([]edit.Edit, rules.FixClass, string) {
+	r := p.lines[i].rec
+	if r == nil || len(r.results) == 0 {
+		return nil, "", "the line holds no tool_result"
+	}
+	safety := rules.FixSafe
+	if ptr != "/parentUuid" {
+		// The result is on the conversation, its call is not: re-pointing
+		// the result at the call changes the branch a resume walks.
+		safety = rules.FixUnsafe
+	}
+	c, why := p.callLine(i)
+	if c < 0 {
+		return nil, "", why
+	}
+	call := p.lines[c].rec
+	if call.Message.ID == "" {
+		return nil, "", "the call entry has no message.id, so the entry after the call would need re-parenting too"
+	}
+	e, ok := p.setString(i, "/parentUuid", call.UUID)
+	if !ok {
+		return nil, "", "parentUuid is not a plain string"
+	}
+	es := []edit.Edit{e}
+	if r.Source != "" && r.Source != call.UUID {
+		s, ok := p.setString(i, "/sourceToolAssistantUUID", call.UUID)
+		if !ok {
+			return nil, "", "sourceToolAssistantUUID is not a plain string"
+		}
+		es = append(es, s)
+		edit.Sort(es)
+	}
+	msg := fmt.Sprintf("re-point parentUuid to %s (line %d, which holds the call)", call.UUID, c+1)
+	if safety == rules.FixUnsafe {
+		msg += "; the call is off the resumed conversation today, so this changes the branch a resume walks"
+	}
+	return es, safety, msg
+}
+
+func (p *parsed) planSource(i int) ([]edit.Edit, rules.FixClass, string) {
+	r := p.lines[i].rec
+	if r == nil || r.ParentUUID == nil {
+		return nil, "", "the entry has no parent"
+	}
+	c, why := p.callLine(i)
+	if c < 0 {
+		return nil, "", why
+	}
+	call := p.lines[c].rec
+	if *r.ParentUUID != call.UUID {
+		return nil, "", "parentUuid does not name the call line either; see tool-result-off-chain"
+	}
+	e, ok := p.setString(i, "/sourceToolAssistantUUID", call.UUID)
+	if !ok {
+		return nil, "", "sourceToolAssistantUUID is not a plain string"
+	}
+	return []edit.Edit{e}, rules.FixSafe, fmt.Sprintf("set sourceToolAssistantUUID to %s (line %d, the parent holding the call)", call.UUID, c+1)
+}
+
+func millis(ts string) (int64, bool) {
+	t, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		return 0, false
+	}
+	return t.UnixMilli(), true
+}
+
+// sound reports whether line j can take children: its own parent is null or
+// names a line of the file.
+func (p *parsed) sound(j int) bool {
+	r := p.lines[j].rec
+	return r.ParentUUID == nil || *r.ParentUUID == "" || len(p.byUUID[*r.ParentUUID]) > 0
+}
+
+func (p *parsed) planOrphan(i int) ([]edit.Edit, rules.FixClass, string) { return p.planOrphanAt(i) }
+
+// planOrphanAt re-links line i's parentUuid to the nearest earlier entry of
+// its chain; safe within BridgeMillis, unsafe beyond.
+func (p *parsed) planOrphanAt(i int) ([]edit.Edit, rules.FixClass, string) {
+	r := p.lines[i].rec
+	if r == nil || r.ParentUUID == nil {
+		return nil, "", "the line does not parse"
+	}
+	c := -1
+	for j := i - 1; j >= 0; j-- {
+		o := p.lines[j].rec
+		if o == nil || o.UUID == "" {
+			continue
+		}
+		switch o.Type {
+		case "user", "assistant", "system", "attachment":
+		default:
+			continue
+		}
+		if o.IsSidechain != r.IsSidechain || o.AgentID != r.AgentID {
+			continue
+		}
+		c = j
+		break
+	}
+	if c < 0 {
+		return nil, "", "no earlier entry of the same chain in this file (the file starts mid-conversation?)"
+	}
+	cand := p.lines[c].rec
+	if !p.sound(c) {
+		return nil, "", fmt.Sprintf("the nearest earlier entry (line %d) has a missing parent itself", c+1)
+	}
+	e, ok := p.setString(i, "/parentUuid", cand.UUID)
+	if !ok {
+		return nil, "", "parentUuid is not a plain string"
+	}
+	t0, ok0 := millis(cand.Timestamp)
+	t1, ok1 := millis(r.Timestamp)
+	gap := "unknown"
+	safety := rules.FixUnsafe
+	if ok0 && ok1 {
+		d := t1 - t0
+		gap = fmt.Sprintf("%.2f s", float64(d)/1000)
+		if d >= 0 && d <= BridgeMillis {
+			safety = rules.FixSafe
+		}
+	}
+	msg := fmt.Sprintf("re-link parentUuid to %s (line %d, %s entry), timestamp gap %s", cand.UUID, c+1, cand.Type, gap)
+	if safety == rules.FixUnsafe {
+		msg += " (over 5 s: the reader would not bridge it, so this adds history it drops today)"
+	}
+	return []edit.Edit{e}, safety, msg
+}
+
+// fusedCuts returns the offsets inside b where one top-level JSON object
+// ends and the next begins, when b is two or more whole entries written on
+// one line; nil otherwise.
+func fusedCuts(b []byte) []int {
+	var cuts []int
+	depth := 0
+	in, esc := false, false
+	start := 0
+	var segs [][]byte
+	for k, c := range b {
+		if in {
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				in = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			in = true
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth < 0 {
+				return nil
+			}
+			if depth == 0 {
+				segs = append(segs, b[start:k+1])
+				start = k + 1
+				if start < len(b) {
+					cuts = append(cuts, start)
+				}
+			}
+		}
+	}
+	if depth != 0 || in || start != len(b) || len(segs) < 2 {
+		return nil
+	}
+	for _, s := range segs {
+		var probe struct {
+			Type *string `json:"type"`
+		}
+		if len(s) == 0 || s[0] != '{' || json.Unmarshal(s, &probe) != nil || probe.Type == nil {
+			return nil
+		}
+	}
+	return cuts
+}
+
+// Describe renders an edit for a person: what bytes go, what bytes come.
+func Describe(data []byte, e edit.Edit) string {
+	old := data[e.Offset:e.End()]
+	switch {
+	case e.Length == 0:
+		return fmt.Sprintf("@%d insert %s", e.Offset, quote(e.Text))
+	case e.Text == "":
+		return fmt.Sprintf("@%d delete %d bytes %s", e.Offset, e.Length, quote(string(clip(old))))
+	}
+	return fmt.Sprintf("@%d replace %s with %s", e.Offset, quote(string(clip(old))), quote(e.Text))
+}
+
+func clip(b []byte) []byte {
+	if len(b) > 60 {
+		return append(append([]byte{}, b[:28]...), append([]byte("…"), b[len(b)-28:]...)...)
+	}
+	return b
+}
+
+func quote(s string) string { return strconv.Quote(s) }

@@ -1,0 +1,105 @@
+// Package memlimit keeps the Go heap under a soft limit that yields to the live heap instead of thrashing.
+package memlimit
+
+import (
+	"math"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+	"sync/atomic"
+)
+
+// Default is the soft limit ccvet runs under: the heap is collected more
+// often to stay below it, as long as what is live leaves room.
+const Default = 100 << 20
+
+// headroom is how far the limit stays above the live heap once the live
+// heap comes near it: collecting more often than that costs more than it saves.
+const headroom = 1.5
+
+var (
+	base    atomic.Int64 // the soft limit asked for; 0: not started
+	mu      sync.Mutex
+	current int64
+	oldGC   int // GOGC before Start, restored by Stop (0: not changed)
+)
+
+// Start sets a soft limit of n bytes on the Go heap, unless GOMEMLIMIT is
+// set (the user's limit wins), and turns the proportional collector off
+// unless GOGC is set: the heap is collected when it reaches the limit,
+// which follows the live heap (see Check). It reports whether it started
+// the limit; only then should the caller Stop it.
+func Start(n int64) bool {
+	if os.Getenv("GOMEMLIMIT") != "" || n <= 0 {
+		return false
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if base.Load() != 0 {
+		return false // already in force (another run in this process); its Stop lifts it
+	}
+	base.Store(n)
+	current = n
+	debug.SetMemoryLimit(n)
+	if os.Getenv("GOGC") == "" {
+		oldGC = debug.SetGCPercent(-1) // collect when the limit is reached, not before
+	}
+	arm()
+	return true
+}
+
+// sentinel is garbage as soon as it is made: its cleanup runs after the
+// next collection, checks the limit and makes the next sentinel, so the
+// limit follows the live heap after every GC cycle, not only when Check
+// is called.
+type sentinel struct{ _ *int }
+
+func arm() {
+	s := &sentinel{}
+	runtime.SetFinalizer(s, func(*sentinel) {
+		if base.Load() != 0 {
+			Check()
+			arm()
+		}
+	})
+}
+
+// Check raises the limit when the live heap comes near it, so that a
+// working set larger than the limit is collected at the usual pace rather
+// than over and over, and lowers it back when the live heap shrinks.
+// It is cheap; call it often (after each file, say), from any goroutine.
+func Check() {
+	b := base.Load()
+	if b == 0 {
+		return
+	}
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(sample)
+	if sample[0].Value.Kind() != metrics.KindUint64 {
+		return
+	}
+	live := float64(sample[0].Value.Uint64())
+	want := int64(math.Max(float64(b), live*headroom))
+	mu.Lock()
+	defer mu.Unlock()
+	if want != current {
+		current = want
+		debug.SetMemoryLimit(want)
+	}
+}
+
+// Stop lifts the limit (for tests, and callers done with the heavy work).
+func Stop() {
+	mu.Lock()
+	defer mu.Unlock()
+	if base.Swap(0) != 0 {
+		current = 0
+		debug.SetMemoryLimit(math.MaxInt64)
+		if oldGC != 0 {
+			debug.SetGCPercent(oldGC)
+			oldGC = 0
+		}
+	}
+}

@@ -1,0 +1,75 @@
+package memlimit
+
+import (
+	"math"
+	"runtime"
+	"runtime/debug"
+	"testing"
+)
+
+func limit() int64 { return debug.SetMemoryLimit(-1) }
+
+func TestSoftLimit(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "")
+	if !Start(16 << 20) {
+		t.Fatal("not started")
+	}
+	defer Stop()
+	if got := limit(); got != 16<<20 {
+		t.Fatalf("limit %d, want %d", got, 16<<20)
+	}
+	// A live heap past the limit raises it above the live heap.
+	func() {
+		big := make([][]byte, 48)
+		for i := range big {
+			big[i] = make([]byte, 1<<20)
+		}
+		runtime.GC()
+		Check()
+		if got := limit(); got < 48<<20*3/2 {
+			t.Errorf("limit %d with 48 MB live: not raised", got)
+		}
+		runtime.KeepAlive(big)
+	}()
+	runtime.GC()
+	Check()
+	if got := limit(); got != 16<<20 {
+		t.Errorf("limit %d after the live heap shrank, want %d", got, 16<<20)
+	}
+	Stop()
+	if got := limit(); got != math.MaxInt64 {
+		t.Errorf("limit %d after Stop", got)
+	}
+}
+
+func TestUserLimitWins(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "1GiB")
+	before := limit()
+	if Start(16 << 20) {
+		t.Fatal("started though GOMEMLIMIT is set")
+	}
+	Check()
+	if got := limit(); got != before {
+		t.Errorf("limit changed to %d", got)
+	}
+}
+
+func TestStartTwice(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "")
+	t.Setenv("GOGC", "")
+	before := debug.SetGCPercent(-1)
+	debug.SetGCPercent(before)
+	if !Start(16 << 20) {
+		t.Fatal("not started")
+	}
+	if Start(32 << 20) {
+		t.Error("started twice")
+	}
+	Stop()
+	if got := debug.SetGCPercent(before); got != before {
+		t.Errorf("GOGC %d after Stop, want %d", got, before)
+	}
+	if got := limit(); got != math.MaxInt64 {
+		t.Errorf("limit %d after Stop", got)
+	}
+}

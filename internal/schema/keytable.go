@@ -1,0 +1,85 @@
+package schema
+
+// keyTable finds the keyInfo of an object key among the keys a schema
+// names (properties and required) without hashing the whole key: a
+// perfect hash over the key's length and three of its bytes picks the one
+// slot the key can be in, and one comparison decides. A schema whose keys
+// no seed separates keeps the map.
+type keyTable struct {
+	slots []keySlot
+	shift uint32
+	seed  uint32
+	m     map[string]keyInfo // fallback when slots is nil
+}
+
+type keySlot struct {
+	name string
+	info keyInfo
+	used bool
+}
+
+// keyFeatures packs the bytes of key the perfect hash reads.
+func keyFeatures(key []byte) uint32 {
+	n := len(key)
+	if n == 0 {
+		return 0
+	}
+	return uint32(n) | uint32(key[0])<<8 | uint32(key[n/2])<<16 | uint32(key[n-1])<<24
+}
+
+func (kt *keyTable) slot(key []byte) uint32 {
+	h := keyFeatures(key) * kt.seed
+	h ^= h >> 15
+	h *= 0x2c1b3c6d
+	return h >> kt.shift
+}
+
+// newKeyTable builds the table for keys; it is deterministic.
+func newKeyTable(keys map[string]keyInfo) keyTable {
+	if len(keys) == 0 {
+		return keyTable{}
+	}
+	bits := uint32(1)
+	for 1<<bits < 2*len(keys) {
+		bits++
+	}
+	seed := uint32(0x9e3779b1)
+	for grow := 0; grow < 3; grow++ {
+		kt := keyTable{shift: 32 - bits, slots: make([]keySlot, 1<<bits)}
+		for try := 0; try < 2000; try++ {
+			seed = seed*0x01000193 + 0x7f4a7c15 | 1
+			kt.seed = seed
+			clear(kt.slots)
+			ok := true
+			for name, ki := range keys {
+				sl := &kt.slots[kt.slot([]byte(name))]
+				if sl.used {
+					ok = false
+					break
+				}
+				*sl = keySlot{name: name, info: ki, used: true}
+			}
+			if ok {
+				return kt
+			}
+		}
+		bits++
+	}
+	return keyTable{m: keys}
+}
+
+// get returns the keyInfo of key, and whether the schema names it.
+func (kt *keyTable) get(key []byte) (keyInfo, bool) {
+	if kt.slots == nil {
+		if kt.m == nil {
+			return keyInfo{}, false
+		}
+		ki, ok := kt.m[string(key)]
+		return ki, ok
+	}
+	sl := &kt.slots[kt.slot(key)]
+	if sl.used && sl.name == string(key) {
+		return sl.info, true
+	}
+	return keyInfo{}, false
+}

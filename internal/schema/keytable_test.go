@@ -1,0 +1,81 @@
+package schema
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/ccvet/ccvet/internal/jsontree"
+)
+
+// TestKeyTable: every compiled schema's key table finds each of its keys
+// with the right keyInfo, and nothing else.
+func TestKeyTable(t *testing.T) {
+	v, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := compileFast(v.cat)
+	for _, name := range v.cat.names {
+		if _, err := c.at(baseURL + name + ".json#"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for loc, n := range c.done {
+		for k, want := range n.keys {
+			got, ok := n.ktab.get([]byte(k))
+			if !ok || got != want {
+				t.Errorf("%s: key %q: got %+v %v, want %+v", loc, k, got, ok, want)
+			}
+			for _, other := range []string{k + "x", "x" + k, strings.ToUpper(k), k[:len(k)/2]} {
+				if _, named := n.keys[other]; named {
+					continue
+				}
+				if _, ok := n.ktab.get([]byte(other)); ok {
+					t.Errorf("%s: key %q found though not named", loc, other)
+				}
+			}
+		}
+	}
+	// Keys no seed can separate by their sampled bytes fall back to a map.
+	kt := newKeyTable(map[string]keyInfo{"abXcd": {req: 0}, "abYcd": {req: 1}})
+	for i, k := range []string{"abXcd", "abYcd"} {
+		if ki, ok := kt.get([]byte(k)); !ok || ki.req != i {
+			t.Errorf("%q: got %+v %v", k, ki, ok)
+		}
+	}
+}
+
+// TestFastManyKeys: an object with many keys is checked in linear time, and a
+// duplicate key anywhere in it leaves the verdict to the reference.
+func TestFastManyKeys(t *testing.T) {
+	v, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 200_000
+	var b strings.Builder
+	b.WriteString(`{"display":"x","timestamp":1,"project":"/p","pastedContents":{`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`"k` + strconv.Itoa(i) + `":{"id":1,"type":"text"}`)
+	}
+	line := b.String()
+	var tr jsontree.Tree
+	for _, c := range []struct {
+		line string
+		want Verdict
+	}{
+		{line + `}}`, Valid},
+		{line + `,"k5":{"id":1,"type":"text"}}}`, Unsure},
+	} {
+		if err := tr.Parse([]byte(c.line)); err != nil {
+			t.Fatal(err)
+		}
+		if got := v.FastHistory(&tr); got != c.want {
+			t.Errorf("got %v, want %v", got, c.want)
+		}
+	}
+}
