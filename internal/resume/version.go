@@ -97,9 +97,6 @@ type Profile struct {
 	// text nor a list (a number), missing on the conversation crashes the
 	// resume (2.1.110: "… is not iterable"); 2.1.330 sends nothing for it.
 	CrashOnBadContent bool
-	// SplitFused: a line holding two entries (an append fused onto a line
-	// without its newline) is read as both (2.1.330; 2.1.110 skips it).
-	SplitFused bool
 	// OrphanMarker: a first message left empty by dropped results becomes
 	// the text "[Orphaned tool result removed due to conversation resume]".
 	OrphanMarker bool
@@ -120,7 +117,6 @@ func ProfileOf(v Version) Profile {
 		ContinuePrompt:     !newer,
 		SidechainLeafFails: newer,
 		OrphanMarker:       newer,
-		SplitFused:         newer,
 		CrashOnBadContent:  !newer,
 		ChildlessLeaf:      !newer,
 		FileOrder:          newer,
