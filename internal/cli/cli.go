@@ -334,22 +334,26 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 // without a terminal on standard input (a hook, a script, CI) or with CI set
 // never falls back to it: a hook whose folder argument was lost must not
 // lint the developer's own data.
-func defaultRoot(stdin io.Reader) (string, error) {
+func defaultRoot(stdin io.Reader) (string, error) { return defaultRootFor(stdin, "PATH") }
+
+// defaultRootFor is defaultRoot for a command whose folder argument is
+// named what (ROOT, --root) in its usage, so that the refusal names it.
+func defaultRootFor(stdin io.Reader, what string) (string, error) {
 	if !interactive(stdin) {
-		return "", usagef("no PATH given; the home data folder ($CLAUDE_CONFIG_DIR or ~/.claude) is read only from a terminal without CI set: name the folder to check")
+		return "", usagef("no %s given; the home data folder ($CLAUDE_CONFIG_DIR or ~/.claude) is read only from a terminal without CI set: name the folder to check", what)
 	}
 	root := os.Getenv("CLAUDE_CONFIG_DIR")
 	shown := root
 	if root == "" {
 		home, err := os.UserHomeDir()
 		if err != nil {
-			return "", usagef("no PATH given and no home folder to find ~/.claude in: %v", err)
+			return "", usagef("no %s given and no home folder to find ~/.claude in: %v", what, err)
 		}
 		root = filepath.Join(home, ".claude")
 		shown = "~/.claude"
 	}
 	if st, err := os.Stat(root); err != nil || !st.IsDir() {
-		return "", usagef("no Claude Code data folder at %s (pass a PATH, or set CLAUDE_CONFIG_DIR)", shown)
+		return "", usagef("no Claude Code data folder at %s (pass a %s, or set CLAUDE_CONFIG_DIR)", shown, what)
 	}
 	return root, nil
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -136,14 +137,19 @@ func TestRealCorpus(t *testing.T) {
 	t.Logf("real files with errors:\n%s", strings.Join(counts, "\n"))
 }
 
-// skipVisibly skips the test with msg, and also writes msg to the terminal,
-// if there is one: `go test ./...` shows nothing of a passing package, and a
-// silent skip of the real-corpus test would look like a pass.
+// skipVisibly skips the test with msg, and also prints msg on the standard
+// error of the go command that runs the tests, when there is one (Linux:
+// /proc/<parent>/fd/2): a plain `go test ./...` shows nothing of a package
+// that passes, and a silent skip of the real-corpus test would look like a
+// pass. (internal/oracle says that its tests were skipped the same way.)
 func skipVisibly(t *testing.T, msg string) {
 	t.Helper()
-	if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
-		_, _ = tty.WriteString(msg + "\n")
-		_ = tty.Close()
+	ppid := os.Getppid()
+	if comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", ppid)); err == nil && strings.TrimSpace(string(comm)) == "go" {
+		if f, err := os.OpenFile(fmt.Sprintf("/proc/%d/fd/2", ppid), os.O_WRONLY|os.O_APPEND, 0); err == nil {
+			fmt.Fprintln(f, msg)
+			_ = f.Close()
+		}
 	}
 	t.Skip(msg)
 }

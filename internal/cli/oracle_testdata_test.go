@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -94,4 +96,47 @@ func TestOracleLedgerDamage(t *testing.T) {
 			t.Errorf("missing finding %s; got %v", k, got)
 		}
 	}
+}
+
+// TestOracleForkAlone: the transcript of a real 2.1.330 fork, read alone
+// (standard input, or copied out of its projects/ folder), names requests
+// that live in the transcript it was forked from. Nothing is damaged: no
+// warning or error, only a note per entry saying where its request is.
+func TestOracleForkAlone(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	const name = "63a635be-aa71-41f9-80e4-8d8ca67697b7.jsonl"
+	data, err := os.ReadFile(filepath.Join(oracleTestdata, "fork", "projects", "-work-oracle-out-2-1-330-fork-work", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	loose := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(loose, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check := func(what string, out jsonOut) {
+		t.Helper()
+		notes := 0
+		for _, f := range out.Findings {
+			if f.Severity != "note" {
+				t.Errorf("%s: %s %s at line %d: %s", what, f.Severity, f.Rule, f.Line, f.Message)
+			} else if f.Rule == "ledger-dangling-request-ref" {
+				notes++
+			}
+		}
+		if notes == 0 {
+			t.Errorf("%s: no note says where the forked entries' requests are", what)
+		}
+	}
+	out, _, _ := runJSON(t, "--strict", loose)
+	check("copied alone", out)
+	var stdout, stderr bytes.Buffer
+	if code := Main([]string{"--format", "json", "--strict", "-"}, bytes.NewReader(data), &stdout, &stderr); code != ExitOK {
+		t.Fatalf("stdin: exit %d: %s", code, stderr.String())
+	}
+	var sout jsonOut
+	if err := json.Unmarshal(stdout.Bytes(), &sout); err != nil {
+		t.Fatal(err)
+	}
+	check("standard input", sout)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ccvet/ccvet/internal/ledger"
 	"github.com/ccvet/ccvet/internal/readonly"
+	"github.com/ccvet/ccvet/internal/report"
 )
 
 // cmdRequest rebuilds from the request ledger the API request that produced
@@ -73,7 +74,7 @@ func cmdRequest(args []string, stdin io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return findingError{fmt.Errorf("cannot rebuild the request: %w", err)}
 	}
-	_, err = stdout.Write(out)
+	_, err = stdout.Write(report.EscapeJSON(out))
 	return err
 }
 
@@ -87,7 +88,7 @@ func findSession(session, root string, stdin io.Reader) (string, error) {
 		return "", usagef("no transcript %s", session)
 	}
 	if root == "" {
-		r, err := defaultRoot(stdin)
+		r, err := defaultRootFor(stdin, "--root")
 		if err != nil {
 			return "", err
 		}

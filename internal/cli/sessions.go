@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -46,7 +45,7 @@ func cmdSessions(args []string, stdin io.Reader, stdout io.Writer) error {
 	}
 	root := fs.Arg(0)
 	if root == "" {
-		r, err := defaultRoot(stdin)
+		r, err := defaultRootFor(stdin, "ROOT")
 		if err != nil {
 			return err
 		}
@@ -62,10 +61,7 @@ func cmdSessions(args []string, stdin io.Reader, stdout io.Writer) error {
 		rep.Sessions = rep.Sessions[:*limit]
 	}
 	if *format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return report.EncodeJSON(stdout, rep)
 	}
 	return sessionsText(stdout, rep)
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -68,10 +67,7 @@ func cmdStats(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	out := st.Report(drift.Tool{Name: "ccvet", Version: Version()},
 		drift.Summary{Files: res.Files, Entries: res.Entries, Skipped: res.Skipped}, *since)
 	if *format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return report.EncodeJSON(stdout, out)
 	}
 	return statsText(stdout, out)
 }

@@ -78,3 +78,44 @@ func jsonEsc(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b[1 : len(b)-1])
 }
+
+// TestJSONCommandsEscapeInvisible: the JSON of ccvet stats and ccvet sessions
+// writes DEL, C1 and bidirectional controls from transcripts as \u escapes,
+// as the lint's JSON report does (encoding/json leaves them raw), and still
+// carries the exact strings.
+func TestJSONCommandsEscapeInvisible(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	const evil = "a\u202eb\u0085c\x7fd"
+	root := t.TempDir()
+	sid := "11111111-1111-4111-8111-111111111111"
+	dir := filepath.Join(root, "projects", "-w")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	line := `{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/w` + jsonEsc(evil) +
+		`","sessionId":"` + sid + `","version":"2.1.330` + jsonEsc(evil) + `","type":"user","message":{"role":"user","content":"hi ` +
+		jsonEsc(evil) + `"},"uuid":"a1111111-1111-4111-8111-111111111111","timestamp":"2026-11-20T10:00:00Z","x` + jsonEsc(evil) + `":1}`
+	if err := os.WriteFile(filepath.Join(dir, sid+".jsonl"), []byte(line+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"stats", "-f", "json", root}, {"sessions", "-f", "json", root}} {
+		out, stderr, code := run(t, "", args...)
+		if code != ExitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		if strings.ContainsAny(out, "\u202e\u0085\x7f") {
+			t.Errorf("%v: a raw DEL, C1 or bidirectional control in the output:\n%s", args, out)
+		}
+		if !strings.Contains(out, `\u202e`) {
+			t.Errorf("%v: the escaped character is not in the output:\n%s", args, out)
+		}
+		var doc any
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		if b, _ := json.Marshal(doc); !strings.Contains(string(b), evil) {
+			t.Errorf("%v: the exact string is lost: %s", args, b)
+		}
+	}
+}

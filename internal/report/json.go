@@ -87,6 +87,27 @@ func JSON(w io.Writer, r *Run) error {
 	return err
 }
 
+// EncodeJSON writes v as indented JSON the way the JSON report is written:
+// no HTML escaping, and the characters that could hide or reorder text (DEL,
+// C1 and bidirectional controls, which encoding/json leaves raw) as \u
+// escapes. Every JSON document built from transcript strings goes through it
+// (ccvet stats, sessions and request), so none carries them raw.
+func EncodeJSON(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(escapeInvisible(buf.Bytes()))
+	return err
+}
+
+// EscapeJSON returns the JSON document b with DEL, C1 and bidirectional
+// controls written as \u escapes (the same JSON value, safe to print).
+func EscapeJSON(b []byte) []byte { return escapeInvisible(b) }
+
 // jsonFix gives a fix an empty edit list rather than null.
 func jsonFix(f *finding.Fix) *finding.Fix {
 	if f == nil || f.Edits != nil {

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/model"
 )
@@ -24,11 +25,25 @@ var LedgerDanglingRequestRef = register(&Rule{
 			return
 		}
 		for i, facts := range pl.facts {
+			f := pl.files[i]
 			for _, ref := range facts.Refs {
-				if pl.requests[ref.Ref] == nil {
-					ledgerReport(r, pl.files[i], ref.Line, "/requestRef", "assistant entry "+ref.UUID+
-						": requestRef "+quote(ref.Ref)+" names no api-request of the project: the request that produced it can no longer be shown")
+				if pl.requests[ref.Ref] != nil {
+					continue
 				}
+				msg := "assistant entry " + ref.UUID + ": requestRef " + quote(ref.Ref)
+				if !f.InLayout {
+					// Standard input, or a transcript outside a projects/ folder:
+					// a fork or a resume copies entries whose requests stay in
+					// the transcript it came from, which is not here to look in.
+					rec := recordAt(f, ref.Line)
+					if rec == nil {
+						rec = &entry.Record{Line: ref.Line}
+					}
+					f.ReportRecord(r, rec, "/requestRef", finding.Finding{Severity: finding.Note, Message: msg +
+						" names no api-request of this file or those beside it; a fork or resume names requests of the transcript it came from, so `ccvet request` needs that file too"})
+					continue
+				}
+				ledgerReport(r, f, ref.Line, "/requestRef", msg+" names no api-request of the project: the request that produced it can no longer be shown")
 			}
 		}
 	},

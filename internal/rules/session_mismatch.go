@@ -61,7 +61,9 @@ var SessionMismatch = register(&Rule{
 				if rec.SessionID == "" {
 					continue
 				}
-				if rec.SessionID == f.SessionID {
+				if rec.SessionID == f.SessionID && isChainType(rec) {
+					// Only conversation entries: metadata written when a fork
+					// starts (2.0.76: a queue-operation) precedes the copied history.
 					if ownFirst == 0 {
 						ownFirst = rec.Line
 					}
@@ -78,6 +80,13 @@ var SessionMismatch = register(&Rule{
 				runs[curID] = append(runs[curID], cur)
 			}
 			own := ownFirst > 0
+			if !own && continuesElsewhere(f) {
+				// Claude Code 1.0 continued a session in a new file whose entries
+				// all keep the old session id, the first one parented to the old
+				// file's last entry: read without that file (a loose copy, standard
+				// input), orphan-parent already says the history is elsewhere.
+				continue
+			}
 			for _, sid := range order {
 				if sid == f.SessionID || sessions[sid] {
 					continue
@@ -120,3 +129,18 @@ var SessionMismatch = register(&Rule{
 		}
 	},
 })
+
+// continuesElsewhere reports whether the first conversation entry of f
+// names a parent that is not in f: the file continues another transcript.
+func continuesElsewhere(f *model.File) bool {
+	first := firstChainRecord(f)
+	if first == nil || !first.HasParent || first.ParentUUID == "" {
+		return false
+	}
+	for _, rec := range f.Records {
+		if rec.UUID == first.ParentUUID {
+			return false
+		}
+	}
+	return true
+}

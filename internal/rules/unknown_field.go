@@ -23,10 +23,23 @@ var UnknownField = register(&Rule{
 		if l.SchemaVerdict() == schema.Valid {
 			return
 		}
+		n := 0
 		for _, p := range l.SchemaProblems() {
-			if p.UnknownField {
+			if !p.UnknownField {
+				continue
+			}
+			if n++; n <= maxUnknownFieldsPerLine {
 				l.ReportPointer(r, p.Pointer, true, p.Message+writerNote(l))
 			}
 		}
+		if more := n - maxUnknownFieldsPerLine; more > 0 {
+			l.Emit(r, finding.Finding{Message: plural(more, "more unknown field", "more unknown fields") +
+				" on this line, not reported one by one" + writerNote(l)})
+		}
 	},
 })
+
+// maxUnknownFieldsPerLine bounds the unknown-field findings of one line: each
+// costs a scan of the line to place it, and a line of a million unknown keys
+// (a hostile or generated file) must not take quadratic time or flood the report.
+const maxUnknownFieldsPerLine = 100

@@ -295,3 +295,43 @@ func TestFastDecidesOracle(t *testing.T) {
 		t.Fatalf("%d lines: %v", n, err)
 	}
 }
+
+// TestFastManyKeysDuplicates checks objects past the size where the duplicate-key bloom
+// filter saturates (the check then looks at the whole object once): a duplicate key far
+// from its first occurrence must still be seen, and the verdicts must agree
+// with the reference. A line of a million keys once took minutes here.
+func TestFastManyKeysDuplicates(t *testing.T) {
+	v, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tr jsontree.Tree
+	var st fastStats
+	filler := func(n int) string {
+		var b strings.Builder
+		for i := 0; i < n; i++ {
+			b.WriteString(`"k` + itoa(i) + `":` + itoa(i) + `,`)
+		}
+		return b.String()
+	}
+	good := `{"display":"x","pastedContents":{},"timestamp":1,"project":"/x",`
+	lines := []string{
+		// Unknown keys only.
+		good + filler(300) + `"last":1}`,
+		// The first timestamp is invalid, the last (the one encoding/json keeps) valid.
+		`{"display":"x","pastedContents":{},"timestamp":"bad",` + filler(300) + `"project":"/x","timestamp":1}`,
+		// The reverse: the kept one is invalid.
+		`{"display":"x","pastedContents":{},"timestamp":1,` + filler(300) + `"project":"/x","timestamp":"bad"}`,
+		// A duplicate unknown key 300 keys apart.
+		good + filler(300) + `"k0":1}`,
+	}
+	for i, l := range lines {
+		compareLine(t, v, &tr, []byte(l), "line "+itoa(i), &st)
+		if tr.Parse([]byte(l)) != nil {
+			t.Fatal("bad test line")
+		}
+		if i > 0 && v.FastHistory(&tr) != Unsure {
+			t.Errorf("line %d: a duplicate key must leave the verdict to the reference, got %d", i, v.FastHistory(&tr))
+		}
+	}
+}
