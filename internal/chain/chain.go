@@ -17,15 +17,23 @@ import (
 //  2. Legacy progress lines are not kept: each is remembered as a bridge to its
 //     own (bridged) parent, and a later message whose parent is a progress
 //     line is re-parented to that parent.
+//     A compaction boundary's preservedSegment relinks the kept messages
+//     (head to tail) below its anchor, the summary that follows the boundary.
 //  3. The leaf of the main conversation is the non-sidechain message with the
 //     latest timestamp (the first one wins a tie); a subagent's leaf is the
 //     latest of its messages that no other of its messages names as parent.
-//  4. From the leaf it follows parentUuid until a null or unknown parent, or
-//     until an entry repeats (a cycle).
-//  5. Then it recovers parallel tool calls: for every assistant message.id on
-//     the chain, the assistant lines sharing that id that the walk skipped, and
-//     the tool_result users parented to any line of the group, are put back
-//     right after the group's last line on the chain, sorted by timestamp.
+//  4. From the leaf it follows parentUuid until a null parent. When the parent
+//     is unknown, or already on the walk (a cycle), readers from 2.1.94 on
+//     bridge to the latest earlier message with the same isSidechain written
+//     at most 5,000 ms before (Options.Bridge); without one the walk ends.
+//  5. Then it rebuilds parallel tool calls: for every assistant message.id on
+//     the chain, the assistant lines sharing that id (the walk may have
+//     skipped some) and the tool_result users parented to any line of the
+//     group are put together where the group's last line on the chain was:
+//     the assistant lines first, then the results, each sorted by timestamp
+//     (2.1.110) or in file order (2.1.330; Options.FileOrder).
+//     This also gathers the batch order written since 2.1.284 (USE1, RES1,
+//     USE2 parented to RES1, RES2) into one call message and one answer.
 
 // IsMessage reports whether the reader keeps r in its message map.
 func IsMessage(r *entry.Record) bool {
@@ -71,7 +79,31 @@ func Build(recs []*entry.Record) *Graph {
 		}
 		g.byUUID[r.UUID] = i
 	}
+	g.relinkPreserved()
 	return g
+}
+
+// relinkPreserved applies each compaction boundary's preservedSegment: the
+// kept messages (head to tail) are hung below the anchor (the summary), and
+// what the anchor's other children continue from is the tail.
+func (g *Graph) relinkPreserved() {
+	for _, r := range g.Records {
+		if r.Rare == nil || r.PreservedHead == "" || r.PreservedAnchor == "" || r.PreservedTail == "" {
+			continue
+		}
+		head, okH := g.byUUID[r.PreservedHead]
+		_, okA := g.byUUID[r.PreservedAnchor]
+		_, okT := g.byUUID[r.PreservedTail]
+		if !okH || !okA || !okT {
+			continue
+		}
+		for i := range g.Records {
+			if g.parent[i] == r.PreservedAnchor && i != head && g.Kept(i) {
+				g.parent[i] = r.PreservedTail
+			}
+		}
+		g.parent[head] = r.PreservedAnchor
+	}
 }
 
 // Index returns the index of the message line the reader keeps for uuid, or -1.
@@ -126,6 +158,40 @@ func (g *Graph) MainLeaf() int {
 	return g.latest(func(i int) bool { return !g.Records[i].IsSidechain })
 }
 
+// ChildlessLeaf is the leaf 2.1.110 resumes from: of the kept messages no
+// other names as parent, each stands for its nearest user or assistant
+// ancestor (itself when it is one), and the latest non-sidechain one of
+// those wins. -1 if there is none (the reader says "No conversation found").
+func (g *Graph) ChildlessLeaf() int {
+	hasChild := map[string]bool{}
+	for _, u := range g.order {
+		if p := g.parent[g.byUUID[u]]; p != "" {
+			hasChild[p] = true
+		}
+	}
+	cand := map[int]bool{}
+	for _, u := range g.order {
+		i := g.byUUID[u]
+		if hasChild[u] || g.Records[i].IsSidechain {
+			continue
+		}
+		seen := map[int]bool{}
+		for j := i; j >= 0 && !seen[j]; {
+			seen[j] = true
+			if t := g.Records[j].Type; t == "user" || t == "assistant" {
+				cand[j] = true
+				break
+			}
+			p, ok := g.byUUID[g.parent[j]]
+			if !ok {
+				break
+			}
+			j = p
+		}
+	}
+	return g.latest(func(i int) bool { return cand[i] && !g.Records[i].IsSidechain })
+}
+
 // AgentLeaf is the leaf of subagent agentID's transcript: the latest of its
 // sidechain messages that none of them names as parent. -1 if there is none.
 func (g *Graph) AgentLeaf(agentID string) int {
@@ -142,14 +208,42 @@ func (g *Graph) AgentLeaf(agentID string) int {
 	return g.latest(func(i int) bool { return mine(i) && !parents[g.Records[i].UUID] })
 }
 
+// BridgeWindow is how far back in time (ms) a 2.1.94+ reader looks for the
+// entry to continue from when a parent is missing or loops.
+const BridgeWindow = 5000
+
+// Options are the reader behaviours that differ between versions.
+type Options struct {
+	// Bridge: a missing or repeated parent continues at the latest earlier
+	// message with the same isSidechain written within BridgeWindow (2.1.94+).
+	Bridge bool
+	// FileOrder: a parallel group's lines are put back in file order (2.1.330)
+	// rather than by timestamp (2.1.110).
+	FileOrder bool
+}
+
+// Bridge is one place where the walk left parentUuid behind.
+type Bridge struct {
+	From  int    // record index whose parent was missing or repeated
+	To    int    // record index the walk continued at; -1 when none qualified (the walk ended)
+	Cycle bool   // the parent was already on the walk
+	Gap   int64  // ms between From and To (To >= 0), or between From and the latest earlier candidate (-1 if none)
+	Near  int    // when To < 0: the latest earlier candidate, or -1
+	Want  string // the parentUuid that was missing or repeated
+}
+
 // Conversation is what a resume rebuilds from one leaf.
 type Conversation struct {
 	Leaf  int   // record index of the leaf, -1 if there was none
 	Order []int // record indexes, oldest first, recovered lines spliced in
-	Cycle bool  // the walk met an entry twice and stopped
+	Cycle bool  // the walk met an entry twice (bridged or stopped there)
 	// Cut is the record index of the oldest entry on the walk when its
-	// parentUuid names no message in the file; -1 otherwise.
-	Cut       int
+	// parentUuid names no message in the file and no bridge was taken; -1 otherwise.
+	Cut int
+	// CycleCut is the record index of the oldest entry on the walk when its
+	// parent was already on the walk and no bridge was taken; -1 otherwise.
+	CycleCut  int
+	Bridges   []Bridge
 	on        map[int]bool
 	recovered map[int]bool
 }
@@ -161,32 +255,50 @@ func (c *Conversation) On(i int) bool { return c.on[i] }
 // tool call recovery (the bare parent walk skips it).
 func (c *Conversation) Recovered(i int) bool { return c.recovered[i] }
 
-// Rebuild walks from leaf (a record index; -1 gives an empty conversation).
-func (g *Graph) Rebuild(leaf int) *Conversation {
-	c := &Conversation{Leaf: leaf, Cut: -1, on: map[int]bool{}, recovered: map[int]bool{}}
+// Rebuild walks from leaf (a record index; -1 gives an empty conversation)
+// the way readers before 2.1.94 do: no bridge.
+func (g *Graph) Rebuild(leaf int) *Conversation { return g.RebuildWith(leaf, Options{}) }
+
+// RebuildWith walks from leaf with the behaviours opt selects.
+func (g *Graph) RebuildWith(leaf int, opt Options) *Conversation {
+	c := &Conversation{Leaf: leaf, Cut: -1, CycleCut: -1, on: map[int]bool{}, recovered: map[int]bool{}}
 	if leaf < 0 {
 		return c
 	}
 	seen := map[string]bool{}
 	var walk []int
 	for cur := leaf; cur >= 0; {
-		u := g.Records[cur].UUID
-		if seen[u] {
-			c.Cycle = true
-			break
-		}
-		seen[u] = true
+		seen[g.Records[cur].UUID] = true
 		walk = append(walk, cur)
 		p := g.parent[cur]
 		if p == "" {
 			break
 		}
 		next, ok := g.byUUID[p]
-		if !ok {
-			c.Cut = cur
+		if ok && !seen[p] {
+			cur = next
+			continue
+		}
+		cycle := ok
+		if cycle {
+			c.Cycle = true
+		}
+		b := Bridge{From: cur, To: -1, Near: -1, Cycle: cycle, Gap: -1, Want: p}
+		near, gap := g.bridgeTarget(cur, seen)
+		b.Near, b.Gap = near, gap
+		if opt.Bridge && near >= 0 && gap <= BridgeWindow {
+			b.To = near
+		}
+		c.Bridges = append(c.Bridges, b)
+		if b.To < 0 {
+			if cycle {
+				c.CycleCut = cur
+			} else {
+				c.Cut = cur
+			}
 			break
 		}
-		cur = next
+		cur = b.To
 	}
 	for i, j := 0, len(walk)-1; i < j; i, j = i+1, j-1 {
 		walk[i], walk[j] = walk[j], walk[i]
@@ -194,23 +306,51 @@ func (g *Graph) Rebuild(leaf int) *Conversation {
 	for _, i := range walk {
 		c.on[i] = true
 	}
-	c.Order = g.recoverParallel(walk, seen, c)
+	c.Order = g.recoverParallel(walk, seen, c, opt.FileOrder)
 	return c
 }
 
-// recoverParallel is recoverOrphanedParallelToolResults.
-func (g *Graph) recoverParallel(walk []int, seen map[string]bool, c *Conversation) []int {
-	anchor := map[string]int{} // message.id -> last chain line of the group
-	var ids []string           // message.ids in chain order
-	for _, i := range walk {
-		r := g.Records[i]
-		if r.Type != "assistant" || r.MessageID == "" {
+// bridgeTarget is the latest message before record i (by timestamp; on a
+// tie, earlier in the file) with i's isSidechain that the walk has not seen,
+// and how many ms before i it was written; -1, -1 when there is none or i's
+// timestamp does not parse.
+func (g *Graph) bridgeTarget(i int, seen map[string]bool) (int, int64) {
+	t, ok := millis(g.Records[i].Timestamp)
+	if !ok {
+		return -1, -1
+	}
+	side := g.Records[i].IsSidechain
+	best, bestT := -1, int64(0)
+	for _, u := range g.order {
+		j := g.byUUID[u]
+		if j == i || seen[u] || g.Records[j].IsSidechain != side {
 			continue
 		}
-		if _, ok := anchor[r.MessageID]; !ok {
+		tj, ok := millis(g.Records[j].Timestamp)
+		if !ok || tj > t || (tj == t && j > i) {
+			continue
+		}
+		if best < 0 || tj > bestT || (tj == bestT && j > best) {
+			best, bestT = j, tj
+		}
+	}
+	if best < 0 {
+		return -1, -1
+	}
+	return best, t - bestT
+}
+
+// recoverParallel is recoverOrphanedParallelToolResults: each message.id
+// group on the walk is gathered where its last line on the walk was.
+func (g *Graph) recoverParallel(walk []int, seen map[string]bool, c *Conversation, fileOrder bool) []int {
+	var ids []string // message.ids in chain order
+	has := map[string]bool{}
+	for _, i := range walk {
+		r := g.Records[i]
+		if r.Type == "assistant" && r.MessageID != "" && !has[r.MessageID] {
+			has[r.MessageID] = true
 			ids = append(ids, r.MessageID)
 		}
-		anchor[r.MessageID] = i
 	}
 	if len(ids) == 0 {
 		return walk
@@ -222,49 +362,68 @@ func (g *Graph) recoverParallel(walk []int, seen map[string]bool, c *Conversatio
 		r := g.Records[i]
 		switch {
 		case r.Type == "assistant" && r.MessageID != "":
-			if _, ok := anchor[r.MessageID]; ok {
+			if has[r.MessageID] {
 				siblings[r.MessageID] = append(siblings[r.MessageID], i)
 			}
 		case r.Type == "user" && g.parent[i] != "" && len(r.ToolResults) > 0:
 			results[g.parent[i]] = append(results[g.parent[i]], i)
 		}
 	}
-	inserts := map[int][]int{}
+	member := map[int]string{} // record index -> message.id of its group
+	groups := map[string][]int{}
 	for _, id := range ids {
-		var lost, lostTR []int
+		var as, rs []int
 		for _, s := range siblings[id] {
-			if !seen[g.Records[s].UUID] {
-				lost = append(lost, s)
+			if _, taken := member[s]; taken {
+				continue
 			}
-			for _, tr := range results[g.Records[s].UUID] {
-				if !seen[g.Records[tr].UUID] {
-					lostTR = append(lostTR, tr)
-				}
-			}
+			as = append(as, s)
+			member[s] = id
 		}
-		if len(lost) == 0 && len(lostTR) == 0 {
-			continue
+		for _, s := range as {
+			for _, tr := range results[g.Records[s].UUID] {
+				if _, taken := member[tr]; taken {
+					continue
+				}
+				rs = append(rs, tr)
+				member[tr] = id
+			}
 		}
 		byTime := func(s []int) {
+			if fileOrder {
+				sort.Ints(s)
+				return
+			}
 			sort.SliceStable(s, func(a, b int) bool { return g.Records[s[a]].Timestamp < g.Records[s[b]].Timestamp })
 		}
-		byTime(lost)
-		byTime(lostTR)
-		rec := append(lost, lostTR...)
-		for _, i := range rec {
-			seen[g.Records[i].UUID] = true
-			c.on[i] = true
-			c.recovered[i] = true
-		}
-		inserts[anchor[id]] = append(inserts[anchor[id]], rec...)
+		byTime(as)
+		byTime(rs)
+		groups[id] = append(as, rs...)
 	}
-	if len(inserts) == 0 {
-		return walk
+	last := map[string]int{} // message.id -> position in walk of its last member on the walk
+	for k, i := range walk {
+		if id, ok := member[i]; ok {
+			last[id] = k
+		}
 	}
 	out := make([]int, 0, len(walk))
-	for _, i := range walk {
-		out = append(out, i)
-		out = append(out, inserts[i]...)
+	for k, i := range walk {
+		id, ok := member[i]
+		if !ok {
+			out = append(out, i)
+			continue
+		}
+		if last[id] != k {
+			continue
+		}
+		for _, j := range groups[id] {
+			if !c.on[j] {
+				c.on[j] = true
+				c.recovered[j] = true
+			}
+			seen[g.Records[j].UUID] = true
+			out = append(out, j)
+		}
 	}
 	return out
 }

@@ -93,7 +93,15 @@ func TestRebuild(t *testing.T) {
 				"rX<a1 user tr=X",
 				"rY<a2 user tr=Y",
 				"n<rX assistant m=2"),
-			"u a1 a2 rY rX n", false, ""},
+			"u a1 a2 rX rY n", false, ""},
+		{"2.1.284 batch order gathered into one call and one answer",
+			recs("u< user",
+				"a1<u assistant m=1 tu=X",
+				"rX<a1 user tr=X",
+				"a2<rX assistant m=1 tu=Y",
+				"rY<a2 user tr=Y",
+				"n<rY assistant m=2"),
+			"u a1 a2 rX rY n", false, ""},
 		{"duplicate uuid: the last line wins",
 			recs("a< user", "b<a assistant m=1", "b<a assistant m=1 t=03", "c<b user"), "a b c", false, ""},
 	}
@@ -115,6 +123,30 @@ func TestRebuild(t *testing.T) {
 				t.Errorf("cut = %q, want %q", cut, tc.cut)
 			}
 		})
+	}
+}
+
+func TestBridge(t *testing.T) {
+	// b's parent x is missing; a was written 1 s before b: 2.1.94+ bridge.
+	g := Build(recs("a< user t=01", "b<x assistant m=1 t=02", "c<b user t=03"))
+	c := g.RebuildWith(g.MainLeaf(), Options{Bridge: true})
+	if got := uuids(g, c); got != "a b c" || c.Cut != -1 || len(c.Bridges) != 1 || c.Bridges[0].Gap != 1000 {
+		t.Errorf("bridged: order %q cut %d bridges %+v", got, c.Cut, c.Bridges)
+	}
+	if c := g.Rebuild(g.MainLeaf()); uuids(g, c) != "b c" || c.Cut != 1 {
+		t.Errorf("no bridge: order %q cut %d", uuids(g, c), c.Cut)
+	}
+	// Six seconds: too far for the bridge.
+	g = Build(recs("a< user t=01", "b<x assistant m=1 t=07", "c<b user t=08"))
+	c = g.RebuildWith(g.MainLeaf(), Options{Bridge: true})
+	if got := uuids(g, c); got != "b c" || c.Cut != 1 || c.Bridges[0].Gap != 6000 || c.Bridges[0].Near != 0 {
+		t.Errorf("gap 6 s: order %q cut %d bridges %+v", got, c.Cut, c.Bridges)
+	}
+	// A cycle bridged to the latest earlier unseen entry.
+	g = Build(recs("z< user t=00", "a<c user t=01", "b<a assistant m=1 t=02", "c<b user t=03"))
+	c = g.RebuildWith(g.MainLeaf(), Options{Bridge: true})
+	if got := uuids(g, c); got != "z a b c" || !c.Cycle || c.CycleCut != -1 {
+		t.Errorf("cycle bridged: order %q cycle %v cut %d", got, c.Cycle, c.CycleCut)
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/ccvet/ccvet/internal/lint"
 	"github.com/ccvet/ccvet/internal/memlimit"
 	"github.com/ccvet/ccvet/internal/report"
+	"github.com/ccvet/ccvet/internal/resume"
 	"github.com/ccvet/ccvet/internal/rules"
 )
 
@@ -103,6 +104,7 @@ type findingError struct{ error }
 
 type options struct {
 	format, output, color, failOn, stdinName string
+	readerVersion                            string
 	defaultPath                              string
 	enable, disable                          []string
 	strict, quiet, version, exitZero         bool
@@ -127,6 +129,7 @@ func newFlagSet(stdout, stderr io.Writer, o *options) *flag.FlagSet {
 	fs.IntVarP(&o.jobs, "jobs", "j", 0, "check `N` files at once (default: number of CPUs); lines over 1 MiB are held one at a time, so all lines in flight take at most 512 MiB + 1 MiB per job")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no summary line, no progress on standard error")
 	fs.BoolVar(&o.noSnippet, "no-snippet", false, "text output: do not show the offending line under each finding")
+	fs.StringVar(&o.readerVersion, "reader-version", "", "judge what a resume loses for the reader of Claude Code `V` only (default: the version that wrote each file, and newer)")
 	fs.StringVar(&o.stdinName, "stdin-filename", "", "report the transcript read from standard input (PATH -) as `NAME`")
 	fs.StringVar(&o.defaultPath, "default-path", "", "check `PATH` when no PATH is given, instead of the home data folder (the ccvet-store hook sets .)")
 	fs.BoolVar(&o.exitZero, "exit-zero", false, "exit 0 even when findings reach --fail-on (errors still exit 2 or 3)")
@@ -186,6 +189,11 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	failOn, err := finding.ParseSeverity(o.failOn)
 	if err != nil || failOn == finding.Off {
 		return 0, usagef("--fail-on: want error, warning or note, got %q", o.failOn)
+	}
+	if o.readerVersion != "" {
+		if _, ok := resume.ParseVersion(o.readerVersion); !ok {
+			return 0, usagef("--reader-version: want a version such as 2.1.330, got %q", o.readerVersion)
+		}
 	}
 	switch o.format {
 	case "text", "json", "sarif", "github":
@@ -262,7 +270,7 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 
 	prog := newProgress(stderr, !o.quiet, found) // progress.go
 	eng, err := lint.New(lint.Options{Jobs: o.jobs, Enabled: enabled, Severity: cfg.Severity(), Strict: o.strict,
-		Stdin: stdin, Progress: prog.update})
+		ReaderVersion: o.readerVersion, Stdin: stdin, Progress: prog.update})
 	if err != nil {
 		return 0, err
 	}

@@ -87,6 +87,9 @@ func loadConfig(fs *flag.FlagSet, o *options, stderr io.Writer) (*config.Config,
 	if c.FailOn != nil && !fs.Changed("fail-on") {
 		o.failOn = c.FailOn.String()
 	}
+	if c.ReaderVersion != "" && !fs.Changed("reader-version") {
+		o.readerVersion = c.ReaderVersion
+	}
 	if fs.Changed("strict") && o.strict {
 		// --strict on the command line turns its rules on whatever the file says.
 		kept := c.Rules[:0]

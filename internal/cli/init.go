@@ -26,6 +26,11 @@ strict: false
 # (the same as --fail-on).
 fail-on: error
 
+# Judge what a resume loses for the reader of this Claude Code version only
+# (the same as --reader-version); by default each file is judged for the
+# version that wrote it and every newer one.
+# reader-version: 2.1.110
+
 # Turn rules on or off, or report them at another severity: on, off, error,
 # warning or note. ` + "`ccvet rules`" + ` lists them with their defaults.
 # Uncomment an entry to use it (remove the # only).

@@ -11,7 +11,7 @@ func TestSnippets(t *testing.T) {
 	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
 	bad := filepath.Join(fixtures, "nul-bytes", "bad")
 	out, _, _ := run(t, "", "--color", "never", bad)
-	want := "session.jsonl:6:1: error: run of 64 NUL bytes; Claude Code's reader stops here [nul-bytes]\n" +
+	want := "session.jsonl:6:1: error: run of 64 NUL bytes; the reader skips this line and reads on: the entry it held is lost, the entries after it are kept [nul-bytes]\n" +
 		"    6 | " + strings.Repeat(`\x00`, 24) + "…\n" +
 		"      | ^\n"
 	if !strings.Contains(out, want) {

@@ -27,12 +27,15 @@ const MaxBytes = 1 << 20
 
 // Config is one parsed configuration file.
 type Config struct {
-	Path    string            // the file, as it is named in messages and findings (slash-separated)
-	Strict  *bool             // nil: not set
-	FailOn  *finding.Severity // nil: not set; never Off
-	Rules   []RuleSetting     // in file order
-	Exclude []*Glob           // paths not checked
-	Ignores []*Ignore         // findings not reported
+	Path   string            // the file, as it is named in messages and findings (slash-separated)
+	Strict *bool             // nil: not set
+	FailOn *finding.Severity // nil: not set; never Off
+	// ReaderVersion judges every file for the reader of this Claude Code
+	// version ("" when not set); checked by the command line.
+	ReaderVersion string
+	Rules         []RuleSetting // in file order
+	Exclude       []*Glob       // paths not checked
+	Ignores       []*Ignore     // findings not reported
 }
 
 // RuleSetting is one entry of `rules:`.
@@ -94,7 +97,7 @@ func pathless(err error) string {
 }
 
 // topKeys are the keys a configuration file may hold, in documentation order.
-var topKeys = []string{"strict", "fail-on", "rules", "exclude", "ignore"}
+var topKeys = []string{"strict", "fail-on", "reader-version", "rules", "exclude", "ignore"}
 
 // Parse reads a configuration from data; display names the file in errors.
 func Parse(display string, data []byte) (*Config, error) {
@@ -146,6 +149,12 @@ func Parse(display string, data []byte) (*Config, error) {
 				return p.errf(v, "fail-on: want error, warning or note, got %q", s)
 			}
 			c.FailOn = &sev
+		case "reader-version":
+			s, err := p.scalar(v, key)
+			if err != nil {
+				return err
+			}
+			c.ReaderVersion = s
 		case "rules":
 			return p.rules(c, v)
 		case "exclude":

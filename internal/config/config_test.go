@@ -74,7 +74,7 @@ func TestParseEmpty(t *testing.T) {
 func TestParseErrors(t *testing.T) {
 	cases := []struct{ src, want string }{
 		{"strict: true\nexlude: [a]\n", `cfg.yaml:2:1: unknown key "exlude" in the configuration (did you mean "exclude"?)`},
-		{"colour: red\n", `cfg.yaml:1:1: unknown key "colour" in the configuration (want strict, fail-on, rules, exclude, ignore)`},
+		{"colour: red\n", `cfg.yaml:1:1: unknown key "colour" in the configuration (want strict, fail-on, reader-version, rules, exclude, ignore)`},
 		{"strict: maybe\n", `cfg.yaml:1:9: strict: want true or false, got "maybe"`},
 		{"fail-on: off\n", `cfg.yaml:1:10: fail-on: want error, warning or note, got "off"`},
 		{"rules:\n  no-such-rule: on\n", `cfg.yaml:2:3: unknown key "no-such-rule" in rules`},

@@ -39,6 +39,13 @@ type Record struct {
 	IsSidechain      bool
 	IsMeta           bool
 	IsCompactSummary bool
+	// NotResent: a user entry the 2.1.330 reader leaves out of a resume (a
+	// turnCompanion reminder, an origin.kind "task-notification" prompt).
+	NotResent bool
+
+	// The shape of message.content, for the resume model.
+	Content ContentKind
+	Blocks  int32 // number of blocks when Content is ContentArray
 
 	*Rare // never nil in records from Extract or Ref: records without rare fields share one empty Rare
 }
@@ -56,7 +63,11 @@ func Ref(line int, offset int64) *Record {
 type Rare struct {
 	Subtype           string // system entries
 	LogicalParentUUID string // compaction boundaries
-	LeafUUID          string // summary entries
+	LeafUUID          string // summary and last-prompt entries
+
+	// A compaction boundary's compactMetadata.preservedSegment (2.1.2xx+):
+	// the messages kept from head to tail are relinked after anchor.
+	PreservedHead, PreservedAnchor, PreservedTail string
 
 	// Progress entries (2.1.11-2.1.84) carry the tool they report on.
 	ToolUseID       string
@@ -69,6 +80,17 @@ type Rare struct {
 
 // noRare is the Rare of every record without rare fields; never written.
 var noRare = &Rare{}
+
+// ContentKind is what message.content holds.
+type ContentKind uint8
+
+// The shapes of message.content.
+const (
+	ContentMissing ContentKind = iota // no message object, or no content in it
+	ContentString
+	ContentArray
+	ContentOther // null, a number, an object…
+)
 
 // Tool is one tool_use or tool_result block.
 type Tool struct {
@@ -137,6 +159,20 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 			r.IsMeta, _ = v.Bool()
 		case "isCompactSummary":
 			r.IsCompactSummary, _ = v.Bool()
+		case "turnCompanion":
+			if b, _ := v.Bool(); b {
+				r.NotResent = true
+			}
+		case "origin":
+			if v.Get("kind").StrIs("task-notification") {
+				r.NotResent = true
+			}
+		case "compactMetadata":
+			if ps := v.Get("preservedSegment"); ps.Kind() == jsontree.Object {
+				rare.PreservedHead = ps.Get("headUuid").String()
+				rare.PreservedAnchor = ps.Get("anchorUuid").String()
+				rare.PreservedTail = ps.Get("tailUuid").String()
+			}
 		case "sourceToolAssistantUUID":
 			r.SourceToolAssistantUUID = in.recent(v, &in.uuids)
 		case "leafUuid":
@@ -184,6 +220,16 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 	}
 	if msg.Kind() == jsontree.Object {
 		r.MessageID = in.recent(msg.Get("id"), &in.messages)
+		switch c := msg.Get("content"); c.Kind() {
+		case jsontree.String:
+			r.Content = ContentString
+		case jsontree.Array:
+			r.Content, r.Blocks = ContentArray, int32(c.Len())
+		default:
+			if c.Exists() {
+				r.Content = ContentOther
+			}
+		}
 		for i, b := range msg.Get("content").Items() {
 			if b.Kind() != jsontree.Object {
 				continue
@@ -241,7 +287,7 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 func (r *Record) setRare(rare *Rare) {
 	r.Rare = noRare
 	if rare.Subtype != "" || rare.LogicalParentUUID != "" || rare.LeafUUID != "" || rare.ToolUseID != "" ||
-		rare.ParentToolUseID != "" || rare.SnapshotMessageID != "" || rare.Backups != nil {
+		rare.ParentToolUseID != "" || rare.SnapshotMessageID != "" || rare.Backups != nil || rare.PreservedHead != "" {
 		p := new(Rare)
 		*p = *rare
 		r.Rare = p

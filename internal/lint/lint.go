@@ -34,8 +34,10 @@ type Options struct {
 	Enabled  map[string]bool             // rule id -> on; rules not named keep their default
 	Severity map[string]finding.Severity // rule id -> severity override
 	Strict   bool                        // unknown-field and unknown-type on, as errors
-	Stdin    io.Reader                   // read for the "-" argument
-	MaxLine  int                         // longest line held in memory (0: jsonl.DefaultMaxLine)
+	// ReaderVersion judges what a resume loses for this Claude Code version only.
+	ReaderVersion string
+	Stdin         io.Reader // read for the "-" argument
+	MaxLine       int       // longest line held in memory (0: jsonl.DefaultMaxLine)
 	// OnLine, if set, sees every line of a JSONL file after the line checks
 	// (ccvet stats). It is called from several goroutines at once.
 	OnLine func(l *model.Line)
@@ -119,7 +121,7 @@ func New(opts Options) (*Engine, error) {
 			e.rules = append(e.rules, r)
 		}
 	}
-	e.env = &model.Env{Schema: v, Strict: opts.Strict, Enabled: func(id string) bool { return e.on[id] }}
+	e.env = &model.Env{Schema: v, Strict: opts.Strict, ReaderVersion: opts.ReaderVersion, Enabled: func(id string) bool { return e.on[id] }}
 	return e, nil
 }
 

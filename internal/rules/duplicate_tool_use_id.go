@@ -12,11 +12,12 @@ var DuplicateToolUseID = register(&Rule{
 	Severity: finding.Error,
 	Enabled:  true,
 	Summary:  "two tool_use blocks of one transcript share an `id`",
-	Why: "The API requires every tool_use id in a request to be unique and each to be answered by " +
-		"exactly one tool_result. When a resumed conversation holds the same id twice the request " +
-		"is rejected with a 400 (\"tool_use ids must be unique\"), and tools that pair calls with " +
-		"results attach the output to the wrong call. An exact repeat of the whole line is reported " +
-		"by duplicate-uuid instead, and copies in other files (resume, --fork-session) are normal.",
+	Why: "Every tool_use id must be unique. Measured on 2.1.110 and 2.1.330: when a resumed " +
+		"conversation holds the same id twice, the reader sends the later call as the text " +
+		"\"[Tool use interrupted]\" and its result as \"(no content)\", so no request is rejected " +
+		"but the model forgets that call and what it returned; tools that pair calls with results " +
+		"attach the output to the wrong call. An exact repeat of the whole line is reported by " +
+		"duplicate-uuid instead, and copies in other files (resume, --fork-session) are normal.",
 	Bad:  `line 12: {"type":"assistant","uuid":"a…","message":{"content":[{"type":"tool_use","id":"toolu_01X…","name":"Bash",…}]}}  line 40: {"type":"assistant","uuid":"b…","message":{"content":[{"type":"tool_use","id":"toolu_01X…","name":"Read",…}]}}`,
 	Good: `line 40: {"type":"assistant","uuid":"b…","message":{"content":[{"type":"tool_use","id":"toolu_01Y…","name":"Read",…}]}}`,
 	Fix:  "Remove the copied assistant entry, or give the second call (and its tool_result's tool_use_id) a new id.",
@@ -49,7 +50,8 @@ var DuplicateToolUseID = register(&Rule{
 				f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
 					Message: entryLabel(rec) + ": " + toolLabel(t) + " reuses the id of the " +
 						toolNameOnly(prev.tool) + " call on " + where +
-						"; a request holding both is rejected and the results cannot be told apart",
+						"; on resume the reader sends this later call as the text \"[Tool use interrupted]\" and its " +
+						"result as \"(no content)\" (measured on 2.1.110 and 2.1.330), so the call and what it returned are lost",
 					Related: []finding.Location{relatedAt(f, prev.rec, blockPtr(prev.tool.Block, "id"), "first tool_use with this id")},
 				})
 			}

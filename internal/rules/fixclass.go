@@ -45,6 +45,7 @@ var fixInfo = map[string]FixInfo{
 	"reordered-keys":        {FixUnsafe, "moves the `\"parentUuid\":…` member, bytes unchanged, to the front of the line (only the >5 MB resume pre-filter of 2.1.77+ cares)"},
 	"orphan-logical-parent": {FixManual, "restore the transcript holding the compaction's logical parent from a backup, if the history before the boundary matters"},
 	"sidechain-mismatch":    {FixManual, "`mv` the subagent transcript under the session it belongs to (`<session>/subagents/`), or fix its `isSidechain` by hand"},
+	"sidechain-leaf":        {FixManual, "set `isSidechain` to false on the newest entry (it continues the main conversation)"},
 	"session-mismatch":      {FixManual, "`mv` the file to `<sessionId>.jsonl` named by its entries, or into the project it belongs to"},
 	"project-dir-mismatch":  {FixManual, "`mv` the transcript into the project folder that encodes its `cwd`"},
 	"path-encoding-collision": {FixManual, "two working folders encode to one project folder: `mv` one project's " +

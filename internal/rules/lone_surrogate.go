@@ -6,6 +6,7 @@ import (
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/jsonpos"
 	"github.com/ccvet/ccvet/internal/model"
+	"github.com/ccvet/ccvet/internal/resume"
 )
 
 // LoneSurrogate reports a \uD800-\uDFFF escape without its pair.
@@ -14,8 +15,11 @@ var LoneSurrogate = register(&Rule{
 	Severity: finding.Error,
 	Enabled:  true,
 	Summary:  "a string holds half of a UTF-16 surrogate pair (\\ud83c alone)",
-	Why: "The line parses, but the string is not valid Unicode. When the session is resumed the " +
-		"API rejects every request that includes it (issue 45982), so the session cannot continue.",
+	Why: "The line parses, but the string is not valid Unicode. Measured: 2.1.110 sends it as is " +
+		"on resume and the real API rejects every request that includes it (400 \"no low surrogate " +
+		"in string\", issue 45982), so the session cannot continue; 2.1.330 sends U+FFFD in its " +
+		"place (the half character is lost, the session goes on: a warning for files only such " +
+		"readers read). Where between the two this changed is not known.",
 	Bad:  `{"type":"user","message":{"role":"user","content":"party \ud83c"}}`,
 	Good: `{"type":"user","message":{"role":"user","content":"party \ud83c\udf89"}}`,
 	Fix:  "Remove the lone escape or complete the pair.",
@@ -34,8 +38,17 @@ var LoneSurrogate = register(&Rule{
 			if end > len(l.Raw) {
 				end = len(l.Raw)
 			}
-			l.Report(r, off, "lone UTF-16 surrogate escape "+string(l.Raw[off:end])+
-				" in a string; the API rejects requests that contain it")
+			var outs []outcome
+			for _, v := range readersOfLine(l) {
+				if resume.ProfileOf(v).FixSurrogates {
+					outs = append(outs, outcome{v, finding.Warning, "sends U+FFFD in its place"})
+				} else {
+					outs = append(outs, outcome{v, finding.Error, "sends it as is and the API rejects every request holding it"})
+				}
+			}
+			sev, how := verdict(outs)
+			l.Emit(r, finding.Finding{Column: l.Column(off), Severity: sev, Message: "lone UTF-16 surrogate escape " +
+				string(l.Raw[off:end]) + " in a string; on resume " + how})
 		}
 	},
 })

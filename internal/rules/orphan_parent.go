@@ -1,11 +1,10 @@
 package rules
 
 import (
-	"github.com/ccvet/ccvet/internal/chain"
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
-	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/model"
+	"github.com/ccvet/ccvet/internal/resume"
 )
 
 // OrphanParent reports a parentUuid that names no entry of the project.
@@ -15,9 +14,11 @@ var OrphanParent = register(&Rule{
 	Enabled:  true,
 	Summary:  "`parentUuid` names an entry found in no transcript of the project",
 	Why: "On resume Claude Code rebuilds the conversation by following parentUuid from the newest " +
-		"entry back to the start. When a parent is missing the walk stops there and everything " +
-		"before it is silently dropped: the session resumes with no memory of earlier work " +
-		"(issues 46603, 58554, 61188, 37437). Healthy transcripts never have one: a session start, " +
+		"entry back to the start. When a parent is missing, 2.1.94 and later continue at the latest " +
+		"earlier entry written at most 5 s before it (nothing lost: a warning); when there is none, " +
+		"and in every older version, the walk stops there and everything before it is silently " +
+		"dropped (an error): the session resumes with no memory of earlier work (issues 46603, " +
+		"58554, 61188, 37437). ccvet uses the file's own timestamps, as the reader does. Healthy transcripts never have one: a session start, " +
 		"a compaction boundary and a subagent's first entry have a null parent, and old resumes or " +
 		"forks name parents in another transcript of the same project folder, which ccvet looks in.",
 	Bad:  `{"parentUuid":"6e0c1f4e-…(deleted line)","type":"user","uuid":"…",…}`,
@@ -40,8 +41,7 @@ var OrphanParent = register(&Rule{
 			if known == nil {
 				known = projectUUIDs(p)
 			}
-			var g *chain.Graph
-			var conv *chain.Conversation
+			var models []*resume.Result
 			var children map[string]bool
 			firstChain := firstChainRecord(f)
 			for i, rec := range f.Records {
@@ -66,40 +66,28 @@ var OrphanParent = register(&Rule{
 						continue
 					}
 				}
-				if g == nil {
-					g = chain.Build(f.Records)
-					conv = g.Rebuild(fileLeaf(f, g))
+				if models == nil {
+					for _, v := range readersOf(f, f.Records) {
+						models = append(models, resumeOf(f, v))
+					}
 				}
 				msg := entryLabel(rec) + ": parentUuid " + rec.ParentUUID +
 					" names no entry in this file or any other transcript of the project; "
 				fd := finding.Finding{}
-				cutHere := conv.Cut >= 0 && g.Parent(conv.Cut) == rec.ParentUUID
-				switch {
-				case rec == firstChain && !f.InLayout:
+				if rec == firstChain && !f.InLayout {
 					// A loose file that starts mid-conversation: an excerpt
 					// or a partial copy (checkpoint tools save slices).
 					fd.Severity = finding.Warning
 					msg += "the file starts mid-conversation (an excerpt or a partial copy?), so a resume " +
 						"of it would have none of the history before this entry"
-				case cutHere:
-					lost := 0
-					for j, o := range f.Records {
-						if o.Line >= rec.Line {
-							break
-						}
-						if g.Kept(j) && isTurn(o) && o.IsSidechain == rec.IsSidechain && !conv.On(j) {
-							lost++
-						}
+				} else {
+					var outs []outcome
+					for _, m := range models {
+						outs = append(outs, gapOutcome(m, i))
 					}
-					msg += "a resume stops here and loses the history before it"
-					if lost > 0 {
-						msg += ": " + plural(lost, "earlier user/assistant entry", "earlier user/assistant entries") +
-							" of this file cannot be reached from the leaf"
-					}
-				case conv.On(i):
-					msg += "the conversation resumed from the leaf passes through it and is cut there"
-				default:
-					msg += "the branch through it (not the one a resume picks) is cut there"
+					var how string
+					fd.Severity, how = verdict(outs)
+					msg += "on resume " + how
 				}
 				fd.Message = msg
 				f.ReportRecord(r, rec, "/parentUuid", fd)
@@ -108,34 +96,51 @@ var OrphanParent = register(&Rule{
 	},
 })
 
-// fileLeaf is the leaf a resume of f starts from: the agent's own leaf in a
-// subagent transcript, the latest main-conversation entry otherwise.
-func fileLeaf(f *model.File, g *chain.Graph) int {
-	if f.Kind == layout.Subagent {
-		if f.AgentID != "" {
-			if l := g.AgentLeaf(f.AgentID); l >= 0 {
-				return l
+// gapOutcome is what the reader of m does at record i, whose parent is
+// missing: bridge it, cut the history there, or not pass through it.
+func gapOutcome(m *resume.Result, i int) outcome {
+	v := m.Reader
+	if m.Failed != "" {
+		return outcome{v, finding.Error, "fails to resume (\"No conversation found\"), sending nothing"}
+	}
+	offBranch := outcome{v, finding.Warning, "the conversation does not pass through it (it is on a branch a resume does not pick)"}
+	if m.Conv == nil {
+		return offBranch
+	}
+	recs := m.Graph.Records
+	for _, b := range m.Conv.Bridges {
+		// A progress entry is skipped by the reader: its child inherits the missing parent.
+		if b.Cycle || (b.From != i && b.Want != recs[i].ParentUUID) {
+			continue
+		}
+		before := ""
+		if b.Near >= 0 {
+			before = "the entry before it (" + lineRef(recs[b.Near]) + ") was written " + resume.Millis(b.Gap) + " earlier"
+		}
+		if b.To >= 0 {
+			return outcome{v, finding.Warning, "bridge the gap, since " + before + ", within the 5 s the reader bridges (nothing lost)"}
+		}
+		lost := 0
+		for j, o := range recs {
+			if o.Line < recs[i].Line && m.Graph.Kept(j) && isTurn(o) && o.IsSidechain == recs[i].IsSidechain && !m.Conv.On(j) {
+				lost++
 			}
 		}
-		if l := g.MainLeaf(); l >= 0 {
-			return l
+		why := "cut the history here"
+		switch {
+		case !resume.ProfileOf(v).Bridge:
+			why += " (no 5 s bridge before 2.1.94)"
+		case b.Near >= 0:
+			why += " (" + before + ", more than the 5 s the reader bridges)"
+		default:
+			why += " (no earlier entry with a usable timestamp to bridge to)"
 		}
-		return latestAny(g)
-	}
-	if l := g.MainLeaf(); l >= 0 {
-		return l
-	}
-	return -1
-}
-
-// latestAny is the last kept message of the file, whatever it is.
-func latestAny(g *chain.Graph) int {
-	for i := len(g.Records) - 1; i >= 0; i-- {
-		if g.Kept(i) {
-			return i
+		if lost > 0 {
+			why += ": " + plural(lost, "earlier user/assistant entry", "earlier user/assistant entries") + " of this file are lost"
 		}
+		return outcome{v, finding.Error, why}
 	}
-	return -1
+	return offBranch
 }
 
 // firstChainRecord is the first entry of f that takes part in the parentUuid chain.

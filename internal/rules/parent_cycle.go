@@ -6,7 +6,39 @@ import (
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/model"
+	"github.com/ccvet/ccvet/internal/resume"
 )
+
+// cycleOutcome is what the reader of m does with the loop: the walk from the
+// leaf meets it and bridges it (2.1.94+, within 5 s) or stops, or never meets it.
+func cycleOutcome(m *resume.Result, loop []*entry.Record) outcome {
+	v := m.Reader
+	if m.Failed != "" {
+		return outcome{v, finding.Error, "fails to resume (\"No conversation found\"), sending nothing"}
+	}
+	if m.Conv == nil {
+		return outcome{v, finding.Warning, "the conversation does not pass through the loop"}
+	}
+	in := map[string]bool{}
+	for _, rec := range loop {
+		in[rec.UUID] = true
+	}
+	for _, b := range m.Conv.Bridges {
+		if !b.Cycle || !in[m.Graph.Records[b.From].UUID] {
+			continue
+		}
+		if b.To >= 0 {
+			return outcome{v, finding.Warning, "the walk leaves the loop for the latest entry written within 5 s before it (" +
+				resume.Millis(b.Gap) + "), so nothing is lost"}
+		}
+		why := "the walk stops at the repeat and loses the history behind it"
+		if !resume.ProfileOf(v).Bridge {
+			why += " (no 5 s bridge before 2.1.94)"
+		}
+		return outcome{v, finding.Error, why}
+	}
+	return outcome{v, finding.Warning, "the conversation a resume rebuilds does not pass through the loop"}
+}
 
 // ParentCycle reports parentUuid links that loop.
 var ParentCycle = register(&Rule{
@@ -15,9 +47,10 @@ var ParentCycle = register(&Rule{
 	Enabled:  true,
 	Summary:  "following `parentUuid` from an entry comes back to it",
 	Why: "A conversation is a tree: parentUuid always points to an older entry. When the links loop " +
-		"Claude Code detects the repeat and stops (\"Cycle detected in parentUuid chain … Returning " +
-		"partial transcript\"), so a resume loses everything the loop hides, and the search for the " +
-		"session's leaves cannot see past it either. Only hand edits and broken tools make loops.",
+		"the reader detects the repeat: versions before 2.1.94 stop there, so a resume loses " +
+		"everything the loop hides; 2.1.94 and later continue at the latest earlier entry written " +
+		"within 5 s, and stop only when there is none. ccvet judges with the file's own timestamps. " +
+		"Only hand edits and broken tools make loops.",
 	Bad:  `line 1: {"parentUuid":"c…","uuid":"a…",…}  line 2: {"parentUuid":"a…","uuid":"b…",…}  line 3: {"parentUuid":"b…","uuid":"c…",…}`,
 	Good: `line 1: {"parentUuid":null,"uuid":"a…",…}  line 2: {"parentUuid":"a…","uuid":"b…",…}  line 3: {"parentUuid":"b…","uuid":"c…",…}`,
 	Fix:  "Find the entry of the loop whose parentUuid points forward (usually the first line) and point it at the entry really before it, or set it to null if it starts the session.",
@@ -32,6 +65,7 @@ var ParentCycle = register(&Rule{
 			done
 		)
 		state := map[string]int{}
+		var models []*resume.Result
 		for _, start := range f.Records {
 			if start.UUID == "" || last[start.UUID] != start || state[start.UUID] != unseen {
 				continue
@@ -76,12 +110,21 @@ var ParentCycle = register(&Rule{
 					rel = append(rel, relatedAt(f, rec, "/parentUuid", "in the loop"))
 				}
 				msg := entryLabel(first) + ": following parentUuid loops back here after " +
-					plural(len(loop), "entry", "entries") + " (" + strings.Join(ids, " → ") +
-					"); the reader stops at the repeat and loses the history behind it"
+					plural(len(loop), "entry", "entries") + " (" + strings.Join(ids, " → ") + ")"
 				if len(loop) == 1 {
-					msg = entryLabel(first) + ": parentUuid names the entry itself; the reader stops there"
+					msg = entryLabel(first) + ": parentUuid names the entry itself"
 				}
-				f.ReportRecord(r, first, "/parentUuid", finding.Finding{Message: msg, Related: rel})
+				if models == nil {
+					for _, v := range readersOf(f, f.Records) {
+						models = append(models, resumeOf(f, v))
+					}
+				}
+				var outs []outcome
+				for _, m := range models {
+					outs = append(outs, cycleOutcome(m, loop))
+				}
+				sev, how := verdict(outs)
+				f.ReportRecord(r, first, "/parentUuid", finding.Finding{Severity: sev, Message: msg + "; on resume " + how, Related: rel})
 			}
 			for _, rec := range path {
 				state[rec.UUID] = done

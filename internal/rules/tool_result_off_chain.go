@@ -1,9 +1,10 @@
 package rules
 
 import (
-	"github.com/ccvet/ccvet/internal/chain"
+	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/model"
+	"github.com/ccvet/ccvet/internal/resume"
 )
 
 // ToolResultOffChain reports a tool call and its result that a resume
@@ -15,14 +16,14 @@ var ToolResultOffChain = register(&Rule{
 	Summary:  "a tool_result exists but the conversation a resume rebuilds does not reach it (or its call)",
 	Why: "On resume Claude Code rebuilds the conversation from its newest entry by following " +
 		"parentUuid, then puts back the parallel calls of each assistant message (lines sharing a " +
-		"message.id) and the tool_results parented to any of them. A tool_result hanging anywhere " +
-		"else is left behind: the call on the rebuilt conversation has no answer, so the request " +
-		"fails or the call is silently dropped and the model forgets what the tool returned (issue " +
-		"31330: only the last of several parallel results survived a resume). The reverse, a " +
-		"result on the conversation whose call is not, fails every request with \"unexpected " +
-		"tool_use_id found in tool_result blocks\" (issue 31328). ccvet rebuilds the conversation " +
-		"the way the reader does, so the normal 2.1.x shape (each parallel tool_use on its own " +
-		"line, each result parented to its own line) is not reported.",
+		"message.id) and the tool_results parented to any of them. Measured on the real program: " +
+		"when a result hangs elsewhere while its call is on the conversation, 2.1.330 re-attaches " +
+		"it by call id (nothing lost: a warning), but 2.1.110 drops the unanswered call, so call " +
+		"and result are silently lost (an error). A result on the conversation whose call is not " +
+		"is dropped by both, with its call: no request fails, the model just forgets the tool ran. " +
+		"ccvet runs the same resume model as `ccvet resume`, so the normal shapes (each parallel " +
+		"tool_use on its own line, the 2.1.284 batch order, a result line flushed before its call " +
+		"line but parented to it) are not reported.",
 	Bad: `a1 {"uuid":"a1","message":{"id":"msg_1","content":[{"type":"tool_use","id":"toolu_A",…}]}}  ` +
 		`r1 {"uuid":"r1","parentUuid":"x9(an entry on an abandoned branch)","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_A",…}]}}`,
 	Good: `r1 {"uuid":"r1","parentUuid":"a1","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_A",…}]}}`,
@@ -43,73 +44,102 @@ var ToolResultOffChain = register(&Rule{
 		if !has {
 			return
 		}
-		g := chain.Build(f.Records)
-		leaf := fileLeaf(f, g)
-		conv := g.Rebuild(leaf)
-		if leaf < 0 || len(conv.Order) == 0 {
-			return
+		type key struct {
+			res  *entry.Record // the result's entry
+			id   string
+			call *entry.Record
+			tool entry.Tool
+			off  bool // the result is off the conversation (else its call is)
 		}
-		// Kept lines holding each call and each result.
-		uses := map[string][]int{}
-		results := map[string][]int{}
-		for i, rec := range f.Records {
-			if !g.Kept(i) {
+		var order []key
+		outs := map[key][]outcome{}
+		readers := readersOf(f, f.Records)
+		for _, v := range readers {
+			m := resumeOf(f, v)
+			if m.Conv == nil || m.Leaf == nil {
 				continue
 			}
-			for _, t := range rec.ToolUses {
-				uses[t.ID] = append(uses[t.ID], i)
-			}
-			for _, t := range rec.ToolResults {
-				results[t.ID] = append(results[t.ID], i)
-			}
-		}
-		onConv := func(ix []int) bool {
-			for _, i := range ix {
-				if conv.On(i) {
-					return true
-				}
-			}
-			return false
-		}
-		leafRec := f.Records[leaf]
-		from := " rebuilt from the leaf (" + entryLabel(leafRec) + ", " + lineRef(leafRec) + ")"
-		// next[i]: the entry after i on the conversation.
-		next := map[int]int{}
-		for k := 0; k+1 < len(conv.Order); k++ {
-			next[conv.Order[k]] = conv.Order[k+1]
-		}
-		for _, i := range conv.Order {
-			call := f.Records[i]
-			for _, t := range call.ToolUses {
-				if t.Server || t.ID == "" || onConv(results[t.ID]) || len(results[t.ID]) == 0 {
+			g, conv := m.Graph, m.Conv
+			uses := map[string][]int{}
+			results := map[string][]int{}
+			for i, rec := range f.Records {
+				if !g.Kept(i) {
 					continue
 				}
-				res := f.Records[results[t.ID][0]]
-				msg := entryLabel(res) + ": this tool_result for " + toolLabel(t) + " is not on the conversation" +
-					from + "; its call (" + entryLabel(call) + ", " + lineRef(call) + ") is, so a resume loses the result. "
-				if call.MessageID != "" {
-					msg += "Re-parent this entry to " + call.UUID + " (the assistant entry holding the call)"
-				} else if n, ok := next[i]; ok {
-					msg += "Re-parent this entry to " + call.UUID + " and " + entryLabel(f.Records[n]) + " (" +
-						lineRef(f.Records[n]) + ") to this entry"
-				} else {
-					msg += "Re-parent this entry to " + call.UUID
+				for _, t := range rec.ToolUses {
+					uses[t.ID] = append(uses[t.ID], i)
 				}
-				f.ReportRecord(r, res, "/parentUuid", finding.Finding{Message: msg,
-					Related: []finding.Location{relatedAt(f, call, blockPtr(t.Block, "id"), "the call, on the conversation")}})
-			}
-			for _, t := range call.ToolResults {
-				if t.ID == "" || len(uses[t.ID]) == 0 || onConv(uses[t.ID]) {
-					continue
+				for _, t := range rec.ToolResults {
+					results[t.ID] = append(results[t.ID], i)
 				}
-				u := f.Records[uses[t.ID][0]]
-				f.ReportRecord(r, call, blockPtr(t.Block, "tool_use_id"), finding.Finding{
-					Message: entryLabel(call) + ": this tool_result for " + t.ID + " is on the conversation" + from +
-						" but its call (" + entryLabel(u) + ", " + lineRef(u) + ") is not; every request after resume " +
-						"fails with \"unexpected tool_use_id found in tool_result blocks\". Re-parent this entry to " + u.UUID,
-					Related: []finding.Location{relatedAt(f, u, toolPtr(u, t.ID), "the call, off the conversation")},
-				})
 			}
+			onConv := func(ix []int) bool {
+				for _, i := range ix {
+					if conv.On(i) {
+						return true
+					}
+				}
+				return false
+			}
+			reattached := map[string]bool{}
+			for _, e := range m.Changed {
+				if e.Kind == resume.KindReattached {
+					reattached[e.Tool] = true
+				}
+			}
+			add := func(k key, o outcome) {
+				if _, ok := outs[k]; !ok {
+					order = append(order, k)
+				}
+				outs[k] = append(outs[k], o)
+			}
+			for _, i := range conv.Order {
+				call := f.Records[i]
+				for _, t := range call.ToolUses {
+					if t.Server || t.ID == "" || onConv(results[t.ID]) || len(results[t.ID]) == 0 {
+						continue
+					}
+					k := key{res: f.Records[results[t.ID][0]], id: t.ID, call: call, tool: t, off: true}
+					if reattached[t.ID] {
+						add(k, outcome{v, finding.Warning, "re-attach it after its call by id (nothing is lost)"})
+					} else {
+						add(k, outcome{v, finding.Error, "drop the call, which has no answer on the conversation, so call and result are both lost"})
+					}
+				}
+				for _, t := range call.ToolResults {
+					if t.ID == "" || len(uses[t.ID]) == 0 || onConv(uses[t.ID]) {
+						continue
+					}
+					k := key{res: call, id: t.ID, call: f.Records[uses[t.ID][0]], tool: t}
+					add(k, outcome{v, finding.Error, "drop this result, so the call and what it returned are both lost"})
+				}
+			}
+		}
+		for _, k := range order {
+			// Readers that never met this pair (their walk took another way) say so.
+			var all []outcome
+			for _, v := range readers {
+				o := outcome{v, finding.Note, "loses nothing here (its walk reaches both in order, or neither)"}
+				for _, x := range outs[k] {
+					if x.v == v {
+						o = x
+					}
+				}
+				all = append(all, o)
+			}
+			sev, how := verdict(all)
+			if k.off {
+				msg := entryLabel(k.res) + ": this tool_result for " + toolLabel(k.tool) + " is not on the conversation a resume " +
+					"rebuilds, but its call (" + entryLabel(k.call) + ", " + lineRef(k.call) + ") is; " + how +
+					". Re-parent this entry to " + k.call.UUID
+				f.ReportRecord(r, k.res, "/parentUuid", finding.Finding{Severity: sev, Message: msg,
+					Related: []finding.Location{relatedAt(f, k.call, blockPtr(k.tool.Block, "id"), "the call, on the conversation")}})
+				continue
+			}
+			msg := entryLabel(k.res) + ": this tool_result for " + k.id + " is on the conversation a resume rebuilds but its call (" +
+				entryLabel(k.call) + ", " + lineRef(k.call) + ") is not; " + how + " (no request fails). Re-parent this entry to " + k.call.UUID
+			f.ReportRecord(r, k.res, blockPtr(k.tool.Block, "tool_use_id"), finding.Finding{Severity: sev, Message: msg,
+				Related: []finding.Location{relatedAt(f, k.call, toolPtr(k.call, k.id), "the call, off the conversation")}})
 		}
 	},
 })

@@ -11,13 +11,16 @@ var UnmatchedToolResult = register(&Rule{
 	ID:       "unmatched-tool-result",
 	Severity: finding.Error,
 	Enabled:  true,
-	Summary:  "a tool_result whose `tool_use_id` matches no earlier tool_use",
+	Summary:  "a tool_result whose `tool_use_id` matches no tool_use of the transcript",
 	Why: "The API accepts a tool_result only right after the assistant message that made the call. " +
 		"When the call is missing (a writer dropped the assistant line during parallel tool calls, " +
-		"or a hand edit removed it) nothing repairs it: every request after resume fails with 400 " +
-		"\"unexpected tool_use_id found in tool_result blocks\" and the session is stuck (issues " +
-		"31328, 8484, 39602, 11042). A call in another transcript of the same project folder counts " +
-		"(old resumes and forks continue a conversation across files).",
+		"or a hand edit removed it), the reader drops the result on resume (measured on 2.1.110 and " +
+		"2.1.330: no request fails; at the head of the conversation 2.1.330 sends \"[Orphaned tool " +
+		"result removed due to conversation resume]\" instead), so what the tool returned is lost. " +
+		"Calls and results are paired by id, not by file order: a result line flushed before its " +
+		"call's line is healthy (its place on the conversation is judged by tool-result-off-chain). " +
+		"A call in another transcript of the same project folder counts (old resumes and forks " +
+		"continue a conversation across files).",
 	Bad:  `{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_01Q…(no such call)",…}]}}`,
 	Good: `{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_01P…(the call on the line before)",…}]}}`,
 	Fix: "Restore the assistant entry that made the call, or delete the tool_result block (and the " +
@@ -29,7 +32,12 @@ var UnmatchedToolResult = register(&Rule{
 				rec  *entry.Record
 				tool entry.Tool
 			}
-			seen := map[string]bool{} // tool_use ids on the lines read so far
+			seen := map[string]bool{} // tool_use ids of the file, wherever they are
+			for _, rec := range f.Records {
+				for _, t := range rec.ToolUses {
+					seen[t.ID] = true
+				}
+			}
 			var misses []miss
 			for _, rec := range f.Records {
 				for _, t := range rec.ToolResults {
@@ -37,49 +45,32 @@ var UnmatchedToolResult = register(&Rule{
 						misses = append(misses, miss{rec, t})
 					}
 				}
-				for _, t := range rec.ToolUses {
-					seen[t.ID] = true
-				}
 			}
 			if len(misses) == 0 {
 				continue
 			}
-			firstUse := map[string]*entry.Record{}
-			for _, rec := range f.Records {
-				for _, t := range rec.ToolUses {
-					if _, ok := firstUse[t.ID]; !ok {
-						firstUse[t.ID] = rec
-					}
-				}
-			}
 			for _, m := range misses {
 				rec, t := m.rec, m.tool
 				fd := finding.Finding{}
-				if u, ok := firstUse[t.ID]; ok {
-					fd.Message = entryLabel(rec) + ": tool_result for " + t.ID + " comes before its call (" +
-						entryLabel(u) + ", " + lineRef(u) + "); the API rejects a result that does not follow its tool_use"
-					fd.Related = []finding.Location{relatedAt(f, u, toolPtr(u, t.ID), "the tool_use")}
-				} else {
-					if elsewhere == nil {
-						elsewhere = map[string]bool{}
-						for _, o := range p.Files {
-							for _, rec := range o.Records {
-								for _, t := range rec.ToolUses {
-									elsewhere[t.ID] = true
-								}
+				if elsewhere == nil {
+					elsewhere = map[string]bool{}
+					for _, o := range p.Files {
+						for _, rec := range o.Records {
+							for _, t := range rec.ToolUses {
+								elsewhere[t.ID] = true
 							}
 						}
 					}
-					if elsewhere[t.ID] {
-						continue // the call is in another transcript of the project
-					}
-					fd.Message = entryLabel(rec) + ": tool_result for " + t.ID + " answers no tool_use " +
-						"in this transcript or the project; every request after resume fails with \"unexpected " +
-						"tool_use_id found in tool_result blocks\""
-					if !f.InLayout && rec.HasParent && rec == firstChainRecord(f) {
-						fd.Severity = finding.Warning
-						fd.Message += " (the file starts mid-conversation with this result: an excerpt or a partial copy?)"
-					}
+				}
+				if elsewhere[t.ID] {
+					continue // the call is in another transcript of the project
+				}
+				fd.Message = entryLabel(rec) + ": tool_result for " + t.ID + " answers no tool_use " +
+					"in this transcript or the project; on resume the reader drops it (no request fails), " +
+					"so what the tool returned is lost"
+				if !f.InLayout && rec.HasParent && rec == firstChainRecord(f) {
+					fd.Severity = finding.Warning
+					fd.Message += " (the file starts mid-conversation with this result: an excerpt or a partial copy?)"
 				}
 				f.ReportRecord(r, rec, blockPtr(t.Block, "tool_use_id"), fd)
 			}

@@ -1,0 +1,107 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runResume(t *testing.T, args ...string) (string, int) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := Main(append([]string{"resume"}, args...), strings.NewReader(""), &stdout, &stderr)
+	if code == ExitInternal {
+		t.Fatalf("ccvet resume %v: %s", args, stderr.String())
+	}
+	return stdout.String() + stderr.String(), code
+}
+
+func TestResumeJSON(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	path := filepath.Join("..", "..", "testdata", "rules", "unmatched-tool-use", "good-flushed-early", "projects", "-src-demo",
+		"5b0e2c8a-1f3d-4c6e-9a7b-2d4f6e8a0c1e.jsonl")
+	out, code := runResume(t, "--format", "json", path)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	var doc struct {
+		ReaderVersion string `json:"reader_version"`
+		Leaf          *struct {
+			Line int    `json:"line"`
+			UUID string `json:"uuid"`
+		} `json:"leaf"`
+		Messages []struct {
+			Role    string           `json:"role"`
+			Content []map[string]any `json:"content"`
+		} `json:"messages"`
+		LeftOut []any `json:"left_out"`
+		Changed []any `json:"changed"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("bad JSON: %v\n%s", err, out)
+	}
+	var got []string
+	for _, m := range doc.Messages {
+		var bs []string
+		for _, b := range m.Content {
+			s, _ := b["type"].(string)
+			if id, ok := b["id"].(string); ok {
+				s += ":" + id
+			}
+			if id, ok := b["tool_use_id"].(string); ok {
+				s += ":" + id
+			}
+			bs = append(bs, s)
+		}
+		got = append(got, m.Role+"["+strings.Join(bs, ",")+"]")
+	}
+	want := "user[text] assistant[tool_use:toolu_01AbCdEf,tool_use:call_00_k3LmQ9] " +
+		"user[tool_result:call_00_k3LmQ9,tool_result:toolu_01AbCdEf] assistant[text]"
+	if strings.Join(got, " ") != want {
+		t.Errorf("messages:\n got %s\nwant %s", strings.Join(got, " "), want)
+	}
+	if doc.ReaderVersion != "2.1.330" || doc.Leaf == nil || doc.Leaf.Line != 6 || doc.LeftOut == nil || doc.Changed == nil {
+		t.Errorf("reader %q leaf %+v left_out %v changed %v", doc.ReaderVersion, doc.Leaf, doc.LeftOut, doc.Changed)
+	}
+}
+
+func TestResumeTextFailsOnSidechainLeaf(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	path := filepath.Join("..", "..", "testdata", "rules", "sidechain-leaf", "bad", "projects", "-src-demo",
+		"5b0e2c8a-1f3d-4c6e-9a7b-2d4f6e8a0c1e.jsonl")
+	out, _ := runResume(t, path)
+	if !strings.Contains(out, "The resume fails: No conversation found with session ID") {
+		t.Errorf("2.1.330 output:\n%s", out)
+	}
+	out, _ = runResume(t, "--reader-version", "2.1.110", path)
+	if !strings.Contains(out, "The resume fails: No conversation found with session ID") {
+		t.Errorf("2.1.110 output:\n%s", out)
+	}
+	if _, code := runResume(t, "--reader-version", "two", path); code != ExitUsage {
+		t.Errorf("bad --reader-version: exit %d, want %d", code, ExitUsage)
+	}
+}
+
+func TestResumeNamesTheFileHoldingAMissingParent(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	dir := t.TempDir()
+	old := `{"parentUuid":null,"type":"user","uuid":"u1","timestamp":"2025-01-01T10:00:00.000Z","isSidechain":false,"message":{"role":"user","content":"hi"},"version":"1.0.100"}` + "\n"
+	cur := `{"parentUuid":"u1","type":"assistant","uuid":"a1","timestamp":"2025-01-01T11:00:00.000Z","isSidechain":false,"message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"hello"}]},"version":"1.0.100"}` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "old.jsonl"), []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "cur.jsonl")
+	if err := os.WriteFile(p, []byte(cur), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := runResume(t, p)
+	if !strings.Contains(out, "the parent is in old.jsonl (line 1), which the reader does not load") {
+		t.Errorf("output:\n%s", out)
+	}
+}

@@ -1,0 +1,129 @@
+package resume
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/ccvet/ccvet/internal/entry"
+	"github.com/ccvet/ccvet/internal/jsonl"
+	"github.com/ccvet/ccvet/internal/jsonpos"
+	"github.com/ccvet/ccvet/internal/jsontree"
+)
+
+// Loaded is a transcript read the way the reader reads it, with the
+// message content of its user and assistant lines.
+type Loaded struct {
+	Source
+	Writer  Version // the newest version named by the file's entries (zero: none)
+	content map[int]json.RawMessage
+	text    map[int]textFlags
+	Lines   int
+	EndsCut bool // the last line has no newline
+}
+
+type textFlags struct{ surrogate, badUTF8 bool }
+
+// Load reads a transcript from r: a line that does not parse to an object
+// is skipped, as the reader skips it.
+func Load(r io.Reader) (*Loaded, error) {
+	ld := &Loaded{content: map[int]json.RawMessage{}, text: map[int]textFlags{}}
+	rd := jsonl.NewReader(r)
+	defer rd.Release()
+	var tree jsontree.Tree
+	for {
+		l, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		ld.Lines = l.Num
+		ld.EndsCut = !l.Newline
+		raw := l.Bytes
+		if len(bytes.TrimSpace(raw)) == 0 {
+			continue
+		}
+		if l.Cut {
+			ld.Skipped = append(ld.Skipped, Skip{l.Num, "line longer than ccvet reads (" + strconv.FormatInt(l.Length, 10) + " bytes)"})
+			continue
+		}
+		if perr := tree.Parse(raw); perr != nil {
+			reason := "not valid JSON; the reader skips it and reads on"
+			switch {
+			case bytes.IndexByte(raw, 0) >= 0:
+				reason = "holds a run of NUL bytes (an interrupted write); the reader skips it and reads on"
+			case !l.Newline:
+				reason = "the last line is cut off (a crash mid-write); the reader skips it"
+			}
+			ld.Skipped = append(ld.Skipped, Skip{l.Num, reason})
+			continue
+		}
+		root := jsontree.TreeVal(&tree)
+		if root.Kind() != jsontree.Object {
+			ld.Skipped = append(ld.Skipped, Skip{l.Num, "not a JSON object; the reader skips it"})
+			continue
+		}
+		rec := entry.Extract(root, l.Num, l.Offset)
+		i := len(ld.Records)
+		ld.Records = append(ld.Records, rec)
+		if v, ok := ParseVersion(rec.Version); ok && ld.Writer.Less(v) {
+			ld.Writer = v
+		}
+		if rec.Type == "user" || rec.Type == "assistant" {
+			if root.Get("message").Get("content").Exists() {
+				ld.content[i] = json.RawMessage(append([]byte(nil), raw...))
+			}
+			f := textFlags{badUTF8: !utf8.Valid(raw)}
+			if bytes.Contains(raw, []byte(`\u`)) && jsonpos.LoneSurrogate(raw) >= 0 {
+				f.surrogate = true
+			}
+			if f != (textFlags{}) {
+				ld.text[i] = f
+			}
+		}
+	}
+	ld.Content = func(i int) any {
+		raw, ok := ld.content[i]
+		if !ok {
+			return nil
+		}
+		var v struct {
+			Message struct {
+				Content any `json:"content"`
+			} `json:"message"`
+		}
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return nil
+		}
+		return v.Message.Content
+	}
+	return ld, nil
+}
+
+// RunLoaded is Run on a loaded file, adding what the reader does to the text.
+func RunLoaded(ld *Loaded, p Profile) *Result {
+	res := Run(ld.Source, p)
+	for i := range ld.Records {
+		f, ok := ld.text[i]
+		if !ok || !res.Sent(i) {
+			continue
+		}
+		r := ld.Records[i]
+		if f.surrogate {
+			reason := "a lone UTF-16 surrogate escape in its text is sent as U+FFFD"
+			if !p.FixSurrogates {
+				reason = "a lone UTF-16 surrogate escape in its text is sent as is; the real API answers 400 \"no low surrogate in string\" (2.1.330 sends U+FFFD)"
+			}
+			res.Changed = append(res.Changed, Event{Kind: "text-replaced", Line: r.Line, UUID: r.UUID, rec: i, Reason: reason})
+		}
+		if f.badUTF8 {
+			res.Changed = append(res.Changed, Event{Kind: "text-replaced", Line: r.Line, UUID: r.UUID, rec: i,
+				Reason: "invalid UTF-8 bytes in its text are sent as U+FFFD"})
+		}
+	}
+	return res
+}

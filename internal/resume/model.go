@@ -1,0 +1,319 @@
+// Package resume models what `claude --resume` of a given version rebuilds from a transcript and sends to the API.
+package resume
+
+import (
+	"strconv"
+
+	"github.com/ccvet/ccvet/internal/chain"
+	"github.com/ccvet/ccvet/internal/entry"
+)
+
+// The texts the reader itself writes into the conversation (measured).
+const (
+	TextNoResponse  = "No response requested."
+	TextContinue    = "Continue from where you left off."
+	TextOrphaned    = "[Orphaned tool result removed due to conversation resume]"
+	TextInterrupted = "[Tool use interrupted]"
+	TextNoContent   = "(no content)"
+	TextToolError   = "[Tool call interrupted: the session ended before the tool returned a result]"
+)
+
+// Source is one transcript as the reader loaded it.
+type Source struct {
+	Records []*entry.Record // the lines that parsed to an object, in file order
+	// Content returns record i's message.content as decoded JSON; nil when
+	// only the records are known (lint): blocks are then rebuilt from the
+	// record's tool ids, other blocks standing as "text".
+	Content func(i int) any
+	Skipped []Skip // lines the loader dropped
+	Agent   string // agent id when the file is a subagent transcript
+	// AnyLeaf: with no main-conversation entry, start from the latest
+	// message whatever it is (a subagent transcript without agent ids).
+	AnyLeaf bool
+}
+
+// Skip is a line the loader dropped.
+type Skip struct {
+	Line   int
+	Reason string
+}
+
+// Block is one content block as sent.
+type Block map[string]any
+
+// Type is the block's type.
+func (b Block) Type() string { s, _ := b["type"].(string); return s }
+
+func (b Block) str(k string) string { s, _ := b[k].(string); return s }
+
+// Message is one message of the rebuilt request.
+type Message struct {
+	Role    string  `json:"role"`
+	Content []Block `json:"content"`
+	Lines   []int   `json:"lines,omitempty"` // the file's lines it comes from; none when the reader made it
+	// StringContent: the reader sends the content as a plain string (the
+	// "(no content)" answer of a duplicated call).
+	StringContent bool `json:"-"`
+	recs          []int
+}
+
+// Event is one thing the reader leaves out or changes.
+type Event struct {
+	Kind  string `json:"kind"`
+	Line  int    `json:"line,omitempty"`
+	UUID  string `json:"uuid,omitempty"`
+	Tool  string `json:"tool_use_id,omitempty"`
+	Count int    `json:"count,omitempty"`
+	// Parent is the missing parentUuid of a history-cut.
+	Parent string `json:"parent_uuid,omitempty"`
+	Reason string `json:"reason"`
+	rec    int
+}
+
+// Event kinds.
+const (
+	KindSkippedLine  = "skipped-line"
+	KindHistoryCut   = "history-cut"
+	KindBridged      = "gap-bridged"
+	KindOtherBranch  = "other-branch"
+	KindReplacedUUID = "replaced-uuid"
+	KindCallDropped  = "call-dropped"
+	// KindTrailingDropped: the call the file ends on, dropped (2.1.110).
+	KindTrailingDropped = "trailing-call-dropped"
+	KindResultDropped   = "result-dropped"
+	KindReattached      = "result-reattached"
+	KindSynthetic       = "synthetic-result"
+	KindDuplicateID     = "duplicate-tool-id"
+	KindNoResponse      = "no-response-added"
+	KindContinue        = "continue-added"
+	KindOrphanedMarker  = "orphaned-marker"
+	KindContentLost     = "content-lost"
+	KindNotSent         = "not-sent"
+)
+
+// Leaf says where the walk started and why.
+type Leaf struct {
+	Line   int    `json:"line"`
+	UUID   string `json:"uuid"`
+	Type   string `json:"type"`
+	Reason string `json:"reason"`
+}
+
+// Result is the resume of one transcript by one reader version.
+type Result struct {
+	Reader   Version
+	Failed   string // non-empty: --resume fails with this message and sends nothing
+	Leaf     *Leaf
+	Messages []Message
+	LeftOut  []Event
+	Changed  []Event
+	Graph    *chain.Graph
+	Conv     *chain.Conversation
+	// OnConv reports whether record i's content reached a sent message.
+	sent map[int]bool
+}
+
+// Sent reports whether record i reached the request.
+func (r *Result) Sent(i int) bool { return r.sent[i] }
+
+// Run rebuilds the conversation src gives for the reader profile p.
+func Run(src Source, p Profile) *Result {
+	res := &Result{Reader: p.Version, sent: map[int]bool{}}
+	for _, s := range src.Skipped {
+		res.LeftOut = append(res.LeftOut, Event{Kind: KindSkippedLine, Line: s.Line, Reason: s.Reason, rec: -1})
+	}
+	g := chain.Build(src.Records)
+	res.Graph = g
+	recs := src.Records
+	leaf, why := -1, ""
+	if src.Agent != "" {
+		leaf = g.AgentLeaf(src.Agent)
+		why = "the latest entry of agent " + src.Agent + " that no other of its entries continues"
+	}
+	if leaf < 0 && p.ChildlessLeaf {
+		leaf = g.ChildlessLeaf()
+		why = "the latest main-conversation entry (non-sidechain) that no other entry continues"
+		if leaf < 0 && g.MainLeaf() >= 0 && !src.AnyLeaf {
+			res.Failed = "No conversation found with session ID " + sessionOf(recs) +
+				" (no main-conversation entry is left that nothing continues: the newest is marked isSidechain: true, or the parentUuid links loop)"
+			return res
+		}
+	}
+	if leaf < 0 {
+		leaf = g.MainLeaf()
+		why = "the latest main-conversation entry (non-sidechain) by timestamp"
+	}
+	if leaf < 0 && src.AnyLeaf {
+		for i := len(recs) - 1; i >= 0 && leaf < 0; i-- {
+			if g.Kept(i) {
+				leaf, why = i, "the last entry of the file (a subagent transcript)"
+			}
+		}
+	}
+	// A displaced line (its uuid reused by a later line) is gone before anything else.
+	for i, r := range recs {
+		if chain.IsMessage(r) && !g.Kept(i) {
+			k := g.Index(r.UUID)
+			res.LeftOut = append(res.LeftOut, Event{Kind: KindReplacedUUID, Line: r.Line, UUID: r.UUID, rec: i,
+				Reason: "line " + strconv.Itoa(recs[k].Line) + " reuses this uuid; the reader keeps only the later line"})
+		}
+	}
+	if p.SidechainLeafFails && src.Agent == "" {
+		lp := ""
+		for _, r := range recs {
+			if r.Type == "last-prompt" && r.Rare != nil && r.LeafUUID != "" {
+				lp = r.LeafUUID
+			}
+		}
+		if k := g.Index(lp); k >= 0 && recs[k].IsSidechain {
+			res.Failed = "No conversation found with session ID " + sessionOf(recs) +
+				" (last-prompt.leafUuid names " + recs[k].Type + " entry " + lp + " on line " +
+				strconv.Itoa(recs[k].Line) + ", which has isSidechain: true)"
+			res.Leaf = &Leaf{Line: recs[k].Line, UUID: lp, Type: recs[k].Type, Reason: "last-prompt.leafUuid"}
+			return res
+		}
+	}
+	if leaf < 0 {
+		res.Failed = "No conversation found with session ID " + sessionOf(recs) + " (no user or assistant entry to resume from)"
+		return res
+	}
+	lr := recs[leaf]
+	res.Leaf = &Leaf{Line: lr.Line, UUID: lr.UUID, Type: lr.Type, Reason: why}
+	if later := latestSidechainAfter(g, leaf); later >= 0 && src.Agent == "" {
+		o := recs[later]
+		res.LeftOut = append(res.LeftOut, Event{Kind: KindOtherBranch, Line: o.Line, UUID: o.UUID, rec: later,
+			Reason: "written after the leaf but marked isSidechain: true, so the reader does not resume from it"})
+	}
+	conv := g.RebuildWith(leaf, chain.Options{Bridge: p.Bridge, FileOrder: p.FileOrder})
+	res.Conv = conv
+	if p.CrashOnBadContent {
+		for _, i := range conv.Order {
+			if r := recs[i]; (r.Type == "user" || r.Type == "assistant") && (r.Content == entry.ContentOther || r.Content == entry.ContentMissing) {
+				res.Failed = "the resume crashes: " + r.Type + " entry on line " + strconv.Itoa(r.Line) +
+					" has no message.content, or one that is neither text nor a list of blocks"
+				return res
+			}
+		}
+	}
+	walkEvents(res, g, conv, p)
+	msgs := res.messages(src, g, conv)
+	msgs = res.pairTools(msgs, src, g, conv, p)
+	res.Messages = res.finish(msgs, p)
+	for _, m := range res.Messages {
+		for _, i := range m.recs {
+			res.sent[i] = true
+		}
+	}
+	return res
+}
+
+func sessionOf(recs []*entry.Record) string {
+	for _, r := range recs {
+		if r.SessionID != "" {
+			return r.SessionID
+		}
+	}
+	return "(none)"
+}
+
+// latestSidechainAfter is a sidechain user/assistant entry, not a subagent's
+// own (it has a main-conversation parent), written after the leaf: the sign of
+// an entry flagged isSidechain by mistake.
+func latestSidechainAfter(g *chain.Graph, leaf int) int {
+	lt := g.Records[leaf].Timestamp
+	best := -1
+	for i, r := range g.Records {
+		if !g.Kept(i) || !r.IsSidechain || r.AgentID != "" || (r.Type != "user" && r.Type != "assistant") {
+			continue
+		}
+		if r.Timestamp <= lt {
+			continue
+		}
+		if k := g.Index(g.Parent(i)); k >= 0 && !g.Records[k].IsSidechain {
+			best = i
+		}
+	}
+	return best
+}
+
+// walkEvents reports the parent walk: bridges, cuts, branches left behind.
+func walkEvents(res *Result, g *chain.Graph, conv *chain.Conversation, p Profile) {
+	recs := g.Records
+	for _, b := range conv.Bridges {
+		from := recs[b.From]
+		what := "names no entry in the file"
+		if b.Cycle {
+			what = "loops back onto the conversation"
+		}
+		if b.To >= 0 {
+			to := recs[b.To]
+			res.Changed = append(res.Changed, Event{Kind: KindBridged, Line: from.Line, UUID: from.UUID, rec: b.From,
+				Reason: "parentUuid " + b.Want + " " + what + "; " + to.Type + " entry on line " + strconv.Itoa(to.Line) +
+					" was written " + Millis(b.Gap) + " earlier, within the 5 s the reader bridges, so the walk goes on there"})
+			continue
+		}
+		lost := 0
+		for i, r := range recs {
+			if g.Kept(i) && (r.Type == "user" || r.Type == "assistant") && r.IsSidechain == from.IsSidechain && !conv.On(i) && r.Line < from.Line {
+				lost++
+			}
+		}
+		reason := "parentUuid " + b.Want + " " + what + "; "
+		switch {
+		case !p.Bridge:
+			reason += "this reader has no 5 s bridge (2.1.94 and later have one), so the history before it is cut"
+		case b.Near < 0:
+			reason += "no earlier entry to bridge to, so the history before it is cut"
+		default:
+			reason += "the entry before it (line " + strconv.Itoa(recs[b.Near].Line) + ") was written " + Millis(b.Gap) +
+				" earlier, more than the 5 s the reader bridges, so the history before it is cut"
+		}
+		res.LeftOut = append(res.LeftOut, Event{Kind: KindHistoryCut, Line: from.Line, UUID: from.UUID, Count: lost, rec: b.From, Parent: b.Want,
+			Reason: reason + " (" + strconv.Itoa(lost) + " earlier user/assistant entries)"})
+	}
+	// Other branches: user/assistant entries neither on the conversation nor cut off behind it.
+	cutBefore := 1 << 62
+	for _, b := range conv.Bridges {
+		if b.To < 0 {
+			cutBefore = recs[b.From].Line
+		}
+	}
+	n, first := 0, -1
+	for i, r := range recs {
+		if !g.Kept(i) || conv.On(i) || (r.Type != "user" && r.Type != "assistant") || r.IsSidechain {
+			continue
+		}
+		if r.Line < cutBefore {
+			// Counted in the cut when on the walk's side of the gap.
+			if cutBefore != 1<<62 {
+				continue
+			}
+		}
+		if first < 0 {
+			first = i
+		}
+		n++
+	}
+	if n > 0 {
+		res.LeftOut = append(res.LeftOut, Event{Kind: KindOtherBranch, Line: recs[first].Line, Count: n, rec: first,
+			Reason: strconv.Itoa(n) + " user/assistant entries on other branches (a rewind, an edit, a retry, or a leaf that lost to a later one), the first on line " +
+				strconv.Itoa(recs[first].Line)})
+	}
+}
+
+// Millis formats a gap: "800 ms", "3 s", "2 min".
+func Millis(ms int64) string {
+	switch {
+	case ms < 1000:
+		return strconv.FormatInt(ms, 10) + " ms"
+	case ms < 120000:
+		s := strconv.FormatFloat(float64(ms)/1000, 'f', 1, 64)
+		if len(s) > 2 && s[len(s)-2:] == ".0" {
+			s = s[:len(s)-2]
+		}
+		return s + " s"
+	case ms < 2*3600*1000:
+		return strconv.FormatInt(ms/60000, 10) + " min"
+	}
+	return strconv.FormatInt(ms/3600000, 10) + " h"
+}

@@ -1,0 +1,428 @@
+package resume
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/ccvet/ccvet/internal/chain"
+	"github.com/ccvet/ccvet/internal/entry"
+)
+
+// blk is a block and the record it came from (-1: made by the reader).
+type blk struct {
+	b   Block
+	rec int
+}
+
+// msg is a message while it is being normalised.
+type msg struct {
+	role   string
+	id     string // assistant message.id
+	blocks []blk
+	str    bool // sent as a plain string
+	recs   []int
+}
+
+func (m *msg) addRec(i int) {
+	for _, r := range m.recs {
+		if r == i {
+			return
+		}
+	}
+	m.recs = append(m.recs, i)
+}
+
+// blocksOf is the content of record i as blocks.
+func blocksOf(src Source, i int) ([]Block, bool) {
+	r := src.Records[i]
+	if src.Content != nil {
+		switch c := src.Content(i).(type) {
+		case string:
+			return []Block{{"type": "text", "text": c}}, true
+		case []any:
+			out := make([]Block, 0, len(c))
+			for _, x := range c {
+				if m, ok := x.(map[string]any); ok {
+					out = append(out, Block(m))
+				}
+			}
+			return out, true
+		}
+		return nil, false
+	}
+	switch r.Content {
+	case entry.ContentString:
+		return []Block{{"type": "text"}}, true
+	case entry.ContentArray:
+		out := make([]Block, r.Blocks)
+		for k := range out {
+			out[k] = Block{"type": "text"}
+		}
+		for _, t := range r.ToolUses {
+			if t.Block < len(out) {
+				typ := "tool_use"
+				if t.Server {
+					typ = "server_tool_use"
+				}
+				out[t.Block] = Block{"type": typ, "id": t.ID, "name": t.Name}
+			}
+		}
+		for _, t := range r.ToolResults {
+			if t.Block < len(out) {
+				out[t.Block] = Block{"type": "tool_result", "tool_use_id": t.ID}
+			}
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// messages turns the conversation's entries into API messages: user and
+// assistant entries only, assistant lines of one message.id and adjacent
+// user entries merged.
+func (res *Result) messages(src Source, g *chain.Graph, conv *chain.Conversation) []*msg {
+	var out []*msg
+	for _, i := range conv.Order {
+		r := g.Records[i]
+		if r.Type != "user" && r.Type != "assistant" {
+			continue
+		}
+		if r.NotResent {
+			res.LeftOut = append(res.LeftOut, Event{Kind: KindNotSent, Line: r.Line, UUID: r.UUID, rec: i,
+				Reason: "a reminder or task notification the program wrote beside a turn; the reader does not send it again (measured on 2.1.330)"})
+			continue
+		}
+		bs, ok := blocksOf(src, i)
+		if !ok {
+			what := "has no message.content"
+			if r.Content == entry.ContentOther {
+				what = "has a message.content that is neither text nor a list of blocks"
+			}
+			res.LeftOut = append(res.LeftOut, Event{Kind: KindContentLost, Line: r.Line, UUID: r.UUID, rec: i,
+				Reason: r.Type + " entry " + what + "; the reader sends nothing for it (its text is lost)"})
+			continue
+		}
+		var last *msg
+		if len(out) > 0 {
+			last = out[len(out)-1]
+		}
+		var m *msg
+		switch {
+		case last != nil && r.Type == "user" && last.role == "user":
+			m = last
+		case last != nil && r.Type == "assistant" && last.role == "assistant" && r.MessageID != "" && last.id == r.MessageID:
+			m = last
+		default:
+			m = &msg{role: r.Type, id: r.MessageID}
+			out = append(out, m)
+		}
+		for _, b := range bs {
+			m.blocks = append(m.blocks, blk{b, i})
+		}
+		m.addRec(i)
+	}
+	return out
+}
+
+func hasResult(m *msg, id string) int {
+	if m == nil || m.role != "user" {
+		return -1
+	}
+	for k, b := range m.blocks {
+		if b.b.Type() == "tool_result" && b.b.str("tool_use_id") == id {
+			return k
+		}
+	}
+	return -1
+}
+
+// lastResult is the index of the last tool_result for id in m, or -1.
+func lastResult(m *msg, id string) int {
+	if m == nil || m.role != "user" {
+		return -1
+	}
+	for k := len(m.blocks) - 1; k >= 0; k-- {
+		if b := m.blocks[k]; b.b.Type() == "tool_result" && b.b.str("tool_use_id") == id {
+			return k
+		}
+	}
+	return -1
+}
+
+func (res *Result) lineOf(i int) int {
+	if i < 0 {
+		return 0
+	}
+	return res.Graph.Records[i].Line
+}
+
+func (res *Result) uuidOf(i int) string {
+	if i < 0 {
+		return ""
+	}
+	return res.Graph.Records[i].UUID
+}
+
+// pairTools does what the reader does to tool calls and results before
+// sending: duplicates, re-attachment, unanswered calls, orphan results.
+func (res *Result) pairTools(msgs []*msg, src Source, g *chain.Graph, conv *chain.Conversation, p Profile) []*msg {
+	at := func(k int) *msg {
+		if k >= 0 && k < len(msgs) {
+			return msgs[k]
+		}
+		return nil
+	}
+	// Duplicate tool ids: the later call becomes text, its answer "(no content)".
+	seen := map[string]bool{}
+	for k, m := range msgs {
+		if m.role != "assistant" {
+			continue
+		}
+		here := map[string]bool{}
+		var keep []blk
+		for _, b := range m.blocks {
+			if b.b.Type() == "tool_use" && here[b.b.str("id")] {
+				id := b.b.str("id")
+				if n := at(k + 1); n != nil {
+					if ri := lastResult(n, id); ri >= 0 && ri != hasResult(n, id) {
+						n.blocks = append(n.blocks[:ri:ri], n.blocks[ri+1:]...)
+					}
+				}
+				res.LeftOut = append(res.LeftOut, Event{Kind: KindDuplicateID, Line: res.lineOf(b.rec), UUID: res.uuidOf(b.rec), Tool: id, rec: b.rec,
+					Reason: "tool_use " + id + " repeats a call of the same message; the reader drops it and its result"})
+				continue
+			}
+			if b.b.Type() == "tool_use" {
+				here[b.b.str("id")] = true
+			}
+			keep = append(keep, b)
+		}
+		m.blocks = keep
+		for bi, b := range m.blocks {
+			if b.b.Type() != "tool_use" {
+				continue
+			}
+			id := b.b.str("id")
+			if !seen[id] {
+				seen[id] = true
+				continue
+			}
+			m.blocks[bi] = blk{Block{"type": "text", "text": TextInterrupted}, b.rec}
+			reason := "tool_use " + id + " repeats an earlier call's id; the reader sends this call as the text \"" + TextInterrupted + "\""
+			if n := at(k + 1); n != nil {
+				if ri := hasResult(n, id); ri >= 0 {
+					n.blocks = append(n.blocks[:ri:ri], n.blocks[ri+1:]...)
+					if len(n.blocks) == 0 {
+						n.str = true
+					}
+					reason += " and its result as \"" + TextNoContent + "\": what the tool returned is lost"
+				}
+			}
+			res.Changed = append(res.Changed, Event{Kind: KindDuplicateID, Line: res.lineOf(b.rec), UUID: res.uuidOf(b.rec), Tool: id, rec: b.rec, Reason: reason})
+		}
+	}
+	// Results whose call is on the conversation but which are not: 2.1.330 re-attaches them.
+	if p.Reattach {
+		onConv := map[int]bool{}
+		for _, m := range msgs {
+			for _, i := range m.recs {
+				onConv[i] = true
+			}
+		}
+		offResult := map[string]int{} // tool_use_id -> kept user record off the conversation holding it
+		for i, r := range g.Records {
+			if r.Type != "user" || !g.Kept(i) || onConv[i] || conv.On(i) {
+				continue
+			}
+			for _, t := range r.ToolResults {
+				if _, ok := offResult[t.ID]; !ok {
+					offResult[t.ID] = i
+				}
+			}
+		}
+		for k := 0; k < len(msgs); k++ {
+			m := msgs[k]
+			if m.role != "assistant" || len(offResult) == 0 {
+				continue
+			}
+			for _, b := range m.blocks {
+				if b.b.Type() != "tool_use" {
+					continue
+				}
+				id := b.b.str("id")
+				ri, ok := offResult[id]
+				if !ok || hasResult(at(k+1), id) >= 0 {
+					continue
+				}
+				var rb Block
+				if bs, ok := blocksOf(src, ri); ok {
+					for _, x := range bs {
+						if x.Type() == "tool_result" && x.str("tool_use_id") == id {
+							rb = x
+						}
+					}
+				}
+				if rb == nil {
+					continue
+				}
+				n := at(k + 1)
+				if n == nil || n.role != "user" {
+					n = &msg{role: "user"}
+					msgs = append(msgs[:k+1], append([]*msg{n}, msgs[k+1:]...)...)
+				}
+				n.blocks = append([]blk{{rb, ri}}, n.blocks...)
+				n.addRec(ri)
+				delete(offResult, id)
+				res.Changed = append(res.Changed, Event{Kind: KindReattached, Line: res.lineOf(ri), UUID: res.uuidOf(ri), Tool: id, rec: ri,
+					Reason: "this tool_result is not on the conversation but its call (line " + strconv.Itoa(res.lineOf(b.rec)) +
+						") is; the reader puts it back after the call by its id"})
+			}
+		}
+	}
+	// Orphan results: a result whose call is not in the message just before.
+	var kept []*msg
+	for k, m := range msgs {
+		if m.role == "user" {
+			prev := map[string]bool{}
+			if k > 0 && msgs[k-1].role == "assistant" {
+				for _, b := range msgs[k-1].blocks {
+					if b.b.Type() == "tool_use" {
+						prev[b.b.str("id")] = true
+					}
+				}
+			}
+			had := len(m.blocks)
+			var nb []blk
+			for _, b := range m.blocks {
+				if b.b.Type() == "tool_result" && !prev[b.b.str("tool_use_id")] {
+					id := b.b.str("tool_use_id")
+					res.LeftOut = append(res.LeftOut, Event{Kind: KindResultDropped, Line: res.lineOf(b.rec), UUID: res.uuidOf(b.rec), Tool: id, rec: b.rec,
+						Reason: "tool_result for " + id + " does not follow its call on the conversation; the reader drops it"})
+					continue
+				}
+				nb = append(nb, b)
+			}
+			m.blocks = nb
+			if had > 0 && len(nb) == 0 && !m.str {
+				if len(kept) == 0 && p.OrphanMarker {
+					m.blocks = []blk{{Block{"type": "text", "text": TextOrphaned}, -1}}
+					res.Changed = append(res.Changed, Event{Kind: KindOrphanedMarker, Line: res.lineOf(m.recs[0]), rec: -1,
+						Reason: "the first message held only dropped results; the reader sends the text \"" + TextOrphaned + "\" instead"})
+				} else {
+					continue
+				}
+			}
+		}
+		kept = append(kept, m)
+	}
+	msgs = kept
+	// Unanswered calls: dropped, except a trailing one on 2.1.330 (synthetic error result).
+	kept = nil
+	for k, m := range msgs {
+		if m.role != "assistant" {
+			kept = append(kept, m)
+			continue
+		}
+		next := at(k + 1)
+		var nb []blk
+		var synth []blk
+		for _, b := range m.blocks {
+			if b.b.Type() != "tool_use" || hasResult(next, b.b.str("id")) >= 0 {
+				nb = append(nb, b)
+				continue
+			}
+			id := b.b.str("id")
+			if next == nil && p.SyntheticResult {
+				nb = append(nb, b)
+				synth = append(synth, blk{Block{"type": "tool_result", "tool_use_id": id, "is_error": true, "content": TextToolError}, -1})
+				res.Changed = append(res.Changed, Event{Kind: KindSynthetic, Line: res.lineOf(b.rec), UUID: res.uuidOf(b.rec), Tool: id, rec: b.rec,
+					Reason: "the file ends on this call with no result (a crash while the tool ran); the reader keeps it and adds an is_error result"})
+				continue
+			}
+			why, kind := "tool_use "+id+" has no result in the next message; the reader drops the call", KindCallDropped
+			if next == nil {
+				why = "the file ends on this call with no result (a crash while the tool ran); this reader drops the call (2.1.330 keeps it with a synthetic error result)"
+				kind = KindTrailingDropped
+			}
+			res.LeftOut = append(res.LeftOut, Event{Kind: kind, Line: res.lineOf(b.rec), UUID: res.uuidOf(b.rec), Tool: id, rec: b.rec, Reason: why})
+		}
+		m.blocks = nb
+		if len(nb) > 0 {
+			kept = append(kept, m)
+		}
+		if len(synth) > 0 {
+			kept = append(kept, &msg{role: "user", blocks: synth})
+		}
+	}
+	// Removing messages can leave two user messages side by side: merged.
+	var out []*msg
+	for _, m := range kept {
+		if n := len(out); n > 0 && m.role == "user" && out[n-1].role == "user" && !m.str && !out[n-1].str {
+			out[n-1].blocks = append(out[n-1].blocks, m.blocks...)
+			for _, i := range m.recs {
+				out[n-1].addRec(i)
+			}
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// localCommandEnd reports whether the last user message ends with what a
+// local command (/compact…) or a compaction wrote, after which the reader
+// adds no reply (measured on 2.1.330).
+func (res *Result) localCommandEnd(m *msg) bool {
+	if len(m.blocks) == 0 {
+		return false
+	}
+	b := m.blocks[len(m.blocks)-1]
+	if b.rec >= 0 {
+		r := res.Graph.Records[b.rec]
+		if r.IsCompactSummary || r.IsMeta {
+			return true
+		}
+	}
+	t, _ := b.b["text"].(string)
+	for _, p := range []string{"<local-command-stdout>", "<local-command-stderr>", "<command-name>", "<local-command-caveat>"} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// finish adds what the reader adds after an interrupted turn, and converts.
+func (res *Result) finish(msgs []*msg, p Profile) []Message {
+	if n := len(msgs); n > 0 && msgs[n-1].role == "user" && (!p.QuietAfterCommand || !res.localCommandEnd(msgs[n-1])) {
+		last := msgs[n-1]
+		if p.ContinuePrompt {
+			for _, b := range last.blocks {
+				if b.b.Type() == "tool_result" {
+					last.blocks = append(last.blocks, blk{Block{"type": "text", "text": TextContinue}, -1})
+					res.Changed = append(res.Changed, Event{Kind: KindContinue, rec: -1,
+						Reason: "the conversation ends on tool results; this reader adds the text \"" + TextContinue + "\""})
+					break
+				}
+			}
+		}
+		msgs = append(msgs, &msg{role: "assistant", blocks: []blk{{Block{"type": "text", "text": TextNoResponse}, -1}}})
+		res.Changed = append(res.Changed, Event{Kind: KindNoResponse, rec: -1,
+			Reason: "the conversation ends on a user message (a turn cut short); the reader adds the reply \"" + TextNoResponse + "\""})
+	}
+	out := make([]Message, 0, len(msgs))
+	for _, m := range msgs {
+		mm := Message{Role: m.role, StringContent: m.str, recs: m.recs}
+		if m.str {
+			mm.Content = []Block{{"type": "text", "text": TextNoContent}}
+		}
+		for _, b := range m.blocks {
+			mm.Content = append(mm.Content, b.b)
+		}
+		for _, i := range m.recs {
+			mm.Lines = append(mm.Lines, res.Graph.Records[i].Line)
+		}
+		out = append(out, mm)
+	}
+	return out
+}

@@ -1,0 +1,157 @@
+package resume
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Version is a Claude Code version, major.minor.patch.
+type Version struct{ Major, Minor, Patch int }
+
+// ParseVersion reads "2.1.330" (a suffix such as "-beta" is ignored).
+func ParseVersion(s string) (Version, bool) {
+	s = strings.TrimPrefix(strings.TrimSpace(s), "v")
+	if i := strings.IndexAny(s, "-+ "); i >= 0 {
+		s = s[:i]
+	}
+	parts := strings.Split(s, ".")
+	if len(parts) != 3 {
+		return Version{}, false
+	}
+	var n [3]int
+	for i, p := range parts {
+		v, err := strconv.Atoi(p)
+		if err != nil || v < 0 {
+			return Version{}, false
+		}
+		n[i] = v
+	}
+	return Version{n[0], n[1], n[2]}, true
+}
+
+func (v Version) String() string { return fmt.Sprintf("%d.%d.%d", v.Major, v.Minor, v.Patch) }
+
+// Less orders versions.
+func (v Version) Less(o Version) bool {
+	if v.Major != o.Major {
+		return v.Major < o.Major
+	}
+	if v.Minor != o.Minor {
+		return v.Minor < o.Minor
+	}
+	return v.Patch < o.Patch
+}
+
+// Zero reports whether v is unset.
+func (v Version) Zero() bool { return v == Version{} }
+
+// The versions where the reader's behaviour changes, as far as ccvet knows.
+// Behaviours measured on 2.1.110 and 2.1.330 whose first version is not
+// known are filed under Measured: ccvet treats every version before it
+// like 2.1.110, and says so in its messages.
+var (
+	// Bridge: from 2.1.94 a missing or looping parentUuid is bridged to the
+	// latest earlier entry written within 5 s (changelog).
+	BridgeSince = Version{2, 1, 94}
+	// Measured is the newer reader measured against the real program: a
+	// trailing tool_use gets a synthetic error result, a result off the
+	// chain is re-attached by call id, lone surrogates become U+FFFD,
+	// last-prompt.leafUuid on a sidechain entry fails the resume, and a
+	// newline is written before appending to an unterminated last line.
+	// 2.1.110 does none of these; the first version that does is unknown.
+	Measured = Version{2, 1, 330}
+	// Newest is the newest version ccvet's model has been checked against.
+	Newest = Version{2, 1, 330}
+	// OldMeasured is the older reader measured against the real program.
+	OldMeasured = Version{2, 1, 110}
+)
+
+// Profile is the set of reader behaviours of one version.
+type Profile struct {
+	Version Version
+	// Bridge: missing or looping parents are bridged within 5 s.
+	Bridge bool
+	// SyntheticResult: a trailing unanswered tool_use is kept with an
+	// is_error result; otherwise the call is dropped.
+	SyntheticResult bool
+	// Reattach: a tool_result off the chain whose call is on it is put back.
+	Reattach bool
+	// FixSurrogates: lone UTF-16 surrogates are sent as U+FFFD.
+	FixSurrogates bool
+	// ContinuePrompt: a conversation ending on tool results gets the text
+	// "Continue from where you left off." (2.1.110).
+	ContinuePrompt bool
+	// SidechainLeafFails: last-prompt.leafUuid naming a sidechain entry makes
+	// --resume fail with "No conversation found".
+	SidechainLeafFails bool
+	// QuietAfterCommand: no "No response requested." after a local command
+	// (/compact…) ends the conversation (2.1.330; 2.1.110 adds it).
+	QuietAfterCommand bool
+	// FileOrder: parallel results are put back in file order, not by timestamp.
+	FileOrder bool
+	// ChildlessLeaf: the leaf is the latest of the entries nothing continues
+	// (2.1.110), not the latest non-sidechain message (2.1.330).
+	ChildlessLeaf bool
+	// CrashOnBadContent: a message, or a message.content that is neither
+	// text nor a list (a number), missing on the conversation crashes the
+	// resume (2.1.110: "… is not iterable"); 2.1.330 sends nothing for it.
+	CrashOnBadContent bool
+	// OrphanMarker: a first message left empty by dropped results becomes
+	// the text "[Orphaned tool result removed due to conversation resume]".
+	OrphanMarker bool
+	// NewlineFirst: before appending to a file whose last line has no
+	// newline, the writer adds one (otherwise the next entry fuses onto it).
+	NewlineFirst bool
+}
+
+// ProfileOf returns the behaviours of version v.
+func ProfileOf(v Version) Profile {
+	newer := !v.Less(Measured)
+	return Profile{
+		Version:            v,
+		Bridge:             !v.Less(BridgeSince),
+		SyntheticResult:    newer,
+		Reattach:           newer,
+		FixSurrogates:      newer,
+		ContinuePrompt:     !newer,
+		SidechainLeafFails: newer,
+		OrphanMarker:       newer,
+		CrashOnBadContent:  !newer,
+		ChildlessLeaf:      !newer,
+		FileOrder:          newer,
+		QuietAfterCommand:  newer,
+		NewlineFirst:       newer,
+	}
+}
+
+// Readers lists the reader versions a file written by writer is judged
+// for: the writer's own and each later version where a behaviour changes.
+// An unknown writer (zero) starts from the oldest behaviour. When override
+// is set, only it.
+func Readers(writer, override Version) []Version {
+	if !override.Zero() {
+		return []Version{override}
+	}
+	out := []Version{writer}
+	for _, b := range []Version{BridgeSince, Measured} {
+		if writer.Less(b) {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// Range names a set of versions for a message: "2.1.94 and later",
+// "versions before 2.1.94".
+func Range(from, to Version, last bool) string {
+	switch {
+	case last && from.Zero():
+		return "every version"
+	case last:
+		return from.String() + " and later"
+	case from.Zero():
+		return "versions before " + to.String()
+	}
+	return from.String() + " to before " + to.String()
+}

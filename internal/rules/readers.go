@@ -1,0 +1,99 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/ccvet/ccvet/internal/entry"
+	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/layout"
+	"github.com/ccvet/ccvet/internal/model"
+	"github.com/ccvet/ccvet/internal/resume"
+)
+
+// This file holds what the rules that claim what a resume does share: the
+// reader versions a file is judged for, and the resume model run for each.
+
+// writerOf is the newest Claude Code version named by recs (zero if none).
+func writerOf(recs []*entry.Record) resume.Version {
+	var w resume.Version
+	last := ""
+	for _, r := range recs {
+		if r.Version == "" || r.Version == last {
+			continue
+		}
+		last = r.Version
+		if v, ok := resume.ParseVersion(r.Version); ok && w.Less(v) {
+			w = v
+		}
+	}
+	return w
+}
+
+// readersOf lists the reader versions f is judged for: --reader-version, or
+// the version that wrote it and each later one where the reader changed.
+func readersOf(f *model.File, recs []*entry.Record) []resume.Version {
+	var ov resume.Version
+	if f.Env != nil && f.Env.ReaderVersion != "" {
+		ov, _ = resume.ParseVersion(f.Env.ReaderVersion)
+	}
+	return resume.Readers(writerOf(recs), ov)
+}
+
+// readersOfLine is readersOf for a line check: the records read so far
+// and the line's own version (the first lines come before any record).
+func readersOfLine(l *model.Line) []resume.Version {
+	recs := l.File.Records
+	if v := l.Root.Get("version").String(); v != "" {
+		recs = append(recs[:len(recs):len(recs)], &entry.Record{Version: v})
+	}
+	return readersOf(l.File, recs)
+}
+
+// resumeOf runs the resume model on f's records for reader v.
+func resumeOf(f *model.File, v resume.Version) *resume.Result {
+	src := resume.Source{Records: f.Records}
+	if f.Kind == layout.Subagent && f.AgentID != "" {
+		src.Agent = f.AgentID
+	}
+	src.AnyLeaf = f.Kind == layout.Subagent || agentFileLooksLoose(f)
+	return resume.Run(src, resume.ProfileOf(v))
+}
+
+// outcome is what one reader version does with one piece of damage.
+type outcome struct {
+	v    resume.Version
+	sev  finding.Severity
+	text string
+}
+
+// verdict joins the outcomes of the readers a file is judged for into a
+// severity (the worst) and a phrase naming the versions: "2.1.330 and
+// later re-attach it; 2.1.110 to before 2.1.330 drop the call".
+func verdict(outs []outcome) (finding.Severity, string) {
+	sev := finding.Note
+	for _, o := range outs {
+		if o.sev > sev {
+			sev = o.sev
+		}
+	}
+	var parts []string
+	for k := 0; k < len(outs); {
+		j := k
+		for j+1 < len(outs) && outs[j+1].text == outs[k].text {
+			j++
+		}
+		var to resume.Version
+		last := j+1 == len(outs)
+		if !last {
+			to = outs[j+1].v
+		}
+		from := outs[k].v
+		if k == 0 && len(outs) == 1 {
+			parts = append(parts, "Claude Code "+from.String()+": "+outs[k].text)
+		} else {
+			parts = append(parts, resume.Range(from, to, last)+": "+outs[k].text)
+		}
+		k = j + 1
+	}
+	return sev, strings.Join(parts, "; ")
+}
