@@ -55,6 +55,11 @@ var ToolResultOffChain = register(&Rule{
 		outs := map[key][]outcome{}
 		readers := readersOf(f, f.Records)
 		for _, v := range readers {
+			// The walk alone says whether any pair is split by the
+			// conversation; only then is the whole resume rebuilt.
+			if !splitPair(f, walkOf(f, v)) {
+				continue
+			}
 			m := resumeOf(f, v)
 			if m.Conv == nil || m.Leaf == nil {
 				continue
@@ -143,3 +148,49 @@ var ToolResultOffChain = register(&Rule{
 		}
 	},
 })
+
+// splitPair reports whether the conversation w's walk keeps has a call whose
+// results are all off it, or a result whose calls are all off it: the only
+// pairs the rule reports (the same tests as in the rule, without the resume's
+// messages).
+func splitPair(f *model.File, w *resume.Result) bool {
+	if w.Conv == nil || w.Leaf == nil {
+		return false
+	}
+	g, conv := w.Graph, w.Conv
+	uses := map[string][]int{}
+	results := map[string][]int{}
+	for i, rec := range f.Records {
+		if !g.Kept(i) {
+			continue
+		}
+		for _, t := range rec.ToolUses {
+			uses[t.ID] = append(uses[t.ID], i)
+		}
+		for _, t := range rec.ToolResults {
+			results[t.ID] = append(results[t.ID], i)
+		}
+	}
+	onConv := func(ix []int) bool {
+		for _, i := range ix {
+			if conv.On(i) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, i := range conv.Order {
+		call := f.Records[i]
+		for _, t := range call.ToolUses {
+			if !t.Server && t.ID != "" && len(results[t.ID]) > 0 && !onConv(results[t.ID]) {
+				return true
+			}
+		}
+		for _, t := range call.ToolResults {
+			if t.ID != "" && len(uses[t.ID]) > 0 && !onConv(uses[t.ID]) {
+				return true
+			}
+		}
+	}
+	return false
+}
