@@ -244,16 +244,18 @@ type Conversation struct {
 	// parent was already on the walk and no bridge was taken; -1 otherwise.
 	CycleCut  int
 	Bridges   []Bridge
-	on        map[int]bool
-	recovered map[int]bool
+	on        []bool // by record index
+	recovered []bool
 }
 
 // On reports whether record i is part of the rebuilt conversation.
-func (c *Conversation) On(i int) bool { return c.on[i] }
+func (c *Conversation) On(i int) bool { return i >= 0 && i < len(c.on) && c.on[i] }
 
 // Recovered reports whether record i is on it only thanks to the parallel
 // tool call recovery (the bare parent walk skips it).
-func (c *Conversation) Recovered(i int) bool { return c.recovered[i] }
+func (c *Conversation) Recovered(i int) bool {
+	return i >= 0 && i < len(c.recovered) && c.recovered[i]
+}
 
 // Rebuild walks from leaf (a record index; -1 gives an empty conversation)
 // the way readers before 2.1.94 do: no bridge.
@@ -261,21 +263,27 @@ func (g *Graph) Rebuild(leaf int) *Conversation { return g.RebuildWith(leaf, Opt
 
 // RebuildWith walks from leaf with the behaviours opt selects.
 func (g *Graph) RebuildWith(leaf int, opt Options) *Conversation {
-	c := &Conversation{Leaf: leaf, Cut: -1, CycleCut: -1, on: map[int]bool{}, recovered: map[int]bool{}}
+	c := &Conversation{Leaf: leaf, Cut: -1, CycleCut: -1}
 	if leaf < 0 {
 		return c
 	}
-	seen := map[string]bool{}
+	c.on = make([]bool, len(g.Records))
+	c.recovered = make([]bool, len(g.Records))
+	// seen holds the uuids the walk met, by the index byUUID gives them:
+	// only uuids of byUUID are ever looked up.
+	seen := make([]bool, len(g.Records))
 	var walk []int
 	for cur := leaf; cur >= 0; {
-		seen[g.Records[cur].UUID] = true
+		if k, ok := g.byUUID[g.Records[cur].UUID]; ok {
+			seen[k] = true
+		}
 		walk = append(walk, cur)
 		p := g.parent[cur]
 		if p == "" {
 			break
 		}
 		next, ok := g.byUUID[p]
-		if ok && !seen[p] {
+		if ok && !seen[next] {
 			cur = next
 			continue
 		}
@@ -306,7 +314,7 @@ func (g *Graph) RebuildWith(leaf int, opt Options) *Conversation {
 	for _, i := range walk {
 		c.on[i] = true
 	}
-	c.Order = g.recoverParallel(walk, seen, c, opt.FileOrder)
+	c.Order = g.recoverParallel(walk, c, opt.FileOrder)
 	return c
 }
 
@@ -314,7 +322,7 @@ func (g *Graph) RebuildWith(leaf int, opt Options) *Conversation {
 // tie, earlier in the file) with i's isSidechain that the walk has not seen,
 // and how many ms before i it was written; -1, -1 when there is none or i's
 // timestamp does not parse.
-func (g *Graph) bridgeTarget(i int, seen map[string]bool) (int, int64) {
+func (g *Graph) bridgeTarget(i int, seen []bool) (int, int64) {
 	t, ok := millis(g.Records[i].Timestamp)
 	if !ok {
 		return -1, -1
@@ -323,7 +331,7 @@ func (g *Graph) bridgeTarget(i int, seen map[string]bool) (int, int64) {
 	best, bestT := -1, int64(0)
 	for _, u := range g.order {
 		j := g.byUUID[u]
-		if j == i || seen[u] || g.Records[j].IsSidechain != side {
+		if j == i || seen[j] || g.Records[j].IsSidechain != side {
 			continue
 		}
 		tj, ok := millis(g.Records[j].Timestamp)
@@ -342,7 +350,7 @@ func (g *Graph) bridgeTarget(i int, seen map[string]bool) (int, int64) {
 
 // recoverParallel is recoverOrphanedParallelToolResults: each message.id
 // group on the walk is gathered where its last line on the walk was.
-func (g *Graph) recoverParallel(walk []int, seen map[string]bool, c *Conversation, fileOrder bool) []int {
+func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool) []int {
 	var ids []string // message.ids in chain order
 	has := map[string]bool{}
 	for _, i := range walk {
@@ -421,7 +429,6 @@ func (g *Graph) recoverParallel(walk []int, seen map[string]bool, c *Conversatio
 				c.on[j] = true
 				c.recovered[j] = true
 			}
-			seen[g.Records[j].UUID] = true
 			out = append(out, j)
 		}
 	}
