@@ -351,50 +351,64 @@ func (g *Graph) bridgeTarget(i int, seen []bool) (int, int64) {
 // recoverParallel is recoverOrphanedParallelToolResults: each message.id
 // group on the walk is gathered where its last line on the walk was.
 func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool) []int {
-	var ids []string // message.ids in chain order
-	has := map[string]bool{}
+	// Groups are numbered by message.id in chain order; member[i] is record
+	// i's group + 1 (0: none).
+	var ids []string
+	gid := map[string]int{}
 	for _, i := range walk {
 		r := g.Records[i]
-		if r.Type == "assistant" && r.MessageID != "" && !has[r.MessageID] {
-			has[r.MessageID] = true
-			ids = append(ids, r.MessageID)
+		if r.Type == "assistant" && r.MessageID != "" {
+			if _, ok := gid[r.MessageID]; !ok {
+				gid[r.MessageID] = len(ids)
+				ids = append(ids, r.MessageID)
+			}
 		}
 	}
 	if len(ids) == 0 {
 		return walk
 	}
-	siblings := map[string][]int{} // message.id -> its assistant lines
-	results := map[string][]int{}  // assistant uuid -> tool_result users parented to it
+	siblings := make([][]int, len(ids)) // per group: its assistant lines
+	asst := map[int][]int{}             // assistant record -> tool_result users parented to it
+	wanted := make([]bool, len(g.Records))
 	for _, u := range g.order {
 		i := g.byUUID[u]
 		r := g.Records[i]
-		switch {
-		case r.Type == "assistant" && r.MessageID != "":
-			if has[r.MessageID] {
-				siblings[r.MessageID] = append(siblings[r.MessageID], i)
+		if r.Type == "assistant" && r.MessageID != "" {
+			if k, ok := gid[r.MessageID]; ok {
+				siblings[k] = append(siblings[k], i)
+				wanted[i] = true
 			}
-		case r.Type == "user" && g.parent[i] != "" && len(r.ToolResults) > 0:
-			results[g.parent[i]] = append(results[g.parent[i]], i)
 		}
 	}
-	member := map[int]string{} // record index -> message.id of its group
-	groups := map[string][]int{}
-	for _, id := range ids {
+	for _, u := range g.order {
+		i := g.byUUID[u]
+		r := g.Records[i]
+		if r.Type == "user" && g.parent[i] != "" && len(r.ToolResults) > 0 {
+			// Only assistants of a group are ever asked for (by their
+			// uuid, which byUUID maps to them).
+			if k, ok := g.byUUID[g.parent[i]]; ok && wanted[k] {
+				asst[k] = append(asst[k], i)
+			}
+		}
+	}
+	member := make([]int32, len(g.Records))
+	groups := make([][]int, len(ids))
+	for k := range ids {
 		var as, rs []int
-		for _, s := range siblings[id] {
-			if _, taken := member[s]; taken {
+		for _, s := range siblings[k] {
+			if member[s] != 0 {
 				continue
 			}
 			as = append(as, s)
-			member[s] = id
+			member[s] = int32(k + 1)
 		}
 		for _, s := range as {
-			for _, tr := range results[g.Records[s].UUID] {
-				if _, taken := member[tr]; taken {
+			for _, tr := range asst[g.byUUID[g.Records[s].UUID]] {
+				if member[tr] != 0 {
 					continue
 				}
 				rs = append(rs, tr)
-				member[tr] = id
+				member[tr] = int32(k + 1)
 			}
 		}
 		byTime := func(s []int) {
@@ -406,25 +420,25 @@ func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool) []i
 		}
 		byTime(as)
 		byTime(rs)
-		groups[id] = append(as, rs...)
+		groups[k] = append(as, rs...)
 	}
-	last := map[string]int{} // message.id -> position in walk of its last member on the walk
+	last := make([]int, len(ids)) // per group: position in walk of its last member on the walk
 	for k, i := range walk {
-		if id, ok := member[i]; ok {
-			last[id] = k
+		if m := member[i]; m != 0 {
+			last[m-1] = k
 		}
 	}
 	out := make([]int, 0, len(walk))
 	for k, i := range walk {
-		id, ok := member[i]
-		if !ok {
+		m := member[i]
+		if m == 0 {
 			out = append(out, i)
 			continue
 		}
-		if last[id] != k {
+		if last[m-1] != k {
 			continue
 		}
-		for _, j := range groups[id] {
+		for _, j := range groups[m-1] {
 			if !c.on[j] {
 				c.on[j] = true
 				c.recovered[j] = true
