@@ -53,6 +53,12 @@ type Graph struct {
 	byUUID  map[string]int // uuid -> index of the last message line with it
 	order   []string       // uuids in first-seen order (JavaScript Map order)
 	parent  []string       // per record: parent after the progress bridge ("" = none)
+	convs   map[convKey]*Conversation
+}
+
+type convKey struct {
+	leaf int
+	opt  Options
 }
 
 // Build loads recs (one file, in file order).
@@ -244,6 +250,7 @@ type Conversation struct {
 	// parent was already on the walk and no bridge was taken; -1 otherwise.
 	CycleCut  int
 	Bridges   []Bridge
+	ordered   bool   // a parallel group had two lines to order (by time or file)
 	on        []bool // by record index
 	recovered []bool
 }
@@ -261,8 +268,31 @@ func (c *Conversation) Recovered(i int) bool {
 // the way readers before 2.1.94 do: no bridge.
 func (g *Graph) Rebuild(leaf int) *Conversation { return g.RebuildWith(leaf, Options{}) }
 
-// RebuildWith walks from leaf with the behaviours opt selects.
+// RebuildWith walks from leaf with the behaviours opt selects. The
+// conversation is kept and given again for the same leaf and options, or
+// for options that would not change it (no bridge was looked for, no
+// parallel group had two lines to order): it must not be changed. A Graph
+// is not for concurrent use.
 func (g *Graph) RebuildWith(leaf int, opt Options) *Conversation {
+	if c, ok := g.convs[convKey{leaf, opt}]; ok {
+		return c
+	}
+	c := g.rebuild(leaf, opt)
+	if g.convs == nil {
+		g.convs = map[convKey]*Conversation{}
+	}
+	for _, b := range []bool{false, true} {
+		for _, f := range []bool{false, true} {
+			o := Options{Bridge: b, FileOrder: f}
+			if o == opt || ((b == opt.Bridge || len(c.Bridges) == 0) && (f == opt.FileOrder || !c.ordered)) {
+				g.convs[convKey{leaf, o}] = c
+			}
+		}
+	}
+	return c
+}
+
+func (g *Graph) rebuild(leaf int, opt Options) *Conversation {
 	c := &Conversation{Leaf: leaf, Cut: -1, CycleCut: -1}
 	if leaf < 0 {
 		return c
@@ -412,6 +442,9 @@ func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool) []i
 			}
 		}
 		byTime := func(s []int) {
+			if len(s) > 1 {
+				c.ordered = true
+			}
 			if fileOrder {
 				sort.Ints(s)
 				return
