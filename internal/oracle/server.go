@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/ccvet/ccvet/internal/jsonpos"
 )
 
 // Server is the stand-in Messages API: it listens on 127.0.0.1 on a free
@@ -226,7 +228,7 @@ func apiError(w http.ResponseWriter, rec *Request, msg string) {
 
 func (s *Server) messages(w http.ResponseWriter, body []byte, rec *Request) {
 	rec.Kind = "main"
-	if off, ok := loneSurrogate(body); ok {
+	if off := jsonpos.LoneSurrogate(body); off >= 0 {
 		rec.Kind = "invalid"
 		apiError(w, rec, fmt.Sprintf("The request body is not valid JSON: no low surrogate in string: line 1 column %d (char %d)", off+1, off))
 		return
@@ -432,63 +434,6 @@ func checkPairing(msgs []Message) string {
 		}
 	}
 	return ""
-}
-
-// loneSurrogate finds a \uD800-\uDFFF escape in a JSON string that is not
-// part of a high+low pair, and returns its byte offset.
-func loneSurrogate(b []byte) (int, bool) {
-	inStr := false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if !inStr {
-			if c == '"' {
-				inStr = true
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inStr = false
-		case '\\':
-			if i+1 < len(b) && b[i+1] == 'u' && i+5 < len(b) {
-				v, ok := hex4(b[i+2 : i+6])
-				if ok && v >= 0xD800 && v <= 0xDBFF {
-					if i+11 < len(b) && b[i+6] == '\\' && b[i+7] == 'u' {
-						if w, ok := hex4(b[i+8 : i+12]); ok && w >= 0xDC00 && w <= 0xDFFF {
-							i += 11
-							continue
-						}
-					}
-					return i, true
-				}
-				if ok && v >= 0xDC00 && v <= 0xDFFF {
-					return i, true
-				}
-				i += 5
-				continue
-			}
-			i++
-		}
-	}
-	return 0, false
-}
-
-func hex4(b []byte) (int, bool) {
-	v := 0
-	for _, c := range b {
-		v <<= 4
-		switch {
-		case c >= '0' && c <= '9':
-			v |= int(c - '0')
-		case c >= 'a' && c <= 'f':
-			v |= int(c-'a') + 10
-		case c >= 'A' && c <= 'F':
-			v |= int(c-'A') + 10
-		default:
-			return 0, false
-		}
-	}
-	return v, true
 }
 
 func writeSSE(w http.ResponseWriter, msg map[string]any, blocks []map[string]any, stop string) {
