@@ -54,6 +54,8 @@ type Graph struct {
 	order   []string       // uuids in first-seen order (JavaScript Map order)
 	parent  []string       // per record: parent after the progress bridge ("" = none)
 	convs   map[convKey]*Conversation
+	// childless is ChildlessLeaf()+2 once known (0: not yet).
+	childless int
 }
 
 type convKey struct {
@@ -169,6 +171,13 @@ func (g *Graph) MainLeaf() int {
 // ancestor (itself when it is one), and the latest non-sidechain one of
 // those wins. -1 if there is none (the reader says "No conversation found").
 func (g *Graph) ChildlessLeaf() int {
+	if g.childless == 0 {
+		g.childless = g.childlessLeaf() + 2
+	}
+	return g.childless - 2
+}
+
+func (g *Graph) childlessLeaf() int {
 	hasChild := map[string]bool{}
 	for _, u := range g.order {
 		if p := g.parent[g.byUUID[u]]; p != "" {
@@ -176,12 +185,13 @@ func (g *Graph) ChildlessLeaf() int {
 		}
 	}
 	cand := map[int]bool{}
+	seen := map[int]bool{}
 	for _, u := range g.order {
 		i := g.byUUID[u]
 		if hasChild[u] || g.Records[i].IsSidechain {
 			continue
 		}
-		seen := map[int]bool{}
+		clear(seen)
 		for j := i; j >= 0 && !seen[j]; {
 			seen[j] = true
 			if t := g.Records[j].Type; t == "user" || t == "assistant" {
