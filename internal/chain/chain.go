@@ -53,6 +53,14 @@ type Graph struct {
 	byUUID  map[string]int // uuid -> index of the last message line with it
 	order   []string       // uuids in first-seen order (JavaScript Map order)
 	parent  []string       // per record: parent after the progress bridge ("" = none)
+	convs   map[convKey]*Conversation
+	// childless is ChildlessLeaf()+2 once known (0: not yet).
+	childless int
+}
+
+type convKey struct {
+	leaf int
+	opt  Options
 }
 
 // Build loads recs (one file, in file order).
@@ -163,6 +171,13 @@ func (g *Graph) MainLeaf() int {
 // ancestor (itself when it is one), and the latest non-sidechain one of
 // those wins. -1 if there is none (the reader says "No conversation found").
 func (g *Graph) ChildlessLeaf() int {
+	if g.childless == 0 {
+		g.childless = g.childlessLeaf() + 2
+	}
+	return g.childless - 2
+}
+
+func (g *Graph) childlessLeaf() int {
 	hasChild := map[string]bool{}
 	for _, u := range g.order {
 		if p := g.parent[g.byUUID[u]]; p != "" {
@@ -170,12 +185,13 @@ func (g *Graph) ChildlessLeaf() int {
 		}
 	}
 	cand := map[int]bool{}
+	seen := map[int]bool{}
 	for _, u := range g.order {
 		i := g.byUUID[u]
 		if hasChild[u] || g.Records[i].IsSidechain {
 			continue
 		}
-		seen := map[int]bool{}
+		clear(seen)
 		for j := i; j >= 0 && !seen[j]; {
 			seen[j] = true
 			if t := g.Records[j].Type; t == "user" || t == "assistant" {
@@ -244,38 +260,70 @@ type Conversation struct {
 	// parent was already on the walk and no bridge was taken; -1 otherwise.
 	CycleCut  int
 	Bridges   []Bridge
-	on        map[int]bool
-	recovered map[int]bool
+	ordered   bool   // a parallel group had two lines to order (by time or file)
+	on        []bool // by record index
+	recovered []bool
 }
 
 // On reports whether record i is part of the rebuilt conversation.
-func (c *Conversation) On(i int) bool { return c.on[i] }
+func (c *Conversation) On(i int) bool { return i >= 0 && i < len(c.on) && c.on[i] }
 
 // Recovered reports whether record i is on it only thanks to the parallel
 // tool call recovery (the bare parent walk skips it).
-func (c *Conversation) Recovered(i int) bool { return c.recovered[i] }
+func (c *Conversation) Recovered(i int) bool {
+	return i >= 0 && i < len(c.recovered) && c.recovered[i]
+}
 
 // Rebuild walks from leaf (a record index; -1 gives an empty conversation)
 // the way readers before 2.1.94 do: no bridge.
 func (g *Graph) Rebuild(leaf int) *Conversation { return g.RebuildWith(leaf, Options{}) }
 
-// RebuildWith walks from leaf with the behaviours opt selects.
+// RebuildWith walks from leaf with the behaviours opt selects. The
+// conversation is kept and given again for the same leaf and options, or
+// for options that would not change it (no bridge was looked for, no
+// parallel group had two lines to order): it must not be changed. A Graph
+// is not for concurrent use.
 func (g *Graph) RebuildWith(leaf int, opt Options) *Conversation {
-	c := &Conversation{Leaf: leaf, Cut: -1, CycleCut: -1, on: map[int]bool{}, recovered: map[int]bool{}}
+	if c, ok := g.convs[convKey{leaf, opt}]; ok {
+		return c
+	}
+	c := g.rebuild(leaf, opt)
+	if g.convs == nil {
+		g.convs = map[convKey]*Conversation{}
+	}
+	for _, b := range []bool{false, true} {
+		for _, f := range []bool{false, true} {
+			o := Options{Bridge: b, FileOrder: f}
+			if o == opt || ((b == opt.Bridge || len(c.Bridges) == 0) && (f == opt.FileOrder || !c.ordered)) {
+				g.convs[convKey{leaf, o}] = c
+			}
+		}
+	}
+	return c
+}
+
+func (g *Graph) rebuild(leaf int, opt Options) *Conversation {
+	c := &Conversation{Leaf: leaf, Cut: -1, CycleCut: -1}
 	if leaf < 0 {
 		return c
 	}
-	seen := map[string]bool{}
+	c.on = make([]bool, len(g.Records))
+	c.recovered = make([]bool, len(g.Records))
+	// seen holds the uuids the walk met, by the index byUUID gives them:
+	// only uuids of byUUID are ever looked up.
+	seen := make([]bool, len(g.Records))
 	var walk []int
 	for cur := leaf; cur >= 0; {
-		seen[g.Records[cur].UUID] = true
+		if k, ok := g.byUUID[g.Records[cur].UUID]; ok {
+			seen[k] = true
+		}
 		walk = append(walk, cur)
 		p := g.parent[cur]
 		if p == "" {
 			break
 		}
 		next, ok := g.byUUID[p]
-		if ok && !seen[p] {
+		if ok && !seen[next] {
 			cur = next
 			continue
 		}
@@ -306,7 +354,7 @@ func (g *Graph) RebuildWith(leaf int, opt Options) *Conversation {
 	for _, i := range walk {
 		c.on[i] = true
 	}
-	c.Order = g.recoverParallel(walk, seen, c, opt.FileOrder)
+	c.Order = g.recoverParallel(walk, c, opt.FileOrder)
 	return c
 }
 
@@ -314,7 +362,7 @@ func (g *Graph) RebuildWith(leaf int, opt Options) *Conversation {
 // tie, earlier in the file) with i's isSidechain that the walk has not seen,
 // and how many ms before i it was written; -1, -1 when there is none or i's
 // timestamp does not parse.
-func (g *Graph) bridgeTarget(i int, seen map[string]bool) (int, int64) {
+func (g *Graph) bridgeTarget(i int, seen []bool) (int, int64) {
 	t, ok := millis(g.Records[i].Timestamp)
 	if !ok {
 		return -1, -1
@@ -323,7 +371,7 @@ func (g *Graph) bridgeTarget(i int, seen map[string]bool) (int, int64) {
 	best, bestT := -1, int64(0)
 	for _, u := range g.order {
 		j := g.byUUID[u]
-		if j == i || seen[u] || g.Records[j].IsSidechain != side {
+		if j == i || seen[j] || g.Records[j].IsSidechain != side {
 			continue
 		}
 		tj, ok := millis(g.Records[j].Timestamp)
@@ -342,54 +390,71 @@ func (g *Graph) bridgeTarget(i int, seen map[string]bool) (int, int64) {
 
 // recoverParallel is recoverOrphanedParallelToolResults: each message.id
 // group on the walk is gathered where its last line on the walk was.
-func (g *Graph) recoverParallel(walk []int, seen map[string]bool, c *Conversation, fileOrder bool) []int {
-	var ids []string // message.ids in chain order
-	has := map[string]bool{}
+func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool) []int {
+	// Groups are numbered by message.id in chain order; member[i] is record
+	// i's group + 1 (0: none).
+	var ids []string
+	gid := map[string]int{}
 	for _, i := range walk {
 		r := g.Records[i]
-		if r.Type == "assistant" && r.MessageID != "" && !has[r.MessageID] {
-			has[r.MessageID] = true
-			ids = append(ids, r.MessageID)
+		if r.Type == "assistant" && r.MessageID != "" {
+			if _, ok := gid[r.MessageID]; !ok {
+				gid[r.MessageID] = len(ids)
+				ids = append(ids, r.MessageID)
+			}
 		}
 	}
 	if len(ids) == 0 {
 		return walk
 	}
-	siblings := map[string][]int{} // message.id -> its assistant lines
-	results := map[string][]int{}  // assistant uuid -> tool_result users parented to it
+	siblings := make([][]int, len(ids)) // per group: its assistant lines
+	asst := map[int][]int{}             // assistant record -> tool_result users parented to it
+	wanted := make([]bool, len(g.Records))
 	for _, u := range g.order {
 		i := g.byUUID[u]
 		r := g.Records[i]
-		switch {
-		case r.Type == "assistant" && r.MessageID != "":
-			if has[r.MessageID] {
-				siblings[r.MessageID] = append(siblings[r.MessageID], i)
+		if r.Type == "assistant" && r.MessageID != "" {
+			if k, ok := gid[r.MessageID]; ok {
+				siblings[k] = append(siblings[k], i)
+				wanted[i] = true
 			}
-		case r.Type == "user" && g.parent[i] != "" && len(r.ToolResults) > 0:
-			results[g.parent[i]] = append(results[g.parent[i]], i)
 		}
 	}
-	member := map[int]string{} // record index -> message.id of its group
-	groups := map[string][]int{}
-	for _, id := range ids {
+	for _, u := range g.order {
+		i := g.byUUID[u]
+		r := g.Records[i]
+		if r.Type == "user" && g.parent[i] != "" && len(r.ToolResults) > 0 {
+			// Only assistants of a group are ever asked for (by their
+			// uuid, which byUUID maps to them).
+			if k, ok := g.byUUID[g.parent[i]]; ok && wanted[k] {
+				asst[k] = append(asst[k], i)
+			}
+		}
+	}
+	member := make([]int32, len(g.Records))
+	groups := make([][]int, len(ids))
+	for k := range ids {
 		var as, rs []int
-		for _, s := range siblings[id] {
-			if _, taken := member[s]; taken {
+		for _, s := range siblings[k] {
+			if member[s] != 0 {
 				continue
 			}
 			as = append(as, s)
-			member[s] = id
+			member[s] = int32(k + 1)
 		}
 		for _, s := range as {
-			for _, tr := range results[g.Records[s].UUID] {
-				if _, taken := member[tr]; taken {
+			for _, tr := range asst[g.byUUID[g.Records[s].UUID]] {
+				if member[tr] != 0 {
 					continue
 				}
 				rs = append(rs, tr)
-				member[tr] = id
+				member[tr] = int32(k + 1)
 			}
 		}
 		byTime := func(s []int) {
+			if len(s) > 1 {
+				c.ordered = true
+			}
 			if fileOrder {
 				sort.Ints(s)
 				return
@@ -398,30 +463,29 @@ func (g *Graph) recoverParallel(walk []int, seen map[string]bool, c *Conversatio
 		}
 		byTime(as)
 		byTime(rs)
-		groups[id] = append(as, rs...)
+		groups[k] = append(as, rs...)
 	}
-	last := map[string]int{} // message.id -> position in walk of its last member on the walk
+	last := make([]int, len(ids)) // per group: position in walk of its last member on the walk
 	for k, i := range walk {
-		if id, ok := member[i]; ok {
-			last[id] = k
+		if m := member[i]; m != 0 {
+			last[m-1] = k
 		}
 	}
 	out := make([]int, 0, len(walk))
 	for k, i := range walk {
-		id, ok := member[i]
-		if !ok {
+		m := member[i]
+		if m == 0 {
 			out = append(out, i)
 			continue
 		}
-		if last[id] != k {
+		if last[m-1] != k {
 			continue
 		}
-		for _, j := range groups[id] {
+		for _, j := range groups[m-1] {
 			if !c.on[j] {
 				c.on[j] = true
 				c.recovered[j] = true
 			}
-			seen[g.Records[j].UUID] = true
 			out = append(out, j)
 		}
 	}

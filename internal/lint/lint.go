@@ -357,6 +357,7 @@ func (e *Engine) checkFile(f *model.File) {
 			r.File(r, f)
 		}
 	}
+	f.DropGraph()
 	if f.Kind == layout.Todos {
 		// Only the file rules read a whole document: it is not kept for the
 		// rest of the run (a store of large todos files stays small).

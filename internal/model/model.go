@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 
+	"github.com/ccvet/ccvet/internal/chain"
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/jsonl"
@@ -218,8 +219,21 @@ type File struct {
 	DocErr   error  // why it did not parse
 	DocErrAt int    // byte offset of DocErr
 
-	emit func(finding.Finding)
+	emit  func(finding.Finding)
+	graph *chain.Graph // chain.Build(Records), once Graph asked for it
 }
+
+// Graph is chain.Build(f.Records), built once and shared by the file rules
+// (they run one after the other, and the graph is read-only once built).
+func (f *File) Graph() *chain.Graph {
+	if f.graph == nil || len(f.graph.Records) != len(f.Records) {
+		f.graph = chain.Build(f.Records)
+	}
+	return f.graph
+}
+
+// DropGraph lets go of the graph Graph built (the file rules are done).
+func (f *File) DropGraph() { f.graph = nil }
 
 // NewFile wraps a discovered file; findings go to emit.
 func NewFile(lf *layout.File, env *Env, emit func(finding.Finding)) *File {

@@ -30,6 +30,9 @@ type Source struct {
 	// AnyLeaf: with no main-conversation entry, start from the latest
 	// message whatever it is (a subagent transcript without agent ids).
 	AnyLeaf bool
+	// Graph is chain.Build(Records) when the caller has it already (it
+	// does not depend on the reader); nil: Run builds it.
+	Graph *chain.Graph
 }
 
 // Skip is a line the loader dropped.
@@ -118,11 +121,42 @@ func (r *Result) Sent(i int) bool { return r.sent[i] }
 
 // Run rebuilds the conversation src gives for the reader profile p.
 func Run(src Source, p Profile) *Result {
+	res, ok := walk(src, p)
+	if !ok {
+		return res
+	}
+	g, conv := res.Graph, res.Conv
+	walkEvents(res, g, conv, p)
+	msgs := res.messages(src, g, conv)
+	msgs = res.pairTools(msgs, src, g, conv, p)
+	res.Messages = res.finish(msgs, p)
+	for _, m := range res.Messages {
+		for _, i := range m.recs {
+			res.sent[i] = true
+		}
+	}
+	return res
+}
+
+// Walk is the first part of Run: the leaf, the graph and the conversation
+// the walk keeps (Failed, Leaf, Graph, Conv and the events found on the way
+// are as Run gives them), without rebuilding the messages.
+func Walk(src Source, p Profile) *Result {
+	res, _ := walk(src, p)
+	return res
+}
+
+// walk finds the leaf and walks the conversation; ok is false when Run
+// stops there.
+func walk(src Source, p Profile) (*Result, bool) {
 	res := &Result{Reader: p.Version, sent: map[int]bool{}}
 	for _, s := range src.Skipped {
 		res.LeftOut = append(res.LeftOut, Event{Kind: KindSkippedLine, Line: s.Line, Reason: s.Reason, rec: -1})
 	}
-	g := chain.Build(src.Records)
+	g := src.Graph
+	if g == nil {
+		g = chain.Build(src.Records)
+	}
 	res.Graph = g
 	recs := src.Records
 	leaf, why := -1, ""
@@ -136,7 +170,7 @@ func Run(src Source, p Profile) *Result {
 		if leaf < 0 && g.MainLeaf() >= 0 && !src.AnyLeaf {
 			res.Failed = "No conversation found with session ID " + sessionOf(recs) +
 				" (no main-conversation entry is left that nothing continues: the newest is marked isSidechain: true, or the parentUuid links loop)"
-			return res
+			return res, false
 		}
 	}
 	if leaf < 0 {
@@ -170,12 +204,12 @@ func Run(src Source, p Profile) *Result {
 				" (last-prompt.leafUuid names " + recs[k].Type + " entry " + lp + " on line " +
 				strconv.Itoa(recs[k].Line) + ", which has isSidechain: true)"
 			res.Leaf = &Leaf{Line: recs[k].Line, UUID: lp, Type: recs[k].Type, Reason: "last-prompt.leafUuid"}
-			return res
+			return res, false
 		}
 	}
 	if leaf < 0 {
 		res.Failed = "No conversation found with session ID " + sessionOf(recs) + " (no user or assistant entry to resume from)"
-		return res
+		return res, false
 	}
 	lr := recs[leaf]
 	res.Leaf = &Leaf{Line: lr.Line, UUID: lr.UUID, Type: lr.Type, Reason: why}
@@ -191,20 +225,11 @@ func Run(src Source, p Profile) *Result {
 			if r := recs[i]; (r.Type == "user" || r.Type == "assistant") && (r.Content == entry.ContentOther || r.Content == entry.ContentMissing) {
 				res.Failed = "the resume crashes: " + r.Type + " entry on line " + strconv.Itoa(r.Line) +
 					" has no message.content, or one that is neither text nor a list of blocks"
-				return res
+				return res, false
 			}
 		}
 	}
-	walkEvents(res, g, conv, p)
-	msgs := res.messages(src, g, conv)
-	msgs = res.pairTools(msgs, src, g, conv, p)
-	res.Messages = res.finish(msgs, p)
-	for _, m := range res.Messages {
-		for _, i := range m.recs {
-			res.sent[i] = true
-		}
-	}
-	return res
+	return res, true
 }
 
 func sessionOf(recs []*entry.Record) string {

@@ -51,12 +51,21 @@ func readersOfLine(l *model.Line) []resume.Version {
 
 // resumeOf runs the resume model on f's records for reader v.
 func resumeOf(f *model.File, v resume.Version) *resume.Result {
-	src := resume.Source{Records: f.Records}
+	return resume.Run(sourceOf(f), resume.ProfileOf(v))
+}
+
+// walkOf is the first part of resumeOf: leaf, graph and conversation.
+func walkOf(f *model.File, v resume.Version) *resume.Result {
+	return resume.Walk(sourceOf(f), resume.ProfileOf(v))
+}
+
+func sourceOf(f *model.File) resume.Source {
+	src := resume.Source{Records: f.Records, Graph: f.Graph()}
 	if f.Kind == layout.Subagent && f.AgentID != "" {
 		src.Agent = f.AgentID
 	}
 	src.AnyLeaf = f.Kind == layout.Subagent || agentFileLooksLoose(f)
-	return resume.Run(src, resume.ProfileOf(v))
+	return src
 }
 
 // outcome is what one reader version does with one piece of damage.

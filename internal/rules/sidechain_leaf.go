@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"github.com/ccvet/ccvet/internal/chain"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/model"
@@ -29,7 +28,7 @@ var SidechainLeaf = register(&Rule{
 		if f.Kind != layout.Transcript {
 			return
 		}
-		g := chain.Build(f.Records)
+		g := f.Graph()
 		last, lastT := -1, ""
 		for i, rec := range f.Records {
 			if !g.Kept(i) || (rec.Type != "user" && rec.Type != "assistant") || rec.Timestamp == "" {

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"github.com/ccvet/ccvet/internal/chain"
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/model"
@@ -54,7 +55,17 @@ var ToolResultOffChain = register(&Rule{
 		var order []key
 		outs := map[key][]outcome{}
 		readers := readersOf(f, f.Records)
+		var ids *toolIDs // the same for every reader: the graph is the file's
 		for _, v := range readers {
+			// The walk alone says whether any pair is split by the
+			// conversation; only then is the whole resume rebuilt.
+			w := walkOf(f, v)
+			if ids == nil && w.Graph != nil {
+				ids = toolIDsOf(f, w.Graph)
+			}
+			if !splitPair(f, w, ids) {
+				continue
+			}
 			m := resumeOf(f, v)
 			if m.Conv == nil || m.Leaf == nil {
 				continue
@@ -143,3 +154,56 @@ var ToolResultOffChain = register(&Rule{
 		}
 	},
 })
+
+// toolIDs are the record indexes of the kept records with each tool_use id
+// and each tool_result id.
+type toolIDs struct{ uses, results map[string][]int }
+
+func toolIDsOf(f *model.File, g *chain.Graph) *toolIDs {
+	ids := &toolIDs{uses: map[string][]int{}, results: map[string][]int{}}
+	for i, rec := range f.Records {
+		if !g.Kept(i) {
+			continue
+		}
+		for _, t := range rec.ToolUses {
+			ids.uses[t.ID] = append(ids.uses[t.ID], i)
+		}
+		for _, t := range rec.ToolResults {
+			ids.results[t.ID] = append(ids.results[t.ID], i)
+		}
+	}
+	return ids
+}
+
+// splitPair reports whether the conversation w's walk keeps has a call whose
+// results are all off it, or a result whose calls are all off it: the only
+// pairs the rule reports (the same tests as in the rule, without the resume's
+// messages).
+func splitPair(f *model.File, w *resume.Result, ids *toolIDs) bool {
+	if w.Conv == nil || w.Leaf == nil || ids == nil {
+		return false
+	}
+	conv := w.Conv
+	onConv := func(ix []int) bool {
+		for _, i := range ix {
+			if conv.On(i) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, i := range conv.Order {
+		call := f.Records[i]
+		for _, t := range call.ToolUses {
+			if rs := ids.results[t.ID]; !t.Server && t.ID != "" && len(rs) > 0 && !onConv(rs) {
+				return true
+			}
+		}
+		for _, t := range call.ToolResults {
+			if us := ids.uses[t.ID]; t.ID != "" && len(us) > 0 && !onConv(us) {
+				return true
+			}
+		}
+	}
+	return false
+}
