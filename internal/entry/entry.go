@@ -126,7 +126,7 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 	r := &Record{Line: line, Offset: offset}
 	var rare Rare
 	var msg, snapshot, backup jsontree.Val
-	var delta Backup
+	var trackingPath string // a file-history-delta's key
 	var amends string
 	// One pass over the members; a repeated key overwrites, so the last one
 	// wins, as with encoding/json.
@@ -188,7 +188,7 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 		case "snapshot":
 			snapshot = v
 		case "trackingPath":
-			delta.Key = v.String()
+			trackingPath = v.String()
 		case "backup":
 			backup = v
 		case "snapshotMessageId":
@@ -198,19 +198,8 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 	if r.Type == "file-history-delta" {
 		// A delta (2.1.220+) adds one backup to the snapshot of amends.
 		rare.SnapshotMessageID = amends
-		if backup.Kind() == jsontree.Object && delta.Key != "" {
-			delta.BackupTime = backup.Get("backupTime").String()
-			switch n := backup.Get("backupFileName"); n.Kind() {
-			case jsontree.String:
-				delta.FileName = n.String()
-			case jsontree.Null:
-				delta.Null = true
-			}
-			if lit, ok := backup.Get("version").Number(); ok {
-				n, _ := strconv.ParseInt(lit, 10, 64)
-				delta.Version = int(n)
-			}
-			rare.Backups = []Backup{delta}
+		if backup.Kind() == jsontree.Object && trackingPath != "" {
+			rare.Backups = []Backup{backupOf(trackingPath, backup)}
 		}
 		r.setRare(&rare)
 		return r
@@ -255,18 +244,7 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 					ms = append(ms, member{b: Backup{Key: key}, skip: true})
 					continue
 				}
-				b := Backup{Key: key, BackupTime: bm.Get("backupTime").String()}
-				switch n := bm.Get("backupFileName"); n.Kind() {
-				case jsontree.String:
-					b.FileName = n.String()
-				case jsontree.Null:
-					b.Null = true
-				}
-				if lit, ok := bm.Get("version").Number(); ok {
-					n, _ := strconv.ParseInt(lit, 10, 64)
-					b.Version = int(n)
-				}
-				ms = append(ms, member{b: b})
+				ms = append(ms, member{b: backupOf(key, bm)})
 			}
 			// Sort by key; of repeated keys keep the last, as encoding/json does.
 			sort.SliceStable(ms, func(i, j int) bool { return ms[i].b.Key < ms[j].b.Key })
@@ -284,6 +262,23 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 
 // setRare gives r a copy of rare when one of its fields is set, else the
 // shared empty Rare.
+// backupOf reads one backup object of a file-history snapshot or delta,
+// filed under key (the tracked path).
+func backupOf(key string, v jsontree.Val) Backup {
+	b := Backup{Key: key, BackupTime: v.Get("backupTime").String()}
+	switch n := v.Get("backupFileName"); n.Kind() {
+	case jsontree.String:
+		b.FileName = n.String()
+	case jsontree.Null:
+		b.Null = true
+	}
+	if lit, ok := v.Get("version").Number(); ok {
+		n, _ := strconv.ParseInt(lit, 10, 64)
+		b.Version = int(n)
+	}
+	return b
+}
+
 func (r *Record) setRare(rare *Rare) {
 	r.Rare = noRare
 	if rare.Subtype != "" || rare.LogicalParentUUID != "" || rare.LeafUUID != "" || rare.ToolUseID != "" ||
