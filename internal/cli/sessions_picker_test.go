@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/ccvet/ccvet/internal/inventory"
+	"github.com/ccvet/ccvet/internal/oracle"
 	"github.com/ccvet/ccvet/internal/pathenc"
 )
 
@@ -57,7 +58,7 @@ os.waitpid(pid, 0)
 // and 2.1.330 over the fixture roots (their paths moved into a temporary
 // folder) and checks that it shows exactly the sessions ccvet sessions
 // says it lists. Opt-in: CCVET_PICKER=1, with the versions installed in
-// the oracle's cache ($CCVET_CLAUDE_CACHE, else ~/.cache/ccvet/claude-code)
+// the oracle's cache (oracle.CacheRoot)
 // and python3 for the pseudo-terminal. About 3 minutes.
 func TestSessionsPickerAgreement(t *testing.T) {
 	if os.Getenv("CCVET_PICKER") == "" {
@@ -67,15 +68,16 @@ func TestSessionsPickerAgreement(t *testing.T) {
 	if err != nil {
 		t.Skip("python3 not found")
 	}
-	cache := os.Getenv("CCVET_CLAUDE_CACHE")
-	if cache == "" {
-		cache = filepath.Join(os.Getenv("HOME"), ".cache", "ccvet", "claude-code")
+	cache, err := oracle.CacheRoot()
+	if err != nil {
+		t.Skip(err)
 	}
+	t.Setenv("CCVET_CLAUDE_CACHE", cache) // before HOME moves to a temp folder
 	t.Setenv("HOME", t.TempDir())
 	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
 	for _, version := range []string{inventory.Older, inventory.Newest} {
-		bin := filepath.Join(cache, version, "node_modules", ".bin", "claude")
-		if _, err := os.Stat(bin); err != nil {
+		bin, ok := oracle.Installed(version)
+		if !ok {
 			t.Logf("%s not installed: skipped", version)
 			continue
 		}
