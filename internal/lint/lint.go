@@ -172,9 +172,9 @@ func (e *Engine) Run(found *layout.Result) *Result {
 	defer func() { res.spools, e.spools = e.spools, nil }()
 
 	// Projects: transcripts grouped by their folder. A project's rules run
-	// as soon as its last file is read, and its files then drop the records
-	// only those rules need, so memory follows the projects in flight, not
-	// the whole store. Files are handed out project by project to keep few
+	// as soon as its last file is read, and its files then drop their
+	// records, so memory follows the projects in flight, not the whole
+	// store. Files are handed out project by project to keep few
 	// in flight.
 	byDir := map[string][]int{}
 	for i, f := range files {
@@ -212,6 +212,11 @@ func (e *Engine) Run(found *layout.Result) *Result {
 			order = append(order, i)
 		}
 	}
+	sc := &collector{e: e}
+	store := model.NewStore(found.Roots, projects, files, e.env, sc.emit)
+	for _, p := range projects {
+		p.Store = store
+	}
 	progress := e.progress()
 	e.parallel(len(order), func(k int) {
 		i := order[k]
@@ -234,8 +239,6 @@ func (e *Engine) Run(found *layout.Result) *Result {
 		all = append(all, c.out...)
 	}
 
-	sc := &collector{e: e}
-	store := model.NewStore(found.Roots, projects, files, e.env, sc.emit)
 	for _, r := range e.rules {
 		if r.Store != nil {
 			r.Store(r, store)
@@ -255,8 +258,9 @@ func (e *Engine) Run(found *layout.Result) *Result {
 	return res
 }
 
-// checkProject runs the project rules over one project folder, then lets
-// its files drop the records no store rule reads.
+// checkProject runs the project rules over one project folder (the
+// file-history checks among them), then lets its files drop their records:
+// the store rules read only the summaries the project rules left.
 func (e *Engine) checkProject(p *model.Project) {
 	for _, r := range e.rules {
 		if r.Project != nil {
@@ -264,7 +268,7 @@ func (e *Engine) checkProject(p *model.Project) {
 		}
 	}
 	for _, f := range p.Files {
-		f.KeepStoreRecords()
+		f.DropRecords()
 	}
 }
 

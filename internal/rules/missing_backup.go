@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
@@ -17,8 +18,9 @@ import (
 )
 
 // MissingBackup reports a file-history snapshot naming a backup that is not
-// in its session's file-history folder. The same store-wide pass also
-// reports backup-name-mismatch, missing-backup-folder and unsafe-backup-name.
+// in its session's file-history folder. The same file-history pass also
+// reports backup-name-mismatch, missing-backup-folder and unsafe-backup-name
+// (see backupsCheck).
 var MissingBackup = register(&Rule{
 	ID:       "missing-backup",
 	Severity: finding.Error,
@@ -41,35 +43,47 @@ var MissingBackup = register(&Rule{
 	Good: "the same snapshot with file-history/<sessionId>/3f9a0c1e2b4d5a6f@v2 present",
 	Fix: "Restore the backup from a copy of the store if you have one. Otherwise the checkpoint cannot " +
 		"restore that file; rewind the conversation only, or edit the file by hand.",
-	Store: backupsCheck,
+	Project: backupsCheck,
 })
 
 // backupRules are the rules the file-history pass reports for, in the order
-// Store hooks run (by id): the first enabled one runs the pass for all.
+// Project hooks run (by id): the first enabled one runs the pass for all.
 var backupRules = []string{"backup-name-mismatch", "missing-backup", "missing-backup-folder", "unsafe-backup-name"}
 
 var backupNameRe = regexp.MustCompile(`^([0-9a-f]{16})@v([0-9]+)$`)
 
-// backupsCheck is the Store hook of all four file-history rules. Only the
-// first enabled one runs the pass; it reports for all of them (the engine
-// drops findings of rules that are off).
-func backupsCheck(r *Rule, s *model.Store) {
+// backupsCheck is the Project hook of all four file-history rules: it runs
+// when the project closes, over the snapshots of its transcripts and the
+// file-history/<sessionId>/ folders they name, so no snapshot outlives its
+// project. Only the first enabled rule runs the pass; it reports for all of
+// them (the engine drops findings of rules that are off).
+//
+// Each transcript is checked on its own, with one exception: a session's
+// missing folder is noted once per store, on the first transcript (in path
+// order) that meets it, and a session's transcripts may lie in several
+// project folders. That note waits in a store summary (folderNotes) for
+// the Store hook of missing-backup-folder.
+func backupsCheck(r *Rule, p *model.Project) {
 	for _, id := range backupRules {
 		if id == r.ID {
 			break
 		}
-		if s.Env != nil && s.Env.Enabled != nil && s.Env.Enabled(id) {
+		if p.Env != nil && p.Env.Enabled != nil && p.Env.Enabled(id) {
 			return // that rule's hook runs the pass
 		}
 	}
-	on := func(id string) bool { return s.Env == nil || s.Env.Enabled == nil || s.Env.Enabled(id) }
+	on := func(id string) bool { return p.Env == nil || p.Env.Enabled == nil || p.Env.Enabled(id) }
 	// Looked up by id: the rule variables refer to this function.
 	unsafeRule, nameRule := registry["unsafe-backup-name"], registry["backup-name-mismatch"]
 	missingRule, folderRule := registry["missing-backup"], registry["missing-backup-folder"]
 	checkHash := on(nameRule.ID)
 	dirs := dirCache{}
-	noted := map[string]bool{} // sessions whose missing folder was reported
-	for _, f := range s.Files {
+	var notes *folderNotes
+	if p.Store != nil {
+		notes = p.Store.Shared(folderNotesKey{}, func() any { return &folderNotes{m: map[string]folderNote{}} }).(*folderNotes)
+	}
+	noted := map[string]bool{} // sessions whose missing folder this project noted
+	for _, f := range p.Files {
 		if !f.Kind.IsTranscript() {
 			continue
 		}
@@ -86,11 +100,30 @@ func backupsCheck(r *Rule, s *model.Store) {
 		add(f.SessionID)
 		var cwds []string
 		seenCwd := map[string]bool{}
+		// From 2.1.208 Claude Code prunes superseded backups itself: a
+		// backup older than the file's newest one may be gone. As when this
+		// pass ran over the store, the version is read from the records it
+		// kept: snapshots, deltas, and where a session id or a cwd first
+		// appears.
+		prunes, newest := false, map[string]int{}
+		firstSid := map[string]bool{}
 		for _, rec := range f.Records {
 			add(rec.SessionID)
+			kept := rec.Type == "file-history-snapshot" || rec.Type == "file-history-delta"
+			if rec.SessionID != "" && !firstSid[rec.SessionID] {
+				firstSid[rec.SessionID], kept = true, true
+			}
 			if rec.Cwd != "" && !seenCwd[rec.Cwd] {
-				seenCwd[rec.Cwd] = true
+				seenCwd[rec.Cwd], kept = true, true
 				cwds = append(cwds, rec.Cwd) // the launch cwd first
+			}
+			if kept && rec.Version != "" && !schema.VersionLess(rec.Version, "2.1.208") {
+				prunes = true
+			}
+			for _, b := range rec.Backups {
+				if b.Version > newest[b.Key] {
+					newest[b.Key] = b.Version
+				}
 			}
 		}
 		owner := ""
@@ -119,19 +152,6 @@ func backupsCheck(r *Rule, s *model.Store) {
 			}
 			reported[k] = true
 			return true
-		}
-		// From 2.1.208 Claude Code prunes superseded backups itself: a
-		// backup older than the file's newest one may be gone.
-		prunes, newest := false, map[string]int{}
-		for _, rec := range f.Records {
-			if rec.Version != "" && !schema.VersionLess(rec.Version, "2.1.208") {
-				prunes = true
-			}
-			for _, b := range rec.Backups {
-				if b.Version > newest[b.Key] {
-					newest[b.Key] = b.Version
-				}
-			}
 		}
 		for _, rec := range f.Records {
 			// A file-history-delta (2.1.220+) adds one backup to the
@@ -189,10 +209,14 @@ func backupsCheck(r *Rule, s *model.Store) {
 				case dirAbsent:
 					if !noted[owner] {
 						noted[owner] = true
-						f.ReportRecord(folderRule, rec, ptr, finding.Finding{Message: "file-history/" + owner +
-							"/ does not exist, so the file backups this session's snapshots name (first " +
-							quote(b.FileName) + " of " + quote(b.Key) + ") are gone: its checkpoints can no longer " +
-							"restore code (normal after cleanupPeriodDays, or with checkpointing off)"})
+						msg := "file-history/" + owner + "/ does not exist, so the file backups this session's snapshots " +
+							"name (first " + quote(b.FileName) + " of " + quote(b.Key) + ") are gone: its checkpoints " +
+							"can no longer restore code (normal after cleanupPeriodDays, or with checkpointing off)"
+						if notes == nil {
+							f.ReportRecord(folderRule, rec, ptr, finding.Finding{Message: msg})
+						} else {
+							notes.add(owner, p.Store.Order(f), recordFinding(f, rec, ptr, msg))
+						}
 					}
 				}
 			}
@@ -202,6 +226,41 @@ func backupsCheck(r *Rule, s *model.Store) {
 				f.ReportRecord(nameRule, m.rec, m.ptr, finding.Finding{Message: m.msg})
 			}
 		}
+	}
+}
+
+// folderNotesKey names the store summary of missing session folders.
+type folderNotesKey struct{}
+
+// folderNotes holds, for each session whose file-history folder is
+// missing, the note of the first transcript (in path order) that met it:
+// one finding per session, whichever project closes first.
+type folderNotes struct {
+	mu sync.Mutex
+	m  map[string]folderNote
+}
+
+type folderNote struct {
+	order int // the transcript's place in the store's files
+	f     finding.Finding
+}
+
+func (n *folderNotes) add(owner string, order int, f finding.Finding) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if old, ok := n.m[owner]; !ok || order < old.order {
+		n.m[owner] = folderNote{order, f}
+	}
+}
+
+// emitFolderNotes is the Store hook of missing-backup-folder: it reports
+// the notes the projects left.
+func emitFolderNotes(r *Rule, s *model.Store) {
+	notes := s.Shared(folderNotesKey{}, func() any { return &folderNotes{m: map[string]folderNote{}} }).(*folderNotes)
+	notes.mu.Lock()
+	defer notes.mu.Unlock()
+	for _, n := range notes.m {
+		s.Emit(r, n.f)
 	}
 }
 
