@@ -214,8 +214,8 @@ func (e *Engine) Run(found *layout.Result) *Result {
 	}
 	sc := &collector{e: e}
 	store := model.NewStore(found.Roots, projects, files, e.env, sc.emit)
-	for _, p := range projects {
-		p.Store = store
+	for _, f := range files {
+		f.Store = store
 	}
 	progress := e.progress()
 	e.parallel(len(order), func(k int) {
@@ -258,9 +258,9 @@ func (e *Engine) Run(found *layout.Result) *Result {
 	return res
 }
 
-// checkProject runs the project rules over one project folder (the
-// file-history checks among them), then lets its files drop their records:
-// the store rules read only the summaries the project rules left.
+// checkProject runs the project rules over one project folder, then lets
+// its files drop their records: the store rules read only the summaries
+// the file and project rules left.
 func (e *Engine) checkProject(p *model.Project) {
 	for _, r := range e.rules {
 		if r.Project != nil {

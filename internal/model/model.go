@@ -202,6 +202,10 @@ func (l *Line) Emit(r Rule, f finding.Finding) {
 type File struct {
 	*layout.File
 	Env *Env
+	// Store is the store the file is part of, where its checks leave the
+	// compact summaries store checks need; nil when the file is checked
+	// alone (benchmarks).
+	Store *Store
 
 	Lines     int   // lines read
 	Entries   int   // lines that parsed to a JSON object
@@ -326,11 +330,6 @@ func (f *File) lineAt(off int64) []byte {
 // Project is one project folder (or, for loose files, one folder of
 // transcripts): the graph rules that look across files run here.
 type Project struct {
-	// Store is the store the project is part of, where its checks leave
-	// the compact summaries store checks need; nil when the project is
-	// checked alone (benchmarks, tests).
-	Store *Store
-
 	Dir      string // OS path
 	Name     string // encoded folder name when in a layout
 	InLayout bool
@@ -371,15 +370,15 @@ func (p *Project) Emit(r Rule, fd finding.Finding) {
 
 // KeepStoreRecords drops the records that only the file checks and the
 // project checks over whole records read, once those have run. What stays,
-// in file order, is what the file-history checks read when the project
-// closes: file-history snapshots and deltas, and each record where a
-// sessionId or a cwd first appears in the file (so the launch cwd and
-// every session id the file carries).
+// in file order: each record where a sessionId or a cwd first appears in
+// the file (so the launch cwd and every session id the file carries).
+// File-history snapshots are checked with the file (see rules.backupsCheck)
+// and not kept.
 func (f *File) KeepStoreRecords() {
 	seenSession, seenCwd := map[string]bool{}, map[string]bool{}
 	kept := f.Records[:0]
 	for _, rec := range f.Records {
-		keep := rec.Type == "file-history-snapshot" || rec.Type == "file-history-delta"
+		keep := false
 		if rec.SessionID != "" && !seenSession[rec.SessionID] {
 			seenSession[rec.SessionID], keep = true, true
 		}
@@ -429,8 +428,8 @@ func NewStore(roots []layout.Root, projects []*Project, files []*File, env *Env,
 }
 
 // Shared returns the store-wide value for key, made by compute on the
-// first call: where project checks, which run concurrently as projects
-// close, leave a compact summary for a store check. The value must guard
+// first call: where file and project checks, which run concurrently, leave
+// a compact summary for a store check. The value must guard
 // itself against concurrent use.
 func (s *Store) Shared(key any, compute func() any) any {
 	s.mu.Lock()
@@ -446,8 +445,9 @@ func (s *Store) Shared(key any, compute func() any) any {
 	return v
 }
 
-// Order is f's place in Files (-1 when not there): projects close in any
-// order, and a check that reports once per store breaks ties by it.
+// Order is f's place in Files (-1 when not there): files are read and
+// projects close in any order, and a check that reports once per store
+// breaks ties by it.
 func (s *Store) Order(f *File) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
