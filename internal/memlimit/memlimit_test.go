@@ -73,3 +73,18 @@ func TestStartTwice(t *testing.T) {
 		t.Errorf("limit %d after Stop", got)
 	}
 }
+
+func TestLimitFor(t *testing.T) {
+	const mib = 1 << 20
+	for _, c := range []struct{ live, want int64 }{
+		{10 * mib, 80 * mib},   // small live heap: the soft limit
+		{45 * mib, 90 * mib},   // twice the live heap, as GOGC=100
+		{60 * mib, 112 * mib},  // held at the ceiling
+		{74 * mib, 112 * mib},  // still the ceiling
+		{100 * mib, 150 * mib}, // headroom past ceiling/headroom
+	} {
+		if got := limitFor(80*mib, uint64(c.live)); got != c.want {
+			t.Errorf("live %d MiB: limit %d MiB, want %d MiB", c.live/mib, got/mib, c.want/mib)
+		}
+	}
+}
