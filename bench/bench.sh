@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench.sh: ccvet's full lint against jq and cat, on stores of many project folders and on one whose sessions all sit in one folder.
-# Usage: bench/bench.sh [--size 200M,1G] [--single-size 800M] [--seed 1] [--runs 3] [--cache DIR] [--jobs N]
+# Usage: bench/bench.sh [--size 200M,1G] [--single-size 800M|0] [--seed 1] [--runs 3] [--cache DIR] [--jobs N]
 set -euo pipefail
 
 sizes=200M,1G single=800M seed=1 jobs=0 runs=3
@@ -102,4 +102,6 @@ echo "best wall time of $runs interleaved runs; CPU is that run's user+sys; peak
 for size in ${sizes//,/ }; do
 	bench_store "many project folders ($size)" "$(store "$size-seed$seed" "$size" 0)"
 done
-bench_store "one project folder ($single)" "$(store "$single-one-seed$seed" "$single" 1)"
+if [ "$single" != 0 ]; then # --single-size 0: no single-folder store
+	bench_store "one project folder ($single)" "$(store "$single-one-seed$seed" "$single" 1)"
+fi
