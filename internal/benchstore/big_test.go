@@ -94,13 +94,13 @@ func TestBigStoreGolden(t *testing.T) {
 	}
 }
 
-// lintJSON runs ccvet --format json over dir and returns its report with
-// dir taken out of every path and the version blanked (it changes between
-// builds).
+// lintJSON runs ccvet --format json over dir (reading no .ccvet.yaml from
+// the folders above) and returns its report with dir taken out of every
+// path and the version blanked (it changes between builds).
 func lintJSON(t *testing.T, dir string, args ...string) []byte {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	args = append([]string{"--format", "json", "--exit-zero"}, args...)
+	args = append([]string{"--format", "json", "--exit-zero", "--no-config"}, args...)
 	code := cli.Main(append(args, dir), strings.NewReader(""), &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("%v: exit %d: %s", args, code, stderr.String())
