@@ -27,14 +27,19 @@ func keyFeatures(key []byte) uint32 {
 	return uint32(n) | uint32(key[0])<<8 | uint32(key[n/2])<<16 | uint32(key[n-1])<<24
 }
 
-func (kt *keyTable) slot(key []byte) uint32 {
-	h := keyFeatures(key) * kt.seed
+func (kt *keyTable) slot(key []byte) uint32 { return kt.slotOf(keyFeatures(key)) }
+
+// slotOf is slot for a key whose features are f.
+func (kt *keyTable) slotOf(f uint32) uint32 {
+	h := f * kt.seed
 	h ^= h >> 15
 	h *= 0x2c1b3c6d
 	return h >> kt.shift
 }
 
-// newKeyTable builds the table for keys; it is deterministic.
+// newKeyTable builds the table for keys; it is deterministic (the seeds are
+// tried in a fixed order, and whether one separates the keys does not
+// depend on the order they are placed in).
 func newKeyTable(keys map[string]keyInfo) keyTable {
 	if len(keys) == 0 {
 		return keyTable{}
@@ -43,23 +48,33 @@ func newKeyTable(keys map[string]keyInfo) keyTable {
 	for 1<<bits < 2*len(keys) {
 		bits++
 	}
+	feats := make([]uint32, 0, len(keys))
+	for name := range keys {
+		feats = append(feats, keyFeatures([]byte(name)))
+	}
+	var used []uint64 // bit set of the slots taken under the seed tried
 	seed := uint32(0x9e3779b1)
 	for grow := 0; grow < 3; grow++ {
-		kt := keyTable{shift: 32 - bits, slots: make([]keySlot, 1<<bits)}
+		kt := keyTable{shift: 32 - bits}
+		used = make([]uint64, (1<<bits+63)/64)
 		for try := 0; try < 2000; try++ {
 			seed = seed*0x01000193 + 0x7f4a7c15 | 1
 			kt.seed = seed
-			clear(kt.slots)
+			clear(used)
 			ok := true
-			for name, ki := range keys {
-				sl := &kt.slots[kt.slot([]byte(name))]
-				if sl.used {
+			for _, f := range feats {
+				sl := kt.slotOf(f)
+				if used[sl/64]&(1<<(sl%64)) != 0 {
 					ok = false
 					break
 				}
-				*sl = keySlot{name: name, info: ki, used: true}
+				used[sl/64] |= 1 << (sl % 64)
 			}
 			if ok {
+				kt.slots = make([]keySlot, 1<<bits)
+				for name, ki := range keys {
+					kt.slots[kt.slot([]byte(name))] = keySlot{name: name, info: ki, used: true}
+				}
 				return kt
 			}
 		}

@@ -46,14 +46,26 @@ type Problem struct {
 	MissingNames []string
 }
 
-// Validator validates values against the compiled embedded schemas. It is
-// safe for concurrent use.
+// Validator validates values against the embedded schemas. It is safe for
+// concurrent use. The reference validator (jsonschema/v5) of each schema is
+// compiled on first use: a run over healthy files seldom needs any.
 type Validator struct {
-	entries map[string]*jsonschema.Schema
-	history *jsonschema.Schema
-	todos   *jsonschema.Schema
+	entries map[string]*refSchema
+	history *refSchema
+	todos   *refSchema
 	cat     *catalog
 	fast    *fastRoots
+
+	mu   sync.Mutex // guards comp
+	comp *jsonschema.Compiler
+}
+
+// refSchema is the reference validator of one schema, compiled once.
+type refSchema struct {
+	name string
+	once sync.Once
+	s    *jsonschema.Schema
+	err  error
 }
 
 // catalog is what the validator knows of the raw schema documents.
@@ -165,30 +177,30 @@ func New() (*Validator, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newValidator(cat)
+}
+
+// newValidator builds a Validator over the schema documents of cat.
+func newValidator(cat *catalog) (*Validator, error) {
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020
 	c.AssertFormat = true
 	c.LoadURL = func(s string) (io.ReadCloser, error) {
+		name, ok := strings.CutPrefix(s, baseURL)
+		if data, found := cat.raw[strings.TrimSuffix(name, ".json")]; ok && found && strings.HasSuffix(name, ".json") {
+			return io.NopCloser(bytes.NewReader(data)), nil
+		}
 		return nil, fmt.Errorf("schema: %s is not an embedded schema", s)
 	}
+	v := &Validator{entries: map[string]*refSchema{}, cat: cat, comp: c}
 	for _, name := range cat.names {
-		if err := c.AddResource(baseURL+name+".json", bytes.NewReader(cat.raw[name])); err != nil {
-			return nil, fmt.Errorf("schema %s: %w", name, err)
-		}
-	}
-	v := &Validator{entries: map[string]*jsonschema.Schema{}, cat: cat}
-	for _, name := range cat.names {
-		s, err := c.Compile(baseURL + name + ".json")
-		if err != nil {
-			return nil, fmt.Errorf("schema %s: %w", name, err)
-		}
 		switch {
 		case name == historyName:
-			v.history = s
+			v.history = &refSchema{name: name}
 		case name == todosName:
-			v.todos = s
+			v.todos = &refSchema{name: name}
 		case !strings.Contains(name, "/"):
-			v.entries[name] = s
+			v.entries[name] = &refSchema{name: name}
 		}
 	}
 	if v.history == nil || v.todos == nil {
@@ -198,6 +210,33 @@ func New() (*Validator, error) {
 		return nil, err
 	}
 	return v, nil
+}
+
+// reference returns the compiled reference validator of r.
+func (v *Validator) reference(r *refSchema) (*jsonschema.Schema, error) {
+	r.once.Do(func() {
+		v.mu.Lock()
+		defer v.mu.Unlock()
+		r.s, r.err = v.comp.Compile(baseURL + r.name + ".json")
+		if r.err != nil {
+			r.err = fmt.Errorf("schema %s: %w", r.name, r.err)
+		}
+	})
+	return r.s, r.err
+}
+
+// compileAll compiles the reference validator of every schema, for tests.
+func (v *Validator) compileAll() error {
+	all := []*refSchema{v.history, v.todos}
+	for _, t := range v.EntryTypes() {
+		all = append(all, v.entries[t])
+	}
+	for _, r := range all {
+		if _, err := v.reference(r); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // KnownEntryType reports whether transcript lines of type t have a schema.
@@ -272,8 +311,12 @@ func Source(name string) ([]byte, bool) {
 	return append([]byte(nil), data...), true
 }
 
-func (v *Validator) validate(s *jsonschema.Schema, value any) []Problem {
-	err := s.Validate(value)
+func (v *Validator) validate(r *refSchema, value any) []Problem {
+	s, err := v.reference(r)
+	if err != nil {
+		return []Problem{{Pointer: "", Message: "cannot validate: " + err.Error()}}
+	}
+	err = s.Validate(value)
 	if err == nil {
 		return nil
 	}
