@@ -7,8 +7,6 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/santhosh-tekuri/jsonschema/v5"
-
 	"github.com/ccvet/ccvet/internal/jsontree"
 )
 
@@ -563,8 +561,14 @@ func (c *checker) validate(s *fnode, i, ev int) int {
 		}
 	}
 	if s.dateTime && kind == jsontree.String {
-		str, _ := t.Str(i)
-		if !isDateTime(str) {
+		var ok bool
+		if nd.Esc {
+			str, _ := t.Str(i)
+			ok = isDateTime(str)
+		} else {
+			ok = isDateTimeBytes(t.RawBytes(i))
+		}
+		if !ok {
 			fail(rBad | rReal)
 		}
 	}
@@ -798,7 +802,3 @@ func parseInt(b []byte) (int64, bool) {
 	}
 	return n, true
 }
-
-var dateTimeFormat = jsonschema.Formats["date-time"]
-
-func isDateTime(s string) bool { return dateTimeFormat(s) }
