@@ -64,6 +64,19 @@ type fnode struct {
 	// finding member K, without a pass through object.
 	disc           bool
 	discKey, discV string
+	// union is set when allOf is a tagged union: every member {"if": a
+	// discriminator on the same key, "then": S}, each with its own value.
+	// It finds the key once instead of once per member.
+	union *union
+}
+
+// union dispatches on the value of key to the "then" of the one allOf
+// member whose discriminator has that value; the members of another shape
+// are applied as usual.
+type union struct {
+	key   string
+	thens keyTable // value -> keyInfo{prop: the member's then}
+	rest  []*fnode // the members that are not such if/then pairs
 }
 
 type keyInfo struct {
@@ -342,6 +355,64 @@ func (c *checker) discriminate(s *fnode, i, ev int) int {
 	return 0
 }
 
+// dispatch is the allOf of a tagged union applied to object i: what each
+// member's discriminate and then would say, in one look for the key.
+func (c *checker) dispatch(s *fnode, i, ev int) int {
+	u := s.union
+	t := c.t
+	nd := &t.Nodes[i]
+	found, at := -1, 0
+	for k, m := i+1, 0; m < int(nd.Len); m++ {
+		kn := &t.Nodes[k]
+		if kn.Esc {
+			return rUnsure // as discriminate: an escaped key might be the key
+		}
+		if string(t.Raw[kn.Start:kn.End]) == u.key {
+			if found >= 0 {
+				return rUnsure // as discriminate: a repeated key
+			}
+			found, at = k+1, m
+		}
+		k = t.Next(k + 1)
+	}
+	if found >= 0 && t.Nodes[found].Kind == jsontree.String && t.Nodes[found].Esc {
+		return c.allOf(s, i, ev) // compare unescaped values the slow way
+	}
+	res := 0
+	for _, a := range u.rest {
+		res |= c.inplace(a, i, ev)
+	}
+	if found < 0 || t.Nodes[found].Kind != jsontree.String {
+		return res // every discriminator fails, and none has an else
+	}
+	ki, ok := u.thens.get(t.RawBytes(found))
+	if !ok {
+		return res
+	}
+	// The member whose if holds: its discriminator marks the key, then
+	// applies in place; both count in ev only if the member succeeds.
+	mark := len(c.words)
+	sub := c.alloc(i)
+	c.words[sub+at/64] |= 1 << (at % 64)
+	r := c.inplace(ki.prop, i, sub)
+	if r&rBad == 0 && ev >= 0 {
+		for k := 0; k < (t.Len(i)+63)/64; k++ {
+			c.words[ev+k] |= c.words[sub+k]
+		}
+	}
+	c.words = c.words[:mark]
+	return res | r
+}
+
+// allOf applies the allOf members of s one by one.
+func (c *checker) allOf(s *fnode, i, ev int) int {
+	res := 0
+	for _, a := range s.allOf {
+		res |= c.inplace(a, i, ev)
+	}
+	return res
+}
+
 func toCval(v any, n *fnode) cval {
 	switch x := v.(type) {
 	case nil:
@@ -405,7 +476,42 @@ func (v *Validator) compileFast() error {
 			v.fast.entries[name] = n
 		}
 	}
+	for _, n := range c.done {
+		n.markUnion()
+	}
 	return nil
+}
+
+// markUnion sets union when at least two allOf members of n are exactly
+// {"if": a discriminator, "then": S}, all on one key with distinct values;
+// the other members are applied one by one. Run it once every node is
+// compiled.
+func (n *fnode) markUnion() {
+	vals := map[string]keyInfo{}
+	key := ""
+	var rest []*fnode
+	for _, a := range n.allOf {
+		if a.unsure || a.always != 0 || a.types != 0 || len(a.consts) > 0 || a.dateTime || a.minLen >= 0 || a.hasMin ||
+			len(a.keys) > 0 || a.addlSet || a.uneval != nil || a.ref != nil || a.not != nil || len(a.allOf) > 0 ||
+			a.items != nil || a.disc || a.ifs == nil || !a.ifs.disc || a.then == nil || a.els != nil {
+			rest = append(rest, a)
+			continue
+		}
+		if key == "" {
+			key = a.ifs.discKey
+		}
+		if a.ifs.discKey != key {
+			return
+		}
+		if _, dup := vals[a.ifs.discV]; dup {
+			return
+		}
+		vals[a.ifs.discV] = keyInfo{prop: a.then, req: -1}
+	}
+	if len(vals) < 2 {
+		return
+	}
+	n.union = &union{key: key, thens: newKeyTable(vals), rest: rest}
 }
 
 // FastEntry checks the transcript line held in t (parsed, its root an
@@ -624,10 +730,10 @@ func (c *checker) validate(s *fnode, i, ev int) int {
 			fail(rBad | rReal)
 		}
 	}
-	for _, a := range s.allOf {
-		if r := c.inplace(a, i, ev); r != 0 {
-			fail(r)
-		}
+	if s.union != nil && kind == jsontree.Object {
+		fail(c.dispatch(s, i, ev))
+	} else if len(s.allOf) > 0 {
+		fail(c.allOf(s, i, ev))
 	}
 	if s.ifs != nil {
 		r := c.inplace(s.ifs, i, ev)

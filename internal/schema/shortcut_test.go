@@ -1,0 +1,121 @@
+package schema
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/ccvet/ccvet/internal/jsontree"
+)
+
+// plainValidator returns a Validator whose fast check runs without the
+// shortcuts compiled on top of the schemas (tagged-union dispatch): every
+// keyword is applied one by one, as jsonschema/v5 does.
+func plainValidator(t testing.TB) *Validator {
+	t.Helper()
+	v, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[*fnode]bool{}
+	cleared := 0
+	var walk func(n *fnode)
+	walk = func(n *fnode) {
+		if n == nil || seen[n] {
+			return
+		}
+		seen[n] = true
+		if n.union != nil {
+			cleared++
+		}
+		n.union = nil
+		for _, ki := range n.keys {
+			walk(ki.prop)
+		}
+		for _, s := range append([]*fnode{n.addl, n.uneval, n.ref, n.not, n.ifs, n.then, n.els, n.items}, n.allOf...) {
+			walk(s)
+		}
+	}
+	for _, n := range v.fast.entries {
+		walk(n)
+	}
+	walk(v.fast.history)
+	if cleared < 2 {
+		t.Fatalf("%d tagged unions compiled, want content blocks and system subtypes", cleared)
+	}
+	return v
+}
+
+// TestFastShortcutsAgree: the fast check gives the same verdict with and
+// without its shortcuts, on the corpus, its mutations and lines made to
+// hit the shortcuts' edge cases.
+func TestFastShortcutsAgree(t *testing.T) {
+	v, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := plainValidator(t)
+	var tr, ref jsontree.Tree
+	var st fastStats
+	n, unions := 0, 0
+	check := func(where string, line []byte) {
+		if tr.Parse(line) != nil || tr.Kind(jsontree.Root) != jsontree.Object {
+			return
+		}
+		n++
+		typ, _ := tr.Str(tr.Get(jsontree.Root, "type"))
+		if v.KnownEntryType(typ) {
+			if got, want := v.FastEntry(typ, &tr), plain.FastEntry(typ, &tr); got != want {
+				t.Errorf("%s (%s): %v with shortcuts, %v without", where, typ, got, want)
+			}
+		}
+		if got, want := v.FastHistory(&tr), plain.FastHistory(&tr); got != want {
+			t.Errorf("%s (as history): %v with shortcuts, %v without", where, got, want)
+		}
+	}
+	block := `{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/p","sessionId":"5eac5945-4cf4-4f5c-a46a-1f8dacb407aa",` +
+		`"version":"2.1.0","type":"assistant","uuid":"295d5bee-e9dc-45da-b74c-f094d30baa80","timestamp":"2025-01-01T00:00:00Z",` +
+		`"message":{"id":"m","type":"message","role":"assistant","model":"x","content":[BLOCK],"stop_reason":null,"stop_sequence":null,` +
+		`"usage":{"input_tokens":1,"output_tokens":1}}}`
+	for _, b := range []string{
+		`{"type":"text","text":"hi"}`, `{"type":"te\u0078t","text":"hi"}`, `{"t\u0079pe":"text","text":"hi"}`,
+		`{"type":"text","type":"text","text":"hi"}`, `{"type":"text"}`, `{"type":"text","text":1}`,
+		`{"type":"nope","text":"hi"}`, `{"type":1}`, `{"type":null}`, `{}`, `{"type":"tool_use","id":"x","name":"n","input":{}}`,
+		`{"type":"tool_use","id":"x","name":"n","input":{},"zz":1}`, `{"type":"thinking","thinking":"a","signature":"s"}`,
+		`{"type":"thinking","thinking":"a"}`, `{"type":"thinking","thinking":"a","signature":"s","zz":{}}`,
+		`{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AA=="}}`, `"text"`, `[]`, `null`,
+	} {
+		unions++
+		line := []byte(strings.Replace(block, "BLOCK", b, 1))
+		check("block "+b, line)
+		compareLine(t, v, &ref, line, "block "+b, &st)
+	}
+	sys := `{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/p","sessionId":"5eac5945-4cf4-4f5c-a46a-1f8dacb407aa",` +
+		`"version":"2.1.0","type":"system","uuid":"295d5bee-e9dc-45da-b74c-f094d30baa80","timestamp":"2025-01-01T00:00:00Z",MEMBERS}`
+	for _, m := range []string{
+		`"subtype":"turn_duration","durationMs":5`, `"subtype":"turn_duration"`, `"subtype":"turn_d\u0075ration","durationMs":5`,
+		`"s\u0075btype":"turn_duration","durationMs":5`, `"subtype":"turn_duration","subtype":"turn_duration","durationMs":5`,
+		`"subtype":"brand_new","anything":1`, `"subtype":"brand_new"`, `"subtype":1`, `"subtype":null`, `"content":"x"`,
+		`"subtype":"informational","content":"x","level":"info"`, `"subtype":"informational","content":"x","level":"loud"`,
+		`"subtype":"compact_boundary","zz":1`, `"subtype":"api_error","level":"error"`,
+	} {
+		unions++
+		line := []byte(strings.Replace(sys, "MEMBERS", m, 1))
+		check("system "+m, line)
+		compareLine(t, v, &ref, line, "system "+m, &st)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	var mt jsontree.Tree
+	corpusLines(t, func(where string, line []byte) {
+		check(where, line)
+		if len(line) > 64<<10 {
+			return
+		}
+		for k := 0; k < 3; k++ {
+			if m := mutate(&mt, line, rng); m != nil {
+				check(where+" mutated", m)
+			}
+		}
+	})
+	t.Logf("%d lines compared (%d made for the union dispatch)", n, unions)
+}
