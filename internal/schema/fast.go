@@ -2,7 +2,9 @@ package schema
 
 import (
 	"fmt"
+	"hash/maphash"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -68,6 +70,19 @@ type fnode struct {
 	// discriminator on the same key, "then": S}, each with its own value.
 	// It finds the key once instead of once per member.
 	union *union
+	// reqAll has one bit per required key (keyInfo.bits).
+	reqAll uint64
+	// pure is set when n is only {"$ref": S}: validate goes straight to S.
+	pure bool
+	// flat is set when n has a $ref to a schema that only names object
+	// members (flattenRef): on an object, one pass applies both.
+	flat *flatObj
+}
+
+// flatObj is the key table of a node merged with that of its $ref target.
+type flatObj struct {
+	ktab   keyTable // keyInfo.prop: the node's; prop2: the target's
+	reqAll uint64
 }
 
 // union dispatches on the value of key to the "then" of the one allOf
@@ -80,8 +95,10 @@ type union struct {
 }
 
 type keyInfo struct {
-	prop *fnode // nil: not under properties
-	req  int    // index in required, or -1
+	prop  *fnode // nil: not under properties
+	req   int    // index in required, or -1
+	bits  uint64 // the bit of req in reqAll (of the merged table for flat)
+	prop2 *fnode // in a flatObj table, the $ref target's property
 }
 
 // cval is a const or enum value (strings, null and booleans only).
@@ -297,6 +314,13 @@ func (c *fastCompiler) fill(n *fnode, doc, frag string, val any) error {
 		if n.ifs == nil {
 			n.then, n.els = nil, nil // without if, then and else are ignored
 		}
+		for k, ki := range n.keys {
+			if ki.req >= 0 {
+				ki.bits = 1 << ki.req
+				n.reqAll |= ki.bits
+			}
+			n.keys[k] = ki
+		}
 		n.ktab = newKeyTable(n.keys)
 		n.markDiscriminator()
 		return nil
@@ -443,10 +467,11 @@ type checker struct {
 	t     *jsontree.Tree
 	words []uint64 // bit sets of evaluated members, allocated stack-wise
 	buf   []byte
-	// dupChecked is the large object last found free of duplicate keys
-	// (objects are validated again by each in-place subschema).
-	dupChecked int
-	seen       map[string]struct{}
+	// dupDone has a bit per node of the objects found free of duplicate
+	// keys on this line (objects are validated again by each in-place
+	// subschema).
+	dupDone []uint64
+	set     []uint32 // hasDupKeys: key node + 1, or 0
 }
 
 var checkers = sync.Pool{New: func() any { return &checker{} }}
@@ -478,8 +503,84 @@ func (v *Validator) compileFast() error {
 	}
 	for _, n := range c.done {
 		n.markUnion()
+		n.markPure()
+	}
+	for _, n := range c.done {
+		n.flattenRef()
 	}
 	return nil
+}
+
+// onlyRef reports whether n has a $ref and no other keyword.
+func (n *fnode) onlyRef() bool {
+	return n.ref != nil && !n.unsure && n.always == 0 && n.types == 0 && len(n.consts) == 0 && !n.dateTime &&
+		n.minLen < 0 && !n.hasMin && len(n.keys) == 0 && !n.addlSet && n.uneval == nil && n.not == nil &&
+		len(n.allOf) == 0 && n.ifs == nil && n.items == nil && !n.disc
+}
+
+// markPure sets pure when n is only a $ref (and the chain of such nodes
+// ends). Applying n in place is then applying its target in place: the
+// target's evaluated members count for n exactly when it succeeds, and n
+// succeeds exactly when its target does.
+func (n *fnode) markPure() {
+	t := n
+	for k := 0; k < 64 && t.onlyRef(); k++ {
+		t = t.ref
+	}
+	n.pure = n.onlyRef() && !t.onlyRef()
+}
+
+// target follows pure $ref nodes to the first node that does something.
+func (n *fnode) target() *fnode {
+	for n.pure {
+		n = n.ref
+	}
+	return n
+}
+
+// plainObject reports whether n only names object members: properties and
+// required, with at most a type that allows objects.
+func (n *fnode) plainObject() bool {
+	return !n.unsure && n.always == 0 && (n.types == 0 || n.types&tObject != 0) && len(n.consts) == 0 &&
+		!n.dateTime && n.minLen < 0 && !n.hasMin && !n.addlSet && n.uneval == nil && n.ref == nil &&
+		n.not == nil && len(n.allOf) == 0 && n.ifs == nil && n.items == nil && !n.disc && n.union == nil
+}
+
+// flattenRef sets flat when n's $ref target R is a plain object schema and
+// n's unevaluatedProperties is absent, true or false. On an object, the
+// members of n and R are then looked up once, in one merged table. The
+// verdict is unchanged: when R succeeds, its members count as evaluated
+// either way; when it fails, n fails with R's own errors, and the unknown
+// field echoes unevaluatedProperties would add for R's members (of kind
+// unknown field) can only join an error already there, which does not
+// change the verdict.
+func (n *fnode) flattenRef() {
+	if n.ref == nil || n.pure || n.unsure || (n.uneval != nil && n.uneval.always == 0) {
+		return
+	}
+	r := n.ref.target()
+	if !r.plainObject() || n.nreq+r.nreq > 64 {
+		return
+	}
+	keys := map[string]keyInfo{}
+	for k, ki := range n.keys {
+		keys[k] = ki
+	}
+	all := n.reqAll
+	for k, rk := range r.keys {
+		ki := keys[k]
+		if _, ok := n.keys[k]; !ok {
+			ki.req = -1
+		}
+		ki.prop2 = rk.prop
+		if rk.req >= 0 {
+			b := uint64(1) << (n.nreq + rk.req)
+			ki.bits |= b
+			all |= b
+		}
+		keys[k] = ki
+	}
+	n.flat = &flatObj{ktab: newKeyTable(keys), reqAll: all}
 }
 
 // markUnion sets union when at least two allOf members of n are exactly
@@ -540,7 +641,8 @@ func (v *Validator) fastCheck(s *fnode, t *jsontree.Tree) Verdict {
 	c := checkers.Get().(*checker)
 	c.t = t
 	c.words = c.words[:0]
-	c.dupChecked = -1
+	c.dupDone = slices.Grow(c.dupDone[:0], (len(t.Nodes)+63)/64)[:(len(t.Nodes)+63)/64]
+	clear(c.dupDone)
 	r := c.validate(s, jsontree.Root, c.alloc(jsontree.Root))
 	c.t = nil
 	checkers.Put(c)
@@ -607,6 +709,7 @@ func (c *checker) setAll(ev, i int) {
 // supports. ev is the bit set of the members of i that count as evaluated
 // (-1 when i is not an object).
 func (c *checker) validate(s *fnode, i, ev int) int {
+	s = s.target()
 	if s.unsure {
 		return rUnsure
 	}
@@ -716,7 +819,7 @@ func (c *checker) validate(s *fnode, i, ev int) int {
 			}
 		}
 	}
-	if s.ref != nil {
+	if s.ref != nil && (s.flat == nil || kind != jsontree.Object) {
 		if r := c.inplace(s.ref, i, ev); r != 0 {
 			fail(r)
 		}
@@ -770,22 +873,30 @@ func (c *checker) validate(s *fnode, i, ev int) int {
 }
 
 // object applies the object keywords (required, properties,
-// additionalProperties) to object i.
+// additionalProperties) to object i; with s.flat, those of its $ref target
+// too.
 func (c *checker) object(s *fnode, i, ev int) int {
 	t := c.t
 	nd := &t.Nodes[i]
 	res := 0
+	kt, reqAll := &s.ktab, s.reqAll
+	if s.flat != nil {
+		kt, reqAll = &s.flat.ktab, s.flat.reqAll
+	}
 	var found uint64
 	var bloom uint64
 	// Duplicate keys: encoding/json keeps the last one; leave them to the
-	// reference. Small objects use a 64-bit filter and a look back on a hit;
-	// a large one is checked once, in linear time.
+	// reference. Each object is checked once per line (objects are
+	// validated again by each in-place subschema): a small one with a
+	// 64-bit filter and a look back on a hit, a large one in linear time.
+	dup := c.dupUnchecked(i)
 	small := nd.Len <= 32
-	if !small && c.dupChecked != i {
+	if dup && !small {
 		if c.hasDupKeys(i) {
 			return rUnsure
 		}
-		c.dupChecked = i
+		c.dupDone[i/64] |= 1 << (i % 64)
+		dup = false
 	}
 	for k, m := i+1, 0; m < int(nd.Len); m++ {
 		v := k + 1
@@ -794,35 +905,44 @@ func (c *checker) object(s *fnode, i, ev int) int {
 			return rUnsure
 		}
 		key := t.Raw[kn.Start:kn.End]
-		if small {
-			h := uint64(1) << ((uint(len(key))*7 + uint(firstByte(key))*3 + uint(lastByte(key))) & 63)
+		if dup {
+			var h uint64
+			if n := len(key); n > 0 {
+				h = uint64(1) << ((uint(n)*7 + uint(key[0])*3 + uint(key[n-1])) & 63)
+			} else {
+				h = 1
+			}
 			if bloom&h != 0 && c.dupBefore(i, k) {
 				return rUnsure
 			}
 			bloom |= h
 		}
-		ki, ok := s.ktab.get(key)
+		ki, ok := kt.get(key)
 		if ok {
-			if ki.req >= 0 {
-				found |= 1 << ki.req
-			}
-			if ki.prop != nil {
+			found |= ki.bits
+			if ki.prop != nil || ki.prop2 != nil {
 				c.words[ev+m/64] |= 1 << (m % 64)
-				if r := c.child(ki.prop, v); r != 0 {
-					res |= r
+				if ki.prop != nil {
+					res |= c.child(ki.prop, v)
+				}
+				if ki.prop2 != nil {
+					res |= c.child(ki.prop2, v)
 				}
 			}
 		}
-		if s.addlSet && (!ok || ki.prop == nil) {
+		if s.addlSet && ki.prop == nil {
 			if s.addlNo {
 				res |= rBad | rUnknown
-			} else if r := c.child(s.addl, v); r != 0 {
-				res |= r
+			} else {
+				res |= c.child(s.addl, v)
 			}
 		}
 		k = t.Next(v)
 	}
-	if s.nreq > 0 && found != (uint64(1)<<s.nreq)-1 {
+	if dup {
+		c.dupDone[i/64] |= 1 << (i % 64)
+	}
+	if found != reqAll {
 		res |= rBad | rReal
 	}
 	if s.addlSet {
@@ -831,24 +951,48 @@ func (c *checker) object(s *fnode, i, ev int) int {
 	return res
 }
 
+// dupUnchecked reports whether object i is still to be checked for
+// duplicate keys on this line.
+func (c *checker) dupUnchecked(i int) bool {
+	return c.dupDone[i/64]&(1<<(i%64)) == 0
+}
+
 // hasDupKeys reports whether object i repeats a key (keys compared as
-// written; an escaped key makes the caller unsure anyway).
+// written; an escaped key makes the caller unsure anyway). It uses an open
+// addressing set of key nodes, reused from line to line.
 func (c *checker) hasDupKeys(i int) bool {
 	t := c.t
-	if c.seen == nil {
-		c.seen = map[string]struct{}{}
+	n := t.Len(i)
+	size := 1
+	for size < 2*n {
+		size <<= 1
 	}
-	defer clear(c.seen)
-	for k, m := i+1, 0; m < t.Len(i); m++ {
-		key := t.RawBytes(k)
-		if _, dup := c.seen[string(key)]; dup {
-			return true
+	c.set = slices.Grow(c.set[:0], size)[:size]
+	clear(c.set)
+	defer func() {
+		if cap(c.set) > 1<<16 {
+			c.set = nil // do not keep a huge object's set
 		}
-		c.seen[string(key)] = struct{}{}
+	}()
+	mask := uint64(size - 1)
+	for k, m := i+1, 0; m < n; m++ {
+		key := t.RawBytes(k)
+		h := maphash.Bytes(dupSeed, key) & mask
+		for c.set[h] != 0 {
+			if string(t.RawBytes(int(c.set[h]-1))) == string(key) {
+				return true
+			}
+			h = (h + 1) & mask
+		}
+		c.set[h] = uint32(k + 1)
 		k = t.Next(k + 1)
 	}
 	return false
 }
+
+// dupSeed seeds the hash of hasDupKeys (a random seed: whether keys repeat
+// does not depend on it, and a file cannot be made to collide).
+var dupSeed = maphash.MakeSeed()
 
 // dupBefore reports whether key node k of object i repeats an earlier key.
 func (c *checker) dupBefore(i, k int) bool {
@@ -860,20 +1004,6 @@ func (c *checker) dupBefore(i, k int) bool {
 		}
 	}
 	return false
-}
-
-func firstByte(b []byte) byte {
-	if len(b) == 0 {
-		return 0
-	}
-	return b[0]
-}
-
-func lastByte(b []byte) byte {
-	if len(b) == 0 {
-		return 0
-	}
-	return b[len(b)-1]
 }
 
 // isIntLiteral says whether a number literal is an integer: 1 yes, -1 no
