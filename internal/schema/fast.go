@@ -884,20 +884,23 @@ func (c *checker) object(s *fnode, i, ev int) int {
 		kt, reqAll = &s.flat.ktab, s.flat.reqAll
 	}
 	var found uint64
-	var bloom uint64
 	// Duplicate keys: encoding/json keeps the last one; leave them to the
 	// reference. Each object is checked once per line (objects are
-	// validated again by each in-place subschema): a small one with a
-	// 64-bit filter and a look back on a hit, a large one in linear time.
+	// validated again by each in-place subschema). A key of the table is
+	// a duplicate when its slot is taken already; other keys go through a
+	// 64-bit filter and a look back on a hit. A large object is checked in
+	// linear time first.
 	dup := c.dupUnchecked(i)
-	small := nd.Len <= 32
-	if dup && !small {
+	if dup && nd.Len > 32 {
 		if c.hasDupKeys(i) {
 			return rUnsure
 		}
 		c.dupDone[i/64] |= 1 << (i % 64)
 		dup = false
 	}
+	var bloom uint64
+	var taken [4]uint64 // slots seen, when the table has at most 256
+	bySlot := len(kt.slots) <= 256
 	for k, m := i+1, 0; m < int(nd.Len); m++ {
 		v := k + 1
 		kn := &t.Nodes[k]
@@ -905,19 +908,24 @@ func (c *checker) object(s *fnode, i, ev int) int {
 			return rUnsure
 		}
 		key := t.Raw[kn.Start:kn.End]
+		ki, sl, ok := kt.getSlot(key)
 		if dup {
-			var h uint64
-			if n := len(key); n > 0 {
-				h = uint64(1) << ((uint(n)*7 + uint(key[0])*3 + uint(key[n-1])) & 63)
+			if sl >= 0 && bySlot {
+				if taken[sl/64]&(1<<(sl%64)) != 0 {
+					return rUnsure
+				}
+				taken[sl/64] |= 1 << (sl % 64)
 			} else {
-				h = 1
+				h := uint64(1)
+				if n := len(key); n > 0 {
+					h <<= (uint(n)*7 + uint(key[0])*3 + uint(key[n-1])) & 63
+				}
+				if bloom&h != 0 && c.dupBefore(i, k) {
+					return rUnsure
+				}
+				bloom |= h
 			}
-			if bloom&h != 0 && c.dupBefore(i, k) {
-				return rUnsure
-			}
-			bloom |= h
 		}
-		ki, ok := kt.get(key)
 		if ok {
 			found |= ki.bits
 			if ki.prop != nil || ki.prop2 != nil {

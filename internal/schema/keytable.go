@@ -83,6 +83,20 @@ func newKeyTable(keys map[string]keyInfo) keyTable {
 	return keyTable{m: keys}
 }
 
+// getSlot is get that also returns the slot of a key found, or -1 when
+// the table is a map.
+func (kt *keyTable) getSlot(key []byte) (keyInfo, int, bool) {
+	if kt.slots == nil {
+		ki, ok := kt.get(key)
+		return ki, -1, ok
+	}
+	sl := kt.slot(key)
+	if s := &kt.slots[sl]; s.used && s.name == string(key) {
+		return s.info, int(sl), true
+	}
+	return keyInfo{}, -1, false
+}
+
 // get returns the keyInfo of key, and whether the schema names it.
 func (kt *keyTable) get(key []byte) (keyInfo, bool) {
 	if kt.slots == nil {
