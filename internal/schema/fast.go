@@ -479,6 +479,7 @@ var checkers = sync.Pool{New: func() any { return &checker{} }}
 // fastRoots are the compiled schemas the fast check starts from.
 type fastRoots struct {
 	entries map[string]*fnode
+	types   keyTable // entries, by type: keyInfo.prop is the schema
 	history *fnode
 }
 
@@ -501,6 +502,11 @@ func (v *Validator) compileFast() error {
 			v.fast.entries[name] = n
 		}
 	}
+	types := map[string]keyInfo{}
+	for typ, n := range v.fast.entries {
+		types[typ] = keyInfo{prop: n, req: -1}
+	}
+	v.fast.types = newKeyTable(types)
 	for _, n := range c.done {
 		n.markUnion()
 		n.markPure()
@@ -622,11 +628,11 @@ func (v *Validator) FastEntry(typ string, t *jsontree.Tree) Verdict {
 	if v.fast == nil {
 		return Unsure
 	}
-	s, ok := v.fast.entries[typ]
+	ki, ok := v.fast.types.getStr(typ)
 	if !ok {
 		return Valid
 	}
-	return v.fastCheck(s, t)
+	return v.fastCheck(ki.prop, t)
 }
 
 // FastHistory checks one parsed history.jsonl line.

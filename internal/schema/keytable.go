@@ -19,7 +19,7 @@ type keySlot struct {
 }
 
 // keyFeatures packs the bytes of key the perfect hash reads.
-func keyFeatures(key []byte) uint32 {
+func keyFeatures[K string | []byte](key K) uint32 {
 	n := len(key)
 	if n == 0 {
 		return 0
@@ -95,6 +95,19 @@ func (kt *keyTable) getSlot(key []byte) (keyInfo, int, bool) {
 		return s.info, int(sl), true
 	}
 	return keyInfo{}, -1, false
+}
+
+// getStr is get for a string key.
+func (kt *keyTable) getStr(key string) (keyInfo, bool) {
+	if kt.slots == nil {
+		ki, ok := kt.m[key]
+		return ki, ok
+	}
+	sl := &kt.slots[kt.slotOf(keyFeatures(key))]
+	if sl.used && sl.name == key {
+		return sl.info, true
+	}
+	return keyInfo{}, false
 }
 
 // get returns the keyInfo of key, and whether the schema names it.

@@ -79,3 +79,30 @@ func TestFastManyKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestKnownEntryTypeTable: the type table knows exactly the entry types
+// with a schema.
+func TestKnownEntryTypeTable(t *testing.T) {
+	v, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for typ := range v.entries {
+		if !v.KnownEntryType(typ) {
+			t.Errorf("%q: not known", typ)
+		}
+		if ki, ok := v.fast.types.getStr(typ); !ok || ki.prop != v.fast.entries[typ] {
+			t.Errorf("%q: wrong schema", typ)
+		}
+		for _, other := range []string{typ + "x", "x" + typ, strings.ToUpper(typ), typ[:len(typ)/2], ""} {
+			if _, named := v.entries[other]; !named && v.KnownEntryType(other) {
+				t.Errorf("%q known", other)
+			}
+		}
+	}
+	for _, typ := range []string{"history", "todos", "defs/usage", "usage"} {
+		if v.KnownEntryType(typ) {
+			t.Errorf("%q known", typ)
+		}
+	}
+}

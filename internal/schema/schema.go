@@ -241,7 +241,7 @@ func (v *Validator) compileAll() error {
 
 // KnownEntryType reports whether transcript lines of type t have a schema.
 func (v *Validator) KnownEntryType(t string) bool {
-	_, ok := v.entries[t]
+	_, ok := v.fast.types.getStr(t)
 	return ok
 }
 
