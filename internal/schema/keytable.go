@@ -1,14 +1,16 @@
 package schema
 
+import "slices"
+
 // keyTable finds the keyInfo of an object key among the keys a schema
 // names (properties and required) without hashing the whole key: a
-// perfect hash over the key's length and three of its bytes picks the one
+// perfect hash over the key's length and four of its bytes picks the one
 // slot the key can be in, and one comparison decides. A schema whose keys
 // no seed separates keeps the map.
 type keyTable struct {
 	slots []keySlot
 	shift uint32
-	seed  uint32
+	seed  uint64
 	m     map[string]keyInfo // fallback when slots is nil
 }
 
@@ -19,22 +21,22 @@ type keySlot struct {
 }
 
 // keyFeatures packs the bytes of key the perfect hash reads.
-func keyFeatures[K string | []byte](key K) uint32 {
+func keyFeatures[K string | []byte](key K) uint64 {
 	n := len(key)
 	if n == 0 {
 		return 0
 	}
-	return uint32(n) | uint32(key[0])<<8 | uint32(key[n/2])<<16 | uint32(key[n-1])<<24
+	return uint64(n) | uint64(key[0])<<8 | uint64(key[n/4])<<16 | uint64(key[n/2])<<24 | uint64(key[n-1])<<32
 }
 
 func (kt *keyTable) slot(key []byte) uint32 { return kt.slotOf(keyFeatures(key)) }
 
 // slotOf is slot for a key whose features are f.
-func (kt *keyTable) slotOf(f uint32) uint32 {
+func (kt *keyTable) slotOf(f uint64) uint32 {
 	h := f * kt.seed
-	h ^= h >> 15
-	h *= 0x2c1b3c6d
-	return h >> kt.shift
+	h ^= h >> 31
+	h *= 0xbf58476d1ce4e5b9
+	return uint32(h>>32) >> kt.shift
 }
 
 // newKeyTable builds the table for keys; it is deterministic (the seeds are
@@ -48,17 +50,23 @@ func newKeyTable(keys map[string]keyInfo) keyTable {
 	for 1<<bits < 2*len(keys) {
 		bits++
 	}
-	feats := make([]uint32, 0, len(keys))
+	feats := make([]uint64, 0, len(keys))
 	for name := range keys {
-		feats = append(feats, keyFeatures([]byte(name)))
+		feats = append(feats, keyFeatures(name))
+	}
+	slices.Sort(feats)
+	for i := 1; i < len(feats); i++ {
+		if feats[i] == feats[i-1] {
+			return keyTable{m: keys} // no seed separates these two
+		}
 	}
 	var used []uint64 // bit set of the slots taken under the seed tried
-	seed := uint32(0x9e3779b1)
+	seed := uint64(0x9e3779b97f4a7c15)
 	for grow := 0; grow < 3; grow++ {
 		kt := keyTable{shift: 32 - bits}
 		used = make([]uint64, (1<<bits+63)/64)
 		for try := 0; try < 2000; try++ {
-			seed = seed*0x01000193 + 0x7f4a7c15 | 1
+			seed = seed*6364136223846793005 + 1442695040888963407 | 1
 			kt.seed = seed
 			clear(used)
 			ok := true

@@ -22,6 +22,9 @@ func TestKeyTable(t *testing.T) {
 		}
 	}
 	for loc, n := range c.done {
+		if n.ktab.m != nil {
+			t.Logf("%s: its keys fall back to a map", loc)
+		}
 		for k, want := range n.keys {
 			got, ok := n.ktab.get([]byte(k))
 			if !ok || got != want {
@@ -38,8 +41,11 @@ func TestKeyTable(t *testing.T) {
 		}
 	}
 	// Keys no seed can separate by their sampled bytes fall back to a map.
-	kt := newKeyTable(map[string]keyInfo{"abXcd": {req: 0}, "abYcd": {req: 1}})
-	for i, k := range []string{"abXcd", "abYcd"} {
+	kt := newKeyTable(map[string]keyInfo{"abcXeYgh": {req: 0}, "abcZeWgh": {req: 1}})
+	if kt.m == nil {
+		t.Error("keys with the same sampled bytes got a perfect hash")
+	}
+	for i, k := range []string{"abcXeYgh", "abcZeWgh"} {
 		if ki, ok := kt.get([]byte(k)); !ok || ki.req != i {
 			t.Errorf("%q: got %+v %v", k, ki, ok)
 		}
