@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"errors"
 	"fmt"
 	"hash/maphash"
 	"net/url"
@@ -126,8 +127,9 @@ var ignored = map[string]bool{"$schema": true, "$id": true, "$comment": true, "t
 
 // fastCompiler compiles the raw schema documents.
 type fastCompiler struct {
-	docs map[string]any
-	done map[string]*fnode
+	docs  map[string]any
+	done  map[string]*fnode
+	order []*fnode // done, in the order compiled
 }
 
 func compileFast(cat *catalog) (*fastCompiler, error) {
@@ -150,6 +152,7 @@ func (c *fastCompiler) at(loc string) (*fnode, error) {
 	}
 	n := &fnode{loc: loc, minLen: -1}
 	c.done[loc] = n
+	c.order = append(c.order, n)
 	if err := c.fill(n, doc, frag, val); err != nil {
 		return nil, err
 	}
@@ -478,9 +481,27 @@ var checkers = sync.Pool{New: func() any { return &checker{} }}
 
 // fastRoots are the compiled schemas the fast check starts from.
 type fastRoots struct {
-	entries map[string]*fnode
-	types   keyTable // entries, by type: keyInfo.prop is the schema
-	history *fnode
+	entries map[string]*fastRoot
+	types   keyTable // entries, by type: keyInfo.req indexes list
+	list    []*fastRoot
+	history *fastRoot
+
+	mu   sync.Mutex // guards comp, finished and broken
+	comp *fastCompiler
+	// finished counts the nodes of comp.order the shortcuts were marked on.
+	finished int
+	// broken is set when a compilation failed: comp may hold half-built
+	// nodes, so nothing more is compiled.
+	broken error
+}
+
+// fastRoot is the fast check of one schema, compiled on first use: a run
+// compiles only the entry types it meets.
+type fastRoot struct {
+	loc  string
+	once sync.Once
+	n    *fnode
+	err  error
 }
 
 func (v *Validator) compileFast() error {
@@ -488,31 +509,64 @@ func (v *Validator) compileFast() error {
 	if err != nil {
 		return err
 	}
-	v.fast = &fastRoots{entries: map[string]*fnode{}}
+	f := &fastRoots{entries: map[string]*fastRoot{}, comp: c}
+	types := map[string]keyInfo{}
 	for _, name := range v.cat.names {
-		n, err := c.at(baseURL + name + ".json#")
-		if err != nil {
-			return err
-		}
+		r := &fastRoot{loc: baseURL + name + ".json#"}
 		switch {
 		case name == historyName:
-			v.fast.history = n
+			f.history = r
 		case name == todosName:
 		case !strings.Contains(name, "/"):
-			v.fast.entries[name] = n
+			f.entries[name] = r
+			types[name] = keyInfo{req: len(f.list)}
+			f.list = append(f.list, r)
 		}
 	}
-	types := map[string]keyInfo{}
-	for typ, n := range v.fast.entries {
-		types[typ] = keyInfo{prop: n, req: -1}
+	if f.history == nil {
+		return errors.New("fast schema: no history schema")
 	}
-	v.fast.types = newKeyTable(types)
-	for _, n := range c.done {
-		n.markUnion()
-		n.markPure()
-	}
-	for _, n := range c.done {
-		n.flattenRef()
+	f.types = newKeyTable(types)
+	v.fast = f
+	return nil
+}
+
+// root returns the compiled fast check of r, or nil when it does not
+// compile (the caller is then unsure, and the reference reports why).
+func (f *fastRoots) root(r *fastRoot) *fnode {
+	r.once.Do(func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		if f.broken != nil {
+			r.err = f.broken
+			return
+		}
+		r.n, r.err = f.comp.at(r.loc)
+		if r.err != nil {
+			r.n, f.broken = nil, r.err
+			return
+		}
+		// Mark the shortcuts on the nodes this compilation added; older
+		// nodes never change, and other goroutines may be reading them.
+		added := f.comp.order[f.finished:]
+		for _, n := range added {
+			n.markUnion()
+			n.markPure()
+		}
+		for _, n := range added {
+			n.flattenRef()
+		}
+		f.finished = len(f.comp.order)
+	})
+	return r.n
+}
+
+// compileAll compiles the fast check of every schema, for tests.
+func (f *fastRoots) compileAll() error {
+	for _, r := range append([]*fastRoot{f.history}, f.list...) {
+		if f.root(r); r.err != nil {
+			return r.err
+		}
 	}
 	return nil
 }
@@ -632,7 +686,7 @@ func (v *Validator) FastEntry(typ string, t *jsontree.Tree) Verdict {
 	if !ok {
 		return Valid
 	}
-	return v.fastCheck(ki.prop, t)
+	return v.fastCheck(v.fast.root(v.fast.list[ki.req]), t)
 }
 
 // FastHistory checks one parsed history.jsonl line.
@@ -640,10 +694,13 @@ func (v *Validator) FastHistory(t *jsontree.Tree) Verdict {
 	if v.fast == nil {
 		return Unsure
 	}
-	return v.fastCheck(v.fast.history, t)
+	return v.fastCheck(v.fast.root(v.fast.history), t)
 }
 
 func (v *Validator) fastCheck(s *fnode, t *jsontree.Tree) Verdict {
+	if s == nil {
+		return Unsure
+	}
 	c := checkers.Get().(*checker)
 	c.t = t
 	c.words = c.words[:0]

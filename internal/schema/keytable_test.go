@@ -97,7 +97,7 @@ func TestKnownEntryTypeTable(t *testing.T) {
 		if !v.KnownEntryType(typ) {
 			t.Errorf("%q: not known", typ)
 		}
-		if ki, ok := v.fast.types.getStr(typ); !ok || ki.prop != v.fast.entries[typ] {
+		if ki, ok := v.fast.types.getStr(typ); !ok || v.fast.list[ki.req] != v.fast.entries[typ] {
 			t.Errorf("%q: wrong schema", typ)
 		}
 		for _, other := range []string{typ + "x", "x" + typ, strings.ToUpper(typ), typ[:len(typ)/2], ""} {

@@ -225,7 +225,8 @@ func (v *Validator) reference(r *refSchema) (*jsonschema.Schema, error) {
 	return r.s, r.err
 }
 
-// compileAll compiles the reference validator of every schema, for tests.
+// compileAll compiles the reference validator and the fast check of every
+// schema, for tests.
 func (v *Validator) compileAll() error {
 	all := []*refSchema{v.history, v.todos}
 	for _, t := range v.EntryTypes() {
@@ -236,7 +237,7 @@ func (v *Validator) compileAll() error {
 			return err
 		}
 	}
-	return nil
+	return v.fast.compileAll()
 }
 
 // KnownEntryType reports whether transcript lines of type t have a schema.

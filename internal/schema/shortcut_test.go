@@ -40,10 +40,13 @@ func plainValidator(t testing.TB) *Validator {
 			walk(s)
 		}
 	}
-	for _, n := range v.fast.entries {
-		walk(n)
+	if err := v.fast.compileAll(); err != nil {
+		t.Fatal(err)
 	}
-	walk(v.fast.history)
+	for _, r := range v.fast.entries {
+		walk(r.n)
+	}
+	walk(v.fast.history.n)
 	if cleared < 2 {
 		t.Fatalf("%d shortcuts compiled, want at least content blocks and system subtypes", cleared)
 	}

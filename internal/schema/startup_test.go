@@ -1,8 +1,10 @@
 package schema
 
 import (
+	"sync"
 	"testing"
 
+	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/schemas"
 )
 
@@ -66,5 +68,105 @@ func TestLazyCompileConcurrent(t *testing.T) {
 	}
 	for g := 0; g < 4; g++ {
 		<-done
+	}
+}
+
+// TestLazyFastConcurrent: fast checks compiled on first use from several
+// goroutines at once give the verdicts of checks compiled up front (run
+// with -race).
+func TestLazyFastConcurrent(t *testing.T) {
+	var lines [][]byte
+	corpusLines(t, func(where string, line []byte) {
+		if len(lines) < 3000 && len(line) < 32<<10 {
+			lines = append(lines, append([]byte(nil), line...))
+		}
+	})
+	if len(lines) == 0 {
+		t.Skip("no corpus")
+	}
+	eager, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := eager.fast.compileAll(); err != nil {
+		t.Fatal(err)
+	}
+	types := eager.EntryTypes()
+	want := make([][]Verdict, len(lines))
+	var tr jsontree.Tree
+	for i, l := range lines {
+		if tr.Parse(l) != nil || tr.Kind(jsontree.Root) != jsontree.Object {
+			continue
+		}
+		for _, typ := range types {
+			want[i] = append(want[i], eager.FastEntry(typ, &tr))
+		}
+		want[i] = append(want[i], eager.FastHistory(&tr))
+	}
+	lazy, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var tr jsontree.Tree
+			for k := range lines {
+				i := (k + g*len(lines)/4) % len(lines)
+				if want[i] == nil || tr.Parse(lines[i]) != nil {
+					continue
+				}
+				for j := range types {
+					typ := types[(j+g*5)%len(types)]
+					if got := lazy.FastEntry(typ, &tr); got != want[i][(j+g*5)%len(types)] {
+						t.Errorf("line %d as %s: %v, want %v", i, typ, got, want[i][(j+g*5)%len(types)])
+						return
+					}
+				}
+				if got := lazy.FastHistory(&tr); got != want[i][len(types)] {
+					t.Errorf("line %d as history: %v, want %v", i, got, want[i][len(types)])
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// BenchmarkStartupFirstLines is BenchmarkStartup plus the fast check of a
+// first user and assistant line, which compiles the checks of those types.
+func BenchmarkStartupFirstLines(b *testing.B) {
+	env := `"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/p",` +
+		`"sessionId":"5eac5945-4cf4-4f5c-a46a-1f8dacb407aa","version":"2.1.0",` +
+		`"uuid":"295d5bee-e9dc-45da-b74c-f094d30baa80","timestamp":"2025-01-01T00:00:00Z",`
+	lines := map[string]string{
+		"user": `{` + env + `"type":"user","message":{"role":"user","content":"hi"}}`,
+		"assistant": `{` + env + `"type":"assistant","message":{"id":"m","type":"message","role":"assistant","model":"x",` +
+			`"content":[{"type":"text","text":"hi"}],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}}`,
+	}
+	trees := map[string]*jsontree.Tree{}
+	for typ, l := range lines {
+		trees[typ] = new(jsontree.Tree)
+		if err := trees[typ].Parse([]byte(l)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		cat, err := readCatalog(schemas.FS)
+		if err != nil {
+			b.Fatal(err)
+		}
+		v, err := newValidator(cat)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for typ, tr := range trees {
+			if got := v.FastEntry(typ, tr); got != Valid {
+				b.Fatalf("%s: %v", typ, got)
+			}
+		}
 	}
 }
