@@ -127,13 +127,13 @@ var ignored = map[string]bool{"$schema": true, "$id": true, "$comment": true, "t
 
 // fastCompiler compiles the raw schema documents.
 type fastCompiler struct {
-	docs  map[string]any
+	cat   *catalog
 	done  map[string]*fnode
 	order []*fnode // done, in the order compiled
 }
 
 func compileFast(cat *catalog) (*fastCompiler, error) {
-	return &fastCompiler{docs: cat.docs, done: map[string]*fnode{}}, nil
+	return &fastCompiler{cat: cat, done: map[string]*fnode{}}, nil
 }
 
 // at compiles the schema at the absolute location loc ("doc#/pointer").
@@ -142,9 +142,9 @@ func (c *fastCompiler) at(loc string) (*fnode, error) {
 		return n, nil
 	}
 	doc, frag, _ := strings.Cut(loc, "#")
-	d, ok := c.docs[doc]
-	if !ok {
-		return nil, fmt.Errorf("fast schema: no document %s", doc)
+	d, err := c.cat.doc(doc)
+	if err != nil {
+		return nil, fmt.Errorf("fast schema: %w", err)
 	}
 	val, ok := lookup(d, frag)
 	if !ok {

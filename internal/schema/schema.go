@@ -68,14 +68,29 @@ type refSchema struct {
 	err  error
 }
 
-// catalog is what the validator knows of the raw schema documents.
+// catalog is what the validator knows of the raw schema documents. The
+// documents are decoded on first use: a run decodes only the schemas of
+// the entry types it meets.
 type catalog struct {
-	names    []string          // sorted schema names, e.g. "defs/usage", "user"
-	raw      map[string][]byte // name -> file content
-	docs     map[string]any    // $id (without fragment) -> decoded document
-	declared map[string]bool   // every property name declared by some schema
-	blocks   map[string]bool   // known content block types
-	subtypes map[string]bool   // known system subtypes
+	names []string            // sorted schema names, e.g. "defs/usage", "user"
+	raw   map[string][]byte   // name -> file content
+	docs  map[string]*lazyDoc // $id (without fragment) -> document
+
+	declaredOnce sync.Once
+	declaredVal  map[string]bool // every property name declared by some schema
+
+	knownOnce   sync.Once
+	blocksVal   map[string]bool // known content block types
+	subtypesVal map[string]bool // known system subtypes
+}
+
+// lazyDoc is one schema document, decoded once.
+type lazyDoc struct {
+	path string // e.g. "defs/usage.json"
+	data []byte
+	once sync.Once
+	val  any
+	err  error
 }
 
 var (
@@ -84,20 +99,14 @@ var (
 	catErr  error
 )
 
-// loadCatalog reads and decodes the embedded schema files once.
+// loadCatalog reads the embedded schema files once.
 func loadCatalog() (*catalog, error) {
 	catOnce.Do(func() { catVal, catErr = readCatalog(schemas.FS) })
 	return catVal, catErr
 }
 
 func readCatalog(fsys fs.FS) (*catalog, error) {
-	c := &catalog{
-		raw:      map[string][]byte{},
-		docs:     map[string]any{},
-		declared: map[string]bool{},
-		blocks:   map[string]bool{},
-		subtypes: map[string]bool{},
-	}
+	c := &catalog{raw: map[string][]byte{}, docs: map[string]*lazyDoc{}}
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -109,35 +118,65 @@ func readCatalog(fsys fs.FS) (*catalog, error) {
 		if err != nil {
 			return err
 		}
-		var doc any
-		if err := json.Unmarshal(data, &doc); err != nil {
-			return fmt.Errorf("schema %s: %w", p, err)
-		}
 		name := strings.TrimSuffix(p, ".json")
-		m, _ := doc.(map[string]any)
-		if id, _ := m["$id"].(string); id != baseURL+p {
-			return fmt.Errorf("schema %s: $id is %q, want %q", p, id, baseURL+p)
-		}
 		c.names = append(c.names, name)
 		c.raw[name] = data
-		c.docs[baseURL+p] = doc
-		collectDeclared(doc, c.declared)
+		c.docs[baseURL+p] = &lazyDoc{path: p, data: data}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	sort.Strings(c.names)
-	for k := range defsOf(c.docs[baseURL+"defs/content-block.json"]) {
-		c.blocks[k] = true
-	}
-	for k := range defsOf(c.docs[baseURL+"system.json"]) {
-		c.subtypes[k] = true
-	}
-	if len(c.blocks) == 0 || len(c.subtypes) == 0 {
-		return nil, errors.New("schema: content-block or system schema has no $defs")
-	}
 	return c, nil
+}
+
+// doc returns the decoded document whose $id is id.
+func (c *catalog) doc(id string) (any, error) {
+	d, ok := c.docs[id]
+	if !ok {
+		return nil, fmt.Errorf("schema: no document %s", id)
+	}
+	d.once.Do(func() {
+		if err := json.Unmarshal(d.data, &d.val); err != nil {
+			d.val, d.err = nil, fmt.Errorf("schema %s: %w", d.path, err)
+			return
+		}
+		m, _ := d.val.(map[string]any)
+		if got, _ := m["$id"].(string); got != baseURL+d.path {
+			d.val, d.err = nil, fmt.Errorf("schema %s: $id is %q, want %q", d.path, got, baseURL+d.path)
+		}
+	})
+	return d.val, d.err
+}
+
+// declared returns every property name some schema declares.
+func (c *catalog) declared() map[string]bool {
+	c.declaredOnce.Do(func() {
+		c.declaredVal = map[string]bool{}
+		for _, name := range c.names {
+			d, _ := c.doc(baseURL + name + ".json")
+			collectDeclared(d, c.declaredVal)
+		}
+	})
+	return c.declaredVal
+}
+
+// known returns the content block types and system subtypes the schemas
+// describe (the $defs of content-block.json and system.json).
+func (c *catalog) known() (blocks, subtypes map[string]bool) {
+	c.knownOnce.Do(func() {
+		c.blocksVal, c.subtypesVal = map[string]bool{}, map[string]bool{}
+		d, _ := c.doc(baseURL + "defs/content-block.json")
+		for k := range defsOf(d) {
+			c.blocksVal[k] = true
+		}
+		d, _ = c.doc(baseURL + "system.json")
+		for k := range defsOf(d) {
+			c.subtypesVal[k] = true
+		}
+	})
+	return c.blocksVal, c.subtypesVal
 }
 
 // defsOf returns the $defs object of a schema document.
@@ -186,11 +225,14 @@ func newValidator(cat *catalog) (*Validator, error) {
 	c.Draft = jsonschema.Draft2020
 	c.AssertFormat = true
 	c.LoadURL = func(s string) (io.ReadCloser, error) {
-		name, ok := strings.CutPrefix(s, baseURL)
-		if data, found := cat.raw[strings.TrimSuffix(name, ".json")]; ok && found && strings.HasSuffix(name, ".json") {
-			return io.NopCloser(bytes.NewReader(data)), nil
+		d, ok := cat.docs[s]
+		if !ok {
+			return nil, fmt.Errorf("schema: %s is not an embedded schema", s)
 		}
-		return nil, fmt.Errorf("schema: %s is not an embedded schema", s)
+		if _, err := cat.doc(s); err != nil {
+			return nil, err // does not decode, or its $id is not its path
+		}
+		return io.NopCloser(bytes.NewReader(d.data)), nil
 	}
 	v := &Validator{entries: map[string]*refSchema{}, cat: cat, comp: c}
 	for _, name := range cat.names {
@@ -280,13 +322,21 @@ func (v *Validator) ValidateTodos(value any) []Problem {
 // KnownBlockType reports whether the schemas know the content block type t.
 func KnownBlockType(t string) bool {
 	cat, err := loadCatalog()
-	return err == nil && cat.blocks[t]
+	if err != nil {
+		return false
+	}
+	blocks, _ := cat.known()
+	return blocks[t]
 }
 
 // KnownSystemSubtype reports whether the schemas know the system subtype s.
 func KnownSystemSubtype(s string) bool {
 	cat, err := loadCatalog()
-	return err == nil && cat.subtypes[s]
+	if err != nil {
+		return false
+	}
+	_, subtypes := cat.known()
+	return subtypes[s]
 }
 
 // Names returns the names of every embedded schema, sorted, e.g. "assistant",
@@ -367,7 +417,7 @@ func (v *Validator) dropCascade(probs []Problem) []Problem {
 	for _, p := range probs {
 		if p.UnknownField {
 			parent, name := splitPointer(p.Pointer)
-			if v.cat.declared[name] && (anyUnder(real, parent) || anyBelow(all, p.Pointer)) {
+			if v.cat.declared()[name] && (anyUnder(real, parent) || anyBelow(all, p.Pointer)) {
 				continue
 			}
 		}

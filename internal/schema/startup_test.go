@@ -1,8 +1,10 @@
 package schema
 
 import (
+	"strings"
 	"sync"
 	"testing"
+	"testing/fstest"
 
 	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/schemas"
@@ -167,6 +169,70 @@ func BenchmarkStartupFirstLines(b *testing.B) {
 			if got := v.FastEntry(typ, tr); got != Valid {
 				b.Fatalf("%s: %v", typ, got)
 			}
+		}
+	}
+}
+
+// TestCatalogDocs: every embedded schema document decodes and carries the
+// $id of its path (New leaves decoding to first use), and the known block
+// types and system subtypes are found.
+func TestCatalogDocs(t *testing.T) {
+	cat, err := readCatalog(schemas.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range cat.names {
+		if _, err := cat.doc(baseURL + name + ".json"); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := cat.doc(baseURL + "nope.json"); err == nil {
+		t.Error("an unknown document decodes")
+	}
+	blocks, subtypes := cat.known()
+	if !blocks["text"] || !blocks["tool_use"] || !subtypes["compact_boundary"] {
+		t.Errorf("known block types %v, subtypes %v", blocks, subtypes)
+	}
+	if !cat.declared()["parentUuid"] || cat.declared()["brandNewField"] {
+		t.Error("declared property names are wrong")
+	}
+}
+
+// TestBrokenSchemaLazily: a schema document that does not decode, found
+// only on first use now, leaves the fast check unsure and the reference
+// reports that it cannot validate, instead of passing lines.
+func TestBrokenSchemaLazily(t *testing.T) {
+	doc := func(id, body string) *fstest.MapFile {
+		return &fstest.MapFile{Data: []byte(`{"$id":"` + baseURL + id + `",` + body + `}`)}
+	}
+	fsys := fstest.MapFS{
+		"history.json": doc("history.json", `"type":"object"`),
+		"todos.json":   doc("todos.json", `"type":"array"`),
+		"user.json":    doc("wrong.json", `"type":"object"`),
+		"bad.json":     {Data: []byte(`{"$id":`)},
+	}
+	cat, err := readCatalog(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := newValidator(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tr jsontree.Tree
+	if err := tr.Parse([]byte(`{"type":"user"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if got := v.FastHistory(&tr); got != Valid {
+		t.Errorf("history: %v, want valid", got)
+	}
+	for _, typ := range []string{"user", "bad"} {
+		if got := v.FastEntry(typ, &tr); got != Unsure {
+			t.Errorf("%s: fast verdict %v, want unsure", typ, got)
+		}
+		probs := v.ValidateEntry(typ, map[string]any{"type": "user"})
+		if len(probs) != 1 || !strings.HasPrefix(probs[0].Message, "cannot validate") {
+			t.Errorf("%s: problems %+v", typ, probs)
 		}
 	}
 }
