@@ -78,6 +78,8 @@ type fnode struct {
 	// flat is set when n has a $ref to a schema that only names object
 	// members (flattenRef): on an object, one pass applies both.
 	flat *flatObj
+	// leaf is set when n asserts at most a type (markLeaf).
+	leaf bool
 }
 
 // flatObj is the key table of a node merged with that of its $ref target.
@@ -556,6 +558,9 @@ func (f *fastRoots) root(r *fastRoot) *fnode {
 		for _, n := range added {
 			n.flattenRef()
 		}
+		for _, n := range added {
+			n.markLeaf()
+		}
 		f.finished = len(f.comp.order)
 	})
 	return r.n
@@ -569,6 +574,17 @@ func (f *fastRoots) compileAll() error {
 		}
 	}
 	return nil
+}
+
+// markLeaf sets leaf when n asserts nothing but (maybe) a type: validating
+// a value against it is the type check alone, whatever the value holds.
+func (n *fnode) markLeaf() {
+	n.leaf = !n.unsure && (n.always == 0 || n.always == 1) && !n.disc && len(n.consts) == 0 && !n.dateTime &&
+		n.minLen < 0 && !n.hasMin && len(n.keys) == 0 && !n.addlSet && n.uneval == nil && n.ref == nil &&
+		n.not == nil && len(n.allOf) == 0 && n.ifs == nil && n.items == nil && n.union == nil && n.flat == nil && !n.pure
+	if n.always == 1 && n.types != 0 {
+		n.leaf = false // a boolean schema has no type; keep to what validate does
+	}
 }
 
 // onlyRef reports whether n has a $ref and no other keyword.
@@ -789,31 +805,8 @@ func (c *checker) validate(s *fnode, i, ev int) int {
 	nd := &t.Nodes[i]
 	kind := nd.Kind
 	if s.types != 0 {
-		var bit uint8
-		switch kind {
-		case jsontree.Null:
-			bit = tNull
-		case jsontree.True, jsontree.False:
-			bit = tBool
-		case jsontree.Number:
-			bit = tNumber
-			if s.types&tInteger != 0 && s.types&tNumber == 0 {
-				switch isIntLiteral(t.RawBytes(i)) {
-				case 1:
-					bit = tInteger
-				case 0:
-					return rUnsure
-				}
-			}
-		case jsontree.String:
-			bit = tString
-		case jsontree.Array:
-			bit = tArray
-		case jsontree.Object:
-			bit = tObject
-		}
-		if s.types&bit == 0 {
-			return rBad | rReal
+		if r := c.typeCheck(s, i); r != 0 {
+			return r
 		}
 	}
 	res := 0
@@ -852,7 +845,7 @@ func (c *checker) validate(s *fnode, i, ev int) int {
 	case jsontree.Array:
 		if s.items != nil {
 			for k, m := i+1, 0; m < int(nd.Len); m++ {
-				if r := c.child(s.items, k); r != 0 {
+				if r := c.member(s.items, k); r != 0 {
 					fail(r)
 				}
 				k = t.Next(k)
@@ -935,6 +928,49 @@ func (c *checker) validate(s *fnode, i, ev int) int {
 	return res
 }
 
+// typeCheck applies the type keyword of s to node i.
+func (c *checker) typeCheck(s *fnode, i int) int {
+	if s.types == 0 {
+		return 0
+	}
+	var bit uint8
+	switch c.t.Nodes[i].Kind {
+	case jsontree.Null:
+		bit = tNull
+	case jsontree.True, jsontree.False:
+		bit = tBool
+	case jsontree.Number:
+		bit = tNumber
+		if s.types&tInteger != 0 && s.types&tNumber == 0 {
+			switch isIntLiteral(c.t.RawBytes(i)) {
+			case 1:
+				bit = tInteger
+			case 0:
+				return rUnsure
+			}
+		}
+	case jsontree.String:
+		bit = tString
+	case jsontree.Array:
+		bit = tArray
+	case jsontree.Object:
+		bit = tObject
+	}
+	if s.types&bit == 0 {
+		return rBad | rReal
+	}
+	return 0
+}
+
+// member validates i against s as a fresh instance, as child does; a
+// schema marked leaf (at most a type) needs only the type check.
+func (c *checker) member(s *fnode, i int) int {
+	if s.leaf {
+		return c.typeCheck(s, i)
+	}
+	return c.child(s, i)
+}
+
 // object applies the object keywords (required, properties,
 // additionalProperties) to object i; with s.flat, those of its $ref target
 // too.
@@ -994,10 +1030,10 @@ func (c *checker) object(s *fnode, i, ev int) int {
 			if ki.prop != nil || ki.prop2 != nil {
 				c.words[ev+m/64] |= 1 << (m % 64)
 				if ki.prop != nil {
-					res |= c.child(ki.prop, v)
+					res |= c.member(ki.prop, v)
 				}
 				if ki.prop2 != nil {
-					res |= c.child(ki.prop2, v)
+					res |= c.member(ki.prop2, v)
 				}
 			}
 		}
