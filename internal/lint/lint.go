@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/ccvet/ccvet/internal/digest"
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/jsonl"
@@ -217,6 +218,9 @@ func (e *Engine) Run(found *layout.Result) *Result {
 		i := order[k]
 		e.checkFile(files[i])
 		progress(files[i])
+		if pi := projectOf[i]; pi >= 0 {
+			e.closeFile(projects[pi], files[i])
+		}
 		if pi := projectOf[i]; pi >= 0 && remaining[pi].Add(-1) == 0 {
 			e.checkProject(projects[pi])
 		}
@@ -255,16 +259,45 @@ func (e *Engine) Run(found *layout.Result) *Result {
 	return res
 }
 
+// closeFile digests a transcript whose file rules are done, and lets it
+// drop the records no project rule needs (see rules.Rule.Keeps): from then
+// until its project's rules have run it holds its digest, its store
+// records and, only when a project rule may report on it, all its records.
+func (e *Engine) closeFile(p *model.Project, f *model.File) {
+	f.Digest = digest.Build(f.Records, rules.DigestLines(f))
+	keep := false
+	for _, r := range e.rules {
+		if r.Project != nil && (r.Keeps == nil || r.Keeps(r, p, f)) {
+			keep = true
+			break
+		}
+	}
+	f.Digest.Compact()
+	if !keep {
+		f.KeepStoreRecords()
+		f.Thin = true
+	}
+}
+
 // checkProject runs the project rules over one project folder, then lets
-// its files drop the records no store rule reads.
+// its files drop their digests and the records no store rule reads.
 func (e *Engine) checkProject(p *model.Project) {
+	for _, f := range p.Files {
+		if f.Digest == nil { // not closed by Run (benchmarks)
+			f.Digest = digest.Build(f.Records, rules.DigestLines(f))
+			f.Digest.Compact()
+		}
+	}
 	for _, r := range e.rules {
 		if r.Project != nil {
 			r.Project(r, p)
 		}
 	}
 	for _, f := range p.Files {
-		f.KeepStoreRecords()
+		if !f.Thin {
+			f.KeepStoreRecords()
+		}
+		f.Digest = nil
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/ccvet/ccvet/internal/chain"
+	"github.com/ccvet/ccvet/internal/digest"
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/jsonl"
@@ -219,6 +220,13 @@ type File struct {
 	DocErr   error  // why it did not parse
 	DocErrAt int    // byte offset of DocErr
 
+	// Digest is what the project checks of other files look up in this
+	// one, from when its file checks are done until its project's checks
+	// are. Thin then says that Records no longer holds every record, only
+	// those KeepStoreRecords keeps: no project check needs the others.
+	Digest *digest.Digest
+	Thin   bool
+
 	emit  func(finding.Finding)
 	graph *chain.Graph // chain.Build(Records), once Graph asked for it
 }
@@ -327,7 +335,14 @@ type Project struct {
 	Env      *Env
 	emit     func(finding.Finding)
 	memo     map[any]any
+	// sessions holds the session ids of the project's main transcripts in
+	// a layout, known before any file is read (their kind never changes).
+	sessions map[string]bool
 }
+
+// HasLayoutSession reports whether a main transcript of p in a layout is
+// named after session id: what checks at a file's close may rely on.
+func (p *Project) HasLayoutSession(id string) bool { return p.sessions[id] }
 
 // Memo returns what compute gives for key, computing it on the first call
 // only: how the project rules share what they derive from the project's
@@ -346,7 +361,16 @@ func (p *Project) Memo(key any, compute func() any) any {
 
 // NewProject makes a project context.
 func NewProject(dir, name string, inLayout bool, files []*File, env *Env, emit func(finding.Finding)) *Project {
-	return &Project{Dir: dir, Name: name, InLayout: inLayout, Files: files, Env: env, emit: emit}
+	p := &Project{Dir: dir, Name: name, InLayout: inLayout, Files: files, Env: env, emit: emit}
+	for _, f := range files {
+		if f.InLayout && f.Kind == layout.Transcript && layout.IsUUID(f.SessionID) {
+			if p.sessions == nil {
+				p.sessions = map[string]bool{}
+			}
+			p.sessions[f.SessionID] = true
+		}
+	}
+	return p
 }
 
 // Emit records fd for rule r; fd.Path must be set.

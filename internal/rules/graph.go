@@ -9,21 +9,18 @@ import (
 // This file holds what the conversation-graph rules share: the sets they
 // look ids up in and the way their messages name entries and tools.
 
-// projectUUIDs is every uuid held by an entry of any transcript of p.
-func projectUUIDs(p *model.Project) map[string]struct{} {
-	n := 0
-	for _, f := range p.Files {
-		n += len(f.Records)
+// inProject reports whether an entry of a transcript of p has uuid s,
+// from the files' digests; f, the file asking, is looked in first.
+func inProject(p *model.Project, f *model.File, s string) bool {
+	if f.Digest.HasUUID(s) {
+		return true
 	}
-	set := make(map[string]struct{}, n)
-	for _, f := range p.Files {
-		for _, rec := range f.Records {
-			if rec.UUID != "" {
-				set[rec.UUID] = struct{}{}
-			}
+	for _, o := range p.Files {
+		if o != f && o.Digest.HasUUID(s) {
+			return true
 		}
 	}
-	return set
+	return false
 }
 
 // lastByUUID maps each uuid of f to its last record: the one the reader

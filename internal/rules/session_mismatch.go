@@ -24,6 +24,28 @@ var SessionMismatch = register(&Rule{
 	Bad:  `…/3f1c….jsonl: {"sessionId":"3f1c…",…} {"sessionId":"77ab…",…} {"sessionId":"3f1c…",…}`,
 	Good: `…/3f1c….jsonl: {"sessionId":"3f1c…",…} {"sessionId":"3f1c…",…}`,
 	Fix:  "Split the entries of the other session into their own transcript, or correct sessionId.",
+	Keeps: func(r *Rule, p *model.Project, f *model.File) bool {
+		if !layout.IsUUID(f.SessionID) {
+			return false
+		}
+		for _, rec := range f.Records {
+			if rec.SessionID == "" || rec.SessionID == f.SessionID {
+				continue
+			}
+			if f.Kind == layout.Subagent {
+				if isChainType(rec) {
+					return true
+				}
+				continue
+			}
+			// A main transcript's session in a layout is one the check
+			// below skips too (it counts every main transcript's).
+			if !p.HasLayoutSession(rec.SessionID) {
+				return true
+			}
+		}
+		return false
+	},
 	Project: func(r *Rule, p *model.Project) {
 		sessions := map[string]bool{} // sessions that have a main transcript here
 		for _, f := range p.Files {
@@ -31,10 +53,12 @@ var SessionMismatch = register(&Rule{
 				sessions[f.SessionID] = true
 			}
 		}
-		var uuidFiles map[string]int // uuid -> number of files holding it, built on demand
 		for _, f := range p.Files {
 			if !layout.IsUUID(f.SessionID) {
 				continue // no session id in the name (exports, checkpoint copies, fixtures)
+			}
+			if f.Thin {
+				continue // no entry of another session that is not explained (Keeps)
 			}
 			if f.Kind == layout.Subagent {
 				for _, rec := range f.Records {
@@ -95,19 +119,7 @@ var SessionMismatch = register(&Rule{
 					if own && (ru.first.Line < ownFirst || ru.first.Line > ownLast) {
 						continue // before or after the file's own entries: copied history or a resume's lineage
 					}
-					if uuidFiles == nil {
-						uuidFiles = map[string]int{}
-						for _, o := range p.Files {
-							seen := map[string]bool{}
-							for _, rec := range o.Records {
-								if rec.UUID != "" && !seen[rec.UUID] {
-									seen[rec.UUID] = true
-									uuidFiles[rec.UUID]++
-								}
-							}
-						}
-					}
-					if ru.first.UUID != "" && uuidFiles[ru.first.UUID] > 1 {
+					if ru.first.UUID != "" && inFiles(p, ru.first.UUID) > 1 {
 						continue // shared with another transcript: a fork or resume copy
 					}
 					msg := entryLabel(ru.first) + ": sessionId " + quote(sid) + " is not this transcript's session (" +
@@ -143,4 +155,17 @@ func continuesElsewhere(f *model.File) bool {
 		}
 	}
 	return true
+}
+
+// inFiles counts the files of p (up to 2) with an entry whose uuid is s.
+func inFiles(p *model.Project, s string) int {
+	n := 0
+	for _, o := range p.Files {
+		if o.Digest.HasUUID(s) {
+			if n++; n == 2 {
+				break
+			}
+		}
+	}
+	return n
 }

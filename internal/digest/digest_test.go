@@ -1,0 +1,92 @@
+package digest
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/ccvet/ccvet/internal/entry"
+)
+
+func rec(line int, uuid string, tools ...string) *entry.Record {
+	r := entry.Ref(line, int64(line*100))
+	r.UUID = uuid
+	for _, t := range tools {
+		r.ToolUses = append(r.ToolUses, entry.Tool{ID: t})
+	}
+	return r
+}
+
+func TestRoundTrip(t *testing.T) {
+	for _, s := range []string{"00000000-0000-0000-0000-000000000000", "3f2a9c1e-7b4d-4e8f-a0b1-c2d3e4f5a6b7", "ffffffff-ffff-ffff-ffff-ffffffffffff"} {
+		k, ok := parse(s)
+		if !ok || format(k) != s {
+			t.Errorf("%s: parse ok=%v, format %s", s, ok, format(k))
+		}
+	}
+	for _, s := range []string{"", "3F2A9C1E-7B4D-4E8F-A0B1-C2D3E4F5A6B7", "3f2a9c1e7b4d4e8fa0b1c2d3e4f5a6b7", "3f2a9c1e-7b4d-4e8f-a0b1-c2d3e4f5a6bg", "3f2a9c1e_7b4d-4e8f-a0b1-c2d3e4f5a6b7"} {
+		if _, ok := parse(s); ok {
+			t.Errorf("%q parsed as canonical", s)
+		}
+	}
+}
+
+func TestDigest(t *testing.T) {
+	u := func(i int) string { return fmt.Sprintf("00000000-0000-4000-8000-%012x", i) }
+	recs := []*entry.Record{
+		rec(1, u(5)),
+		rec(2, "odd-uuid", "toolu_b"),
+		rec(3, u(1), "toolu_a", ""),
+		rec(5, u(5), "toolu_c"),
+		rec(6, ""),
+	}
+	d := Build(recs, true)
+	for _, s := range []string{u(5), u(1), "odd-uuid"} {
+		if !d.HasUUID(s) {
+			t.Errorf("HasUUID(%s) false", s)
+		}
+	}
+	for _, s := range []string{u(2), "", "ODD-UUID"} {
+		if d.HasUUID(s) {
+			t.Errorf("HasUUID(%q) true", s)
+		}
+	}
+	if d.Last(u(5)) != 3 || d.Last("odd-uuid") != 1 || d.Last(u(9)) != -1 {
+		t.Errorf("Last: %d %d %d", d.Last(u(5)), d.Last("odd-uuid"), d.Last(u(9)))
+	}
+	for _, id := range []string{"toolu_a", "toolu_b", "toolu_c", ""} {
+		if !d.HasTool(id) {
+			t.Errorf("HasTool(%q) false", id)
+		}
+	}
+	if d.HasTool("toolu_d") {
+		t.Error("HasTool(toolu_d) true")
+	}
+	if f, h := d.Holds(u(1), []string{"x", ""}); !f || !h {
+		t.Errorf("Holds(u1, empty id) = %v %v", f, h)
+	}
+	if f, h := d.Holds(u(5), []string{"toolu_a"}); !f || h {
+		t.Errorf("Holds(u5, toolu_a) = %v %v", f, h)
+	}
+	if f, h := d.Holds(u(2), []string{"toolu_a"}); f || h {
+		t.Errorf("Holds(u2) = %v %v", f, h)
+	}
+	if r := d.RecordAt(5); r == nil || r.Line != 5 || r.Offset != 500 || r.UUID != u(5) {
+		t.Errorf("RecordAt(5) = %+v", r)
+	}
+	if r := d.RecordAt(2); r == nil || r.UUID != "odd-uuid" {
+		t.Errorf("RecordAt(2) = %+v", r)
+	}
+	if r := d.RecordAt(6); r == nil || r.UUID != "" {
+		t.Errorf("RecordAt(6) = %+v", r)
+	}
+	if d.RecordAt(4) != nil {
+		t.Error("RecordAt(4) not nil")
+	}
+	d.Compact()
+	if d.Last(u(5)) != -1 || !d.HasUUID(u(5)) {
+		t.Error("Compact")
+	}
+	if Build(recs, false).RecordAt(5) != nil {
+		t.Error("RecordAt without lines")
+	}
+}
