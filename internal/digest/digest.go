@@ -18,7 +18,7 @@ type Digest struct {
 	odd   []string // distinct uuids that are not canonical, sorted
 	last  []int32  // by uuid index: the last record with that uuid (until Compact)
 	tools []tool   // tool_use ids, sorted by id then owner
-	arena []byte   // the bytes of the tool ids
+	arena string   // the tool ids, one after the other
 	lines []line   // one per record, in file order (only when Build was asked for them)
 }
 
@@ -50,7 +50,7 @@ func Build(recs []*entry.Record, lines bool) *Digest {
 		s   string
 		rec int32
 	}
-	var canon []at
+	canon := make([]at, 0, len(recs))
 	var odd []oddAt
 	for i, r := range recs {
 		if r.UUID == "" {
@@ -78,6 +78,13 @@ func Build(recs []*entry.Record, lines bool) *Digest {
 	for i := range idx {
 		idx[i] = -1
 	}
+	n := 0
+	for i, a := range canon {
+		if i == 0 || a.k != canon[i-1].k {
+			n++
+		}
+	}
+	d.keys, d.last = make([]key, 0, n), make([]int32, 0, n+len(odd))
 	for i, a := range canon {
 		if i == 0 || a.k != canon[i-1].k {
 			d.keys = append(d.keys, a.k)
@@ -96,11 +103,22 @@ func Build(recs []*entry.Record, lines bool) *Digest {
 		idx[o.rec] = int32(len(d.keys) + len(d.odd) - 1)
 	}
 	d.last = append(d.last, oddLast...)
-	for i, r := range recs {
+	nt, nb := 0, 0
+	for _, r := range recs {
 		for _, t := range r.ToolUses {
-			d.tools = append(d.tools, tool{off: uint32(len(d.arena)), n: uint32(len(t.ID)), owner: idx[i]})
-			d.arena = append(d.arena, t.ID...)
+			nt, nb = nt+1, nb+len(t.ID)
 		}
+	}
+	if nt > 0 {
+		d.tools = make([]tool, 0, nt)
+		arena := make([]byte, 0, nb)
+		for i, r := range recs {
+			for _, t := range r.ToolUses {
+				d.tools = append(d.tools, tool{off: uint32(len(arena)), n: uint32(len(t.ID)), owner: idx[i]})
+				arena = append(arena, t.ID...)
+			}
+		}
+		d.arena = string(arena)
 	}
 	slices.SortFunc(d.tools, func(a, b tool) int {
 		if c := strings.Compare(d.id(a), d.id(b)); c != 0 {
@@ -120,7 +138,7 @@ func Build(recs []*entry.Record, lines bool) *Digest {
 // Compact drops what only the checks at the file's close need (Last).
 func (d *Digest) Compact() { d.last = nil }
 
-func (d *Digest) id(t tool) string { return string(d.arena[t.off : t.off+t.n]) }
+func (d *Digest) id(t tool) string { return d.arena[t.off : t.off+t.n] }
 
 // index is the uuid index of s, or -1.
 func (d *Digest) index(s string) int {

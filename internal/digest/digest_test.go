@@ -90,3 +90,30 @@ func TestDigest(t *testing.T) {
 		t.Error("RecordAt without lines")
 	}
 }
+
+// BenchmarkBuild digests a transcript of 1,000 entries, a third of them
+// holding a tool_use, and looks each uuid and tool id up once.
+func BenchmarkBuild(b *testing.B) {
+	var recs []*entry.Record
+	for i := range 1000 {
+		r := rec(i+1, fmt.Sprintf("%08x-0000-4000-8000-%012x", i*7919, i))
+		if i%3 == 0 {
+			r.ToolUses = []entry.Tool{{ID: fmt.Sprintf("toolu_01%022d", i)}}
+		}
+		recs = append(recs, r)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		d := Build(recs, false)
+		for _, r := range recs {
+			if !d.HasUUID(r.UUID) {
+				b.Fatal("uuid not found")
+			}
+			for _, t := range r.ToolUses {
+				if !d.HasTool(t.ID) {
+					b.Fatal("tool not found")
+				}
+			}
+		}
+	}
+}
