@@ -246,33 +246,41 @@ func cmpKey(a, b key) int {
 // lowercase hex digits elsewhere. Only those, so that a key gives back the
 // very string it came from.
 func parse(s string) (key, bool) {
-	if len(s) != 36 {
+	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
 		return key{}, false
 	}
-	var v [2]uint64
-	n := 0
-	for i := 0; i < 36; i++ {
-		c := s[i]
-		if i == 8 || i == 13 || i == 18 || i == 23 {
-			if c != '-' {
-				return key{}, false
-			}
-			continue
-		}
-		var h byte
-		switch {
-		case c >= '0' && c <= '9':
-			h = c - '0'
-		case c >= 'a' && c <= 'f':
-			h = c - 'a' + 10
-		default:
-			return key{}, false
-		}
-		v[n/16] = v[n/16]<<4 | uint64(h)
-		n++
-	}
-	return key{v[0], v[1]}, true
+	hi, ok1 := hex16(s[0:8], s[9:13], s[14:18])
+	lo, ok2 := hex16(s[19:23], s[24:36], "")
+	return key{hi, lo}, ok1 && ok2
 }
+
+// hex16 decodes the 16 lowercase hex digits of a, b and c, one after the other.
+func hex16(a, b, c string) (uint64, bool) {
+	var v uint64
+	bad := byte(0)
+	for _, part := range [3]string{a, b, c} {
+		for i := 0; i < len(part); i++ {
+			h := unhex[part[i]]
+			bad |= h
+			v = v<<4 | uint64(h&0xf)
+		}
+	}
+	return v, bad&0x80 == 0
+}
+
+// unhex maps a lowercase hex digit to its value, anything else to 0x80.
+var unhex = func() (t [256]byte) {
+	for i := range t {
+		t[i] = 0x80
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = byte(c - '0')
+	}
+	for c := 'a'; c <= 'f'; c++ {
+		t[c] = byte(c-'a') + 10
+	}
+	return t
+}()
 
 // format is the canonical string of k.
 func format(k key) string {
