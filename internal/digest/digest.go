@@ -299,3 +299,37 @@ func format(k key) string {
 	}
 	return string(b[:])
 }
+
+// Union is one digest of the uuids and tool ids of ds, for many lookups
+// across files: it answers HasUUID and HasTool only.
+func Union(ds []*Digest) *Digest {
+	u := &Digest{}
+	nk, nt, nb := 0, 0, 0
+	for _, d := range ds {
+		if d != nil {
+			nk, nt, nb = nk+len(d.keys), nt+len(d.tools), nb+len(d.arena)
+		}
+	}
+	u.keys = make([]key, 0, nk)
+	u.tools = make([]tool, 0, nt)
+	arena := make([]byte, 0, nb)
+	for _, d := range ds {
+		if d == nil {
+			continue
+		}
+		u.keys = append(u.keys, d.keys...)
+		u.odd = append(u.odd, d.odd...)
+		for _, t := range d.tools {
+			u.tools = append(u.tools, tool{off: uint32(len(arena)), n: t.n, owner: -1})
+			arena = append(arena, d.id(t)...)
+		}
+	}
+	u.arena = string(arena)
+	slices.SortFunc(u.keys, cmpKey)
+	u.keys = slices.Compact(u.keys)
+	slices.Sort(u.odd)
+	u.odd = slices.Compact(u.odd)
+	slices.SortFunc(u.tools, func(a, b tool) int { return strings.Compare(u.id(a), u.id(b)) })
+	u.tools = slices.CompactFunc(u.tools, func(a, b tool) bool { return u.id(a) == u.id(b) })
+	return u
+}

@@ -91,6 +91,25 @@ func TestDigest(t *testing.T) {
 	}
 }
 
+func TestUnion(t *testing.T) {
+	a := Build([]*entry.Record{rec(1, "00000000-0000-4000-8000-000000000002", "t2", "t1"), rec(2, "odd")}, false)
+	b := Build([]*entry.Record{rec(1, "00000000-0000-4000-8000-000000000001", "t1"), rec(2, "odd", "")}, false)
+	u := Union([]*Digest{a, nil, b})
+	for _, s := range []string{"00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002", "odd"} {
+		if !u.HasUUID(s) {
+			t.Errorf("HasUUID(%s) false", s)
+		}
+	}
+	for _, id := range []string{"t1", "t2", ""} {
+		if !u.HasTool(id) {
+			t.Errorf("HasTool(%q) false", id)
+		}
+	}
+	if u.HasUUID("00000000-0000-4000-8000-000000000003") || u.HasTool("t3") || len(u.keys) != 2 || len(u.odd) != 1 || len(u.tools) != 3 {
+		t.Errorf("union %+v", u)
+	}
+}
+
 // BenchmarkBuild digests a transcript of 1,000 entries, a third of them
 // holding a tool_use, and looks each uuid and tool id up once.
 func BenchmarkBuild(b *testing.B) {

@@ -293,6 +293,7 @@ func (e *Engine) checkProject(p *model.Project) {
 			r.Project(r, p)
 		}
 	}
+	p.Forget()
 	for _, f := range p.Files {
 		if !f.Thin {
 			f.KeepStoreRecords()

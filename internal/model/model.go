@@ -359,6 +359,10 @@ func (p *Project) Memo(key any, compute func() any) any {
 	return v
 }
 
+// Forget drops what the project's rules shared through Memo: called once
+// they have all run, so that nothing they derived outlives the project.
+func (p *Project) Forget() { p.memo = nil }
+
 // NewProject makes a project context.
 func NewProject(dir, name string, inLayout bool, files []*File, env *Env, emit func(finding.Finding)) *Project {
 	p := &Project{Dir: dir, Name: name, InLayout: inLayout, Files: files, Env: env, emit: emit}

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"github.com/ccvet/ccvet/internal/digest"
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/model"
@@ -15,6 +16,9 @@ func inProject(p *model.Project, f *model.File, s string) bool {
 	if f.Digest.HasUUID(s) {
 		return true
 	}
+	if u := projectIndex(p); u != nil {
+		return u.HasUUID(s)
+	}
 	for _, o := range p.Files {
 		if o != f && o.Digest.HasUUID(s) {
 			return true
@@ -22,6 +26,35 @@ func inProject(p *model.Project, f *model.File, s string) bool {
 	}
 	return false
 }
+
+// projectIndex is the union of the digests of p's files once p's rules
+// have asked for names across files often (damage, many resumes): until
+// then each question looks in every file, which costs no memory.
+func projectIndex(p *model.Project) *digest.Digest {
+	ix := p.Memo(indexKey{}, func() any { return new(projectIx) }).(*projectIx)
+	if ix.union == nil {
+		if ix.asked++; ix.asked <= unionAfter {
+			return nil
+		}
+		ds := make([]*digest.Digest, len(p.Files))
+		for i, f := range p.Files {
+			ds[i] = f.Digest
+		}
+		ix.union = digest.Union(ds)
+	}
+	return ix.union
+}
+
+type indexKey struct{}
+
+type projectIx struct {
+	asked int
+	union *digest.Digest
+}
+
+// unionAfter is how many questions across files are answered by looking
+// in each file before projectIndex builds the union.
+const unionAfter = 64
 
 // lastByUUID maps each uuid of f to its last record: the one the reader
 // keeps when a uuid occurs on several lines.

@@ -86,6 +86,9 @@ func toolPtr(rec *entry.Record, id string) string {
 
 // toolInProject reports whether a transcript of p holds a tool_use with id.
 func toolInProject(p *model.Project, id string) bool {
+	if u := projectIndex(p); u != nil {
+		return u.HasTool(id)
+	}
 	for _, o := range p.Files {
 		if o.Digest.HasTool(id) {
 			return true
