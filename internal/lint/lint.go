@@ -85,6 +85,8 @@ type Engine struct {
 	long  jsonl.LongLines // lines longer than a reader's buffer are held one at a time
 
 	spools []*spool // copies of standard input, closed with the Result
+
+	whole bool // tests: every file keeps its records to its project's close (the reference for Rule.Keeps)
 }
 
 // WithOverlay returns an engine sharing e's compiled rules and schemas that
@@ -265,7 +267,7 @@ func (e *Engine) Run(found *layout.Result) *Result {
 // records and, only when a project rule may report on it, all its records.
 func (e *Engine) closeFile(p *model.Project, f *model.File) {
 	f.Digest = digest.Build(f.Records, rules.DigestLines(f))
-	keep := false
+	keep := e.whole
 	for _, r := range e.rules {
 		if r.Project != nil && (r.Keeps == nil || r.Keeps(r, p, f)) {
 			keep = true

@@ -1,0 +1,118 @@
+package lint
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/ccvet/ccvet/internal/benchstore"
+	"github.com/ccvet/ccvet/internal/layout"
+	"github.com/ccvet/ccvet/internal/rules"
+)
+
+// TestThinAgreement runs the engine as it is (files none of the project
+// rules' Keeps asks for keep only their digest until the project closes)
+// and with every file kept whole, over the fixtures and a
+// one-folder generated store whose links across files are broken: the
+// findings must be identical.
+func TestThinAgreement(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	gen := t.TempDir()
+	if _, err := benchstore.Generate(gen, benchstore.Options{Bytes: 3 << 20, Seed: 7, Projects: 1}); err != nil {
+		t.Fatal(err)
+	}
+	breakLinks(t, gen)
+	var roots [][]string
+	for _, r := range referenceRoots(t) {
+		if r[0] != corpusDir { // the corpus is compared through its goldens (internal/cli)
+			roots = append(roots, r)
+		}
+	}
+	roots = append(roots, []string{gen})
+	every := map[string]bool{}
+	for _, r := range rules.All() {
+		every[r.ID] = true
+	}
+	engines := map[[2]bool]*Engine{} // [all rules, whole]
+	for _, all := range []bool{false, true} {
+		for _, whole := range []bool{false, true} {
+			o := Options{}
+			if all {
+				o.Enabled = every
+			}
+			e, err := New(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.whole = whole
+			engines[[2]bool{all, whole}] = e
+		}
+	}
+	total := 0
+	for _, paths := range roots {
+		for _, all := range []bool{false, true} {
+			run := func(whole bool) *Result {
+				e := engines[[2]bool{all, whole}]
+				found, err := layout.Discover(paths, "")
+				if err != nil {
+					t.Fatal(err)
+				}
+				return e.Run(found)
+			}
+			thin, whole := run(false), run(true)
+			if !reflect.DeepEqual(thin.Findings, whole.Findings) {
+				t.Errorf("%v: %d findings with digests, %d with every file whole", paths, len(thin.Findings), len(whole.Findings))
+				continue
+			}
+			total += len(thin.Findings)
+			if paths[0] == gen && !all {
+				n := map[string]int{}
+				for _, f := range thin.Findings {
+					n[f.Rule]++
+				}
+				t.Logf("generated store: %v", n)
+			}
+		}
+	}
+	t.Logf("identical: %d findings", total)
+}
+
+// breakLinks changes, in every fourth transcript of dir, the first
+// character of each parentUuid, logicalParentUuid, leafUuid,
+// sourceToolAssistantUUID and tool_use_id: names that then resolve nowhere,
+// or in another file.
+func breakLinks(t *testing.T, dir string) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "projects", "*", "*.jsonl"))
+	if len(files) < 8 {
+		t.Fatalf("only %d transcripts generated", len(files))
+	}
+	for i, f := range files {
+		if i%4 != 0 {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{`"parentUuid":"`, `"logicalParentUuid":"`, `"leafUuid":"`, `"sourceToolAssistantUUID":"`, `"tool_use_id":"toolu_`} {
+			n := 0
+			for off := 0; ; {
+				j := bytes.Index(data[off:], []byte(k))
+				if j < 0 {
+					break
+				}
+				off += j + len(k)
+				if n++; n%3 != 0 && off < len(data) {
+					data[off] = '0' + (data[off]+byte(i))%10
+				}
+			}
+		}
+		if err := os.WriteFile(f, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
