@@ -275,10 +275,12 @@ func (e *Engine) closeFile(p *model.Project, f *model.File) {
 		}
 	}
 	f.Digest.Compact()
-	if !keep {
-		f.KeepStoreRecords()
-		f.Thin = true
+	if keep {
+		f.Asks = nil
+		return
 	}
+	f.KeepStoreRecords()
+	f.Thin = true
 }
 
 // checkProject runs the project rules over one project folder, then lets
@@ -290,6 +292,14 @@ func (e *Engine) checkProject(p *model.Project) {
 			f.Digest.Compact()
 		}
 	}
+	for _, f := range p.Files {
+		// A thin file naming what no file of the project holds after all
+		// (damage, or a resume whose first file is gone) is read again:
+		// the project rules report on it from its records.
+		if f.Thin && len(f.Asks) > 0 && !rules.Answered(p, f) {
+			f.Records, f.Thin = e.records(f), false
+		}
+	}
 	for _, r := range e.rules {
 		if r.Project != nil {
 			r.Project(r, p)
@@ -299,8 +309,9 @@ func (e *Engine) checkProject(p *model.Project) {
 	for _, f := range p.Files {
 		if !f.Thin {
 			f.KeepStoreRecords()
+			f.Thin = true
 		}
-		f.Digest = nil
+		f.Digest, f.Asks = nil, nil
 	}
 }
 
@@ -485,6 +496,67 @@ func (e *Engine) checkLines(f *model.File) {
 			f.Records = append(f.Records, rec)
 		}
 	}
+}
+
+// records reads the transcript f again for its records, as checkLines
+// made them: the same bytes (up to f.Bytes, from the same source), framed
+// and decoded the same way. It gives nil when f cannot be read again.
+func (e *Engine) records(f *model.File) []*entry.Record {
+	if !f.Kind.IsTranscript() {
+		return nil
+	}
+	var src io.Reader
+	if f.Stdin {
+		if f.StdinCopy == nil {
+			return nil
+		}
+		src = io.NewSectionReader(f.StdinCopy, 0, f.Bytes)
+	} else if data, ok := e.opts.Overlay[f.OSPath]; ok {
+		src = bytes.NewReader(data)
+	} else {
+		sf, err := openReadOnly(f.OSPath, f.Link)
+		if err != nil {
+			return nil
+		}
+		defer sf.Close()
+		src = sf
+	}
+	rd := jsonl.NewReader(io.LimitReader(src, f.Bytes))
+	rd.Long = &e.long
+	rd.Frame = true
+	defer rd.Release()
+	if e.opts.MaxLine > 0 {
+		rd.MaxLine = e.opts.MaxLine
+	}
+	tree := trees.Get().(*jsontree.Tree)
+	defer func() {
+		tree.Raw = nil
+		trees.Put(tree)
+	}()
+	var recs []*entry.Record
+	l := &model.Line{}
+	for {
+		l.Raw, tree.Raw = nil, nil
+		jl, err := rd.Next()
+		if err != nil {
+			break
+		}
+		*l = model.Line{File: f, Num: jl.Num, Offset: jl.Offset, Raw: jl.Bytes, Length: jl.Length,
+			Newline: jl.Newline, Cut: jl.Cut, Blank: jl.Blank, NUL: jl.NUL, BadUTF8: jl.BadUTF8}
+		switch {
+		case jl.BOM, !jl.Parse:
+		case e.opts.Reference:
+			decodeReference(l, &jl)
+		default:
+			decode(l, &jl, tree)
+		}
+		if l.IsObject() {
+			rec := entry.Extract(l.Root, l.Num, l.Offset)
+			rec.Hash = hash(l.Raw)
+			recs = append(recs, rec)
+		}
+	}
+	return recs
 }
 
 // trees are reusable parse trees, one per file being checked.

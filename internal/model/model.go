@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"slices"
 
 	"github.com/ccvet/ccvet/internal/chain"
 	"github.com/ccvet/ccvet/internal/digest"
@@ -226,6 +227,10 @@ type File struct {
 	// those KeepStoreRecords keeps: no project check needs the others.
 	Digest *digest.Digest
 	Thin   bool
+	// Asks are the names a thin file's entries give that its own entries
+	// do not hold: when one resolves in no file of the project either,
+	// the file is read again for its records before the project checks.
+	Asks []Ask
 
 	emit  func(finding.Finding)
 	graph *chain.Graph // chain.Build(Records), once Graph asked for it
@@ -242,6 +247,41 @@ func (f *File) Graph() *chain.Graph {
 
 // DropGraph lets go of the graph Graph built (the file rules are done).
 func (f *File) DropGraph() { f.graph = nil }
+
+// Ask is one name a file looks up in the other files of its project.
+type Ask struct {
+	Kind AskKind
+	Name string   // a uuid, or a tool_use id
+	IDs  []string // AskSource: the tool_use ids of the entry's results
+}
+
+// AskKind says what an Ask looks for.
+type AskKind uint8
+
+// What an Ask looks for.
+const (
+	AskUUID   AskKind = iota // an entry with uuid Name
+	AskTool                  // a tool_use with id Name
+	AskSource                // an entry with uuid Name that holds a tool_use with one of IDs
+)
+
+// MaxAsks bounds the Asks of a file: past it the file is kept whole
+// instead (it is damaged; reading it again would not be cheaper).
+const MaxAsks = 64
+
+// Ask adds a to f.Asks, once; it reports false when f has MaxAsks already.
+func (f *File) Ask(a Ask) bool {
+	for _, o := range f.Asks {
+		if o.Kind == a.Kind && o.Name == a.Name && slices.Equal(o.IDs, a.IDs) {
+			return true
+		}
+	}
+	if len(f.Asks) >= MaxAsks {
+		return false
+	}
+	f.Asks = append(f.Asks, a)
+	return true
+}
 
 // NewFile wraps a discovered file; findings go to emit.
 func NewFile(lf *layout.File, env *Env, emit func(finding.Finding)) *File {

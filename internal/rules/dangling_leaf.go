@@ -20,7 +20,8 @@ var DanglingLeaf = register(&Rule{
 	Fix:  "Nothing is needed; delete the summary line if the stale title bothers you.",
 	Keeps: func(r *Rule, p *model.Project, f *model.File) bool {
 		for _, rec := range f.Records {
-			if rec.Type == "summary" && rec.LeafUUID != "" && !f.Digest.HasUUID(rec.LeafUUID) {
+			if rec.Type == "summary" && rec.LeafUUID != "" && !f.Digest.HasUUID(rec.LeafUUID) &&
+				!f.Ask(model.Ask{Kind: model.AskUUID, Name: rec.LeafUUID}) {
 				return true
 			}
 		}

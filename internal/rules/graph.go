@@ -27,6 +27,30 @@ func inProject(p *model.Project, f *model.File, s string) bool {
 	return false
 }
 
+// Answered reports whether every name f.Asks resolves in the files of p,
+// so that no project rule has anything to say about thin file f.
+func Answered(p *model.Project, f *model.File) bool {
+	for _, a := range f.Asks {
+		switch a.Kind {
+		case model.AskUUID:
+			if !inProject(p, f, a.Name) {
+				return false
+			}
+		case model.AskTool:
+			if !toolInProject(p, a.Name) {
+				return false
+			}
+		case model.AskSource:
+			if _, held := holdsIn(p, a.Name, a.IDs); !held {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // projectIndex is the union of the digests of p's files once p's rules
 // have asked for names across files often (damage, many resumes): until
 // then each question looks in every file, which costs no memory.

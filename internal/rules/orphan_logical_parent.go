@@ -23,7 +23,8 @@ var OrphanLogicalParent = register(&Rule{
 		"before the boundary in this file.",
 	Keeps: func(r *Rule, p *model.Project, f *model.File) bool {
 		for _, rec := range f.Records {
-			if rec.LogicalParentUUID != "" && !f.Digest.HasUUID(rec.LogicalParentUUID) {
+			if rec.LogicalParentUUID != "" && !f.Digest.HasUUID(rec.LogicalParentUUID) &&
+				!f.Ask(model.Ask{Kind: model.AskUUID, Name: rec.LogicalParentUUID}) {
 				return true
 			}
 		}

@@ -27,7 +27,7 @@ var OrphanParent = register(&Rule{
 		"the file), or restore the deleted line. The message says how much history the cut hides.",
 	Keeps: func(r *Rule, p *model.Project, f *model.File) bool {
 		for _, rec := range f.Records {
-			if rec.HasParent && !f.Digest.HasUUID(rec.ParentUUID) {
+			if rec.HasParent && !f.Digest.HasUUID(rec.ParentUUID) && !f.Ask(model.Ask{Kind: model.AskUUID, Name: rec.ParentUUID}) {
 				return true
 			}
 		}

@@ -30,7 +30,11 @@ var ToolSourceMismatch = register(&Rule{
 			if rec.SourceToolAssistantUUID == "" || len(rec.ToolResults) == 0 {
 				continue
 			}
-			if i := f.Digest.Last(rec.SourceToolAssistantUUID); i < 0 || !holds(f.Records[i], rec) {
+			i := f.Digest.Last(rec.SourceToolAssistantUUID)
+			if i >= 0 && !holds(f.Records[i], rec) {
+				return true
+			}
+			if i < 0 && !f.Ask(model.Ask{Kind: model.AskSource, Name: rec.SourceToolAssistantUUID, IDs: resultIDs(rec)}) {
 				return true
 			}
 		}
@@ -115,15 +119,25 @@ func holds(src, rec *entry.Record) bool {
 // with rec's source uuid that hold a tool_use: whether there are any
 // (found), and whether one holds the call of one of rec's results (held).
 func holdsInProject(p *model.Project, rec *entry.Record) (found, held bool) {
-	var ids []string
-	for _, t := range rec.ToolResults {
-		ids = append(ids, t.ID)
+	return holdsIn(p, rec.SourceToolAssistantUUID, resultIDs(rec))
+}
+
+// resultIDs lists the tool_use ids rec's tool results answer.
+func resultIDs(rec *entry.Record) []string {
+	ids := make([]string, len(rec.ToolResults))
+	for i, t := range rec.ToolResults {
+		ids[i] = t.ID
 	}
+	return ids
+}
+
+// holdsIn is holdsInProject for source uuid src and result ids.
+func holdsIn(p *model.Project, src string, ids []string) (found, held bool) {
 	for _, o := range p.Files {
 		if !o.Kind.IsTranscript() {
 			continue
 		}
-		f, h := o.Digest.Holds(rec.SourceToolAssistantUUID, ids)
+		f, h := o.Digest.Holds(src, ids)
 		if h {
 			return true, true
 		}

@@ -28,7 +28,7 @@ var UnmatchedToolResult = register(&Rule{
 	Keeps: func(r *Rule, p *model.Project, f *model.File) bool {
 		for _, rec := range f.Records {
 			for _, t := range rec.ToolResults {
-				if t.ID != "" && !f.Digest.HasTool(t.ID) {
+				if t.ID != "" && !f.Digest.HasTool(t.ID) && !f.Ask(model.Ask{Kind: model.AskTool, Name: t.ID}) {
 					return true
 				}
 			}
