@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -191,7 +192,8 @@ func BenchmarkGraphPass(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for i, f := range p.Files {
-			f.Records, f.Digest, f.Thin = recs[i], nil, false
+			// A copy: KeepStoreRecords reuses the array it is given.
+			f.Records, f.Digest, f.Thin = slices.Clone(recs[i]), nil, false
 			for _, r := range e.rules {
 				if r.File != nil {
 					r.File(r, f)
