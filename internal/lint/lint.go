@@ -297,7 +297,11 @@ func (e *Engine) checkProject(p *model.Project) {
 		// (damage, or a resume whose first file is gone) is read again:
 		// the project rules report on it from its records.
 		if f.Thin && len(f.Asks) > 0 && !rules.Answered(p, f) {
-			f.Records, f.Thin = e.records(f), false
+			// One that cannot be read again keeps its store records and
+			// is not reported on.
+			if recs := e.records(f); recs != nil {
+				f.Records, f.Thin = recs, false
+			}
 		}
 	}
 	for _, r := range e.rules {

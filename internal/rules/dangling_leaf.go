@@ -30,7 +30,7 @@ var DanglingLeaf = register(&Rule{
 	Project: func(r *Rule, p *model.Project) {
 		for _, f := range p.Files {
 			if f.Thin {
-				continue // every leaf is in the file (Keeps)
+				continue // every leaf is in the file or in another one (Keeps, Asks)
 			}
 			for _, rec := range f.Records {
 				if rec.Type != "summary" || rec.LeafUUID == "" {

@@ -33,7 +33,7 @@ var OrphanLogicalParent = register(&Rule{
 	Project: func(r *Rule, p *model.Project) {
 		for _, f := range p.Files {
 			if f.Thin {
-				continue // every logical parent is in the file (Keeps)
+				continue // every logical parent is in the file or in another one (Keeps, Asks)
 			}
 			for _, rec := range f.Records {
 				if rec.LogicalParentUUID == "" {

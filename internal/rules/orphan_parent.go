@@ -36,7 +36,7 @@ var OrphanParent = register(&Rule{
 	Project: func(r *Rule, p *model.Project) {
 		for _, f := range p.Files {
 			if f.Thin {
-				continue // every parent is in the file (Keeps)
+				continue // every parent is in the file or in another one (Keeps, Asks)
 			}
 			var models []*resume.Result
 			var children map[string]bool

@@ -43,7 +43,7 @@ var ToolSourceMismatch = register(&Rule{
 	Project: func(r *Rule, p *model.Project) {
 		for _, f := range p.Files {
 			if !f.Kind.IsTranscript() || f.Thin {
-				continue // Thin: every source is in the file and holds the call (Keeps)
+				continue // Thin: every source holds the call, in the file or in another one (Keeps, Asks)
 			}
 			var last map[string]*entry.Record
 			var callAt map[string]*entry.Record

@@ -38,7 +38,7 @@ var UnmatchedToolResult = register(&Rule{
 	Project: func(r *Rule, p *model.Project) {
 		for _, f := range p.Files {
 			if f.Thin {
-				continue // every call is in the file (Keeps)
+				continue // every call is in the file or in another one (Keeps, Asks)
 			}
 			type miss struct {
 				rec  *entry.Record
