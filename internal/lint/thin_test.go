@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/ccvet/ccvet/internal/benchstore"
@@ -114,6 +115,74 @@ func breakLinks(t *testing.T, dir string) {
 		}
 		if err := os.WriteFile(f, data, 0o644); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestThinSharedRun: a run of another session's entries inside a
+// transcript's own is explained when its first entry is in another file
+// too (a copy); the file stays thin, and is read again when it is not.
+func TestThinSharedRun(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	const (
+		sa = "11111111-1111-4111-8111-111111111111" // a session with a transcript
+		sx = "22222222-2222-4222-8222-222222222222" // the transcript checked
+		sy = "33333333-3333-4333-8333-333333333333" // a session with none
+	)
+	u := func(i int) string { return "aaaaaaaa-0000-4000-8000-00000000000" + string(rune('0'+i)) }
+	line := func(typ, uuid, parent, sid string, sec int) string {
+		p := "null"
+		if parent != "" {
+			p = `"` + parent + `"`
+		}
+		return `{"parentUuid":` + p + `,"isSidechain":false,"userType":"external","cwd":"/p","sessionId":"` + sid +
+			`","version":"2.1.0","type":"` + typ + `","message":{"role":"` + typ + `","content":"x"},"uuid":"` + uuid +
+			`","timestamp":"2025-01-01T00:00:0` + string(rune('0'+sec)) + `.000Z"}` + "\n"
+	}
+	for _, shared := range []bool{true, false} {
+		dir := t.TempDir()
+		proj := filepath.Join(dir, "projects", "-p")
+		if err := os.MkdirAll(proj, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		a := line("user", u(1), "", sa, 1) + line("assistant", u(2), u(1), sa, 2) + line("user", u(3), u(2), sa, 3)
+		copied := u(2)
+		if !shared {
+			copied = u(9)
+		}
+		x := line("user", u(4), "", sx, 4) + line("assistant", copied, u(4), sy, 5) + line("user", u(5), copied, sx, 6)
+		for name, data := range map[string]string{sa: a, sx: x} {
+			if err := os.WriteFile(filepath.Join(proj, name+".jsonl"), []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var got [2][]string
+		for i, whole := range []bool{false, true} {
+			e, err := New(Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.whole = whole
+			found, err := layout.Discover([]string{dir}, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range e.Run(found).Findings {
+				got[i] = append(got[i], f.Rule+": "+f.Message)
+			}
+		}
+		if !reflect.DeepEqual(got[0], got[1]) {
+			t.Errorf("shared=%v: digests %q, whole %q", shared, got[0], got[1])
+		}
+		n := 0
+		for _, s := range got[0] {
+			if strings.HasPrefix(s, "session-mismatch:") {
+				n++
+			}
+		}
+		if want := map[bool]int{true: 0, false: 1}[shared]; n != want {
+			t.Errorf("shared=%v: %d session-mismatch findings, want %d: %q", shared, n, want, got[0])
 		}
 	}
 }

@@ -263,6 +263,7 @@ const (
 	AskUUID   AskKind = iota // an entry with uuid Name
 	AskTool                  // a tool_use with id Name
 	AskSource                // an entry with uuid Name that holds a tool_use with one of IDs
+	AskShared                // an entry with uuid Name (one of the file's own) in another file too
 )
 
 // MaxAsks bounds the Asks of a file: past it the file is kept whole

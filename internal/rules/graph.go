@@ -44,6 +44,10 @@ func Answered(p *model.Project, f *model.File) bool {
 			if _, held := holdsIn(p, a.Name, a.IDs); !held {
 				return false
 			}
+		case model.AskShared:
+			if inFiles(p, a.Name) < 2 {
+				return false
+			}
 		default:
 			return false
 		}

@@ -41,7 +41,7 @@ var SessionMismatch = register(&Rule{
 			// A main transcript's session in a layout is one the check
 			// below skips too (it counts every main transcript's).
 			if !p.HasLayoutSession(rec.SessionID) {
-				return true
+				return keepsRuns(p, f)
 			}
 		}
 		return false
@@ -70,39 +70,7 @@ var SessionMismatch = register(&Rule{
 				}
 				continue
 			}
-			// Runs of consecutive entries with one sessionId, and where the
-			// file's own entries start and end.
-			type run struct {
-				first *entry.Record
-				n     int
-			}
-			runs := map[string][]*run{}
-			var order []string
-			var cur *run
-			curID := ""
-			ownFirst, ownLast := 0, 0
-			for _, rec := range f.Records {
-				if rec.SessionID == "" {
-					continue
-				}
-				if rec.SessionID == f.SessionID && isChainType(rec) {
-					// Only conversation entries: metadata written when a fork
-					// starts (2.0.76: a queue-operation) precedes the copied history.
-					if ownFirst == 0 {
-						ownFirst = rec.Line
-					}
-					ownLast = rec.Line
-				}
-				if cur != nil && rec.SessionID == curID {
-					cur.n++
-					continue
-				}
-				cur, curID = &run{first: rec, n: 1}, rec.SessionID
-				if _, ok := runs[curID]; !ok {
-					order = append(order, curID)
-				}
-				runs[curID] = append(runs[curID], cur)
-			}
+			runs, order, ownFirst, ownLast := sessionRuns(f)
 			own := ownFirst > 0
 			if !own && continuesElsewhere(f) {
 				// Claude Code 1.0 continued a session in a new file whose entries
@@ -168,4 +136,68 @@ func inFiles(p *model.Project, s string) int {
 		}
 	}
 	return n
+}
+
+// sessionRun is a run of consecutive entries of a file with one sessionId.
+type sessionRun struct {
+	first *entry.Record
+	n     int
+}
+
+// sessionRuns gives the runs of f's entries by session id, the session ids
+// in the order they first appear, and the lines where the file's own
+// conversation entries start and end (0 when it has none).
+func sessionRuns(f *model.File) (runs map[string][]*sessionRun, order []string, ownFirst, ownLast int) {
+	runs = map[string][]*sessionRun{}
+	var cur *sessionRun
+	curID := ""
+	for _, rec := range f.Records {
+		if rec.SessionID == "" {
+			continue
+		}
+		if rec.SessionID == f.SessionID && isChainType(rec) {
+			// Only conversation entries: metadata written when a fork
+			// starts (2.0.76: a queue-operation) precedes the copied history.
+			if ownFirst == 0 {
+				ownFirst = rec.Line
+			}
+			ownLast = rec.Line
+		}
+		if cur != nil && rec.SessionID == curID {
+			cur.n++
+			continue
+		}
+		cur, curID = &sessionRun{first: rec, n: 1}, rec.SessionID
+		if _, ok := runs[curID]; !ok {
+			order = append(order, curID)
+		}
+		runs[curID] = append(runs[curID], cur)
+	}
+	return runs, order, ownFirst, ownLast
+}
+
+// keepsRuns is the Keeps of a main transcript with entries of a session
+// that has no transcript in the layout: the runs the check would look at
+// ask that their first entry be in another file too (a fork or resume
+// copy); one with no uuid keeps the file whole.
+func keepsRuns(p *model.Project, f *model.File) bool {
+	runs, order, ownFirst, ownLast := sessionRuns(f)
+	own := ownFirst > 0
+	if !own && continuesElsewhere(f) {
+		return false
+	}
+	for _, sid := range order {
+		if sid == f.SessionID || p.HasLayoutSession(sid) {
+			continue
+		}
+		for _, ru := range runs[sid] {
+			if own && (ru.first.Line < ownFirst || ru.first.Line > ownLast) {
+				continue
+			}
+			if ru.first.UUID == "" || !f.Ask(model.Ask{Kind: model.AskShared, Name: ru.first.UUID}) {
+				return true
+			}
+		}
+	}
+	return false
 }
