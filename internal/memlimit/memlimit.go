@@ -32,8 +32,14 @@ const (
 	headroom = 1.5
 )
 
+// Bound is the peak memory ccvet is documented to stay under while the
+// live heap stays under about 81 MiB (README, Memory): the limit passes it
+// beyond.
+const Bound = 128_000_000
+
 var (
 	base    atomic.Int64 // the soft limit asked for; 0: not started
+	peak    atomic.Int64 // the highest limit set since Start
 	mu      sync.Mutex
 	current int64
 	oldGC   int // GOGC before Start, restored by Stop (0: not changed)
@@ -54,6 +60,7 @@ func Start(n int64) bool {
 		return false // already in force (another run in this process); its Stop lifts it
 	}
 	base.Store(n)
+	peak.Store(n)
 	current = n
 	debug.SetMemoryLimit(n)
 	if os.Getenv("GOGC") == "" {
@@ -100,7 +107,21 @@ func Check() {
 	if want != current {
 		current = want
 		debug.SetMemoryLimit(want)
+		if want > peak.Load() {
+			peak.Store(want)
+		}
 	}
+}
+
+// Peak is the highest limit set since Start (0 when Start did not set
+// one): past Bound, the run needed more memory than the README promises.
+func Peak() int64 {
+	mu.Lock()
+	defer mu.Unlock()
+	if base.Load() == 0 {
+		return 0
+	}
+	return peak.Load()
 }
 
 // limitFor is the limit for a soft limit b and live bytes (see ceiling).

@@ -29,6 +29,9 @@ func TestSoftLimit(t *testing.T) {
 		if got := limit(); got < 48<<20*3/2 {
 			t.Errorf("limit %d with 48 MB live: not raised", got)
 		}
+		if p := Peak(); p != limit() {
+			t.Errorf("Peak %d, want the raised limit %d", p, limit())
+		}
 		runtime.KeepAlive(big)
 	}()
 	runtime.GC()
@@ -36,7 +39,13 @@ func TestSoftLimit(t *testing.T) {
 	if got := limit(); got != 16<<20 {
 		t.Errorf("limit %d after the live heap shrank, want %d", got, 16<<20)
 	}
+	if p := Peak(); p < 48<<20*3/2 {
+		t.Errorf("Peak %d after the live heap shrank: forgot the raise", p)
+	}
 	Stop()
+	if p := Peak(); p != 0 {
+		t.Errorf("Peak %d after Stop, want 0", p)
+	}
 	if got := limit(); got != math.MaxInt64 {
 		t.Errorf("limit %d after Stop", got)
 	}
