@@ -28,7 +28,7 @@ var DuplicateUUID = register(&Rule{
 		if !f.Kind.IsTranscript() {
 			return
 		}
-		first := map[string]*entry.Record{}
+		first := make(map[string]*entry.Record, len(f.Records))
 		for _, rec := range f.Records {
 			if rec.UUID == "" {
 				continue

@@ -26,10 +26,24 @@ func projectUUIDs(p *model.Project) map[string]struct{} {
 	return set
 }
 
+// toolCount is the number of tool_use blocks of recs, or of tool_result
+// blocks: the size of a map by tool id.
+func toolCount(recs []*entry.Record, results bool) int {
+	n := 0
+	for _, r := range recs {
+		if results {
+			n += len(r.ToolResults)
+		} else {
+			n += len(r.ToolUses)
+		}
+	}
+	return n
+}
+
 // lastByUUID maps each uuid of f to its last record: the one the reader
 // keeps when a uuid occurs on several lines.
 func lastByUUID(f *model.File) map[string]*entry.Record {
-	last := map[string]*entry.Record{}
+	last := make(map[string]*entry.Record, len(f.Records))
 	for _, rec := range f.Records {
 		if rec.UUID != "" {
 			last[rec.UUID] = rec

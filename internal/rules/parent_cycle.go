@@ -64,7 +64,7 @@ var ParentCycle = register(&Rule{
 			onPath
 			done
 		)
-		state := map[string]int{}
+		state := make(map[string]int, len(last))
 		var models []*resume.Result
 		for _, start := range f.Records {
 			if start.UUID == "" || last[start.UUID] != start || state[start.UUID] != unseen {

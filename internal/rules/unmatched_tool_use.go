@@ -30,7 +30,7 @@ var UnmatchedToolUse = register(&Rule{
 			return
 		}
 		recs := f.Records
-		answered := map[string]bool{} // tool_use_ids some line answers
+		answered := make(map[string]bool, toolCount(recs, true)) // tool_use_ids some line answers
 		has := false
 		for _, rec := range recs {
 			for _, t := range rec.ToolResults {
