@@ -33,7 +33,7 @@ type Record struct {
 	ToolUses                []Tool // tool_use blocks in message.content
 	ToolResults             []Tool // tool_result blocks in message.content
 
-	Hash uint64 // hash of the raw line, to tell exact duplicates from reused uuids
+	Hash uint64 // hash of the raw line, to tell exact duplicates from reused uuids (0 when UUID is "")
 
 	HasParent        bool // parentUuid key present and not null
 	IsSidechain      bool
@@ -133,11 +133,11 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 	for key, v := range obj.KeyMembers() {
 		switch string(key) {
 		case "type":
-			r.Type = in.str(v)
+			r.Type = in.field(v, &in.lastType)
 		case "subtype":
 			rare.Subtype = in.str(v)
 		case "version":
-			r.Version = in.str(v)
+			r.Version = in.field(v, &in.lastVersion)
 		case "uuid":
 			r.UUID = in.recent(v, &in.uuids)
 		case "parentUuid":
@@ -146,13 +146,13 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 		case "logicalParentUuid":
 			rare.LogicalParentUUID = in.recent(v, &in.uuids)
 		case "sessionId":
-			r.SessionID = in.str(v)
+			r.SessionID = in.field(v, &in.lastSession)
 		case "agentId":
-			r.AgentID = in.str(v)
+			r.AgentID = in.field(v, &in.lastAgent)
 		case "isSidechain":
 			r.IsSidechain, _ = v.Bool()
 		case "cwd":
-			r.Cwd = in.str(v)
+			r.Cwd = in.field(v, &in.lastCwd)
 		case "timestamp":
 			r.Timestamp = v.String()
 		case "isMeta":
@@ -199,7 +199,7 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 		// A delta (2.1.220+) adds one backup to the snapshot of amends.
 		rare.SnapshotMessageID = amends
 		if backup.Kind() == jsontree.Object && trackingPath != "" {
-			rare.Backups = []Backup{backupOf(trackingPath, backup)}
+			rare.Backups = []Backup{in.backupOf(trackingPath, backup)}
 		}
 		r.setRare(&rare)
 		return r
@@ -234,41 +234,53 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 	}
 	if r.Type == "file-history-snapshot" {
 		if tfb := snapshot.Get("trackedFileBackups"); tfb.Kind() == jsontree.Object {
-			type member struct {
-				b    Backup
-				skip bool // not an object: no backup, but it hides an earlier repeat of its key
-			}
-			var ms []member
-			for key, bm := range tfb.Members() {
+			ms := in.members[:0]
+			for key, bm := range tfb.KeyMembers() {
 				if bm.Kind() != jsontree.Object {
-					ms = append(ms, member{b: Backup{Key: key}, skip: true})
+					ms = append(ms, member{b: Backup{Key: in.intern(key)}, skip: true})
 					continue
 				}
-				ms = append(ms, member{b: backupOf(key, bm)})
+				ms = append(ms, member{b: in.backupOf(in.intern(key), bm)})
 			}
 			// Sort by key; of repeated keys keep the last, as encoding/json does.
 			sort.SliceStable(ms, func(i, j int) bool { return ms[i].b.Key < ms[j].b.Key })
-			for i, m := range ms {
-				if (i+1 < len(ms) && ms[i+1].b.Key == m.b.Key) || m.skip {
-					continue
+			keep := func(i int) bool { return !ms[i].skip && (i+1 == len(ms) || ms[i+1].b.Key != ms[i].b.Key) }
+			n := 0
+			for i := range ms {
+				if keep(i) {
+					n++
 				}
-				rare.Backups = append(rare.Backups, m.b)
 			}
+			if n > 0 {
+				rare.Backups = make([]Backup, 0, n)
+			}
+			for i, m := range ms {
+				if keep(i) {
+					rare.Backups = append(rare.Backups, m.b)
+				}
+			}
+			clear(ms)
+			in.members = ms[:0]
 		}
 	}
 	r.setRare(&rare)
 	return r
 }
 
-// setRare gives r a copy of rare when one of its fields is set, else the
-// shared empty Rare.
+// member is one trackedFileBackups member while a snapshot is read.
+type member struct {
+	b    Backup
+	skip bool // not an object: no backup, but it hides an earlier repeat of its key
+}
+
 // backupOf reads one backup object of a file-history snapshot or delta,
-// filed under key (the tracked path).
-func backupOf(key string, v jsontree.Val) Backup {
-	b := Backup{Key: key, BackupTime: v.Get("backupTime").String()}
+// filed under key (the tracked path). Each snapshot repeats the backups of
+// the one before: its strings are shared.
+func (in *interner) backupOf(key string, v jsontree.Val) Backup {
+	b := Backup{Key: key, BackupTime: in.str(v.Get("backupTime"))}
 	switch n := v.Get("backupFileName"); n.Kind() {
 	case jsontree.String:
-		b.FileName = n.String()
+		b.FileName = in.str(n)
 	case jsontree.Null:
 		b.Null = true
 	}
@@ -279,6 +291,8 @@ func backupOf(key string, v jsontree.Val) Backup {
 	return b
 }
 
+// setRare gives r a copy of rare when one of its fields is set, else the
+// shared empty Rare.
 func (r *Record) setRare(rare *Rare) {
 	r.Rare = noRare
 	if rare.Subtype != "" || rare.LogicalParentUUID != "" || rare.LeafUUID != "" || rare.ToolUseID != "" ||
@@ -299,6 +313,10 @@ type interner struct {
 	m                      map[string]string
 	buf                    []byte
 	uuids, tools, messages ring
+	// The last value of the fields that keep theirs from line to line,
+	// checked before the map.
+	lastType, lastVersion, lastSession, lastAgent, lastCwd string
+	members                                                []member // reused by snapshots
 }
 
 const maxInterned = 4096
@@ -317,6 +335,24 @@ func (in *interner) str(v jsontree.Val) string {
 	if !ok {
 		return ""
 	}
+	return in.intern(b)
+}
+
+// field is str for a field whose value seldom changes: last holds the
+// value it had the last time.
+func (in *interner) field(v jsontree.Val, last *string) string {
+	b, ok := v.StrBytes(in.buf)
+	if !ok {
+		return ""
+	}
+	if string(b) != *last {
+		*last = in.intern(b)
+	}
+	return *last
+}
+
+// intern returns b as a string, from the map when seen before.
+func (in *interner) intern(b []byte) string {
 	if s, ok := in.m[string(b)]; ok {
 		return s
 	}

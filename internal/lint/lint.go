@@ -445,7 +445,9 @@ func (e *Engine) checkLines(f *model.File) {
 		}
 		if obj && f.Kind.IsTranscript() {
 			rec := entry.Extract(l.Root, l.Num, l.Offset)
-			rec.Hash = hash(l.Raw)
+			if rec.UUID != "" {
+				rec.Hash = hash(l.Raw) // only lines with a uuid are compared
+			}
 			f.Records = append(f.Records, rec)
 		}
 	}
