@@ -2,6 +2,7 @@ package jsontree
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -67,6 +68,45 @@ func TestStringScanCases(t *testing.T) {
 				}
 				if d := compare(&tr, bytes.TrimSuffix(raw, []byte(`"]`))); d != "" {
 					t.Errorf("%q cut: %s", raw, d)
+				}
+			}
+		}
+	})
+}
+
+// TestStringScanRandom compares strings of random bytes drawn from those
+// the scan treats specially, with encoding/json, and checks that Esc is
+// set exactly on the strings holding a backslash.
+func TestStringScanRandom(t *testing.T) {
+	withScans(t, func(t *testing.T) {
+		var tr Tree
+		rnd := rand.New(rand.NewPCG(1, 2))
+		alphabet := []string{"a", "a", "a", "a", `\`, `\`, `"`, "n", "t", "u", "0", "d8", "\x01", "é", "/", "b", "x"}
+		var sb strings.Builder
+		for n := 0; n < 30000; n++ {
+			sb.Reset()
+			sb.WriteString(`["`)
+			for k := rnd.IntN(90); k > 0; k-- {
+				sb.WriteString(alphabet[rnd.IntN(len(alphabet))])
+			}
+			sb.WriteString(`","`)
+			for k := rnd.IntN(40); k > 0; k-- {
+				sb.WriteString(alphabet[rnd.IntN(len(alphabet))])
+			}
+			sb.WriteString(`"]`)
+			raw := []byte(sb.String())
+			if rnd.IntN(4) == 0 {
+				raw = raw[:rnd.IntN(len(raw))]
+			}
+			if d := compare(&tr, raw); d != "" {
+				t.Fatalf("%q: %s", raw, d)
+			}
+			if tr.Parse(raw) != nil {
+				continue
+			}
+			for i, nd := range tr.Nodes {
+				if nd.Kind == String && nd.Esc != bytes.Contains(tr.RawBytes(i), []byte{'\\'}) {
+					t.Fatalf("%q: node %d: Esc is %v", raw, i, nd.Esc)
 				}
 			}
 		}
