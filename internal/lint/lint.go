@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"io"
 	"os"
 	"runtime"
@@ -385,6 +384,9 @@ func (e *Engine) checkLines(f *model.File) {
 		tree.Raw = nil
 		trees.Put(tree)
 	}()
+	hashes := lineHashPool.Get().(*lineHashes)
+	hashes.ra = e.readerAt(f, rc)
+	defer hashes.release()
 	l := &model.Line{}
 	for {
 		// Let go of the last line first: the reader may collect a huge one.
@@ -445,9 +447,7 @@ func (e *Engine) checkLines(f *model.File) {
 		}
 		if obj && f.Kind.IsTranscript() {
 			rec := entry.Extract(l.Root, l.Num, l.Offset)
-			if rec.UUID != "" {
-				rec.Hash = hash(l.Raw) // only lines with a uuid are compared
-			}
+			hashes.add(rec, l.Raw)
 			f.Records = append(f.Records, rec)
 		}
 	}
@@ -471,10 +471,42 @@ func decode(l *model.Line, jl *jsonl.Line, tree *jsontree.Tree) {
 		l.Err, l.ErrOff = jsontree.ErrNull, 0
 		return
 	case jsontree.Object:
-		l.Type = tree.StrOrEmpty(tree.Get(jsontree.Root, "type"))
+		l.Type = entryType(tree)
 	}
 	l.Tree = tree
 	l.Root = jsontree.TreeVal(tree)
+}
+
+// entryType returns the "type" of a parsed line's root object, or "": the
+// common types without a copy.
+func entryType(tree *jsontree.Tree) string {
+	k := tree.Get(jsontree.Root, "type")
+	if tree.Kind(k) != jsontree.String {
+		return ""
+	}
+	if !tree.Nodes[k].Esc {
+		switch t := tree.RawBytes(k); string(t) {
+		case "user":
+			return "user"
+		case "assistant":
+			return "assistant"
+		case "system":
+			return "system"
+		case "attachment":
+			return "attachment"
+		case "progress":
+			return "progress"
+		case "summary":
+			return "summary"
+		case "file-history-snapshot":
+			return "file-history-snapshot"
+		case "file-history-delta":
+			return "file-history-delta"
+		case "last-prompt":
+			return "last-prompt"
+		}
+	}
+	return tree.StrOrEmpty(k)
 }
 
 // decodeReference decodes a framed line (jl.Parse) with encoding/json: the
@@ -524,9 +556,3 @@ func (e *Engine) checkDoc(f *model.File) {
 	f.DocValue = v
 	f.Entries = 1
 }
-
-// hashSeed is the seed of hash: hashes are compared within one run only.
-var hashSeed = maphash.MakeSeed()
-
-// hash is a 64-bit hash of the line, enough to tell an exact duplicate line.
-func hash(b []byte) uint64 { return maphash.Bytes(hashSeed, b) }
