@@ -83,12 +83,14 @@ type Engine struct {
 	long  jsonl.LongLines // lines longer than a reader's buffer are held one at a time
 
 	spools []*spool // copies of standard input, closed with the Result
+
+	lineRules []*rules.Rule // the rules of e.rules with a Line check
 }
 
 // WithOverlay returns an engine sharing e's compiled rules and schemas that
 // checks the given bytes instead of those files on disk (see Options.Overlay).
 func (e *Engine) WithOverlay(overlay map[string][]byte) *Engine {
-	c := &Engine{opts: e.opts, env: e.env, rules: e.rules, on: e.on, sev: e.sev}
+	c := &Engine{opts: e.opts, env: e.env, rules: e.rules, lineRules: e.lineRules, on: e.on, sev: e.sev}
 	c.opts.Overlay = overlay
 	return c
 }
@@ -118,6 +120,9 @@ func New(opts Options) (*Engine, error) {
 		e.on[r.ID] = on
 		if on {
 			e.rules = append(e.rules, r)
+			if r.Line != nil {
+				e.lineRules = append(e.lineRules, r)
+			}
 		}
 	}
 	e.env = &model.Env{Schema: v, Strict: opts.Strict, ReaderVersion: opts.ReaderVersion, Enabled: func(id string) bool { return e.on[id] }}
@@ -436,10 +441,8 @@ func (e *Engine) checkLines(f *model.File) {
 		// checks of the files asked for look up: nothing is reported on it,
 		// so its lines see no rule and no OnLine hook (ccvet stats).
 		if !f.Context {
-			for _, r := range e.rules {
-				if r.Line != nil {
-					r.Line(r, l)
-				}
+			for _, r := range e.lineRules {
+				r.Line(r, l)
 			}
 			if e.opts.OnLine != nil {
 				e.opts.OnLine(l)
