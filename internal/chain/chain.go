@@ -83,7 +83,7 @@ func Build(recs []*entry.Record) *Graph {
 	g := &Graph{Records: recs, byUUID: make(map[string]int, len(recs)), parent: make([]string, len(recs)),
 		kept: make([]bool, len(recs)), up: make([]int32, len(recs))}
 	var bridge map[string]string
-	var first []string // uuids in first-seen order
+	var first []int32 // per uuid in first-seen order, its first record
 	for i, r := range recs {
 		p := r.ParentUUID
 		if p != "" && bridge != nil {
@@ -103,13 +103,13 @@ func Build(recs []*entry.Record) *Graph {
 		}
 		g.parent[i] = p
 		if _, ok := g.byUUID[r.UUID]; !ok {
-			first = append(first, r.UUID)
+			first = append(first, int32(i))
 		}
 		g.byUUID[r.UUID] = i
 	}
 	g.order = make([]int32, len(first))
-	for k, u := range first {
-		i := g.byUUID[u]
+	for k, f := range first {
+		i := g.byUUID[recs[f].UUID]
 		g.order[k] = int32(i)
 		g.kept[i] = true
 	}
@@ -376,7 +376,7 @@ func (g *Graph) rebuild(leaf int, opt Options) *Conversation {
 	// seen holds the uuids the walk met, by the index byUUID gives them:
 	// only uuids of byUUID are ever looked up.
 	seen := make([]bool, len(g.Records))
-	var walk []int
+	walk := make([]int, 0, len(g.order)+1) // each kept message once, and the leaf
 	for cur := leaf; cur >= 0; {
 		if g.kept[cur] {
 			seen[cur] = true
@@ -474,7 +474,10 @@ func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool) []i
 		return walk
 	}
 	siblings := make([][]int, len(ids)) // per group: its assistant lines
-	asst := map[int][]int{}             // assistant record -> tool_result users parented to it
+	// The tool_result users parented to each assistant record k, in map
+	// order: results[k]-1 is the first, then next[i]-1 after user i (0: none).
+	results := make([]int32, len(g.Records))
+	next := make([]int32, len(g.Records))
 	wanted := make([]bool, len(g.Records))
 	for _, i32 := range g.order {
 		i := int(i32)
@@ -486,14 +489,15 @@ func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool) []i
 			}
 		}
 	}
-	for _, i32 := range g.order {
-		i := int(i32)
+	for o := len(g.order) - 1; o >= 0; o-- { // backwards: each is put first
+		i := int(g.order[o])
 		r := g.Records[i]
 		if r.Type == "user" && len(r.ToolResults) > 0 {
 			// Only assistants of a group are ever asked for (by their
 			// uuid, which byUUID maps to them).
 			if k := g.up[i]; k >= 0 && wanted[k] {
-				asst[int(k)] = append(asst[int(k)], i)
+				next[i] = results[k]
+				results[k] = int32(i + 1)
 			}
 		}
 	}
@@ -509,7 +513,7 @@ func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool) []i
 			member[s] = int32(k + 1)
 		}
 		for _, s := range as {
-			for _, tr := range asst[g.byUUID[g.Records[s].UUID]] {
+			for tr := int(results[g.byUUID[g.Records[s].UUID]]) - 1; tr >= 0; tr = int(next[tr]) - 1 {
 				if member[tr] != 0 {
 					continue
 				}
