@@ -263,6 +263,9 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 				}
 			}
 			clear(ms)
+			if cap(ms) > 1<<12 {
+				ms = nil // a huge snapshot's members are not kept
+			}
 			in.members = ms[:0]
 		}
 	}

@@ -71,9 +71,14 @@ func (h *lineHashes) hashAt(off, n int64, other uint64) uint64 {
 	return other ^ 1
 }
 
-// release empties h and returns it to the pool.
+// release empties h and returns it to the pool; the map of a big file is
+// not kept (clear keeps a map's memory).
 func (h *lineHashes) release() {
-	clear(h.first)
+	if len(h.first) > 1<<14 {
+		h.first = map[string]firstLine{}
+	} else {
+		clear(h.first)
+	}
 	h.ra = nil
 	lineHashPool.Put(h)
 }
