@@ -14,6 +14,28 @@ DATA escHi<>+16(SB)/8, $0x0804020000010000
 DATA escHi<>+24(SB)/8, $0
 GLOBL escHi<>(SB), RODATA|NOPTR, $32
 
+// The bytes the scan compares with, 32 of each.
+DATA quotes<>+0(SB)/8, $0x2222222222222222
+DATA quotes<>+8(SB)/8, $0x2222222222222222
+DATA quotes<>+16(SB)/8, $0x2222222222222222
+DATA quotes<>+24(SB)/8, $0x2222222222222222
+GLOBL quotes<>(SB), RODATA|NOPTR, $32
+DATA backslashes<>+0(SB)/8, $0x5c5c5c5c5c5c5c5c
+DATA backslashes<>+8(SB)/8, $0x5c5c5c5c5c5c5c5c
+DATA backslashes<>+16(SB)/8, $0x5c5c5c5c5c5c5c5c
+DATA backslashes<>+24(SB)/8, $0x5c5c5c5c5c5c5c5c
+GLOBL backslashes<>(SB), RODATA|NOPTR, $32
+DATA controls<>+0(SB)/8, $0x1f1f1f1f1f1f1f1f
+DATA controls<>+8(SB)/8, $0x1f1f1f1f1f1f1f1f
+DATA controls<>+16(SB)/8, $0x1f1f1f1f1f1f1f1f
+DATA controls<>+24(SB)/8, $0x1f1f1f1f1f1f1f1f
+GLOBL controls<>(SB), RODATA|NOPTR, $32
+DATA nibbles<>+0(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibbles<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibbles<>+16(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibbles<>+24(SB)/8, $0x0f0f0f0f0f0f0f0f
+GLOBL nibbles<>(SB), RODATA|NOPTR, $32
+
 // func stringStop(b []byte, j int) (stop int, esc bool)
 //
 // See scan_amd64.go. Registers: DI b, DX len(b), BX the offset reached,
@@ -26,15 +48,9 @@ TEXT ·stringStop(SB), NOSPLIT, $0-41
 	MOVQ j+24(FP), BX
 	XORL R11, R11
 	XORL R12, R12
-	MOVL $0x22, AX
-	MOVQ AX, X0
-	VPBROADCASTB X0, Y0
-	MOVL $0x5c, AX
-	MOVQ AX, X1
-	VPBROADCASTB X1, Y1
-	MOVL $0x1f, AX
-	MOVQ AX, X2
-	VPBROADCASTB X2, Y2
+	VMOVDQU quotes<>(SB), Y0
+	VMOVDQU backslashes<>(SB), Y1
+	VMOVDQU controls<>(SB), Y2
 	LEAQ -32(DX), R8
 
 loop:
@@ -89,9 +105,7 @@ masks:
 
 escapes:
 	// Bytes that are not a simple escape character: SI.
-	MOVL $0x0f, AX
-	MOVQ AX, X10
-	VPBROADCASTB X10, Y10
+	VMOVDQU nibbles<>(SB), Y10
 	VMOVDQU escLo<>(SB), Y8
 	VMOVDQU escHi<>(SB), Y9
 	VPAND   Y10, Y3, Y11
