@@ -68,6 +68,49 @@ type Graph struct {
 	// ms holds each record's timestamp in ms (noTime: none, or it does
 	// not parse), once a leaf or a bridge asked for one.
 	ms []int64
+	// lines holds, once asked for, the first and last record of each uuid
+	// of any record (not only messages).
+	lines map[string]span
+}
+
+// span is the first and the last record index of a uuid.
+type span struct{ first, last int32 }
+
+func (g *Graph) span(uuid string) (span, bool) {
+	if g.lines == nil {
+		g.lines = make(map[string]span, len(g.Records))
+		for i, r := range g.Records {
+			if r.UUID == "" {
+				continue
+			}
+			s, ok := g.lines[r.UUID]
+			if !ok {
+				s.first = int32(i)
+			}
+			s.last = int32(i)
+			g.lines[r.UUID] = s
+		}
+	}
+	s, ok := g.lines[uuid]
+	return s, ok
+}
+
+// FirstWith returns the index of the first record (of any type) with uuid,
+// or -1. The file rules share its index instead of each making a map.
+func (g *Graph) FirstWith(uuid string) int {
+	if s, ok := g.span(uuid); ok {
+		return int(s.first)
+	}
+	return -1
+}
+
+// LastWith returns the index of the last record (of any type) with uuid,
+// or -1.
+func (g *Graph) LastWith(uuid string) int {
+	if s, ok := g.span(uuid); ok {
+		return int(s.last)
+	}
+	return -1
 }
 
 // noTime stands in Graph.ms for a timestamp that does not parse.

@@ -40,29 +40,6 @@ func toolCount(recs []*entry.Record, results bool) int {
 	return n
 }
 
-// lastIndexByUUID maps each uuid of f to the index of its last record.
-func lastIndexByUUID(f *model.File) map[string]int {
-	last := make(map[string]int, len(f.Records))
-	for i, rec := range f.Records {
-		if rec.UUID != "" {
-			last[rec.UUID] = i
-		}
-	}
-	return last
-}
-
-// lastByUUID maps each uuid of f to its last record: the one the reader
-// keeps when a uuid occurs on several lines.
-func lastByUUID(f *model.File) map[string]*entry.Record {
-	last := make(map[string]*entry.Record, len(f.Records))
-	for _, rec := range f.Records {
-		if rec.UUID != "" {
-			last[rec.UUID] = rec
-		}
-	}
-	return last
-}
-
 // entryLabel names an entry for a message: "assistant entry 3f2a…".
 func entryLabel(rec *entry.Record) string {
 	t := rec.Type

@@ -60,7 +60,7 @@ var ParentCycle = register(&Rule{
 		}
 		// The reader keeps the last line of each uuid: the walk goes from
 		// last line to last line, so a record index stands for its uuid.
-		last := lastIndexByUUID(f)
+		g := f.Graph() // its index of the last line of each uuid
 		const (
 			unseen = iota
 			onPath
@@ -71,7 +71,7 @@ var ParentCycle = register(&Rule{
 		var path []*entry.Record
 		var pathIdx []int
 		for si, start := range f.Records {
-			if start.UUID == "" || last[start.UUID] != si || state[si] != unseen {
+			if start.UUID == "" || g.LastWith(start.UUID) != si || state[si] != unseen {
 				continue
 			}
 			path, pathIdx = path[:0], pathIdx[:0]
@@ -82,9 +82,7 @@ var ParentCycle = register(&Rule{
 				path, pathIdx = append(path, cur), append(pathIdx, ci)
 				ci = -1
 				if cur.HasParent {
-					if p, ok := last[cur.ParentUUID]; ok {
-						ci = p
-					}
+					ci = g.LastWith(cur.ParentUUID)
 				}
 			}
 			if ci >= 0 && state[ci] == onPath {
