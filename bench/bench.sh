@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# bench.sh: ccvet's full lint against jq and cat, on a store of many project folders and on one whose sessions all sit in one folder.
-# Usage: bench/bench.sh [--size 1G] [--single-size 800M] [--seed 1] [--runs 3] [--cache DIR] [--jobs N]
+# bench.sh: ccvet's full lint against jq and cat, on stores of many project folders and on one whose sessions all sit in one folder.
+# Usage: bench/bench.sh [--size 200M,1G] [--single-size 800M|0] [--seed 1] [--runs 3] [--cache DIR] [--jobs N]
 set -euo pipefail
 
-size=1G single=800M seed=1 jobs=0 runs=3
+sizes=200M,1G single=800M seed=1 jobs=0 runs=3
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/ccvet-bench
 while [ $# -gt 0 ]; do
 	case $1 in
-	--size) size=$2; shift 2 ;;
+	--size) sizes=$2; shift 2 ;;
 	--single-size) single=$2; shift 2 ;;
 	--seed) seed=$2; shift 2 ;;
 	--runs) runs=$2; shift 2 ;;
@@ -23,13 +23,18 @@ mkdir -p "$cache"
 bin=$cache/ccvet
 [ "$jobs" = 0 ] && jobs=$(nproc)
 
-for tool in jq go; do
-	command -v $tool >/dev/null || { echo "bench.sh: $tool is required" >&2; exit 2; }
-done
-if [ ! -x /usr/bin/time ] && command -v apt-get >/dev/null; then
-	echo "installing GNU time (for CPU time and peak RSS)…" >&2
-	{ sudo -n apt-get install -y time || apt-get install -y time; } >/dev/null 2>&1 || true
-fi
+command -v go >/dev/null || { echo "bench.sh: go is required" >&2; exit 2; }
+# apt_install PKG: install a Debian package when apt-get can (as root, or with sudo without a password).
+apt_install() {
+	command -v apt-get >/dev/null || return 0
+	echo "installing $1 with apt-get…" >&2
+	local sudo=""
+	[ "$(id -u)" = 0 ] || sudo="sudo -n"
+	{ $sudo apt-get install -y "$1" || { $sudo apt-get update && $sudo apt-get install -y "$1"; }; } >/dev/null 2>&1 || true
+}
+command -v jq >/dev/null || apt_install jq
+command -v jq >/dev/null || { echo "bench.sh: jq is required" >&2; exit 2; }
+[ -x /usr/bin/time ] || apt_install time # GNU time, for CPU time and peak RSS
 [ -x /usr/bin/time ] || { echo "bench.sh: GNU time (/usr/bin/time) is required" >&2; exit 2; }
 
 (cd "$repo" && go build -o "$bin" ./cmd/ccvet)
@@ -86,11 +91,17 @@ bench_store() {
 				rss = (nm[i+1] ~ /^ccvet/) ? sprintf("%.0f MB", m[i] / 1024) : ""
 				printf "  %-24s %6.2f s %7.2f s %10.1f %7.1fx %10s\n", nm[i+1], w[i], c[i], b / 1048576 / w[i], jq / w[i], rss
 			}
+			if ((3 in w) && (4 in w) && nm[5] != nm[4])
+				printf "  %s vs -j 1: speedup %.2fx (wall time ratio), CPU seconds %.2fx\n", nm[5], w[3] / w[4], c[4] / (c[3] > 0 ? c[3] : 0.01)
 		}' "$out"
 	rm -f "$out"
 }
 
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(go version | cut -d' ' -f3), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "best wall time of $runs interleaved runs; CPU is that run's user+sys; peak RSS the largest of all runs"
-bench_store "many project folders ($size)" "$(store "$size-seed$seed" "$size" 0)"
-bench_store "one project folder ($single)" "$(store "$single-one-seed$seed" "$single" 1)"
+for size in ${sizes//,/ }; do
+	bench_store "many project folders ($size)" "$(store "$size-seed$seed" "$size" 0)"
+done
+if [ "$single" != 0 ]; then # --single-size 0: no single-folder store
+	bench_store "one project folder ($single)" "$(store "$single-one-seed$seed" "$single" 1)"
+fi

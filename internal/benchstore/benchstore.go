@@ -70,7 +70,9 @@ func Generate(dir string, opts Options) (Stats, error) {
 		// A few projects hold most sessions, as in a real store.
 		f := g.r.Float64()
 		p := projects[int(f*f*float64(nproj))]
-		target := int64(math.Exp(math.Log(300<<10) + 1.3*g.r.NormFloat64()))
+		// The conversion keeps a compiler from fusing the multiply-add
+		// (allowed on arm64, ppc64, s390x): the same bytes on every machine.
+		target := int64(math.Exp(math.Log(300<<10) + float64(1.3*g.r.NormFloat64())))
 		target = min(max(target, 8<<10), 40<<20, max(opts.Bytes-g.st.Bytes, 8<<10))
 		g.session(p, target, opts.Bytes-g.st.Bytes)
 		g.clock = g.clock.Add(time.Duration(10+g.r.IntN(360)) * time.Minute)

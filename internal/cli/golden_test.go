@@ -11,8 +11,9 @@ import (
 
 // TestFindingsGolden pins the whole JSON report over testdata/ and over the
 // real corpus (when it is present), with and without --strict, against
-// golden files in testdata/golden/: a refactoring must not change one byte
-// of it. go test ./internal/cli -run TestFindingsGolden -update rewrites them.
+// golden files in testdata/golden/ (-j 3 and -j 1 alike): a refactoring
+// must not change one byte of it.
+// go test ./internal/cli -run TestFindingsGolden -update rewrites them.
 func TestFindingsGolden(t *testing.T) {
 	t.Setenv("HOME", t.TempDir())
 	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
@@ -32,13 +33,16 @@ func TestFindingsGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, mode := range []string{"default", "strict"} {
-			args := []string{"--exit-zero", "--jobs", "3", tr.dir}
+			args := []string{"--exit-zero", tr.dir}
 			if mode == "strict" {
 				args = append([]string{"--strict"}, args...)
 			}
 			t.Run(tr.name+"/"+mode, func(t *testing.T) {
-				_, got, _ := runJSON(t, args...)
+				_, got, _ := runJSON(t, append([]string{"--jobs", "3"}, args...)...)
 				got = relativePaths(got, abs, tr.dir)
+				if _, one, _ := runJSON(t, append([]string{"--jobs", "1"}, args...)...); !bytes.Equal(relativePaths(one, abs, tr.dir), got) {
+					t.Errorf("-j 1 gives another report than -j 3 over %s:\n%s", tr.dir, firstDiff(got, relativePaths(one, abs, tr.dir)))
+				}
 				golden := filepath.Join("testdata", "golden", tr.name+"."+mode+".json")
 				if *update {
 					if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
