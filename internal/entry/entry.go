@@ -142,7 +142,7 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 		case "version":
 			r.Version = in.field(v, &in.lastVersion)
 		case "uuid":
-			r.UUID = in.recent(v, &in.uuids)
+			r.UUID = in.fresh(v, &in.uuids)
 		case "parentUuid":
 			r.ParentUUID = in.recent(v, &in.uuids)
 			r.HasParent = r.ParentUUID != ""
@@ -327,7 +327,7 @@ type interner struct {
 
 const maxInterned = 4096
 
-// ring holds the last len(ring.s) ids seen.
+// ring holds the last len(ring.s) ids seen (a power of two).
 type ring struct {
 	s    [8]string
 	next int
@@ -377,13 +377,29 @@ func (in *interner) recent(v jsontree.Val, r *ring) string {
 	if !ok || len(b) == 0 {
 		return ""
 	}
-	for _, s := range r.s {
-		if s == string(b) {
+	// Newest first: a parent is most often the line just before.
+	for k := 1; k <= len(r.s); k++ {
+		if s := r.s[(r.next-k)&(len(r.s)-1)]; s == string(b) {
 			return s
 		}
 	}
-	s := string(b)
+	return r.add(string(b))
+}
+
+// fresh is recent for an id that is new on nearly every line (an entry's
+// own uuid): it joins the ring, for the lines that name it next, without
+// a search.
+func (in *interner) fresh(v jsontree.Val, r *ring) string {
+	b, ok := v.StrBytes(in.buf)
+	if !ok || len(b) == 0 {
+		return ""
+	}
+	return r.add(string(b))
+}
+
+// add puts s in the ring, in place of its oldest id.
+func (r *ring) add(s string) string {
 	r.s[r.next] = s
-	r.next = (r.next + 1) % len(r.s)
+	r.next = (r.next + 1) & (len(r.s) - 1)
 	return s
 }
