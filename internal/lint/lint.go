@@ -94,7 +94,7 @@ func (e *Engine) WithOverlay(overlay map[string][]byte) *Engine {
 	return c
 }
 
-// New prepares an engine; it compiles the schemas once.
+// New prepares an engine; the schemas are compiled on first use, once.
 func New(opts Options) (*Engine, error) {
 	v, err := schema.New()
 	if err != nil {

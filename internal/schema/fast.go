@@ -1,13 +1,14 @@
 package schema
 
 import (
+	"errors"
 	"fmt"
+	"hash/maphash"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
-
-	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/ccvet/ccvet/internal/jsontree"
 )
@@ -66,11 +67,41 @@ type fnode struct {
 	// finding member K, without a pass through object.
 	disc           bool
 	discKey, discV string
+	// union is set when allOf is a tagged union: every member {"if": a
+	// discriminator on the same key, "then": S}, each with its own value.
+	// It finds the key once instead of once per member.
+	union *union
+	// reqAll has one bit per required key (keyInfo.bits).
+	reqAll uint64
+	// pure is set when n is only {"$ref": S}: validate goes straight to S.
+	pure bool
+	// flat is set when n has a $ref to a schema that only names object
+	// members (flattenRef): on an object, one pass applies both.
+	flat *flatObj
+	// leaf is set when n asserts at most a type (markLeaf).
+	leaf bool
+}
+
+// flatObj is the key table of a node merged with that of its $ref target.
+type flatObj struct {
+	ktab   keyTable // keyInfo.prop: the node's; prop2: the target's
+	reqAll uint64
+}
+
+// union dispatches on the value of key to the "then" of the one allOf
+// member whose discriminator has that value; the members of another shape
+// are applied as usual.
+type union struct {
+	key   string
+	thens keyTable // value -> keyInfo{prop: the member's then}
+	rest  []*fnode // the members that are not such if/then pairs
 }
 
 type keyInfo struct {
-	prop *fnode // nil: not under properties
-	req  int    // index in required, or -1
+	prop  *fnode // nil: not under properties
+	req   int    // index in required, or -1
+	bits  uint64 // the bit of req in reqAll (of the merged table for flat)
+	prop2 *fnode // in a flatObj table, the $ref target's property
 }
 
 // cval is a const or enum value (strings, null and booleans only).
@@ -98,12 +129,13 @@ var ignored = map[string]bool{"$schema": true, "$id": true, "$comment": true, "t
 
 // fastCompiler compiles the raw schema documents.
 type fastCompiler struct {
-	docs map[string]any
-	done map[string]*fnode
+	cat   *catalog
+	done  map[string]*fnode
+	order []*fnode // done, in the order compiled
 }
 
 func compileFast(cat *catalog) (*fastCompiler, error) {
-	return &fastCompiler{docs: cat.docs, done: map[string]*fnode{}}, nil
+	return &fastCompiler{cat: cat, done: map[string]*fnode{}}, nil
 }
 
 // at compiles the schema at the absolute location loc ("doc#/pointer").
@@ -112,9 +144,9 @@ func (c *fastCompiler) at(loc string) (*fnode, error) {
 		return n, nil
 	}
 	doc, frag, _ := strings.Cut(loc, "#")
-	d, ok := c.docs[doc]
-	if !ok {
-		return nil, fmt.Errorf("fast schema: no document %s", doc)
+	d, err := c.cat.doc(doc)
+	if err != nil {
+		return nil, fmt.Errorf("fast schema: %w", err)
 	}
 	val, ok := lookup(d, frag)
 	if !ok {
@@ -122,6 +154,7 @@ func (c *fastCompiler) at(loc string) (*fnode, error) {
 	}
 	n := &fnode{loc: loc, minLen: -1}
 	c.done[loc] = n
+	c.order = append(c.order, n)
 	if err := c.fill(n, doc, frag, val); err != nil {
 		return nil, err
 	}
@@ -286,6 +319,13 @@ func (c *fastCompiler) fill(n *fnode, doc, frag string, val any) error {
 		if n.ifs == nil {
 			n.then, n.els = nil, nil // without if, then and else are ignored
 		}
+		for k, ki := range n.keys {
+			if ki.req >= 0 {
+				ki.bits = 1 << ki.req
+				n.reqAll |= ki.bits
+			}
+			n.keys[k] = ki
+		}
 		n.ktab = newKeyTable(n.keys)
 		n.markDiscriminator()
 		return nil
@@ -344,6 +384,64 @@ func (c *checker) discriminate(s *fnode, i, ev int) int {
 	return 0
 }
 
+// dispatch is the allOf of a tagged union applied to object i: what each
+// member's discriminate and then would say, in one look for the key.
+func (c *checker) dispatch(s *fnode, i, ev int) int {
+	u := s.union
+	t := c.t
+	nd := &t.Nodes[i]
+	found, at := -1, 0
+	for k, m := i+1, 0; m < int(nd.Len); m++ {
+		kn := &t.Nodes[k]
+		if kn.Esc {
+			return rUnsure // as discriminate: an escaped key might be the key
+		}
+		if string(t.Raw[kn.Start:kn.End]) == u.key {
+			if found >= 0 {
+				return rUnsure // as discriminate: a repeated key
+			}
+			found, at = k+1, m
+		}
+		k = t.Next(k + 1)
+	}
+	if found >= 0 && t.Nodes[found].Kind == jsontree.String && t.Nodes[found].Esc {
+		return c.allOf(s, i, ev) // compare unescaped values the slow way
+	}
+	res := 0
+	for _, a := range u.rest {
+		res |= c.inplace(a, i, ev)
+	}
+	if found < 0 || t.Nodes[found].Kind != jsontree.String {
+		return res // every discriminator fails, and none has an else
+	}
+	ki, ok := u.thens.get(t.RawBytes(found))
+	if !ok {
+		return res
+	}
+	// The member whose if holds: its discriminator marks the key, then
+	// applies in place; both count in ev only if the member succeeds.
+	mark := len(c.words)
+	sub := c.alloc(i)
+	c.words[sub+at/64] |= 1 << (at % 64)
+	r := c.inplace(ki.prop, i, sub)
+	if r&rBad == 0 && ev >= 0 {
+		for k := 0; k < (t.Len(i)+63)/64; k++ {
+			c.words[ev+k] |= c.words[sub+k]
+		}
+	}
+	c.words = c.words[:mark]
+	return res | r
+}
+
+// allOf applies the allOf members of s one by one.
+func (c *checker) allOf(s *fnode, i, ev int) int {
+	res := 0
+	for _, a := range s.allOf {
+		res |= c.inplace(a, i, ev)
+	}
+	return res
+}
+
 func toCval(v any, n *fnode) cval {
 	switch x := v.(type) {
 	case nil:
@@ -374,18 +472,38 @@ type checker struct {
 	t     *jsontree.Tree
 	words []uint64 // bit sets of evaluated members, allocated stack-wise
 	buf   []byte
-	// dupChecked is the large object last found free of duplicate keys
-	// (objects are validated again by each in-place subschema).
-	dupChecked int
-	seen       map[string]struct{}
+	// dupDone has a bit per node of the objects found free of duplicate
+	// keys on this line (objects are validated again by each in-place
+	// subschema).
+	dupDone []uint64
+	set     []uint32 // hasDupKeys: key node + 1, or 0
 }
 
 var checkers = sync.Pool{New: func() any { return &checker{} }}
 
 // fastRoots are the compiled schemas the fast check starts from.
 type fastRoots struct {
-	entries map[string]*fnode
-	history *fnode
+	entries map[string]*fastRoot
+	types   keyTable // entries, by type: keyInfo.req indexes list
+	list    []*fastRoot
+	history *fastRoot
+
+	mu   sync.Mutex // guards comp, finished and broken
+	comp *fastCompiler
+	// finished counts the nodes of comp.order the shortcuts were marked on.
+	finished int
+	// broken is set when a compilation failed: comp may hold half-built
+	// nodes, so nothing more is compiled.
+	broken error
+}
+
+// fastRoot is the fast check of one schema, compiled on first use: a run
+// compiles only the entry types it meets.
+type fastRoot struct {
+	loc  string
+	once sync.Once
+	n    *fnode
+	err  error
 }
 
 func (v *Validator) compileFast() error {
@@ -393,21 +511,184 @@ func (v *Validator) compileFast() error {
 	if err != nil {
 		return err
 	}
-	v.fast = &fastRoots{entries: map[string]*fnode{}}
+	f := &fastRoots{entries: map[string]*fastRoot{}, comp: c}
+	types := map[string]keyInfo{}
 	for _, name := range v.cat.names {
-		n, err := c.at(baseURL + name + ".json#")
-		if err != nil {
-			return err
-		}
+		r := &fastRoot{loc: baseURL + name + ".json#"}
 		switch {
 		case name == historyName:
-			v.fast.history = n
+			f.history = r
 		case name == todosName:
 		case !strings.Contains(name, "/"):
-			v.fast.entries[name] = n
+			f.entries[name] = r
+			types[name] = keyInfo{req: len(f.list)}
+			f.list = append(f.list, r)
+		}
+	}
+	if f.history == nil {
+		return errors.New("fast schema: no history schema")
+	}
+	f.types = newKeyTable(types)
+	v.fast = f
+	return nil
+}
+
+// root returns the compiled fast check of r, or nil when it does not
+// compile (the caller is then unsure, and the reference reports why).
+func (f *fastRoots) root(r *fastRoot) *fnode {
+	r.once.Do(func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		if f.broken != nil {
+			r.err = f.broken
+			return
+		}
+		r.n, r.err = f.comp.at(r.loc)
+		if r.err != nil {
+			r.n, f.broken = nil, r.err
+			return
+		}
+		// Mark the shortcuts on the nodes this compilation added; older
+		// nodes never change, and other goroutines may be reading them.
+		added := f.comp.order[f.finished:]
+		for _, n := range added {
+			n.markUnion()
+			n.markPure()
+		}
+		for _, n := range added {
+			n.flattenRef()
+		}
+		for _, n := range added {
+			n.markLeaf()
+		}
+		f.finished = len(f.comp.order)
+	})
+	return r.n
+}
+
+// compileAll compiles the fast check of every schema, for tests.
+func (f *fastRoots) compileAll() error {
+	for _, r := range append([]*fastRoot{f.history}, f.list...) {
+		if f.root(r); r.err != nil {
+			return r.err
 		}
 	}
 	return nil
+}
+
+// markLeaf sets leaf when n asserts nothing but (maybe) a type: validating
+// a value against it is the type check alone, whatever the value holds.
+func (n *fnode) markLeaf() {
+	n.leaf = !n.unsure && (n.always == 0 || n.always == 1) && !n.disc && len(n.consts) == 0 && !n.dateTime &&
+		n.minLen < 0 && !n.hasMin && len(n.keys) == 0 && !n.addlSet && n.uneval == nil && n.ref == nil &&
+		n.not == nil && len(n.allOf) == 0 && n.ifs == nil && n.items == nil && n.union == nil && n.flat == nil && !n.pure
+	if n.always == 1 && n.types != 0 {
+		n.leaf = false // a boolean schema has no type; keep to what validate does
+	}
+}
+
+// onlyRef reports whether n has a $ref and no other keyword.
+func (n *fnode) onlyRef() bool {
+	return n.ref != nil && !n.unsure && n.always == 0 && n.types == 0 && len(n.consts) == 0 && !n.dateTime &&
+		n.minLen < 0 && !n.hasMin && len(n.keys) == 0 && !n.addlSet && n.uneval == nil && n.not == nil &&
+		len(n.allOf) == 0 && n.ifs == nil && n.items == nil && !n.disc
+}
+
+// markPure sets pure when n is only a $ref (and the chain of such nodes
+// ends). Applying n in place is then applying its target in place: the
+// target's evaluated members count for n exactly when it succeeds, and n
+// succeeds exactly when its target does.
+func (n *fnode) markPure() {
+	t := n
+	for k := 0; k < 64 && t.onlyRef(); k++ {
+		t = t.ref
+	}
+	n.pure = n.onlyRef() && !t.onlyRef()
+}
+
+// target follows pure $ref nodes to the first node that does something.
+func (n *fnode) target() *fnode {
+	for n.pure {
+		n = n.ref
+	}
+	return n
+}
+
+// plainObject reports whether n only names object members: properties and
+// required, with at most a type that allows objects.
+func (n *fnode) plainObject() bool {
+	return !n.unsure && n.always == 0 && (n.types == 0 || n.types&tObject != 0) && len(n.consts) == 0 &&
+		!n.dateTime && n.minLen < 0 && !n.hasMin && !n.addlSet && n.uneval == nil && n.ref == nil &&
+		n.not == nil && len(n.allOf) == 0 && n.ifs == nil && n.items == nil && !n.disc && n.union == nil
+}
+
+// flattenRef sets flat when n's $ref target R is a plain object schema and
+// n's unevaluatedProperties is absent, true or false. On an object, the
+// members of n and R are then looked up once, in one merged table. The
+// verdict is unchanged: when R succeeds, its members count as evaluated
+// either way; when it fails, n fails with R's own errors, and the unknown
+// field echoes unevaluatedProperties would add for R's members (of kind
+// unknown field) can only join an error already there, which does not
+// change the verdict.
+func (n *fnode) flattenRef() {
+	if n.ref == nil || n.pure || n.unsure || (n.uneval != nil && n.uneval.always == 0) {
+		return
+	}
+	r := n.ref.target()
+	if !r.plainObject() || n.nreq+r.nreq > 64 {
+		return
+	}
+	keys := map[string]keyInfo{}
+	for k, ki := range n.keys {
+		keys[k] = ki
+	}
+	all := n.reqAll
+	for k, rk := range r.keys {
+		ki := keys[k]
+		if _, ok := n.keys[k]; !ok {
+			ki.req = -1
+		}
+		ki.prop2 = rk.prop
+		if rk.req >= 0 {
+			b := uint64(1) << (n.nreq + rk.req)
+			ki.bits |= b
+			all |= b
+		}
+		keys[k] = ki
+	}
+	n.flat = &flatObj{ktab: newKeyTable(keys), reqAll: all}
+}
+
+// markUnion sets union when at least two allOf members of n are exactly
+// {"if": a discriminator, "then": S}, all on one key with distinct values;
+// the other members are applied one by one. Run it once every node is
+// compiled.
+func (n *fnode) markUnion() {
+	vals := map[string]keyInfo{}
+	key := ""
+	var rest []*fnode
+	for _, a := range n.allOf {
+		if a.unsure || a.always != 0 || a.types != 0 || len(a.consts) > 0 || a.dateTime || a.minLen >= 0 || a.hasMin ||
+			len(a.keys) > 0 || a.addlSet || a.uneval != nil || a.ref != nil || a.not != nil || len(a.allOf) > 0 ||
+			a.items != nil || a.disc || a.ifs == nil || !a.ifs.disc || a.then == nil || a.els != nil {
+			rest = append(rest, a)
+			continue
+		}
+		if key == "" {
+			key = a.ifs.discKey
+		}
+		if a.ifs.discKey != key {
+			return
+		}
+		if _, dup := vals[a.ifs.discV]; dup {
+			return
+		}
+		vals[a.ifs.discV] = keyInfo{prop: a.then, req: -1}
+	}
+	if len(vals) < 2 {
+		return
+	}
+	n.union = &union{key: key, thens: newKeyTable(vals), rest: rest}
 }
 
 // FastEntry checks the transcript line held in t (parsed, its root an
@@ -417,11 +698,11 @@ func (v *Validator) FastEntry(typ string, t *jsontree.Tree) Verdict {
 	if v.fast == nil {
 		return Unsure
 	}
-	s, ok := v.fast.entries[typ]
+	ki, ok := v.fast.types.getStr(typ)
 	if !ok {
 		return Valid
 	}
-	return v.fastCheck(s, t)
+	return v.fastCheck(v.fast.root(v.fast.list[ki.req]), t)
 }
 
 // FastHistory checks one parsed history.jsonl line.
@@ -429,14 +710,18 @@ func (v *Validator) FastHistory(t *jsontree.Tree) Verdict {
 	if v.fast == nil {
 		return Unsure
 	}
-	return v.fastCheck(v.fast.history, t)
+	return v.fastCheck(v.fast.root(v.fast.history), t)
 }
 
 func (v *Validator) fastCheck(s *fnode, t *jsontree.Tree) Verdict {
+	if s == nil {
+		return Unsure
+	}
 	c := checkers.Get().(*checker)
 	c.t = t
 	c.words = c.words[:0]
-	c.dupChecked = -1
+	c.dupDone = slices.Grow(c.dupDone[:0], (len(t.Nodes)+63)/64)[:(len(t.Nodes)+63)/64]
+	clear(c.dupDone)
 	r := c.validate(s, jsontree.Root, c.alloc(jsontree.Root))
 	c.t = nil
 	checkers.Put(c)
@@ -503,6 +788,7 @@ func (c *checker) setAll(ev, i int) {
 // supports. ev is the bit set of the members of i that count as evaluated
 // (-1 when i is not an object).
 func (c *checker) validate(s *fnode, i, ev int) int {
+	s = s.target()
 	if s.unsure {
 		return rUnsure
 	}
@@ -519,31 +805,8 @@ func (c *checker) validate(s *fnode, i, ev int) int {
 	nd := &t.Nodes[i]
 	kind := nd.Kind
 	if s.types != 0 {
-		var bit uint8
-		switch kind {
-		case jsontree.Null:
-			bit = tNull
-		case jsontree.True, jsontree.False:
-			bit = tBool
-		case jsontree.Number:
-			bit = tNumber
-			if s.types&tInteger != 0 && s.types&tNumber == 0 {
-				switch isIntLiteral(t.RawBytes(i)) {
-				case 1:
-					bit = tInteger
-				case 0:
-					return rUnsure
-				}
-			}
-		case jsontree.String:
-			bit = tString
-		case jsontree.Array:
-			bit = tArray
-		case jsontree.Object:
-			bit = tObject
-		}
-		if s.types&bit == 0 {
-			return rBad | rReal
+		if r := c.typeCheck(s, i); r != 0 {
+			return r
 		}
 	}
 	res := 0
@@ -563,8 +826,14 @@ func (c *checker) validate(s *fnode, i, ev int) int {
 		}
 	}
 	if s.dateTime && kind == jsontree.String {
-		str, _ := t.Str(i)
-		if !isDateTime(str) {
+		var ok bool
+		if nd.Esc {
+			str, _ := t.Str(i)
+			ok = isDateTime(str)
+		} else {
+			ok = isDateTimeBytes(t.RawBytes(i))
+		}
+		if !ok {
 			fail(rBad | rReal)
 		}
 	}
@@ -576,7 +845,7 @@ func (c *checker) validate(s *fnode, i, ev int) int {
 	case jsontree.Array:
 		if s.items != nil {
 			for k, m := i+1, 0; m < int(nd.Len); m++ {
-				if r := c.child(s.items, k); r != 0 {
+				if r := c.member(s.items, k); r != 0 {
 					fail(r)
 				}
 				k = t.Next(k)
@@ -606,7 +875,7 @@ func (c *checker) validate(s *fnode, i, ev int) int {
 			}
 		}
 	}
-	if s.ref != nil {
+	if s.ref != nil && (s.flat == nil || kind != jsontree.Object) {
 		if r := c.inplace(s.ref, i, ev); r != 0 {
 			fail(r)
 		}
@@ -620,10 +889,10 @@ func (c *checker) validate(s *fnode, i, ev int) int {
 			fail(rBad | rReal)
 		}
 	}
-	for _, a := range s.allOf {
-		if r := c.inplace(a, i, ev); r != 0 {
-			fail(r)
-		}
+	if s.union != nil && kind == jsontree.Object {
+		fail(c.dispatch(s, i, ev))
+	} else if len(s.allOf) > 0 {
+		fail(c.allOf(s, i, ev))
 	}
 	if s.ifs != nil {
 		r := c.inplace(s.ifs, i, ev)
@@ -659,24 +928,78 @@ func (c *checker) validate(s *fnode, i, ev int) int {
 	return res
 }
 
+// typeCheck applies the type keyword of s to node i.
+func (c *checker) typeCheck(s *fnode, i int) int {
+	if s.types == 0 {
+		return 0
+	}
+	var bit uint8
+	switch c.t.Nodes[i].Kind {
+	case jsontree.Null:
+		bit = tNull
+	case jsontree.True, jsontree.False:
+		bit = tBool
+	case jsontree.Number:
+		bit = tNumber
+		if s.types&tInteger != 0 && s.types&tNumber == 0 {
+			switch isIntLiteral(c.t.RawBytes(i)) {
+			case 1:
+				bit = tInteger
+			case 0:
+				return rUnsure
+			}
+		}
+	case jsontree.String:
+		bit = tString
+	case jsontree.Array:
+		bit = tArray
+	case jsontree.Object:
+		bit = tObject
+	}
+	if s.types&bit == 0 {
+		return rBad | rReal
+	}
+	return 0
+}
+
+// member validates i against s as a fresh instance, as child does; a
+// schema marked leaf (at most a type) needs only the type check.
+func (c *checker) member(s *fnode, i int) int {
+	if s.leaf {
+		return c.typeCheck(s, i)
+	}
+	return c.child(s, i)
+}
+
 // object applies the object keywords (required, properties,
-// additionalProperties) to object i.
+// additionalProperties) to object i; with s.flat, those of its $ref target
+// too.
 func (c *checker) object(s *fnode, i, ev int) int {
 	t := c.t
 	nd := &t.Nodes[i]
 	res := 0
+	kt, reqAll := &s.ktab, s.reqAll
+	if s.flat != nil {
+		kt, reqAll = &s.flat.ktab, s.flat.reqAll
+	}
 	var found uint64
-	var bloom uint64
 	// Duplicate keys: encoding/json keeps the last one; leave them to the
-	// reference. Small objects use a 64-bit filter and a look back on a hit;
-	// a large one is checked once, in linear time.
-	small := nd.Len <= 32
-	if !small && c.dupChecked != i {
+	// reference. Each object is checked once per line (objects are
+	// validated again by each in-place subschema). A key of the table is
+	// a duplicate when its slot is taken already; other keys go through a
+	// 64-bit filter and a look back on a hit. A large object is checked in
+	// linear time first.
+	dup := c.dupUnchecked(i)
+	if dup && nd.Len > 32 {
 		if c.hasDupKeys(i) {
 			return rUnsure
 		}
-		c.dupChecked = i
+		c.dupDone[i/64] |= 1 << (i % 64)
+		dup = false
 	}
+	var bloom uint64
+	var taken [4]uint64 // slots seen, when the table has at most 256
+	bySlot := len(kt.slots) <= 256
 	for k, m := i+1, 0; m < int(nd.Len); m++ {
 		v := k + 1
 		kn := &t.Nodes[k]
@@ -684,35 +1007,49 @@ func (c *checker) object(s *fnode, i, ev int) int {
 			return rUnsure
 		}
 		key := t.Raw[kn.Start:kn.End]
-		if small {
-			h := uint64(1) << ((uint(len(key))*7 + uint(firstByte(key))*3 + uint(lastByte(key))) & 63)
-			if bloom&h != 0 && c.dupBefore(i, k) {
-				return rUnsure
+		ki, sl, ok := kt.getSlot(key)
+		if dup {
+			if sl >= 0 && bySlot {
+				if taken[sl/64]&(1<<(sl%64)) != 0 {
+					return rUnsure
+				}
+				taken[sl/64] |= 1 << (sl % 64)
+			} else {
+				h := uint64(1)
+				if n := len(key); n > 0 {
+					h <<= (uint(n)*7 + uint(key[0])*3 + uint(key[n-1])) & 63
+				}
+				if bloom&h != 0 && c.dupBefore(i, k) {
+					return rUnsure
+				}
+				bloom |= h
 			}
-			bloom |= h
 		}
-		ki, ok := s.ktab.get(key)
 		if ok {
-			if ki.req >= 0 {
-				found |= 1 << ki.req
-			}
-			if ki.prop != nil {
+			found |= ki.bits
+			if ki.prop != nil || ki.prop2 != nil {
 				c.words[ev+m/64] |= 1 << (m % 64)
-				if r := c.child(ki.prop, v); r != 0 {
-					res |= r
+				if ki.prop != nil {
+					res |= c.member(ki.prop, v)
+				}
+				if ki.prop2 != nil {
+					res |= c.member(ki.prop2, v)
 				}
 			}
 		}
-		if s.addlSet && (!ok || ki.prop == nil) {
+		if s.addlSet && ki.prop == nil {
 			if s.addlNo {
 				res |= rBad | rUnknown
-			} else if r := c.child(s.addl, v); r != 0 {
-				res |= r
+			} else {
+				res |= c.child(s.addl, v)
 			}
 		}
 		k = t.Next(v)
 	}
-	if s.nreq > 0 && found != (uint64(1)<<s.nreq)-1 {
+	if dup {
+		c.dupDone[i/64] |= 1 << (i % 64)
+	}
+	if found != reqAll {
 		res |= rBad | rReal
 	}
 	if s.addlSet {
@@ -721,24 +1058,48 @@ func (c *checker) object(s *fnode, i, ev int) int {
 	return res
 }
 
+// dupUnchecked reports whether object i is still to be checked for
+// duplicate keys on this line.
+func (c *checker) dupUnchecked(i int) bool {
+	return c.dupDone[i/64]&(1<<(i%64)) == 0
+}
+
 // hasDupKeys reports whether object i repeats a key (keys compared as
-// written; an escaped key makes the caller unsure anyway).
+// written; an escaped key makes the caller unsure anyway). It uses an open
+// addressing set of key nodes, reused from line to line.
 func (c *checker) hasDupKeys(i int) bool {
 	t := c.t
-	if c.seen == nil {
-		c.seen = map[string]struct{}{}
+	n := t.Len(i)
+	size := 1
+	for size < 2*n {
+		size <<= 1
 	}
-	defer clear(c.seen)
-	for k, m := i+1, 0; m < t.Len(i); m++ {
-		key := t.RawBytes(k)
-		if _, dup := c.seen[string(key)]; dup {
-			return true
+	c.set = slices.Grow(c.set[:0], size)[:size]
+	clear(c.set)
+	defer func() {
+		if cap(c.set) > 1<<16 {
+			c.set = nil // do not keep a huge object's set
 		}
-		c.seen[string(key)] = struct{}{}
+	}()
+	mask := uint64(size - 1)
+	for k, m := i+1, 0; m < n; m++ {
+		key := t.RawBytes(k)
+		h := maphash.Bytes(dupSeed, key) & mask
+		for c.set[h] != 0 {
+			if string(t.RawBytes(int(c.set[h]-1))) == string(key) {
+				return true
+			}
+			h = (h + 1) & mask
+		}
+		c.set[h] = uint32(k + 1)
 		k = t.Next(k + 1)
 	}
 	return false
 }
+
+// dupSeed seeds the hash of hasDupKeys (a random seed: whether keys repeat
+// does not depend on it, and a file cannot be made to collide).
+var dupSeed = maphash.MakeSeed()
 
 // dupBefore reports whether key node k of object i repeats an earlier key.
 func (c *checker) dupBefore(i, k int) bool {
@@ -750,20 +1111,6 @@ func (c *checker) dupBefore(i, k int) bool {
 		}
 	}
 	return false
-}
-
-func firstByte(b []byte) byte {
-	if len(b) == 0 {
-		return 0
-	}
-	return b[0]
-}
-
-func lastByte(b []byte) byte {
-	if len(b) == 0 {
-		return 0
-	}
-	return b[len(b)-1]
 }
 
 // isIntLiteral says whether a number literal is an integer: 1 yes, -1 no
@@ -798,7 +1145,3 @@ func parseInt(b []byte) (int64, bool) {
 	}
 	return n, true
 }
-
-var dateTimeFormat = jsonschema.Formats["date-time"]
-
-func isDateTime(s string) bool { return dateTimeFormat(s) }

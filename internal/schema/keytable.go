@@ -1,14 +1,16 @@
 package schema
 
+import "slices"
+
 // keyTable finds the keyInfo of an object key among the keys a schema
 // names (properties and required) without hashing the whole key: a
-// perfect hash over the key's length and three of its bytes picks the one
+// perfect hash over the key's length and four of its bytes picks the one
 // slot the key can be in, and one comparison decides. A schema whose keys
 // no seed separates keeps the map.
 type keyTable struct {
 	slots []keySlot
 	shift uint32
-	seed  uint32
+	seed  uint64
 	m     map[string]keyInfo // fallback when slots is nil
 }
 
@@ -19,22 +21,27 @@ type keySlot struct {
 }
 
 // keyFeatures packs the bytes of key the perfect hash reads.
-func keyFeatures(key []byte) uint32 {
+func keyFeatures[K string | []byte](key K) uint64 {
 	n := len(key)
 	if n == 0 {
 		return 0
 	}
-	return uint32(n) | uint32(key[0])<<8 | uint32(key[n/2])<<16 | uint32(key[n-1])<<24
+	return uint64(n) | uint64(key[0])<<8 | uint64(key[n/4])<<16 | uint64(key[n/2])<<24 | uint64(key[n-1])<<32
 }
 
-func (kt *keyTable) slot(key []byte) uint32 {
-	h := keyFeatures(key) * kt.seed
-	h ^= h >> 15
-	h *= 0x2c1b3c6d
-	return h >> kt.shift
+func (kt *keyTable) slot(key []byte) uint32 { return kt.slotOf(keyFeatures(key)) }
+
+// slotOf is slot for a key whose features are f.
+func (kt *keyTable) slotOf(f uint64) uint32 {
+	h := f * kt.seed
+	h ^= h >> 31
+	h *= 0xbf58476d1ce4e5b9
+	return uint32(h>>32) >> kt.shift
 }
 
-// newKeyTable builds the table for keys; it is deterministic.
+// newKeyTable builds the table for keys; it is deterministic (the seeds are
+// tried in a fixed order, and whether one separates the keys does not
+// depend on the order they are placed in).
 func newKeyTable(keys map[string]keyInfo) keyTable {
 	if len(keys) == 0 {
 		return keyTable{}
@@ -43,29 +50,72 @@ func newKeyTable(keys map[string]keyInfo) keyTable {
 	for 1<<bits < 2*len(keys) {
 		bits++
 	}
-	seed := uint32(0x9e3779b1)
+	feats := make([]uint64, 0, len(keys))
+	for name := range keys {
+		feats = append(feats, keyFeatures(name))
+	}
+	slices.Sort(feats)
+	for i := 1; i < len(feats); i++ {
+		if feats[i] == feats[i-1] {
+			return keyTable{m: keys} // no seed separates these two
+		}
+	}
+	var used []uint64 // bit set of the slots taken under the seed tried
+	seed := uint64(0x9e3779b97f4a7c15)
 	for grow := 0; grow < 3; grow++ {
-		kt := keyTable{shift: 32 - bits, slots: make([]keySlot, 1<<bits)}
+		kt := keyTable{shift: 32 - bits}
+		used = make([]uint64, (1<<bits+63)/64)
 		for try := 0; try < 2000; try++ {
-			seed = seed*0x01000193 + 0x7f4a7c15 | 1
+			seed = seed*6364136223846793005 + 1442695040888963407 | 1
 			kt.seed = seed
-			clear(kt.slots)
+			clear(used)
 			ok := true
-			for name, ki := range keys {
-				sl := &kt.slots[kt.slot([]byte(name))]
-				if sl.used {
+			for _, f := range feats {
+				sl := kt.slotOf(f)
+				if used[sl/64]&(1<<(sl%64)) != 0 {
 					ok = false
 					break
 				}
-				*sl = keySlot{name: name, info: ki, used: true}
+				used[sl/64] |= 1 << (sl % 64)
 			}
 			if ok {
+				kt.slots = make([]keySlot, 1<<bits)
+				for name, ki := range keys {
+					kt.slots[kt.slot([]byte(name))] = keySlot{name: name, info: ki, used: true}
+				}
 				return kt
 			}
 		}
 		bits++
 	}
 	return keyTable{m: keys}
+}
+
+// getSlot is get that also returns the slot of a key found, or -1 when
+// the table is a map.
+func (kt *keyTable) getSlot(key []byte) (keyInfo, int, bool) {
+	if kt.slots == nil {
+		ki, ok := kt.get(key)
+		return ki, -1, ok
+	}
+	sl := kt.slot(key)
+	if s := &kt.slots[sl]; s.used && s.name == string(key) {
+		return s.info, int(sl), true
+	}
+	return keyInfo{}, -1, false
+}
+
+// getStr is get for a string key.
+func (kt *keyTable) getStr(key string) (keyInfo, bool) {
+	if kt.slots == nil {
+		ki, ok := kt.m[key]
+		return ki, ok
+	}
+	sl := &kt.slots[kt.slotOf(keyFeatures(key))]
+	if sl.used && sl.name == key {
+		return sl.info, true
+	}
+	return keyInfo{}, false
 }
 
 // get returns the keyInfo of key, and whether the schema names it.

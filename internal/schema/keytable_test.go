@@ -22,6 +22,9 @@ func TestKeyTable(t *testing.T) {
 		}
 	}
 	for loc, n := range c.done {
+		if n.ktab.m != nil {
+			t.Logf("%s: its keys fall back to a map", loc)
+		}
 		for k, want := range n.keys {
 			got, ok := n.ktab.get([]byte(k))
 			if !ok || got != want {
@@ -38,8 +41,11 @@ func TestKeyTable(t *testing.T) {
 		}
 	}
 	// Keys no seed can separate by their sampled bytes fall back to a map.
-	kt := newKeyTable(map[string]keyInfo{"abXcd": {req: 0}, "abYcd": {req: 1}})
-	for i, k := range []string{"abXcd", "abYcd"} {
+	kt := newKeyTable(map[string]keyInfo{"abcXeYgh": {req: 0}, "abcZeWgh": {req: 1}})
+	if kt.m == nil {
+		t.Error("keys with the same sampled bytes got a perfect hash")
+	}
+	for i, k := range []string{"abcXeYgh", "abcZeWgh"} {
 		if ki, ok := kt.get([]byte(k)); !ok || ki.req != i {
 			t.Errorf("%q: got %+v %v", k, ki, ok)
 		}
@@ -76,6 +82,33 @@ func TestFastManyKeys(t *testing.T) {
 		}
 		if got := v.FastHistory(&tr); got != c.want {
 			t.Errorf("got %v, want %v", got, c.want)
+		}
+	}
+}
+
+// TestKnownEntryTypeTable: the type table knows exactly the entry types
+// with a schema.
+func TestKnownEntryTypeTable(t *testing.T) {
+	v, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for typ := range v.entries {
+		if !v.KnownEntryType(typ) {
+			t.Errorf("%q: not known", typ)
+		}
+		if ki, ok := v.fast.types.getStr(typ); !ok || v.fast.list[ki.req] != v.fast.entries[typ] {
+			t.Errorf("%q: wrong schema", typ)
+		}
+		for _, other := range []string{typ + "x", "x" + typ, strings.ToUpper(typ), typ[:len(typ)/2], ""} {
+			if _, named := v.entries[other]; !named && v.KnownEntryType(other) {
+				t.Errorf("%q known", other)
+			}
+		}
+	}
+	for _, typ := range []string{"history", "todos", "defs/usage", "usage"} {
+		if v.KnownEntryType(typ) {
+			t.Errorf("%q known", typ)
 		}
 	}
 }

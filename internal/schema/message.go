@@ -103,8 +103,8 @@ func (v *Validator) describe(e *jsonschema.ValidationError, root any) []Problem 
 // to the keyword's value in the raw schema document.
 func (v *Validator) keywordValue(abs string) (any, bool) {
 	doc, frag, _ := strings.Cut(abs, "#")
-	d, ok := v.cat.docs[doc]
-	if !ok {
+	d, err := v.cat.doc(doc)
+	if err != nil {
 		return nil, false
 	}
 	if frag == "" {

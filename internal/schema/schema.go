@@ -46,24 +46,51 @@ type Problem struct {
 	MissingNames []string
 }
 
-// Validator validates values against the compiled embedded schemas. It is
-// safe for concurrent use.
+// Validator validates values against the embedded schemas. It is safe for
+// concurrent use. The reference validator (jsonschema/v5) of each schema is
+// compiled on first use: a run over healthy files seldom needs any.
 type Validator struct {
-	entries map[string]*jsonschema.Schema
-	history *jsonschema.Schema
-	todos   *jsonschema.Schema
+	entries map[string]*refSchema
+	history *refSchema
+	todos   *refSchema
 	cat     *catalog
 	fast    *fastRoots
+
+	mu   sync.Mutex // guards comp
+	comp *jsonschema.Compiler
 }
 
-// catalog is what the validator knows of the raw schema documents.
+// refSchema is the reference validator of one schema, compiled once.
+type refSchema struct {
+	name string
+	once sync.Once
+	s    *jsonschema.Schema
+	err  error
+}
+
+// catalog is what the validator knows of the raw schema documents. The
+// documents are decoded on first use: a run decodes only the schemas of
+// the entry types it meets.
 type catalog struct {
-	names    []string          // sorted schema names, e.g. "defs/usage", "user"
-	raw      map[string][]byte // name -> file content
-	docs     map[string]any    // $id (without fragment) -> decoded document
-	declared map[string]bool   // every property name declared by some schema
-	blocks   map[string]bool   // known content block types
-	subtypes map[string]bool   // known system subtypes
+	names []string            // sorted schema names, e.g. "defs/usage", "user"
+	raw   map[string][]byte   // name -> file content
+	docs  map[string]*lazyDoc // $id (without fragment) -> document
+
+	declaredOnce sync.Once
+	declaredVal  map[string]bool // every property name declared by some schema
+
+	knownOnce   sync.Once
+	blocksVal   map[string]bool // known content block types
+	subtypesVal map[string]bool // known system subtypes
+}
+
+// lazyDoc is one schema document, decoded once.
+type lazyDoc struct {
+	path string // e.g. "defs/usage.json"
+	data []byte
+	once sync.Once
+	val  any
+	err  error
 }
 
 var (
@@ -72,20 +99,14 @@ var (
 	catErr  error
 )
 
-// loadCatalog reads and decodes the embedded schema files once.
+// loadCatalog reads the embedded schema files once.
 func loadCatalog() (*catalog, error) {
 	catOnce.Do(func() { catVal, catErr = readCatalog(schemas.FS) })
 	return catVal, catErr
 }
 
 func readCatalog(fsys fs.FS) (*catalog, error) {
-	c := &catalog{
-		raw:      map[string][]byte{},
-		docs:     map[string]any{},
-		declared: map[string]bool{},
-		blocks:   map[string]bool{},
-		subtypes: map[string]bool{},
-	}
+	c := &catalog{raw: map[string][]byte{}, docs: map[string]*lazyDoc{}}
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -97,35 +118,65 @@ func readCatalog(fsys fs.FS) (*catalog, error) {
 		if err != nil {
 			return err
 		}
-		var doc any
-		if err := json.Unmarshal(data, &doc); err != nil {
-			return fmt.Errorf("schema %s: %w", p, err)
-		}
 		name := strings.TrimSuffix(p, ".json")
-		m, _ := doc.(map[string]any)
-		if id, _ := m["$id"].(string); id != baseURL+p {
-			return fmt.Errorf("schema %s: $id is %q, want %q", p, id, baseURL+p)
-		}
 		c.names = append(c.names, name)
 		c.raw[name] = data
-		c.docs[baseURL+p] = doc
-		collectDeclared(doc, c.declared)
+		c.docs[baseURL+p] = &lazyDoc{path: p, data: data}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	sort.Strings(c.names)
-	for k := range defsOf(c.docs[baseURL+"defs/content-block.json"]) {
-		c.blocks[k] = true
-	}
-	for k := range defsOf(c.docs[baseURL+"system.json"]) {
-		c.subtypes[k] = true
-	}
-	if len(c.blocks) == 0 || len(c.subtypes) == 0 {
-		return nil, errors.New("schema: content-block or system schema has no $defs")
-	}
 	return c, nil
+}
+
+// doc returns the decoded document whose $id is id.
+func (c *catalog) doc(id string) (any, error) {
+	d, ok := c.docs[id]
+	if !ok {
+		return nil, fmt.Errorf("schema: no document %s", id)
+	}
+	d.once.Do(func() {
+		if err := json.Unmarshal(d.data, &d.val); err != nil {
+			d.val, d.err = nil, fmt.Errorf("schema %s: %w", d.path, err)
+			return
+		}
+		m, _ := d.val.(map[string]any)
+		if got, _ := m["$id"].(string); got != baseURL+d.path {
+			d.val, d.err = nil, fmt.Errorf("schema %s: $id is %q, want %q", d.path, got, baseURL+d.path)
+		}
+	})
+	return d.val, d.err
+}
+
+// declared returns every property name some schema declares.
+func (c *catalog) declared() map[string]bool {
+	c.declaredOnce.Do(func() {
+		c.declaredVal = map[string]bool{}
+		for _, name := range c.names {
+			d, _ := c.doc(baseURL + name + ".json")
+			collectDeclared(d, c.declaredVal)
+		}
+	})
+	return c.declaredVal
+}
+
+// known returns the content block types and system subtypes the schemas
+// describe (the $defs of content-block.json and system.json).
+func (c *catalog) known() (blocks, subtypes map[string]bool) {
+	c.knownOnce.Do(func() {
+		c.blocksVal, c.subtypesVal = map[string]bool{}, map[string]bool{}
+		d, _ := c.doc(baseURL + "defs/content-block.json")
+		for k := range defsOf(d) {
+			c.blocksVal[k] = true
+		}
+		d, _ = c.doc(baseURL + "system.json")
+		for k := range defsOf(d) {
+			c.subtypesVal[k] = true
+		}
+	})
+	return c.blocksVal, c.subtypesVal
 }
 
 // defsOf returns the $defs object of a schema document.
@@ -165,30 +216,33 @@ func New() (*Validator, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newValidator(cat)
+}
+
+// newValidator builds a Validator over the schema documents of cat.
+func newValidator(cat *catalog) (*Validator, error) {
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020
 	c.AssertFormat = true
 	c.LoadURL = func(s string) (io.ReadCloser, error) {
-		return nil, fmt.Errorf("schema: %s is not an embedded schema", s)
-	}
-	for _, name := range cat.names {
-		if err := c.AddResource(baseURL+name+".json", bytes.NewReader(cat.raw[name])); err != nil {
-			return nil, fmt.Errorf("schema %s: %w", name, err)
+		d, ok := cat.docs[s]
+		if !ok {
+			return nil, fmt.Errorf("schema: %s is not an embedded schema", s)
 		}
-	}
-	v := &Validator{entries: map[string]*jsonschema.Schema{}, cat: cat}
-	for _, name := range cat.names {
-		s, err := c.Compile(baseURL + name + ".json")
-		if err != nil {
-			return nil, fmt.Errorf("schema %s: %w", name, err)
+		if _, err := cat.doc(s); err != nil {
+			return nil, err // does not decode, or its $id is not its path
 		}
+		return io.NopCloser(bytes.NewReader(d.data)), nil
+	}
+	v := &Validator{entries: map[string]*refSchema{}, cat: cat, comp: c}
+	for _, name := range cat.names {
 		switch {
 		case name == historyName:
-			v.history = s
+			v.history = &refSchema{name: name}
 		case name == todosName:
-			v.todos = s
+			v.todos = &refSchema{name: name}
 		case !strings.Contains(name, "/"):
-			v.entries[name] = s
+			v.entries[name] = &refSchema{name: name}
 		}
 	}
 	if v.history == nil || v.todos == nil {
@@ -200,9 +254,37 @@ func New() (*Validator, error) {
 	return v, nil
 }
 
+// reference returns the compiled reference validator of r.
+func (v *Validator) reference(r *refSchema) (*jsonschema.Schema, error) {
+	r.once.Do(func() {
+		v.mu.Lock()
+		defer v.mu.Unlock()
+		r.s, r.err = v.comp.Compile(baseURL + r.name + ".json")
+		if r.err != nil {
+			r.err = fmt.Errorf("schema %s: %w", r.name, r.err)
+		}
+	})
+	return r.s, r.err
+}
+
+// compileAll compiles the reference validator and the fast check of every
+// schema, for tests.
+func (v *Validator) compileAll() error {
+	all := []*refSchema{v.history, v.todos}
+	for _, t := range v.EntryTypes() {
+		all = append(all, v.entries[t])
+	}
+	for _, r := range all {
+		if _, err := v.reference(r); err != nil {
+			return err
+		}
+	}
+	return v.fast.compileAll()
+}
+
 // KnownEntryType reports whether transcript lines of type t have a schema.
 func (v *Validator) KnownEntryType(t string) bool {
-	_, ok := v.entries[t]
+	_, ok := v.fast.types.getStr(t)
 	return ok
 }
 
@@ -240,13 +322,21 @@ func (v *Validator) ValidateTodos(value any) []Problem {
 // KnownBlockType reports whether the schemas know the content block type t.
 func KnownBlockType(t string) bool {
 	cat, err := loadCatalog()
-	return err == nil && cat.blocks[t]
+	if err != nil {
+		return false
+	}
+	blocks, _ := cat.known()
+	return blocks[t]
 }
 
 // KnownSystemSubtype reports whether the schemas know the system subtype s.
 func KnownSystemSubtype(s string) bool {
 	cat, err := loadCatalog()
-	return err == nil && cat.subtypes[s]
+	if err != nil {
+		return false
+	}
+	_, subtypes := cat.known()
+	return subtypes[s]
 }
 
 // Names returns the names of every embedded schema, sorted, e.g. "assistant",
@@ -272,8 +362,12 @@ func Source(name string) ([]byte, bool) {
 	return append([]byte(nil), data...), true
 }
 
-func (v *Validator) validate(s *jsonschema.Schema, value any) []Problem {
-	err := s.Validate(value)
+func (v *Validator) validate(r *refSchema, value any) []Problem {
+	s, err := v.reference(r)
+	if err != nil {
+		return []Problem{{Pointer: "", Message: "cannot validate: " + err.Error()}}
+	}
+	err = s.Validate(value)
 	if err == nil {
 		return nil
 	}
@@ -323,7 +417,7 @@ func (v *Validator) dropCascade(probs []Problem) []Problem {
 	for _, p := range probs {
 		if p.UnknownField {
 			parent, name := splitPointer(p.Pointer)
-			if v.cat.declared[name] && (anyUnder(real, parent) || anyBelow(all, p.Pointer)) {
+			if v.cat.declared()[name] && (anyUnder(real, parent) || anyBelow(all, p.Pointer)) {
 				continue
 			}
 		}
