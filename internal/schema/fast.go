@@ -724,6 +724,9 @@ func (v *Validator) fastCheck(s *fnode, t *jsontree.Tree) Verdict {
 	clear(c.dupDone)
 	r := c.validate(s, jsontree.Root, c.alloc(jsontree.Root))
 	c.t = nil
+	if cap(c.dupDone) > 1<<14 {
+		c.dupDone = nil // a huge line's scratch is not kept for the next ones
+	}
 	checkers.Put(c)
 	switch {
 	case r&rUnsure != 0:
