@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/ccvet/ccvet/internal/digest"
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/jsonl"
@@ -84,6 +85,8 @@ type Engine struct {
 	long  jsonl.LongLines // lines longer than a reader's buffer are held one at a time
 
 	spools []*spool // copies of standard input, closed with the Result
+
+	whole bool // tests: every file keeps its records to its project's close (the reference for Rule.Keeps)
 }
 
 // WithOverlay returns an engine sharing e's compiled rules and schemas that
@@ -217,6 +220,9 @@ func (e *Engine) Run(found *layout.Result) *Result {
 		i := order[k]
 		e.checkFile(files[i])
 		progress(files[i])
+		if pi := projectOf[i]; pi >= 0 {
+			e.closeFile(projects[pi], files[i])
+		}
 		if pi := projectOf[i]; pi >= 0 && remaining[pi].Add(-1) == 0 {
 			e.checkProject(projects[pi])
 		}
@@ -255,16 +261,61 @@ func (e *Engine) Run(found *layout.Result) *Result {
 	return res
 }
 
+// closeFile digests a transcript whose file rules are done, and lets it
+// drop the records no project rule needs (see rules.Rule.Keeps): from then
+// until its project's rules have run it holds its digest, its store
+// records and, only when a project rule may report on it, all its records.
+func (e *Engine) closeFile(p *model.Project, f *model.File) {
+	f.Digest = digest.Build(f.Records, rules.DigestLines(f))
+	keep := e.whole
+	for _, r := range e.rules {
+		if r.Project != nil && (r.Keeps == nil || r.Keeps(r, p, f)) {
+			keep = true
+			break
+		}
+	}
+	f.Digest.Compact()
+	if keep {
+		f.Asks = nil
+		return
+	}
+	f.KeepStoreRecords()
+	f.Thin = true
+}
+
 // checkProject runs the project rules over one project folder, then lets
-// its files drop the records no store rule reads.
+// its files drop their digests and the records no store rule reads.
 func (e *Engine) checkProject(p *model.Project) {
+	for _, f := range p.Files {
+		if f.Digest == nil { // not closed by Run (benchmarks)
+			f.Digest = digest.Build(f.Records, rules.DigestLines(f))
+			f.Digest.Compact()
+		}
+	}
+	for _, f := range p.Files {
+		// A thin file naming what no file of the project holds after all
+		// (damage, or a resume whose first file is gone) is read again:
+		// the project rules report on it from its records.
+		if f.Thin && len(f.Asks) > 0 && !rules.Answered(p, f) {
+			// One that cannot be read again keeps its store records and
+			// is not reported on.
+			if recs := e.records(f); recs != nil {
+				f.Records, f.Thin = recs, false
+			}
+		}
+	}
 	for _, r := range e.rules {
 		if r.Project != nil {
 			r.Project(r, p)
 		}
 	}
+	p.Forget()
 	for _, f := range p.Files {
-		f.KeepStoreRecords()
+		if !f.Thin {
+			f.KeepStoreRecords()
+			f.Thin = true
+		}
+		f.Digest, f.Asks = nil, nil
 	}
 }
 
@@ -449,6 +500,67 @@ func (e *Engine) checkLines(f *model.File) {
 			f.Records = append(f.Records, rec)
 		}
 	}
+}
+
+// records reads the transcript f again for its records, as checkLines
+// made them: the same bytes (up to f.Bytes, from the same source), framed
+// and decoded the same way. It gives nil when f cannot be read again.
+func (e *Engine) records(f *model.File) []*entry.Record {
+	if !f.Kind.IsTranscript() {
+		return nil
+	}
+	var src io.Reader
+	if f.Stdin {
+		if f.StdinCopy == nil {
+			return nil
+		}
+		src = io.NewSectionReader(f.StdinCopy, 0, f.Bytes)
+	} else if data, ok := e.opts.Overlay[f.OSPath]; ok {
+		src = bytes.NewReader(data)
+	} else {
+		sf, err := openReadOnly(f.OSPath, f.Link)
+		if err != nil {
+			return nil
+		}
+		defer sf.Close()
+		src = sf
+	}
+	rd := jsonl.NewReader(io.LimitReader(src, f.Bytes))
+	rd.Long = &e.long
+	rd.Frame = true
+	defer rd.Release()
+	if e.opts.MaxLine > 0 {
+		rd.MaxLine = e.opts.MaxLine
+	}
+	tree := trees.Get().(*jsontree.Tree)
+	defer func() {
+		tree.Raw = nil
+		trees.Put(tree)
+	}()
+	var recs []*entry.Record
+	l := &model.Line{}
+	for {
+		l.Raw, tree.Raw = nil, nil
+		jl, err := rd.Next()
+		if err != nil {
+			break
+		}
+		*l = model.Line{File: f, Num: jl.Num, Offset: jl.Offset, Raw: jl.Bytes, Length: jl.Length,
+			Newline: jl.Newline, Cut: jl.Cut, Blank: jl.Blank, NUL: jl.NUL, BadUTF8: jl.BadUTF8}
+		switch {
+		case jl.BOM, !jl.Parse:
+		case e.opts.Reference:
+			decodeReference(l, &jl)
+		default:
+			decode(l, &jl, tree)
+		}
+		if l.IsObject() {
+			rec := entry.Extract(l.Root, l.Num, l.Offset)
+			rec.Hash = hash(l.Raw)
+			recs = append(recs, rec)
+		}
+	}
+	return recs
 }
 
 // trees are reusable parse trees, one per file being checked.

@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"slices"
 
 	"github.com/ccvet/ccvet/internal/chain"
+	"github.com/ccvet/ccvet/internal/digest"
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/jsonl"
@@ -219,6 +221,17 @@ type File struct {
 	DocErr   error  // why it did not parse
 	DocErrAt int    // byte offset of DocErr
 
+	// Digest is what the project checks of other files look up in this
+	// one, from when its file checks are done until its project's checks
+	// are. Thin then says that Records no longer holds every record, only
+	// those KeepStoreRecords keeps: no project check needs the others.
+	Digest *digest.Digest
+	Thin   bool
+	// Asks are the names a thin file's entries give that its own entries
+	// do not hold: when one resolves in no file of the project either,
+	// the file is read again for its records before the project checks.
+	Asks []Ask
+
 	emit  func(finding.Finding)
 	graph *chain.Graph // chain.Build(Records), once Graph asked for it
 }
@@ -234,6 +247,42 @@ func (f *File) Graph() *chain.Graph {
 
 // DropGraph lets go of the graph Graph built (the file rules are done).
 func (f *File) DropGraph() { f.graph = nil }
+
+// Ask is one name a file looks up in the other files of its project.
+type Ask struct {
+	Kind AskKind
+	Name string   // a uuid, or a tool_use id
+	IDs  []string // AskSource: the tool_use ids of the entry's results
+}
+
+// AskKind says what an Ask looks for.
+type AskKind uint8
+
+// What an Ask looks for.
+const (
+	AskUUID   AskKind = iota // an entry with uuid Name
+	AskTool                  // a tool_use with id Name
+	AskSource                // an entry with uuid Name that holds a tool_use with one of IDs
+	AskShared                // an entry with uuid Name (one of the file's own) in another file too
+)
+
+// MaxAsks bounds the Asks of a file: past it the file is kept whole
+// instead (it is damaged; reading it again would not be cheaper).
+const MaxAsks = 64
+
+// Ask adds a to f.Asks, once; it reports false when f has MaxAsks already.
+func (f *File) Ask(a Ask) bool {
+	for _, o := range f.Asks {
+		if o.Kind == a.Kind && o.Name == a.Name && slices.Equal(o.IDs, a.IDs) {
+			return true
+		}
+	}
+	if len(f.Asks) >= MaxAsks {
+		return false
+	}
+	f.Asks = append(f.Asks, a)
+	return true
+}
 
 // NewFile wraps a discovered file; findings go to emit.
 func NewFile(lf *layout.File, env *Env, emit func(finding.Finding)) *File {
@@ -327,7 +376,14 @@ type Project struct {
 	Env      *Env
 	emit     func(finding.Finding)
 	memo     map[any]any
+	// sessions holds the session ids of the project's main transcripts in
+	// a layout, known before any file is read (their kind never changes).
+	sessions map[string]bool
 }
+
+// HasLayoutSession reports whether a main transcript of p in a layout is
+// named after session id: what checks at a file's close may rely on.
+func (p *Project) HasLayoutSession(id string) bool { return p.sessions[id] }
 
 // Memo returns what compute gives for key, computing it on the first call
 // only: how the project rules share what they derive from the project's
@@ -344,9 +400,22 @@ func (p *Project) Memo(key any, compute func() any) any {
 	return v
 }
 
+// Forget drops what the project's rules shared through Memo: called once
+// they have all run, so that nothing they derived outlives the project.
+func (p *Project) Forget() { p.memo = nil }
+
 // NewProject makes a project context.
 func NewProject(dir, name string, inLayout bool, files []*File, env *Env, emit func(finding.Finding)) *Project {
-	return &Project{Dir: dir, Name: name, InLayout: inLayout, Files: files, Env: env, emit: emit}
+	p := &Project{Dir: dir, Name: name, InLayout: inLayout, Files: files, Env: env, emit: emit}
+	for _, f := range files {
+		if f.InLayout && f.Kind == layout.Transcript && layout.IsUUID(f.SessionID) {
+			if p.sessions == nil {
+				p.sessions = map[string]bool{}
+			}
+			p.sessions[f.SessionID] = true
+		}
+	}
+	return p
 }
 
 // Emit records fd for rule r; fd.Path must be set.

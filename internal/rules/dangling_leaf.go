@@ -18,17 +18,25 @@ var DanglingLeaf = register(&Rule{
 	Bad:  `{"type":"summary","summary":"Fix login bug","leafUuid":"5d1c…(in no file)"}`,
 	Good: `{"type":"summary","summary":"Fix login bug","leafUuid":"9e4a…(the last entry of a transcript)"}`,
 	Fix:  "Nothing is needed; delete the summary line if the stale title bothers you.",
+	Keeps: func(r *Rule, p *model.Project, f *model.File) bool {
+		for _, rec := range f.Records {
+			if rec.Type == "summary" && rec.LeafUUID != "" && !f.Digest.HasUUID(rec.LeafUUID) &&
+				!f.Ask(model.Ask{Kind: model.AskUUID, Name: rec.LeafUUID}) {
+				return true
+			}
+		}
+		return false
+	},
 	Project: func(r *Rule, p *model.Project) {
-		var known map[string]struct{}
 		for _, f := range p.Files {
+			if f.Thin {
+				continue // every leaf is in the file or in another one (Keeps, Asks)
+			}
 			for _, rec := range f.Records {
 				if rec.Type != "summary" || rec.LeafUUID == "" {
 					continue
 				}
-				if known == nil {
-					known = projectUUIDs(p)
-				}
-				if _, ok := known[rec.LeafUUID]; ok {
+				if inProject(p, f, rec.LeafUUID) {
 					continue
 				}
 				f.ReportRecord(r, rec, "/leafUuid", finding.Finding{Message: "summary: leafUuid " + rec.LeafUUID +

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"github.com/ccvet/ccvet/internal/digest"
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/model"
@@ -9,22 +10,79 @@ import (
 // This file holds what the conversation-graph rules share: the sets they
 // look ids up in and the way their messages name entries and tools.
 
-// projectUUIDs is every uuid held by an entry of any transcript of p.
-func projectUUIDs(p *model.Project) map[string]struct{} {
-	n := 0
-	for _, f := range p.Files {
-		n += len(f.Records)
+// inProject reports whether an entry of a transcript of p has uuid s,
+// from the files' digests; f, the file asking, is looked in first.
+func inProject(p *model.Project, f *model.File, s string) bool {
+	if f.Digest.HasUUID(s) {
+		return true
 	}
-	set := make(map[string]struct{}, n)
-	for _, f := range p.Files {
-		for _, rec := range f.Records {
-			if rec.UUID != "" {
-				set[rec.UUID] = struct{}{}
-			}
+	if u := projectIndex(p); u != nil {
+		return u.HasUUID(s)
+	}
+	for _, o := range p.Files {
+		if o != f && o.Digest.HasUUID(s) {
+			return true
 		}
 	}
-	return set
+	return false
 }
+
+// Answered reports whether every name f.Asks resolves in the files of p,
+// so that no project rule has anything to say about thin file f.
+func Answered(p *model.Project, f *model.File) bool {
+	for _, a := range f.Asks {
+		switch a.Kind {
+		case model.AskUUID:
+			if !inProject(p, f, a.Name) {
+				return false
+			}
+		case model.AskTool:
+			if !toolInProject(p, a.Name) {
+				return false
+			}
+		case model.AskSource:
+			if _, held := holdsIn(p, a.Name, a.IDs); !held {
+				return false
+			}
+		case model.AskShared:
+			if inFiles(p, a.Name) < 2 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// projectIndex is the union of the digests of p's files once p's rules
+// have asked for names across files often (damage, many resumes): until
+// then each question looks in every file, which costs no memory.
+func projectIndex(p *model.Project) *digest.Digest {
+	ix := p.Memo(indexKey{}, func() any { return new(projectIx) }).(*projectIx)
+	if ix.union == nil {
+		if ix.asked++; ix.asked <= unionAfter {
+			return nil
+		}
+		ds := make([]*digest.Digest, len(p.Files))
+		for i, f := range p.Files {
+			ds[i] = f.Digest
+		}
+		ix.union = digest.Union(ds)
+	}
+	return ix.union
+}
+
+type indexKey struct{}
+
+type projectIx struct {
+	asked int
+	union *digest.Digest
+}
+
+// unionAfter is how many questions across files are answered by looking
+// in each file before projectIndex builds the union.
+const unionAfter = 64
 
 // lastByUUID maps each uuid of f to its last record: the one the reader
 // keeps when a uuid occurs on several lines.

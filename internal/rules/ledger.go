@@ -32,6 +32,10 @@ func ledgerOf(p *model.Project) *projectLedger {
 
 type ledgerKey struct{}
 
+// keepsNoLedger is the Keeps of the ledger rules: they read a file's
+// ledger again at the project's close, and find its lines in its digest.
+func keepsNoLedger(*Rule, *model.Project, *model.File) bool { return false }
+
 func readProjectLedger(p *model.Project) *projectLedger {
 	var pl *projectLedger
 	for _, f := range p.Files {
@@ -63,9 +67,21 @@ func readProjectLedger(p *model.Project) *projectLedger {
 	return pl
 }
 
+// DigestLines reports whether f's digest must find its lines again
+// (Digest.RecordAt): the ledger checks report on lines of files with a
+// ledger entry, with no record left once the file is thin.
+func DigestLines(f *model.File) bool { return hasLedgerRecords(f.Records) }
+
 // hasLedger reports whether a transcript's records include a ledger entry.
 func hasLedger(f *model.File) bool {
-	for _, rec := range f.Records {
+	if f.Thin {
+		return f.Digest.HasLines()
+	}
+	return hasLedgerRecords(f.Records)
+}
+
+func hasLedgerRecords(recs []*entry.Record) bool {
+	for _, rec := range recs {
 		switch rec.Type {
 		case "api-request", "api-request-blob", "api-request-shape":
 			return true
@@ -110,6 +126,9 @@ func ledgerReport(r *Rule, f *model.File, n int, ptr, msg string) {
 
 // recordAt finds the record of line n.
 func recordAt(f *model.File, n int) *entry.Record {
+	if f.Thin {
+		return f.Digest.RecordAt(n)
+	}
 	i := sort.Search(len(f.Records), func(i int) bool { return f.Records[i].Line >= n })
 	if i < len(f.Records) && f.Records[i].Line == n {
 		return f.Records[i]

@@ -16,6 +16,7 @@ var LedgerDanglingBase = register(&Rule{
 	Bad:      `{"type":"api-request","id":"b…","base":"a… (no such request)","keep":2,"tail":[…],…}`,
 	Good:     `{"type":"api-request","id":"b…","base":"a… (an api-request earlier in the file)","keep":2,"tail":[…],…}`,
 	Fix:      "Restore the line of the base request (from a backup of the transcript), or accept that the record of what was sent is partial.",
+	Keeps:    keepsNoLedger,
 	Project: func(r *Rule, p *model.Project) {
 		pl := ledgerOf(p)
 		if pl == nil {

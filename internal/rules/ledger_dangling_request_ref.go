@@ -16,9 +16,10 @@ var LedgerDanglingRequestRef = register(&Rule{
 	Why: ledgerWhy + " Each assistant entry names the request that produced it in `requestRef`; a resumed " +
 		"or forked session's entries may name requests in the file it came from. A name found in no transcript " +
 		"of the project means the request that produced this answer can no longer be shown.",
-	Bad:  `{"type":"assistant","requestRef":"69f3… (no such api-request)",…}`,
-	Good: `{"type":"assistant","requestRef":"69f3… (an api-request of this or a sibling transcript)",…}`,
-	Fix:  "Restore the api-request line from a backup of the transcript.",
+	Bad:   `{"type":"assistant","requestRef":"69f3… (no such api-request)",…}`,
+	Good:  `{"type":"assistant","requestRef":"69f3… (an api-request of this or a sibling transcript)",…}`,
+	Fix:   "Restore the api-request line from a backup of the transcript.",
+	Keeps: keepsNoLedger,
 	Project: func(r *Rule, p *model.Project) {
 		pl := ledgerOf(p)
 		if pl == nil {

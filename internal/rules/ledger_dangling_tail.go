@@ -16,9 +16,10 @@ var LedgerDanglingTail = register(&Rule{
 		"string content as one text block). Claude Code stores a blob only for a message its own entries do not " +
 		"give: a run of user entries, or of assistant entries sharing one message id, hashes to the message it " +
 		"sent. A hash that matches neither means the message was removed or altered.",
-	Bad:  `{"type":"api-request","tail":["8efc… (no blob, no matching entries)"],…}`,
-	Good: `{"type":"api-request-blob","hash":"8efc…","message":{…}} … {"type":"api-request","tail":["8efc…"],…}`,
-	Fix:  "Restore the removed or edited lines from a backup of the transcript.",
+	Bad:   `{"type":"api-request","tail":["8efc… (no blob, no matching entries)"],…}`,
+	Good:  `{"type":"api-request-blob","hash":"8efc…","message":{…}} … {"type":"api-request","tail":["8efc…"],…}`,
+	Fix:   "Restore the removed or edited lines from a backup of the transcript.",
+	Keeps: keepsNoLedger,
 	Project: func(r *Rule, p *model.Project) {
 		pl := ledgerOf(p)
 		if pl == nil {

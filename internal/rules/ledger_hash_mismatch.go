@@ -17,9 +17,10 @@ var LedgerHashMismatch = register(&Rule{
 		"that does not match was edited after it was written: the record no longer shows what was sent. " +
 		"An `api-request`'s `requestDigest` is not checked: how it is computed could not be established from " +
 		"the requests 2.1.330 sent.",
-	Bad:  `{"type":"api-request-blob","hash":"8efc…","message":{"role":"user","content":"edited"}}`,
-	Good: `{"type":"api-request-blob","hash":"8efc… (sha256 of the message's canonical JSON)","message":{…}}`,
-	Fix:  "Restore the line from a backup of the transcript.",
+	Bad:   `{"type":"api-request-blob","hash":"8efc…","message":{"role":"user","content":"edited"}}`,
+	Good:  `{"type":"api-request-blob","hash":"8efc… (sha256 of the message's canonical JSON)","message":{…}}`,
+	Fix:   "Restore the line from a backup of the transcript.",
+	Keeps: keepsNoLedger,
 	Project: func(r *Rule, p *model.Project) {
 		pl := ledgerOf(p)
 		if pl == nil {

@@ -16,6 +16,7 @@ var LedgerKeepOverflow = register(&Rule{
 	Bad:      `{"type":"api-request","base":"a… (sent 2 messages)","keep":5,…}`,
 	Good:     `{"type":"api-request","base":"a… (sent 2 messages)","keep":2,…}`,
 	Fix:      "The line was altered; restore it from a backup of the transcript.",
+	Keeps:    keepsNoLedger,
 	Project: func(r *Rule, p *model.Project) {
 		pl := ledgerOf(p)
 		if pl == nil {

@@ -16,6 +16,7 @@ var LedgerMissingShape = register(&Rule{
 	Bad:      `{"type":"api-request","shapeHash":"40f3… (no api-request-shape with it)",…}`,
 	Good:     `{"type":"api-request-shape","shapeHash":"40f3…","shape":{…}} … {"type":"api-request","shapeHash":"40f3…",…}`,
 	Fix:      "Restore the api-request-shape line from a backup of the transcript.",
+	Keeps:    keepsNoLedger,
 	Project: func(r *Rule, p *model.Project) {
 		pl := ledgerOf(p)
 		if pl == nil {

@@ -21,17 +21,25 @@ var OrphanLogicalParent = register(&Rule{
 	Good: `{"parentUuid":null,"logicalParentUuid":"9a1e…(the last entry before /compact)","type":"system","subtype":"compact_boundary",…}`,
 	Fix: "Restore the transcript that held the entry, or point logicalParentUuid at the last entry " +
 		"before the boundary in this file.",
+	Keeps: func(r *Rule, p *model.Project, f *model.File) bool {
+		for _, rec := range f.Records {
+			if rec.LogicalParentUUID != "" && !f.Digest.HasUUID(rec.LogicalParentUUID) &&
+				!f.Ask(model.Ask{Kind: model.AskUUID, Name: rec.LogicalParentUUID}) {
+				return true
+			}
+		}
+		return false
+	},
 	Project: func(r *Rule, p *model.Project) {
-		var known map[string]struct{}
 		for _, f := range p.Files {
+			if f.Thin {
+				continue // every logical parent is in the file or in another one (Keeps, Asks)
+			}
 			for _, rec := range f.Records {
 				if rec.LogicalParentUUID == "" {
 					continue
 				}
-				if known == nil {
-					known = projectUUIDs(p)
-				}
-				if _, ok := known[rec.LogicalParentUUID]; ok {
+				if inProject(p, f, rec.LogicalParentUUID) {
 					continue
 				}
 				f.ReportRecord(r, rec, "/logicalParentUuid", finding.Finding{Message: entryLabel(rec) +

@@ -25,21 +25,18 @@ var OrphanParent = register(&Rule{
 	Good: `{"parentUuid":"a05b7d2e-…(the previous entry's uuid)","type":"user","uuid":"…",…}`,
 	Fix: "Point parentUuid at the entry that really precedes this one (usually the line above it in " +
 		"the file), or restore the deleted line. The message says how much history the cut hides.",
+	Keeps: func(r *Rule, p *model.Project, f *model.File) bool {
+		for _, rec := range f.Records {
+			if rec.HasParent && !f.Digest.HasUUID(rec.ParentUUID) && !f.Ask(model.Ask{Kind: model.AskUUID, Name: rec.ParentUUID}) {
+				return true
+			}
+		}
+		return false
+	},
 	Project: func(r *Rule, p *model.Project) {
-		var known map[string]struct{}
 		for _, f := range p.Files {
-			has := false
-			for _, rec := range f.Records {
-				if rec.HasParent {
-					has = true
-					break
-				}
-			}
-			if !has {
-				continue
-			}
-			if known == nil {
-				known = projectUUIDs(p)
+			if f.Thin {
+				continue // every parent is in the file or in another one (Keeps, Asks)
 			}
 			var models []*resume.Result
 			var children map[string]bool
@@ -48,7 +45,7 @@ var OrphanParent = register(&Rule{
 				if !rec.HasParent {
 					continue
 				}
-				if _, ok := known[rec.ParentUUID]; ok {
+				if inProject(p, f, rec.ParentUUID) {
 					continue
 				}
 				if rec.Type == "progress" {

@@ -27,6 +27,8 @@ var OrphanSubagent = register(&Rule{
 	Bad:  "projects/-home-me-app/1111…/subagents/agent-a1b2c3d.jsonl without projects/-home-me-app/1111….jsonl",
 	Good: "projects/-home-me-app/1111…/subagents/agent-a1b2c3d.jsonl beside projects/-home-me-app/1111….jsonl",
 	Fix:  "Restore the parent transcript from a copy, or delete the orphaned subagent files.",
+	// Nothing kept: it reads a file's first record with a session id, a store record.
+	Keeps: func(*Rule, *model.Project, *model.File) bool { return false },
 	Project: func(r *Rule, p *model.Project) {
 		if !p.InLayout {
 			return

@@ -28,6 +28,8 @@ var PathEncodingCollision = register(&Rule{
 	Fix: "Nothing in the data can be repaired safely. Rename one of the directories so that the names no " +
 		"longer collide (Claude Code then starts a new project folder for it), or move that directory's " +
 		"sessions into a folder of their own and resume them with `claude --resume <id>` from there.",
+	// Nothing kept: it reads a file's first record with a cwd, a store record.
+	Keeps: func(*Rule, *model.Project, *model.File) bool { return false },
 	Project: func(r *Rule, p *model.Project) {
 		if !p.InLayout || p.Name == "" {
 			return

@@ -30,6 +30,18 @@ type Rule struct {
 	File    func(r *Rule, f *model.File)    // after a whole file has been read
 	Project func(r *Rule, p *model.Project) // after every file of one project folder
 	Store   func(r *Rule, s *model.Store)   // after everything
+
+	// Keeps, run when a file's own checks are done (in parallel, before
+	// the rest of its project is read), reports whether Project needs f's
+	// full records: whether it may report on f, or look up in f what its
+	// digest (f.Digest) does not give. Where Project has nothing to say
+	// about f as long as some names resolve in other files, Keeps adds
+	// them to f.Asks (f.Ask) instead. A file none needs keeps only its
+	// digest and its store records until the project's checks (f.Thin);
+	// Project skips it as a subject, unless one of its Asks resolves
+	// nowhere: then it is read again first (Thin is false). A rule with a
+	// Project check and no Keeps keeps every file whole.
+	Keeps func(r *Rule, p *model.Project, f *model.File) bool
 }
 
 var registry = map[string]*Rule{}

@@ -24,6 +24,28 @@ var SessionMismatch = register(&Rule{
 	Bad:  `…/3f1c….jsonl: {"sessionId":"3f1c…",…} {"sessionId":"77ab…",…} {"sessionId":"3f1c…",…}`,
 	Good: `…/3f1c….jsonl: {"sessionId":"3f1c…",…} {"sessionId":"3f1c…",…}`,
 	Fix:  "Split the entries of the other session into their own transcript, or correct sessionId.",
+	Keeps: func(r *Rule, p *model.Project, f *model.File) bool {
+		if !layout.IsUUID(f.SessionID) {
+			return false
+		}
+		for _, rec := range f.Records {
+			if rec.SessionID == "" || rec.SessionID == f.SessionID {
+				continue
+			}
+			if f.Kind == layout.Subagent {
+				if isChainType(rec) {
+					return true
+				}
+				continue
+			}
+			// A main transcript's session in a layout is one the check
+			// below skips too (it counts every main transcript's).
+			if !p.HasLayoutSession(rec.SessionID) {
+				return keepsRuns(p, f)
+			}
+		}
+		return false
+	},
 	Project: func(r *Rule, p *model.Project) {
 		sessions := map[string]bool{} // sessions that have a main transcript here
 		for _, f := range p.Files {
@@ -31,10 +53,12 @@ var SessionMismatch = register(&Rule{
 				sessions[f.SessionID] = true
 			}
 		}
-		var uuidFiles map[string]int // uuid -> number of files holding it, built on demand
 		for _, f := range p.Files {
 			if !layout.IsUUID(f.SessionID) {
 				continue // no session id in the name (exports, checkpoint copies, fixtures)
+			}
+			if f.Thin {
+				continue // no entry of another session that is not explained (Keeps)
 			}
 			if f.Kind == layout.Subagent {
 				for _, rec := range f.Records {
@@ -46,39 +70,7 @@ var SessionMismatch = register(&Rule{
 				}
 				continue
 			}
-			// Runs of consecutive entries with one sessionId, and where the
-			// file's own entries start and end.
-			type run struct {
-				first *entry.Record
-				n     int
-			}
-			runs := map[string][]*run{}
-			var order []string
-			var cur *run
-			curID := ""
-			ownFirst, ownLast := 0, 0
-			for _, rec := range f.Records {
-				if rec.SessionID == "" {
-					continue
-				}
-				if rec.SessionID == f.SessionID && isChainType(rec) {
-					// Only conversation entries: metadata written when a fork
-					// starts (2.0.76: a queue-operation) precedes the copied history.
-					if ownFirst == 0 {
-						ownFirst = rec.Line
-					}
-					ownLast = rec.Line
-				}
-				if cur != nil && rec.SessionID == curID {
-					cur.n++
-					continue
-				}
-				cur, curID = &run{first: rec, n: 1}, rec.SessionID
-				if _, ok := runs[curID]; !ok {
-					order = append(order, curID)
-				}
-				runs[curID] = append(runs[curID], cur)
-			}
+			runs, order, ownFirst, ownLast := sessionRuns(f)
 			own := ownFirst > 0
 			if !own && continuesElsewhere(f) {
 				// Claude Code 1.0 continued a session in a new file whose entries
@@ -95,19 +87,7 @@ var SessionMismatch = register(&Rule{
 					if own && (ru.first.Line < ownFirst || ru.first.Line > ownLast) {
 						continue // before or after the file's own entries: copied history or a resume's lineage
 					}
-					if uuidFiles == nil {
-						uuidFiles = map[string]int{}
-						for _, o := range p.Files {
-							seen := map[string]bool{}
-							for _, rec := range o.Records {
-								if rec.UUID != "" && !seen[rec.UUID] {
-									seen[rec.UUID] = true
-									uuidFiles[rec.UUID]++
-								}
-							}
-						}
-					}
-					if ru.first.UUID != "" && uuidFiles[ru.first.UUID] > 1 {
+					if ru.first.UUID != "" && inFiles(p, ru.first.UUID) > 1 {
 						continue // shared with another transcript: a fork or resume copy
 					}
 					msg := entryLabel(ru.first) + ": sessionId " + quote(sid) + " is not this transcript's session (" +
@@ -143,4 +123,81 @@ func continuesElsewhere(f *model.File) bool {
 		}
 	}
 	return true
+}
+
+// inFiles counts the files of p (up to 2) with an entry whose uuid is s.
+func inFiles(p *model.Project, s string) int {
+	n := 0
+	for _, o := range p.Files {
+		if o.Digest.HasUUID(s) {
+			if n++; n == 2 {
+				break
+			}
+		}
+	}
+	return n
+}
+
+// sessionRun is a run of consecutive entries of a file with one sessionId.
+type sessionRun struct {
+	first *entry.Record
+	n     int
+}
+
+// sessionRuns gives the runs of f's entries by session id, the session ids
+// in the order they first appear, and the lines where the file's own
+// conversation entries start and end (0 when it has none).
+func sessionRuns(f *model.File) (runs map[string][]*sessionRun, order []string, ownFirst, ownLast int) {
+	runs = map[string][]*sessionRun{}
+	var cur *sessionRun
+	curID := ""
+	for _, rec := range f.Records {
+		if rec.SessionID == "" {
+			continue
+		}
+		if rec.SessionID == f.SessionID && isChainType(rec) {
+			// Only conversation entries: metadata written when a fork
+			// starts (2.0.76: a queue-operation) precedes the copied history.
+			if ownFirst == 0 {
+				ownFirst = rec.Line
+			}
+			ownLast = rec.Line
+		}
+		if cur != nil && rec.SessionID == curID {
+			cur.n++
+			continue
+		}
+		cur, curID = &sessionRun{first: rec, n: 1}, rec.SessionID
+		if _, ok := runs[curID]; !ok {
+			order = append(order, curID)
+		}
+		runs[curID] = append(runs[curID], cur)
+	}
+	return runs, order, ownFirst, ownLast
+}
+
+// keepsRuns is the Keeps of a main transcript with entries of a session
+// that has no transcript in the layout: the runs the check would look at
+// ask that their first entry be in another file too (a fork or resume
+// copy); one with no uuid keeps the file whole.
+func keepsRuns(p *model.Project, f *model.File) bool {
+	runs, order, ownFirst, ownLast := sessionRuns(f)
+	own := ownFirst > 0
+	if !own && continuesElsewhere(f) {
+		return false
+	}
+	for _, sid := range order {
+		if sid == f.SessionID || p.HasLayoutSession(sid) {
+			continue
+		}
+		for _, ru := range runs[sid] {
+			if own && (ru.first.Line < ownFirst || ru.first.Line > ownLast) {
+				continue
+			}
+			if ru.first.UUID == "" || !f.Ask(model.Ask{Kind: model.AskShared, Name: ru.first.UUID}) {
+				return true
+			}
+		}
+	}
+	return false
 }

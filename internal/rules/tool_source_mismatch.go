@@ -22,11 +22,28 @@ var ToolSourceMismatch = register(&Rule{
 	Bad:  `{"type":"user","sourceToolAssistantUUID":"b…(an assistant line with text only)","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_A",…}]}}`,
 	Good: `{"type":"user","sourceToolAssistantUUID":"a…(the line with tool_use toolu_A)","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_A",…}]}}`,
 	Fix:  "Set sourceToolAssistantUUID (and parentUuid) to the uuid of the assistant entry whose tool_use the result answers.",
-	Project: func(r *Rule, p *model.Project) {
-		var byUUID map[string][]*entry.Record // every entry of the project with that uuid
-		for _, f := range p.Files {
-			if !f.Kind.IsTranscript() {
+	Keeps: func(r *Rule, p *model.Project, f *model.File) bool {
+		if !f.Kind.IsTranscript() {
+			return false
+		}
+		for _, rec := range f.Records {
+			if rec.SourceToolAssistantUUID == "" || len(rec.ToolResults) == 0 {
 				continue
+			}
+			i := f.Digest.Last(rec.SourceToolAssistantUUID)
+			if i >= 0 && !holds(f.Records[i], rec) {
+				return true
+			}
+			if i < 0 && !f.Ask(model.Ask{Kind: model.AskSource, Name: rec.SourceToolAssistantUUID, IDs: resultIDs(rec)}) {
+				return true
+			}
+		}
+		return false
+	},
+	Project: func(r *Rule, p *model.Project) {
+		for _, f := range p.Files {
+			if !f.Kind.IsTranscript() || f.Thin {
+				continue // Thin: every source holds the call, in the file or in another one (Keeps, Asks)
 			}
 			var last map[string]*entry.Record
 			var callAt map[string]*entry.Record
@@ -52,15 +69,12 @@ var ToolSourceMismatch = register(&Rule{
 				if src == nil {
 					// A forked session (VS Code, /fork) names the call in the
 					// transcript it was forked from: look project-wide.
-					if byUUID == nil {
-						byUUID = projectRecords(p)
-					}
-					others := byUUID[rec.SourceToolAssistantUUID]
-					if anyHolds(others, rec) {
+					found, held := holdsInProject(p, rec)
+					if held {
 						continue
 					}
 					msg := entryLabel(rec) + ": sourceToolAssistantUUID " + rec.SourceToolAssistantUUID
-					if len(others) == 0 {
+					if !found {
 						msg += " names no entry in any transcript of the project"
 					} else {
 						msg += " names an entry of another transcript that holds no tool_use " + rec.ToolResults[0].ID
@@ -101,28 +115,33 @@ func holds(src, rec *entry.Record) bool {
 	return false
 }
 
-func anyHolds(srcs []*entry.Record, rec *entry.Record) bool {
-	for _, s := range srcs {
-		if holds(s, rec) {
-			return true
-		}
-	}
-	return false
+// holdsInProject looks in the digests of p's transcripts for the entries
+// with rec's source uuid that hold a tool_use: whether there are any
+// (found), and whether one holds the call of one of rec's results (held).
+func holdsInProject(p *model.Project, rec *entry.Record) (found, held bool) {
+	return holdsIn(p, rec.SourceToolAssistantUUID, resultIDs(rec))
 }
 
-// projectRecords maps each uuid to the entries of the project's transcripts
-// that carry it (a fork copies uuids into a new file).
-func projectRecords(p *model.Project) map[string][]*entry.Record {
-	out := map[string][]*entry.Record{}
-	for _, f := range p.Files {
-		if !f.Kind.IsTranscript() {
+// resultIDs lists the tool_use ids rec's tool results answer.
+func resultIDs(rec *entry.Record) []string {
+	ids := make([]string, len(rec.ToolResults))
+	for i, t := range rec.ToolResults {
+		ids[i] = t.ID
+	}
+	return ids
+}
+
+// holdsIn is holdsInProject for source uuid src and result ids.
+func holdsIn(p *model.Project, src string, ids []string) (found, held bool) {
+	for _, o := range p.Files {
+		if !o.Kind.IsTranscript() {
 			continue
 		}
-		for _, rec := range f.Records {
-			if rec.UUID != "" && len(rec.ToolUses) > 0 {
-				out[rec.UUID] = append(out[rec.UUID], rec)
-			}
+		f, h := o.Digest.Holds(src, ids)
+		if h {
+			return true, true
 		}
+		found = found || f
 	}
-	return out
+	return found, false
 }

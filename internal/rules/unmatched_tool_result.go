@@ -25,23 +25,29 @@ var UnmatchedToolResult = register(&Rule{
 	Good: `{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_01P…(the call on the line before)",…}]}}`,
 	Fix: "Restore the assistant entry that made the call, or delete the tool_result block (and the " +
 		"user entry if nothing else is left in it, re-parenting its children to its parent).",
+	Keeps: func(r *Rule, p *model.Project, f *model.File) bool {
+		for _, rec := range f.Records {
+			for _, t := range rec.ToolResults {
+				if t.ID != "" && !f.Digest.HasTool(t.ID) && !f.Ask(model.Ask{Kind: model.AskTool, Name: t.ID}) {
+					return true
+				}
+			}
+		}
+		return false
+	},
 	Project: func(r *Rule, p *model.Project) {
-		var elsewhere map[string]bool // every tool_use id of the project, built on the first miss
 		for _, f := range p.Files {
+			if f.Thin {
+				continue // every call is in the file or in another one (Keeps, Asks)
+			}
 			type miss struct {
 				rec  *entry.Record
 				tool entry.Tool
 			}
-			seen := map[string]bool{} // tool_use ids of the file, wherever they are
-			for _, rec := range f.Records {
-				for _, t := range rec.ToolUses {
-					seen[t.ID] = true
-				}
-			}
 			var misses []miss
 			for _, rec := range f.Records {
 				for _, t := range rec.ToolResults {
-					if t.ID != "" && !seen[t.ID] {
+					if t.ID != "" && !f.Digest.HasTool(t.ID) {
 						misses = append(misses, miss{rec, t})
 					}
 				}
@@ -52,17 +58,7 @@ var UnmatchedToolResult = register(&Rule{
 			for _, m := range misses {
 				rec, t := m.rec, m.tool
 				fd := finding.Finding{}
-				if elsewhere == nil {
-					elsewhere = map[string]bool{}
-					for _, o := range p.Files {
-						for _, rec := range o.Records {
-							for _, t := range rec.ToolUses {
-								elsewhere[t.ID] = true
-							}
-						}
-					}
-				}
-				if elsewhere[t.ID] {
+				if toolInProject(p, t.ID) {
 					continue // the call is in another transcript of the project
 				}
 				fd.Message = entryLabel(rec) + ": tool_result for " + t.ID + " answers no tool_use " +
@@ -86,4 +82,17 @@ func toolPtr(rec *entry.Record, id string) string {
 		}
 	}
 	return "/message/content"
+}
+
+// toolInProject reports whether a transcript of p holds a tool_use with id.
+func toolInProject(p *model.Project, id string) bool {
+	if u := projectIndex(p); u != nil {
+		return u.HasTool(id)
+	}
+	for _, o := range p.Files {
+		if o.Digest.HasTool(id) {
+			return true
+		}
+	}
+	return false
 }

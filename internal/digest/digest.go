@@ -1,0 +1,335 @@
+// Package digest keeps, per transcript, the ids that project checks look up once its full records are gone.
+package digest
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/ccvet/ccvet/internal/entry"
+)
+
+// Digest is what other files of a project look up in one transcript: its
+// uuids (canonical ones as 16-byte keys), its tool_use ids with the uuid of
+// the entry holding each, and, when asked for, the line, offset and uuid of
+// each record. It holds no record and no map of strings.
+type Digest struct {
+	keys  []key    // distinct canonical uuids, sorted
+	odd   []string // distinct uuids that are not canonical, sorted
+	last  []int32  // by uuid index: the last record with that uuid (until Compact)
+	tools []tool   // tool_use ids, sorted by id then owner
+	arena string   // the tool ids, one after the other
+	lines []line   // one per record, in file order (only when Build was asked for them)
+}
+
+// A uuid index is i for keys[i] and len(keys)+j for odd[j]; -1 is none.
+
+// key is a canonical uuid (8-4-4-4-12 lowercase hex digits) decoded.
+type key struct{ hi, lo uint64 }
+
+type tool struct {
+	off, n uint32 // id is arena[off:off+n]
+	owner  int32  // uuid index of the entry holding the tool_use, -1 if it has none
+}
+
+type line struct {
+	num    int32
+	uuid   int32 // uuid index, -1 if none
+	offset int64
+}
+
+// Build digests the records of one transcript, in file order. With lines,
+// the digest also answers RecordAt.
+func Build(recs []*entry.Record, lines bool) *Digest {
+	d := &Digest{}
+	type at struct {
+		k   key
+		rec int32
+	}
+	type oddAt struct {
+		s   string
+		rec int32
+	}
+	canon := make([]at, 0, len(recs))
+	var odd []oddAt
+	for i, r := range recs {
+		if r.UUID == "" {
+			continue
+		}
+		if k, ok := parse(r.UUID); ok {
+			canon = append(canon, at{k, int32(i)})
+		} else {
+			odd = append(odd, oddAt{r.UUID, int32(i)})
+		}
+	}
+	slices.SortFunc(canon, func(a, b at) int {
+		if c := cmpKey(a.k, b.k); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.rec, b.rec)
+	})
+	slices.SortFunc(odd, func(a, b oddAt) int {
+		if c := strings.Compare(a.s, b.s); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.rec, b.rec)
+	})
+	idx := make([]int32, len(recs)) // record -> uuid index
+	for i := range idx {
+		idx[i] = -1
+	}
+	n := 0
+	for i, a := range canon {
+		if i == 0 || a.k != canon[i-1].k {
+			n++
+		}
+	}
+	d.keys, d.last = make([]key, 0, n), make([]int32, 0, n+len(odd))
+	for i, a := range canon {
+		if i == 0 || a.k != canon[i-1].k {
+			d.keys = append(d.keys, a.k)
+			d.last = append(d.last, a.rec)
+		}
+		d.last[len(d.last)-1] = a.rec
+		idx[a.rec] = int32(len(d.keys) - 1)
+	}
+	var oddLast []int32
+	for i, o := range odd {
+		if i == 0 || o.s != odd[i-1].s {
+			d.odd = append(d.odd, o.s)
+			oddLast = append(oddLast, o.rec)
+		}
+		oddLast[len(oddLast)-1] = o.rec
+		idx[o.rec] = int32(len(d.keys) + len(d.odd) - 1)
+	}
+	d.last = append(d.last, oddLast...)
+	nt, nb := 0, 0
+	for _, r := range recs {
+		for _, t := range r.ToolUses {
+			nt, nb = nt+1, nb+len(t.ID)
+		}
+	}
+	if nt > 0 {
+		d.tools = make([]tool, 0, nt)
+		arena := make([]byte, 0, nb)
+		for i, r := range recs {
+			for _, t := range r.ToolUses {
+				d.tools = append(d.tools, tool{off: uint32(len(arena)), n: uint32(len(t.ID)), owner: idx[i]})
+				arena = append(arena, t.ID...)
+			}
+		}
+		d.arena = string(arena)
+	}
+	slices.SortFunc(d.tools, func(a, b tool) int {
+		if c := strings.Compare(d.id(a), d.id(b)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.owner, b.owner)
+	})
+	if lines {
+		d.lines = make([]line, len(recs))
+		for i, r := range recs {
+			d.lines[i] = line{num: int32(r.Line), uuid: idx[i], offset: r.Offset}
+		}
+	}
+	return d
+}
+
+// Compact drops what only the checks at the file's close need (Last).
+func (d *Digest) Compact() { d.last = nil }
+
+func (d *Digest) id(t tool) string { return d.arena[t.off : t.off+t.n] }
+
+// index is the uuid index of s, or -1.
+func (d *Digest) index(s string) int {
+	if d == nil {
+		return -1
+	}
+	if k, ok := parse(s); ok {
+		if i, found := slices.BinarySearchFunc(d.keys, k, cmpKey); found {
+			return i
+		}
+		return -1
+	}
+	if i, found := slices.BinarySearch(d.odd, s); found {
+		return len(d.keys) + i
+	}
+	return -1
+}
+
+// uuid is the uuid of index i.
+func (d *Digest) uuid(i int32) string {
+	if i < 0 {
+		return ""
+	}
+	if int(i) >= len(d.keys) {
+		return d.odd[int(i)-len(d.keys)]
+	}
+	return format(d.keys[i])
+}
+
+// A nil Digest holds nothing.
+
+// HasUUID reports whether an entry of the file has uuid s.
+func (d *Digest) HasUUID(s string) bool { return d.index(s) >= 0 }
+
+// Last is the index (in the records Build was given) of the last record
+// with uuid s, or -1. It answers only until Compact.
+func (d *Digest) Last(s string) int {
+	i := d.index(s)
+	if i < 0 || i >= len(d.last) {
+		return -1
+	}
+	return int(d.last[i])
+}
+
+// HasTool reports whether an entry of the file holds a tool_use with id.
+func (d *Digest) HasTool(id string) bool {
+	_, found := d.findTool(id)
+	return found
+}
+
+func (d *Digest) findTool(id string) (int, bool) {
+	if d == nil {
+		return 0, false
+	}
+	return slices.BinarySearchFunc(d.tools, id, func(t tool, id string) int { return strings.Compare(d.id(t), id) })
+}
+
+// Holds reports whether an entry of the file with uuid s holds a tool_use
+// (found), and whether one of those has one of ids (holds).
+func (d *Digest) Holds(s string, ids []string) (found, holds bool) {
+	u := d.index(s)
+	if u < 0 {
+		return false, false
+	}
+	for _, t := range d.tools {
+		if int(t.owner) != u {
+			continue
+		}
+		found = true
+		if slices.Contains(ids, d.id(t)) {
+			return true, true
+		}
+	}
+	return found, false
+}
+
+// RecordAt is a record giving the line number n, its offset and uuid (what
+// a finding on that line needs), or nil when no record is on that line or
+// Build was not asked for lines.
+func (d *Digest) RecordAt(n int) *entry.Record {
+	if d == nil {
+		return nil
+	}
+	i, found := slices.BinarySearchFunc(d.lines, n, func(l line, n int) int { return cmp.Compare(int(l.num), n) })
+	if !found {
+		return nil
+	}
+	l := d.lines[i]
+	r := entry.Ref(int(l.num), l.offset)
+	r.UUID = d.uuid(l.uuid)
+	return r
+}
+
+// HasLines reports whether Build was asked for lines.
+func (d *Digest) HasLines() bool { return d != nil && d.lines != nil }
+
+func cmpKey(a, b key) int {
+	if c := cmp.Compare(a.hi, b.hi); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.lo, b.lo)
+}
+
+// parse decodes a canonical uuid: 36 bytes, dashes at 8, 13, 18 and 23,
+// lowercase hex digits elsewhere. Only those, so that a key gives back the
+// very string it came from.
+func parse(s string) (key, bool) {
+	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
+		return key{}, false
+	}
+	hi, ok1 := hex16(s[0:8], s[9:13], s[14:18])
+	lo, ok2 := hex16(s[19:23], s[24:36], "")
+	return key{hi, lo}, ok1 && ok2
+}
+
+// hex16 decodes the 16 lowercase hex digits of a, b and c, one after the other.
+func hex16(a, b, c string) (uint64, bool) {
+	var v uint64
+	bad := byte(0)
+	for _, part := range [3]string{a, b, c} {
+		for i := 0; i < len(part); i++ {
+			h := unhex[part[i]]
+			bad |= h
+			v = v<<4 | uint64(h&0xf)
+		}
+	}
+	return v, bad&0x80 == 0
+}
+
+// unhex maps a lowercase hex digit to its value, anything else to 0x80.
+var unhex = func() (t [256]byte) {
+	for i := range t {
+		t[i] = 0x80
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = byte(c - '0')
+	}
+	for c := 'a'; c <= 'f'; c++ {
+		t[c] = byte(c-'a') + 10
+	}
+	return t
+}()
+
+// format is the canonical string of k.
+func format(k key) string {
+	const hex = "0123456789abcdef"
+	var b [36]byte
+	v := [2]uint64{k.hi, k.lo}
+	n := 31
+	for i := 35; i >= 0; i-- {
+		if i == 8 || i == 13 || i == 18 || i == 23 {
+			b[i] = '-'
+			continue
+		}
+		b[i] = hex[v[n/16]&0xf]
+		v[n/16] >>= 4
+		n--
+	}
+	return string(b[:])
+}
+
+// Union is one digest of the uuids and tool ids of ds, for many lookups
+// across files: it answers HasUUID and HasTool only.
+func Union(ds []*Digest) *Digest {
+	u := &Digest{}
+	nk, nt, nb := 0, 0, 0
+	for _, d := range ds {
+		if d != nil {
+			nk, nt, nb = nk+len(d.keys), nt+len(d.tools), nb+len(d.arena)
+		}
+	}
+	u.keys = make([]key, 0, nk)
+	u.tools = make([]tool, 0, nt)
+	arena := make([]byte, 0, nb)
+	for _, d := range ds {
+		if d == nil {
+			continue
+		}
+		u.keys = append(u.keys, d.keys...)
+		u.odd = append(u.odd, d.odd...)
+		for _, t := range d.tools {
+			u.tools = append(u.tools, tool{off: uint32(len(arena)), n: t.n, owner: -1})
+			arena = append(arena, d.id(t)...)
+		}
+	}
+	u.arena = string(arena)
+	slices.SortFunc(u.keys, cmpKey)
+	u.keys = slices.Compact(u.keys)
+	slices.Sort(u.odd)
+	u.odd = slices.Compact(u.odd)
+	slices.SortFunc(u.tools, func(a, b tool) int { return strings.Compare(u.id(a), u.id(b)) })
+	u.tools = slices.CompactFunc(u.tools, func(a, b tool) bool { return u.id(a) == u.id(b) })
+	return u
+}
