@@ -254,7 +254,7 @@ func latestSidechainAfter(g *chain.Graph, leaf int) int {
 		if r.Timestamp <= lt {
 			continue
 		}
-		if k := g.Index(g.Parent(i)); k >= 0 && !g.Records[k].IsSidechain {
+		if k := g.ParentIndex(i); k >= 0 && !g.Records[k].IsSidechain {
 			best = i
 		}
 	}
