@@ -21,6 +21,10 @@ done
 repo=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$cache"
 bin=$cache/ccvet
+# ccvet runs with an empty home of its own: it reads only the stores named.
+home=$(mktemp -d)
+trap 'rm -rf "$home"' EXIT
+run_ccvet="HOME='$home' CLAUDE_CONFIG_DIR='$home' '$bin' --no-config --exit-zero -q"
 [ "$jobs" = 0 ] && jobs=$(nproc)
 
 command -v go >/dev/null || { echo "bench.sh: go is required" >&2; exit 2; }
@@ -70,8 +74,8 @@ bench_store() {
 		"xargs -0 cat <'$list' >/dev/null"
 		"xargs -0 jq empty <'$list'"
 		"xargs -0 -P 2 -n 16 jq empty <'$list'"
-		"'$bin' --exit-zero -q -j 1 '$dir/projects' '$dir/history.jsonl' >/dev/null"
-		"'$bin' --exit-zero -q -j $jobs '$dir/projects' '$dir/history.jsonl' >/dev/null"
+		"$run_ccvet -j 1 '$dir/projects' '$dir/history.jsonl' >/dev/null"
+		"$run_ccvet -j $jobs '$dir/projects' '$dir/history.jsonl' >/dev/null"
 	)
 	local out=$cache/times.$$
 	: >"$out"

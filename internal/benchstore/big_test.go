@@ -34,9 +34,11 @@ var (
 // history and file-history rules all fire. Its JSON report (--strict and
 // timestamp-order, the one rule off by default, turned on; paths relative to the store, the version blanked) must be the same bytes
 // under -j 1, -j 2 and -j 7, and the same as the report recorded from main
-// at 328b959, before any change of speed or memory. It takes about a
-// minute of CPU and 200 MB of temporary disk, so it runs only with
-// CCVET_BIG=1 (CI does); a deliberate change of a finding is recorded with
+// at 328b959, before any change of speed or memory; and the engine's fast
+// path must find exactly what its reference path finds (referenceAgrees).
+// It takes about half a minute of CPU and 200 MB of temporary disk, so it
+// runs only with CCVET_BIG=1 (CI does); a deliberate change of a finding is
+// recorded with
 //
 //	CCVET_BIG=1 go test ./internal/benchstore -run TestBigStoreGolden -update
 func TestBigStoreGolden(t *testing.T) {
@@ -63,6 +65,7 @@ func TestBigStoreGolden(t *testing.T) {
 			t.Fatalf("-j %s gives another report than -j 1:\n%s", jobs, lineDiff(first, got))
 		}
 	}
+	t.Run("reference", func(t *testing.T) { referenceAgrees(t, dir) })
 	sum := summarize(t, first)
 	for _, rule := range []string{
 		"invalid-json", "unknown-field", "schema", "duplicate-uuid", "orphan-parent", "parent-cycle",

@@ -2,6 +2,7 @@
 package chain
 
 import (
+	"math"
 	"sort"
 	"time"
 
@@ -51,12 +52,69 @@ func IsMessage(r *entry.Record) bool {
 type Graph struct {
 	Records []*entry.Record
 	byUUID  map[string]int // uuid -> index of the last message line with it
-	order   []string       // uuids in first-seen order (JavaScript Map order)
-	parent  []string       // per record: parent after the progress bridge ("" = none)
-	convs   map[convKey]*Conversation
-	// childless is ChildlessLeaf()+2 once known (0: not yet).
-	childless int
+	// order holds, per uuid in first-seen order (JavaScript Map order),
+	// the index of the line kept for it (byUUID's).
+	order  []int32
+	parent []string // per record: parent after the progress bridge ("" = none)
+	// up is, per record, the index byUUID gives its parent (after the
+	// bridge and the preserved-segment relinking), or -1.
+	up    []int32
+	kept  []bool // per record: the line the reader keeps for its uuid
+	convs map[convKey]*Conversation
+	// childless and main are ChildlessLeaf()+2 and MainLeaf()+2 once known
+	// (0: not yet); agents holds AgentLeaf by agent id.
+	childless, main int
+	agents          map[string]int
+	// ms holds each record's timestamp in ms (noTime: none, or it does
+	// not parse), once a leaf or a bridge asked for one.
+	ms []int64
+	// lines holds, once asked for, the first and last record of each uuid
+	// of any record (not only messages).
+	lines map[string]span
 }
+
+// span is the first and the last record index of a uuid.
+type span struct{ first, last int32 }
+
+func (g *Graph) span(uuid string) (span, bool) {
+	if g.lines == nil {
+		g.lines = make(map[string]span, len(g.Records))
+		for i, r := range g.Records {
+			if r.UUID == "" {
+				continue
+			}
+			s, ok := g.lines[r.UUID]
+			if !ok {
+				s.first = int32(i)
+			}
+			s.last = int32(i)
+			g.lines[r.UUID] = s
+		}
+	}
+	s, ok := g.lines[uuid]
+	return s, ok
+}
+
+// FirstWith returns the index of the first record (of any type) with uuid,
+// or -1. The file rules share its index instead of each making a map.
+func (g *Graph) FirstWith(uuid string) int {
+	if s, ok := g.span(uuid); ok {
+		return int(s.first)
+	}
+	return -1
+}
+
+// LastWith returns the index of the last record (of any type) with uuid,
+// or -1.
+func (g *Graph) LastWith(uuid string) int {
+	if s, ok := g.span(uuid); ok {
+		return int(s.last)
+	}
+	return -1
+}
+
+// noTime stands in Graph.ms for a timestamp that does not parse.
+const noTime = math.MinInt64
 
 type convKey struct {
 	leaf int
@@ -65,16 +123,21 @@ type convKey struct {
 
 // Build loads recs (one file, in file order).
 func Build(recs []*entry.Record) *Graph {
-	g := &Graph{Records: recs, byUUID: map[string]int{}, parent: make([]string, len(recs))}
-	bridge := map[string]string{}
+	g := &Graph{Records: recs, byUUID: make(map[string]int, len(recs)), parent: make([]string, len(recs)),
+		kept: make([]bool, len(recs)), up: make([]int32, len(recs))}
+	var bridge map[string]string
+	var first []int32 // per uuid in first-seen order, its first record
 	for i, r := range recs {
 		p := r.ParentUUID
-		if p != "" {
+		if p != "" && bridge != nil {
 			if b, ok := bridge[p]; ok {
 				p = b
 			}
 		}
 		if r.Type == "progress" && r.UUID != "" {
+			if bridge == nil {
+				bridge = map[string]string{}
+			}
 			bridge[r.UUID] = p
 			continue
 		}
@@ -83,11 +146,25 @@ func Build(recs []*entry.Record) *Graph {
 		}
 		g.parent[i] = p
 		if _, ok := g.byUUID[r.UUID]; !ok {
-			g.order = append(g.order, r.UUID)
+			first = append(first, int32(i))
 		}
 		g.byUUID[r.UUID] = i
 	}
+	g.order = make([]int32, len(first))
+	for k, f := range first {
+		i := g.byUUID[recs[f].UUID]
+		g.order[k] = int32(i)
+		g.kept[i] = true
+	}
 	g.relinkPreserved()
+	for i, p := range g.parent {
+		g.up[i] = -1
+		if p != "" {
+			if k, ok := g.byUUID[p]; ok {
+				g.up[i] = int32(k)
+			}
+		}
+	}
 	return g
 }
 
@@ -126,9 +203,27 @@ func (g *Graph) Index(uuid string) int {
 func (g *Graph) Parent(i int) string { return g.parent[i] }
 
 // Kept reports whether record i is the line the reader keeps for its uuid.
-func (g *Graph) Kept(i int) bool {
-	r := g.Records[i]
-	return IsMessage(r) && g.byUUID[r.UUID] == i
+func (g *Graph) Kept(i int) bool { return g.kept[i] }
+
+// ParentIndex returns the index of the message line the reader keeps for
+// Parent(i), or -1: Index(Parent(i)).
+func (g *Graph) ParentIndex(i int) int { return int(g.up[i]) }
+
+// time returns record i's timestamp in ms, or noTime.
+func (g *Graph) time(i int) int64 {
+	if g.ms == nil {
+		g.ms = make([]int64, len(g.Records))
+		for k, r := range g.Records {
+			g.ms[k] = noTime
+			if !g.kept[k] {
+				continue // only kept messages are ever asked for
+			}
+			if t, ok := millis(r.Timestamp); ok {
+				g.ms[k] = t
+			}
+		}
+	}
+	return g.ms[i]
 }
 
 // millis parses an ISO 8601 timestamp as Date.parse does, to the millisecond.
@@ -144,13 +239,13 @@ func millis(ts string) (int64, bool) {
 // accepts, the first in map order on a tie; -1 if none has a timestamp.
 func (g *Graph) latest(pred func(i int) bool) int {
 	best, bestT := -1, int64(0)
-	for _, u := range g.order {
-		i := g.byUUID[u]
+	for _, i32 := range g.order {
+		i := int(i32)
 		if !pred(i) {
 			continue
 		}
-		t, ok := millis(g.Records[i].Timestamp)
-		if !ok {
+		t := g.time(i)
+		if t == noTime {
 			continue
 		}
 		if best < 0 || t > bestT {
@@ -163,7 +258,10 @@ func (g *Graph) latest(pred func(i int) bool) int {
 // MainLeaf is the leaf a resume of the main conversation starts from: the
 // latest non-sidechain message. -1 if there is none.
 func (g *Graph) MainLeaf() int {
-	return g.latest(func(i int) bool { return !g.Records[i].IsSidechain })
+	if g.main == 0 {
+		g.main = g.latest(func(i int) bool { return !g.Records[i].IsSidechain }) + 2
+	}
+	return g.main - 2
 }
 
 // ChildlessLeaf is the leaf 2.1.110 resumes from: of the kept messages no
@@ -178,31 +276,30 @@ func (g *Graph) ChildlessLeaf() int {
 }
 
 func (g *Graph) childlessLeaf() int {
-	hasChild := map[string]bool{}
-	for _, u := range g.order {
-		if p := g.parent[g.byUUID[u]]; p != "" {
+	// Indexes stand for uuids: a parent that byUUID does not know names no
+	// kept message, so it cannot make one of them a parent.
+	hasChild := make([]bool, len(g.Records))
+	for _, i := range g.order {
+		if p := g.up[i]; p >= 0 {
 			hasChild[p] = true
 		}
 	}
-	cand := map[int]bool{}
-	seen := map[int]bool{}
-	for _, u := range g.order {
-		i := g.byUUID[u]
-		if hasChild[u] || g.Records[i].IsSidechain {
+	cand := make([]bool, len(g.Records))
+	// seen[j] == walk marks the records the current walk met.
+	seen := make([]int32, len(g.Records))
+	for w, i32 := range g.order {
+		i := int(i32)
+		if hasChild[i] || g.Records[i].IsSidechain {
 			continue
 		}
-		clear(seen)
-		for j := i; j >= 0 && !seen[j]; {
-			seen[j] = true
+		walk := int32(w + 1)
+		for j := i; j >= 0 && seen[j] != walk; {
+			seen[j] = walk
 			if t := g.Records[j].Type; t == "user" || t == "assistant" {
 				cand[j] = true
 				break
 			}
-			p, ok := g.byUUID[g.parent[j]]
-			if !ok {
-				break
-			}
-			j = p
+			j = int(g.up[j])
 		}
 	}
 	return g.latest(func(i int) bool { return cand[i] && !g.Records[i].IsSidechain })
@@ -211,17 +308,27 @@ func (g *Graph) childlessLeaf() int {
 // AgentLeaf is the leaf of subagent agentID's transcript: the latest of its
 // sidechain messages that none of them names as parent. -1 if there is none.
 func (g *Graph) AgentLeaf(agentID string) int {
+	if leaf, ok := g.agents[agentID]; ok {
+		return leaf
+	}
 	mine := func(i int) bool {
 		r := g.Records[i]
 		return r.IsSidechain && r.AgentID == agentID
 	}
-	parents := map[string]bool{}
-	for _, u := range g.order {
-		if i := g.byUUID[u]; mine(i) && g.parent[i] != "" {
-			parents[g.parent[i]] = true
+	// By index, as in childlessLeaf: each kept message is byUUID's line
+	// for its uuid.
+	parent := make([]bool, len(g.Records))
+	for _, i := range g.order {
+		if mine(int(i)) && g.up[i] >= 0 {
+			parent[g.up[i]] = true
 		}
 	}
-	return g.latest(func(i int) bool { return mine(i) && !parents[g.Records[i].UUID] })
+	leaf := g.latest(func(i int) bool { return mine(i) && !parent[i] })
+	if g.agents == nil {
+		g.agents = map[string]int{}
+	}
+	g.agents[agentID] = leaf
+	return leaf
 }
 
 // BridgeWindow is how far back in time (ms) a 2.1.94+ reader looks for the
@@ -312,9 +419,11 @@ func (g *Graph) rebuild(leaf int, opt Options) *Conversation {
 	// seen holds the uuids the walk met, by the index byUUID gives them:
 	// only uuids of byUUID are ever looked up.
 	seen := make([]bool, len(g.Records))
-	var walk []int
+	walk := make([]int, 0, len(g.order)+1) // each kept message once, and the leaf
 	for cur := leaf; cur >= 0; {
-		if k, ok := g.byUUID[g.Records[cur].UUID]; ok {
+		if g.kept[cur] {
+			seen[cur] = true
+		} else if k, ok := g.byUUID[g.Records[cur].UUID]; ok {
 			seen[k] = true
 		}
 		walk = append(walk, cur)
@@ -322,7 +431,7 @@ func (g *Graph) rebuild(leaf int, opt Options) *Conversation {
 		if p == "" {
 			break
 		}
-		next, ok := g.byUUID[p]
+		next, ok := int(g.up[cur]), g.up[cur] >= 0
 		if ok && !seen[next] {
 			cur = next
 			continue
@@ -369,13 +478,13 @@ func (g *Graph) bridgeTarget(i int, seen []bool) (int, int64) {
 	}
 	side := g.Records[i].IsSidechain
 	best, bestT := -1, int64(0)
-	for _, u := range g.order {
-		j := g.byUUID[u]
+	for _, j32 := range g.order {
+		j := int(j32)
 		if j == i || seen[j] || g.Records[j].IsSidechain != side {
 			continue
 		}
-		tj, ok := millis(g.Records[j].Timestamp)
-		if !ok || tj > t || (tj == t && j > i) {
+		tj := g.time(j)
+		if tj == noTime || tj > t || (tj == t && j > i) {
 			continue
 		}
 		if best < 0 || tj > bestT || (tj == bestT && j > best) {
@@ -408,10 +517,13 @@ func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool) []i
 		return walk
 	}
 	siblings := make([][]int, len(ids)) // per group: its assistant lines
-	asst := map[int][]int{}             // assistant record -> tool_result users parented to it
+	// The tool_result users parented to each assistant record k, in map
+	// order: results[k]-1 is the first, then next[i]-1 after user i (0: none).
+	results := make([]int32, len(g.Records))
+	next := make([]int32, len(g.Records))
 	wanted := make([]bool, len(g.Records))
-	for _, u := range g.order {
-		i := g.byUUID[u]
+	for _, i32 := range g.order {
+		i := int(i32)
 		r := g.Records[i]
 		if r.Type == "assistant" && r.MessageID != "" {
 			if k, ok := gid[r.MessageID]; ok {
@@ -420,14 +532,15 @@ func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool) []i
 			}
 		}
 	}
-	for _, u := range g.order {
-		i := g.byUUID[u]
+	for o := len(g.order) - 1; o >= 0; o-- { // backwards: each is put first
+		i := int(g.order[o])
 		r := g.Records[i]
-		if r.Type == "user" && g.parent[i] != "" && len(r.ToolResults) > 0 {
+		if r.Type == "user" && len(r.ToolResults) > 0 {
 			// Only assistants of a group are ever asked for (by their
 			// uuid, which byUUID maps to them).
-			if k, ok := g.byUUID[g.parent[i]]; ok && wanted[k] {
-				asst[k] = append(asst[k], i)
+			if k := g.up[i]; k >= 0 && wanted[k] {
+				next[i] = results[k]
+				results[k] = int32(i + 1)
 			}
 		}
 	}
@@ -443,7 +556,7 @@ func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool) []i
 			member[s] = int32(k + 1)
 		}
 		for _, s := range as {
-			for _, tr := range asst[g.byUUID[g.Records[s].UUID]] {
+			for tr := int(results[g.byUUID[g.Records[s].UUID]]) - 1; tr >= 0; tr = int(next[tr]) - 1 {
 				if member[tr] != 0 {
 					continue
 				}

@@ -180,3 +180,15 @@ func TestAgentLeaf(t *testing.T) {
 		t.Errorf("MainLeaf of an all-sidechain file = %d, want -1", got)
 	}
 }
+
+func TestFirstAndLastWith(t *testing.T) {
+	g := Build(recs("a< user", "b<a assistant", "a<b user", "c<a progress"))
+	for _, c := range []struct {
+		uuid        string
+		first, last int
+	}{{"a", 0, 2}, {"b", 1, 1}, {"c", 3, 3}, {"x", -1, -1}, {"", -1, -1}} {
+		if f, l := g.FirstWith(c.uuid), g.LastWith(c.uuid); f != c.first || l != c.last {
+			t.Errorf("%q: first %d last %d, want %d %d", c.uuid, f, l, c.first, c.last)
+		}
+	}
+}

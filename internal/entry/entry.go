@@ -33,7 +33,10 @@ type Record struct {
 	ToolUses                []Tool // tool_use blocks in message.content
 	ToolResults             []Tool // tool_result blocks in message.content
 
-	Hash uint64 // hash of the raw line, to tell exact duplicates from reused uuids
+	// Hash is a hash of the raw line, to tell exact duplicates from reused
+	// uuids. The engine sets it only on records whose uuid occurs more than
+	// once in their file (0 otherwise).
+	Hash uint64
 
 	HasParent        bool // parentUuid key present and not null
 	IsSidechain      bool
@@ -133,26 +136,26 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 	for key, v := range obj.KeyMembers() {
 		switch string(key) {
 		case "type":
-			r.Type = in.str(v)
+			r.Type = in.field(v, &in.lastType)
 		case "subtype":
 			rare.Subtype = in.str(v)
 		case "version":
-			r.Version = in.str(v)
+			r.Version = in.field(v, &in.lastVersion)
 		case "uuid":
-			r.UUID = in.recent(v, &in.uuids)
+			r.UUID = in.fresh(v, &in.uuids)
 		case "parentUuid":
 			r.ParentUUID = in.recent(v, &in.uuids)
 			r.HasParent = r.ParentUUID != ""
 		case "logicalParentUuid":
 			rare.LogicalParentUUID = in.recent(v, &in.uuids)
 		case "sessionId":
-			r.SessionID = in.str(v)
+			r.SessionID = in.field(v, &in.lastSession)
 		case "agentId":
-			r.AgentID = in.str(v)
+			r.AgentID = in.field(v, &in.lastAgent)
 		case "isSidechain":
 			r.IsSidechain, _ = v.Bool()
 		case "cwd":
-			r.Cwd = in.str(v)
+			r.Cwd = in.field(v, &in.lastCwd)
 		case "timestamp":
 			r.Timestamp = v.String()
 		case "isMeta":
@@ -199,7 +202,7 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 		// A delta (2.1.220+) adds one backup to the snapshot of amends.
 		rare.SnapshotMessageID = amends
 		if backup.Kind() == jsontree.Object && trackingPath != "" {
-			rare.Backups = []Backup{backupOf(trackingPath, backup)}
+			rare.Backups = []Backup{in.backupOf(trackingPath, backup)}
 		}
 		r.setRare(&rare)
 		return r
@@ -234,41 +237,56 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 	}
 	if r.Type == "file-history-snapshot" {
 		if tfb := snapshot.Get("trackedFileBackups"); tfb.Kind() == jsontree.Object {
-			type member struct {
-				b    Backup
-				skip bool // not an object: no backup, but it hides an earlier repeat of its key
-			}
-			var ms []member
-			for key, bm := range tfb.Members() {
+			ms := in.members[:0]
+			for key, bm := range tfb.KeyMembers() {
 				if bm.Kind() != jsontree.Object {
-					ms = append(ms, member{b: Backup{Key: key}, skip: true})
+					ms = append(ms, member{b: Backup{Key: in.intern(key)}, skip: true})
 					continue
 				}
-				ms = append(ms, member{b: backupOf(key, bm)})
+				ms = append(ms, member{b: in.backupOf(in.intern(key), bm)})
 			}
 			// Sort by key; of repeated keys keep the last, as encoding/json does.
 			sort.SliceStable(ms, func(i, j int) bool { return ms[i].b.Key < ms[j].b.Key })
-			for i, m := range ms {
-				if (i+1 < len(ms) && ms[i+1].b.Key == m.b.Key) || m.skip {
-					continue
+			keep := func(i int) bool { return !ms[i].skip && (i+1 == len(ms) || ms[i+1].b.Key != ms[i].b.Key) }
+			n := 0
+			for i := range ms {
+				if keep(i) {
+					n++
 				}
-				rare.Backups = append(rare.Backups, m.b)
 			}
+			if n > 0 {
+				rare.Backups = make([]Backup, 0, n)
+			}
+			for i, m := range ms {
+				if keep(i) {
+					rare.Backups = append(rare.Backups, m.b)
+				}
+			}
+			clear(ms)
+			if cap(ms) > 1<<12 {
+				ms = nil // a huge snapshot's members are not kept
+			}
+			in.members = ms[:0]
 		}
 	}
 	r.setRare(&rare)
 	return r
 }
 
-// setRare gives r a copy of rare when one of its fields is set, else the
-// shared empty Rare.
+// member is one trackedFileBackups member while a snapshot is read.
+type member struct {
+	b    Backup
+	skip bool // not an object: no backup, but it hides an earlier repeat of its key
+}
+
 // backupOf reads one backup object of a file-history snapshot or delta,
-// filed under key (the tracked path).
-func backupOf(key string, v jsontree.Val) Backup {
-	b := Backup{Key: key, BackupTime: v.Get("backupTime").String()}
+// filed under key (the tracked path). Each snapshot repeats the backups of
+// the one before: its strings are shared.
+func (in *interner) backupOf(key string, v jsontree.Val) Backup {
+	b := Backup{Key: key, BackupTime: in.str(v.Get("backupTime"))}
 	switch n := v.Get("backupFileName"); n.Kind() {
 	case jsontree.String:
-		b.FileName = n.String()
+		b.FileName = in.str(n)
 	case jsontree.Null:
 		b.Null = true
 	}
@@ -279,6 +297,8 @@ func backupOf(key string, v jsontree.Val) Backup {
 	return b
 }
 
+// setRare gives r a copy of rare when one of its fields is set, else the
+// shared empty Rare.
 func (r *Record) setRare(rare *Rare) {
 	r.Rare = noRare
 	if rare.Subtype != "" || rare.LogicalParentUUID != "" || rare.LeafUUID != "" || rare.ToolUseID != "" ||
@@ -299,11 +319,15 @@ type interner struct {
 	m                      map[string]string
 	buf                    []byte
 	uuids, tools, messages ring
+	// The last value of the fields that keep theirs from line to line,
+	// checked before the map.
+	lastType, lastVersion, lastSession, lastAgent, lastCwd string
+	members                                                []member // reused by snapshots
 }
 
 const maxInterned = 4096
 
-// ring holds the last len(ring.s) ids seen.
+// ring holds the last len(ring.s) ids seen (a power of two).
 type ring struct {
 	s    [8]string
 	next int
@@ -317,6 +341,24 @@ func (in *interner) str(v jsontree.Val) string {
 	if !ok {
 		return ""
 	}
+	return in.intern(b)
+}
+
+// field is str for a field whose value seldom changes: last holds the
+// value it had the last time.
+func (in *interner) field(v jsontree.Val, last *string) string {
+	b, ok := v.StrBytes(in.buf)
+	if !ok {
+		return ""
+	}
+	if string(b) != *last {
+		*last = in.intern(b)
+	}
+	return *last
+}
+
+// intern returns b as a string, from the map when seen before.
+func (in *interner) intern(b []byte) string {
 	if s, ok := in.m[string(b)]; ok {
 		return s
 	}
@@ -335,13 +377,29 @@ func (in *interner) recent(v jsontree.Val, r *ring) string {
 	if !ok || len(b) == 0 {
 		return ""
 	}
-	for _, s := range r.s {
-		if s == string(b) {
+	// Newest first: a parent is most often the line just before.
+	for k := 1; k <= len(r.s); k++ {
+		if s := r.s[(r.next-k)&(len(r.s)-1)]; s == string(b) {
 			return s
 		}
 	}
-	s := string(b)
+	return r.add(string(b))
+}
+
+// fresh is recent for an id that is new on nearly every line (an entry's
+// own uuid): it joins the ring, for the lines that name it next, without
+// a search.
+func (in *interner) fresh(v jsontree.Val, r *ring) string {
+	b, ok := v.StrBytes(in.buf)
+	if !ok || len(b) == 0 {
+		return ""
+	}
+	return r.add(string(b))
+}
+
+// add puts s in the ring, in place of its oldest id.
+func (r *ring) add(s string) string {
 	r.s[r.next] = s
-	r.next = (r.next + 1) % len(r.s)
+	r.next = (r.next + 1) & (len(r.s) - 1)
 	return s
 }

@@ -37,10 +37,8 @@ func (ll *LongLines) acquire() []byte {
 // release gives the budget back, keeping buf for the next long line
 // unless it is huge: then it is collected at once, before the next reader
 // may start a long line, so that the next huge line reuses the memory of
-// this one (and of its parse) instead of adding to it. (Collected after
-// the unlock, four lines of 286 MiB and one of 534 MiB in five files
-// peaked at 1.9 GB RSS under -j 4 against 1.4 GB under -j 1; collected
-// before, at 1.4 GB under -j 4 too.)
+// this one (and of its parse) instead of adding to it, whatever the
+// timing of the jobs (see bench/longlines.sh).
 func (ll *LongLines) release(buf []byte) {
 	if cap(buf) > 64<<20 {
 		runtime.GC()

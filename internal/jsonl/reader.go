@@ -179,3 +179,21 @@ func (r *Reader) lineOf(b []byte, length int64, newline, cut bool) Line {
 
 // IsEOF reports whether err marks the normal end of the stream.
 func IsEOF(err error) bool { return errors.Is(err, io.EOF) }
+
+// smallReads bounds each Read of the reader SmallReads returns.
+const smallReads = 16 << 10
+
+// SmallReads returns a reader over r whose each Read asks r for at most
+// 16 KiB. A Reader over it that reads one line (a finding's line read again
+// at its offset) reads little more than that line, where its buffer would
+// otherwise be filled with up to 1 MiB of what follows.
+func SmallReads(r io.Reader) io.Reader { return smallReader{r} }
+
+type smallReader struct{ r io.Reader }
+
+func (s smallReader) Read(p []byte) (int, error) {
+	if len(p) > smallReads {
+		p = p[:smallReads]
+	}
+	return s.r.Read(p)
+}

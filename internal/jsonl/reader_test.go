@@ -72,3 +72,33 @@ func TestReaderMaxLine(t *testing.T) {
 		t.Fatalf("got %+v", lines[1])
 	}
 }
+
+// TestSmallReads: a line read through SmallReads is the same, however
+// long, and reading the first line asks for little more than it.
+func TestSmallReads(t *testing.T) {
+	for _, n := range []int{0, 10, smallReads - 1, smallReads, smallReads + 1, 3*smallReads + 7, 2 << 20} {
+		line := bytes.Repeat([]byte{'x'}, n)
+		data := append(append(append([]byte{}, line...), '\n'), bytes.Repeat([]byte{'y'}, 4<<20)...)
+		cr := &countingReader{r: bytes.NewReader(data)}
+		rd := NewReader(SmallReads(cr))
+		l, err := rd.Next()
+		if err != nil || !bytes.Equal(l.Bytes, line) || !l.Newline {
+			t.Fatalf("line of %d bytes: got %d bytes, %v", n, len(l.Bytes), err)
+		}
+		rd.Release()
+		if cr.n > int64(n)+smallReads+1 {
+			t.Errorf("line of %d bytes: read %d bytes", n, cr.n)
+		}
+	}
+}
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}

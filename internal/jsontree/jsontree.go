@@ -319,18 +319,31 @@ func (t *Tree) scanString(raw []byte, i int) (int, bool, error) {
 	esc := false
 	j := i + 1
 	for {
-		// Eight bytes at a time: stop at the first '"', '\\' or byte < 0x20
-		// (the lowest flagged byte is exact; the byte loop below decides).
-		for j+8 <= n {
-			w := binary.LittleEndian.Uint64(raw[j:])
-			q := w ^ (lsb * '"')
-			b := w ^ (lsb * '\\')
-			m := ((q - lsb) &^ q) | ((b - lsb) &^ b) | ((w - lsb*0x20) &^ w)
-			if m &= msb; m != 0 {
-				j += bits.TrailingZeros64(m) / 8
-				break
+		// Find the first '"', '\\' or byte < 0x20: 32 bytes at a time where
+		// the machine can (the simple escapes are skipped there too), else
+		// sixteen.
+		if wide && n >= 32 {
+			var e bool
+			j, e = stringStop(raw, j)
+			esc = esc || e
+			if j >= n {
+				return 0, false, &Error{Off: n, EOF: true}
 			}
-			j += 8
+			goto found
+		}
+		for j+16 <= n {
+			w := binary.LittleEndian.Uint64(raw[j:])
+			v := binary.LittleEndian.Uint64(raw[j+8:])
+			m := special(w)
+			if m != 0 {
+				j += bits.TrailingZeros64(m) / 8
+				goto found
+			}
+			if m = special(v); m != 0 {
+				j += 8 + bits.TrailingZeros64(m)/8
+				goto found
+			}
+			j += 16
 		}
 		for j < n && plain[raw[j]] {
 			j++
@@ -338,6 +351,7 @@ func (t *Tree) scanString(raw []byte, i int) (int, bool, error) {
 		if j >= n {
 			return 0, false, &Error{Off: n, EOF: true}
 		}
+	found:
 		switch raw[j] {
 		case '"':
 			return j, esc, nil
@@ -372,6 +386,14 @@ func (t *Tree) scanString(raw []byte, i int) (int, bool, error) {
 			return 0, false, &Error{Off: j, Msg: "in string literal"}
 		}
 	}
+}
+
+// special flags the bytes of w that are '"', '\\' or < 0x20: the lowest
+// flagged byte (bit 7 of it) is exact; bytes above it may be flagged wrongly.
+func special(w uint64) uint64 {
+	q := w ^ (lsb * '"')
+	b := w ^ (lsb * '\\')
+	return (((q - lsb) &^ q) | ((b - lsb) &^ b) | ((w - lsb*0x20) &^ w)) & msb
 }
 
 func isHex(c byte) bool {

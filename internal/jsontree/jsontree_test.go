@@ -261,6 +261,11 @@ func FuzzParse(f *testing.F) {
 		if d := compare(&tr, data); d != "" {
 			t.Fatalf("%q: %s", data, d)
 		}
+		// Padded past 32 bytes, for the wide string scan.
+		padded := append(append([]byte{}, data...), "                                "...)
+		if d := compare(&tr, padded); d != "" {
+			t.Fatalf("%q: %s", padded, d)
+		}
 	})
 }
 

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"io"
 	"os"
 	"runtime"
@@ -87,12 +86,14 @@ type Engine struct {
 	spools []*spool // copies of standard input, closed with the Result
 
 	whole bool // tests: every file keeps its records to its project's close (the reference for Rule.Keeps)
+
+	lineRules []*rules.Rule // the rules of e.rules with a Line check
 }
 
 // WithOverlay returns an engine sharing e's compiled rules and schemas that
 // checks the given bytes instead of those files on disk (see Options.Overlay).
 func (e *Engine) WithOverlay(overlay map[string][]byte) *Engine {
-	c := &Engine{opts: e.opts, env: e.env, rules: e.rules, on: e.on, sev: e.sev}
+	c := &Engine{opts: e.opts, env: e.env, rules: e.rules, lineRules: e.lineRules, on: e.on, sev: e.sev}
 	c.opts.Overlay = overlay
 	return c
 }
@@ -122,6 +123,9 @@ func New(opts Options) (*Engine, error) {
 		e.on[r.ID] = on
 		if on {
 			e.rules = append(e.rules, r)
+			if r.Line != nil {
+				e.lineRules = append(e.lineRules, r)
+			}
 		}
 	}
 	e.env = &model.Env{Schema: v, Strict: opts.Strict, ReaderVersion: opts.ReaderVersion, Enabled: func(id string) bool { return e.on[id] }}
@@ -438,6 +442,9 @@ func (e *Engine) checkLines(f *model.File) {
 		tree.Raw = nil
 		trees.Put(tree)
 	}()
+	hashes := lineHashPool.Get().(*lineHashes)
+	hashes.ra = e.readerAt(f, rc)
+	defer hashes.release()
 	l := &model.Line{}
 	for {
 		// Let go of the last line first: the reader may collect a huge one.
@@ -487,10 +494,8 @@ func (e *Engine) checkLines(f *model.File) {
 		// checks of the files asked for look up: nothing is reported on it,
 		// so its lines see no rule and no OnLine hook (ccvet stats).
 		if !f.Context {
-			for _, r := range e.rules {
-				if r.Line != nil {
-					r.Line(r, l)
-				}
+			for _, r := range e.lineRules {
+				r.Line(r, l)
 			}
 			if e.opts.OnLine != nil {
 				e.opts.OnLine(l)
@@ -498,7 +503,7 @@ func (e *Engine) checkLines(f *model.File) {
 		}
 		if obj && f.Kind.IsTranscript() {
 			rec := entry.Extract(l.Root, l.Num, l.Offset)
-			rec.Hash = hash(l.Raw)
+			hashes.add(rec, l.Raw)
 			f.Records = append(f.Records, rec)
 		}
 	}
@@ -512,6 +517,7 @@ func (e *Engine) records(f *model.File) []*entry.Record {
 		return nil
 	}
 	var src io.Reader
+	var file io.ReadCloser // the file opened, for readerAt
 	if f.Stdin {
 		if f.StdinCopy == nil {
 			return nil
@@ -525,8 +531,11 @@ func (e *Engine) records(f *model.File) []*entry.Record {
 			return nil
 		}
 		defer sf.Close()
-		src = sf
+		src, file = sf, sf
 	}
+	hashes := lineHashPool.Get().(*lineHashes)
+	hashes.ra = e.readerAt(f, file)
+	defer hashes.release()
 	rd := jsonl.NewReader(io.LimitReader(src, f.Bytes))
 	rd.Long = &e.long
 	rd.Frame = true
@@ -558,7 +567,7 @@ func (e *Engine) records(f *model.File) []*entry.Record {
 		}
 		if l.IsObject() {
 			rec := entry.Extract(l.Root, l.Num, l.Offset)
-			rec.Hash = hash(l.Raw)
+			hashes.add(rec, l.Raw)
 			recs = append(recs, rec)
 		}
 	}
@@ -583,10 +592,42 @@ func decode(l *model.Line, jl *jsonl.Line, tree *jsontree.Tree) {
 		l.Err, l.ErrOff = jsontree.ErrNull, 0
 		return
 	case jsontree.Object:
-		l.Type = tree.StrOrEmpty(tree.Get(jsontree.Root, "type"))
+		l.Type = entryType(tree)
 	}
 	l.Tree = tree
 	l.Root = jsontree.TreeVal(tree)
+}
+
+// entryType returns the "type" of a parsed line's root object, or "": the
+// common types without a copy.
+func entryType(tree *jsontree.Tree) string {
+	k := tree.Get(jsontree.Root, "type")
+	if tree.Kind(k) != jsontree.String {
+		return ""
+	}
+	if !tree.Nodes[k].Esc {
+		switch t := tree.RawBytes(k); string(t) {
+		case "user":
+			return "user"
+		case "assistant":
+			return "assistant"
+		case "system":
+			return "system"
+		case "attachment":
+			return "attachment"
+		case "progress":
+			return "progress"
+		case "summary":
+			return "summary"
+		case "file-history-snapshot":
+			return "file-history-snapshot"
+		case "file-history-delta":
+			return "file-history-delta"
+		case "last-prompt":
+			return "last-prompt"
+		}
+	}
+	return tree.StrOrEmpty(k)
 }
 
 // decodeReference decodes a framed line (jl.Parse) with encoding/json: the
@@ -636,9 +677,3 @@ func (e *Engine) checkDoc(f *model.File) {
 	f.DocValue = v
 	f.Entries = 1
 }
-
-// hashSeed is the seed of hash: hashes are compared within one run only.
-var hashSeed = maphash.MakeSeed()
-
-// hash is a 64-bit hash of the line, enough to tell an exact duplicate line.
-func hash(b []byte) uint64 { return maphash.Bytes(hashSeed, b) }

@@ -367,7 +367,8 @@ func (f *File) lineAt(off int64) []byte {
 		}
 		src = fh
 	}
-	rd := jsonl.NewReader(src)
+	// Small reads: the line, not a buffer's worth (1 MiB) of what follows.
+	rd := jsonl.NewReader(jsonl.SmallReads(src))
 	defer rd.Release() // the reader's buffer is pooled; the line is copied out first
 	l, err := rd.Next()
 	if err != nil {

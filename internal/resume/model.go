@@ -2,6 +2,7 @@
 package resume
 
 import (
+	"math"
 	"strconv"
 
 	"github.com/ccvet/ccvet/internal/chain"
@@ -254,7 +255,7 @@ func latestSidechainAfter(g *chain.Graph, leaf int) int {
 		if r.Timestamp <= lt {
 			continue
 		}
-		if k := g.Index(g.Parent(i)); k >= 0 && !g.Records[k].IsSidechain {
+		if k := g.ParentIndex(i); k >= 0 && !g.Records[k].IsSidechain {
 			best = i
 		}
 	}
@@ -297,7 +298,7 @@ func walkEvents(res *Result, g *chain.Graph, conv *chain.Conversation, p Profile
 			Reason: reason + " (" + strconv.Itoa(lost) + " earlier user/assistant entries)"})
 	}
 	// Other branches: user/assistant entries neither on the conversation nor cut off behind it.
-	cutBefore := 1 << 62
+	cutBefore := math.MaxInt
 	for _, b := range conv.Bridges {
 		if b.To < 0 {
 			cutBefore = recs[b.From].Line
@@ -310,7 +311,7 @@ func walkEvents(res *Result, g *chain.Graph, conv *chain.Conversation, p Profile
 		}
 		if r.Line < cutBefore {
 			// Counted in the cut when on the walk's side of the gap.
-			if cutBefore != 1<<62 {
+			if cutBefore != math.MaxInt {
 				continue
 			}
 		}

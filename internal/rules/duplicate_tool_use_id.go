@@ -29,7 +29,7 @@ var DuplicateToolUseID = register(&Rule{
 			rec  *entry.Record
 			tool entry.Tool
 		}
-		first := map[string]use{}
+		first := make(map[string]use, toolCount(f.Records, false))
 		for _, rec := range f.Records {
 			for _, t := range rec.ToolUses {
 				if t.ID == "" {

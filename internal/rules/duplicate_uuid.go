@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/model"
 )
@@ -28,16 +27,16 @@ var DuplicateUUID = register(&Rule{
 		if !f.Kind.IsTranscript() {
 			return
 		}
-		first := map[string]*entry.Record{}
-		for _, rec := range f.Records {
+		g := f.Graph() // its index of the first line of each uuid
+		for i, rec := range f.Records {
 			if rec.UUID == "" {
 				continue
 			}
-			prev, dup := first[rec.UUID]
-			if !dup {
-				first[rec.UUID] = rec
+			fi := g.FirstWith(rec.UUID)
+			if fi == i {
 				continue
 			}
+			prev := f.Records[fi]
 			fd := finding.Finding{Related: []finding.Location{relatedAt(f, prev, "/uuid", "first line with this uuid")}}
 			if rec.Hash == prev.Hash {
 				fd.Severity = finding.Warning

@@ -84,16 +84,18 @@ type projectIx struct {
 // in each file before projectIndex builds the union.
 const unionAfter = 64
 
-// lastByUUID maps each uuid of f to its last record: the one the reader
-// keeps when a uuid occurs on several lines.
-func lastByUUID(f *model.File) map[string]*entry.Record {
-	last := map[string]*entry.Record{}
-	for _, rec := range f.Records {
-		if rec.UUID != "" {
-			last[rec.UUID] = rec
+// toolCount is the number of tool_use blocks of recs, or of tool_result
+// blocks: the size of a map by tool id.
+func toolCount(recs []*entry.Record, results bool) int {
+	n := 0
+	for _, r := range recs {
+		if results {
+			n += len(r.ToolResults)
+		} else {
+			n += len(r.ToolUses)
 		}
 	}
-	return last
+	return n
 }
 
 // entryLabel names an entry for a message: "assistant entry 3f2a…".

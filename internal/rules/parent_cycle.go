@@ -58,30 +58,35 @@ var ParentCycle = register(&Rule{
 		if !f.Kind.IsTranscript() {
 			return
 		}
-		last := lastByUUID(f) // the reader keeps the last line of each uuid
+		// The reader keeps the last line of each uuid: the walk goes from
+		// last line to last line, so a record index stands for its uuid.
+		g := f.Graph() // its index of the last line of each uuid
 		const (
 			unseen = iota
 			onPath
 			done
 		)
-		state := map[string]int{}
+		state := make([]uint8, len(f.Records))
 		var models []*resume.Result
-		for _, start := range f.Records {
-			if start.UUID == "" || last[start.UUID] != start || state[start.UUID] != unseen {
+		var path []*entry.Record
+		var pathIdx []int
+		for si, start := range f.Records {
+			if start.UUID == "" || g.LastWith(start.UUID) != si || state[si] != unseen {
 				continue
 			}
-			var path []*entry.Record
-			cur := start
-			for cur != nil && state[cur.UUID] == unseen {
-				state[cur.UUID] = onPath
-				path = append(path, cur)
-				if !cur.HasParent {
-					cur = nil
-					break
+			path, pathIdx = path[:0], pathIdx[:0]
+			ci := si
+			for ci >= 0 && state[ci] == unseen {
+				state[ci] = onPath
+				cur := f.Records[ci]
+				path, pathIdx = append(path, cur), append(pathIdx, ci)
+				ci = -1
+				if cur.HasParent {
+					ci = g.LastWith(cur.ParentUUID)
 				}
-				cur = last[cur.ParentUUID]
 			}
-			if cur != nil && state[cur.UUID] == onPath {
+			if ci >= 0 && state[ci] == onPath {
+				cur := f.Records[ci]
 				// The loop is the tail of path from cur on.
 				k := 0
 				for path[k] != cur {
@@ -126,8 +131,8 @@ var ParentCycle = register(&Rule{
 				sev, how := verdict(outs)
 				f.ReportRecord(r, first, "/parentUuid", finding.Finding{Severity: sev, Message: msg + "; on resume " + how, Related: rel})
 			}
-			for _, rec := range path {
-				state[rec.UUID] = done
+			for _, i := range pathIdx {
+				state[i] = done
 			}
 		}
 	},

@@ -45,7 +45,7 @@ var SidechainLeaf = register(&Rule{
 		if !rec.IsSidechain || rec.AgentID != "" {
 			return
 		}
-		p := g.Index(g.Parent(last))
+		p := g.ParentIndex(last)
 		if p < 0 || f.Records[p].IsSidechain {
 			return // a subagent's own entry (old inline sidechains start with a null parent)
 		}

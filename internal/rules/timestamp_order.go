@@ -28,14 +28,18 @@ var TimestampOrder = register(&Rule{
 		if !f.Kind.IsTranscript() {
 			return
 		}
-		last := lastByUUID(f) // the reader keeps the last line of each uuid
+		g := f.Graph() // the reader keeps the last line of each uuid: g has their index
 		for _, rec := range f.Records {
 			if !rec.HasParent || rec.Timestamp == "" {
 				continue
 			}
-			parent := last[rec.ParentUUID]
-			if parent == nil || parent.Timestamp == "" {
+			k := g.LastWith(rec.ParentUUID)
+			if k < 0 || f.Records[k].Timestamp == "" {
 				continue
+			}
+			parent := f.Records[k]
+			if canonicalTime(parent.Timestamp) && canonicalTime(rec.Timestamp) && parent.Timestamp <= rec.Timestamp {
+				continue // not older than its parent: no need to parse
 			}
 			t, err1 := time.Parse(time.RFC3339Nano, rec.Timestamp)
 			pt, err2 := time.Parse(time.RFC3339Nano, parent.Timestamp)
@@ -52,3 +56,38 @@ var TimestampOrder = register(&Rule{
 		}
 	},
 })
+
+// canonicalTime reports whether ts has the form Claude Code writes,
+// 2006-01-02T15:04:05.000Z: of two such strings the later time sorts
+// last, and one that does not parse is only skipped by the rule either way.
+func canonicalTime(ts string) bool {
+	if len(ts) != 24 || ts[23] != 'Z' {
+		return false
+	}
+	for i := 0; i < 23; i++ {
+		c := ts[i]
+		switch i {
+		case 4, 7:
+			if c != '-' {
+				return false
+			}
+		case 10:
+			if c != 'T' {
+				return false
+			}
+		case 13, 16:
+			if c != ':' {
+				return false
+			}
+		case 19:
+			if c != '.' {
+				return false
+			}
+		default:
+			if c < '0' || c > '9' {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -160,7 +160,7 @@ var ToolResultOffChain = register(&Rule{
 type toolIDs struct{ uses, results map[string][]int }
 
 func toolIDsOf(f *model.File, g *chain.Graph) *toolIDs {
-	ids := &toolIDs{uses: map[string][]int{}, results: map[string][]int{}}
+	ids := &toolIDs{uses: make(map[string][]int, toolCount(f.Records, false)), results: make(map[string][]int, toolCount(f.Records, true))}
 	for i, rec := range f.Records {
 		if !g.Kept(i) {
 			continue

@@ -30,7 +30,7 @@ var UnmatchedToolUse = register(&Rule{
 			return
 		}
 		recs := f.Records
-		answered := map[string]bool{} // tool_use_ids some line answers
+		answered := make(map[string]bool, toolCount(recs, true)) // tool_use_ids some line answers
 		has := false
 		for _, rec := range recs {
 			for _, t := range rec.ToolResults {
@@ -49,12 +49,7 @@ var UnmatchedToolUse = register(&Rule{
 		// finds them. A main-conversation call followed only by the
 		// subagent's own entries (old inline sidechains) has not been
 		// continued past.
-		idx := make(map[string]int, len(recs))
-		for i, rec := range recs {
-			if rec.UUID != "" {
-				idx[rec.UUID] = i
-			}
-		}
+		g := f.Graph() // its index of the last line of each uuid
 		var below [2][]int
 		for s := range below {
 			below[s] = make([]int, len(recs))
@@ -73,8 +68,8 @@ var UnmatchedToolUse = register(&Rule{
 			if !rec.HasParent {
 				continue
 			}
-			p, ok := idx[rec.ParentUUID]
-			if !ok || p >= i {
+			p := g.LastWith(rec.ParentUUID)
+			if p < 0 || p >= i {
 				continue
 			}
 			for s := range below {

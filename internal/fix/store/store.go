@@ -15,7 +15,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/ccvet/ccvet/internal/fix/edit"
@@ -192,7 +191,7 @@ func (s *Store) Live(path, root, sessionID string, st os.FileInfo) error {
 			if v.SessionID != sessionID || pid <= 0 {
 				continue
 			}
-			if err := syscall.Kill(pid, 0); err == nil || errors.Is(err, syscall.EPERM) {
+			if processAlive(pid) {
 				return refusef("%s: the session is live (process %d, sessions/%s); quit it first", path, pid, e.Name())
 			}
 		}
@@ -399,13 +398,6 @@ func syncDir(dir string) {
 		_ = d.Sync()
 		d.Close()
 	}
-}
-
-func inode(st os.FileInfo) uint64 {
-	if s, ok := st.Sys().(*syscall.Stat_t); ok {
-		return uint64(s.Ino)
-	}
-	return 0
 }
 
 // Note attaches the fixes applied to the file last replaced.

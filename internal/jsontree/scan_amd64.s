@@ -1,0 +1,175 @@
+#include "textflag.h"
+
+// The bytes that may follow a backslash without a closer look ("\/bfnrt),
+// classified by nibble: a byte is one of them when the classes of its high
+// and low nibble share a bit (high 2: bit 0, 5: bit 1, 6: bit 2, 7: bit 3).
+DATA escLo<>+0(SB)/8, $0x00040008000d0000
+DATA escLo<>+8(SB)/8, $0x0104000200000000
+DATA escLo<>+16(SB)/8, $0x00040008000d0000
+DATA escLo<>+24(SB)/8, $0x0104000200000000
+GLOBL escLo<>(SB), RODATA|NOPTR, $32
+DATA escHi<>+0(SB)/8, $0x0804020000010000
+DATA escHi<>+8(SB)/8, $0
+DATA escHi<>+16(SB)/8, $0x0804020000010000
+DATA escHi<>+24(SB)/8, $0
+GLOBL escHi<>(SB), RODATA|NOPTR, $32
+
+// The bytes the scan compares with, 32 of each.
+DATA quotes<>+0(SB)/8, $0x2222222222222222
+DATA quotes<>+8(SB)/8, $0x2222222222222222
+DATA quotes<>+16(SB)/8, $0x2222222222222222
+DATA quotes<>+24(SB)/8, $0x2222222222222222
+GLOBL quotes<>(SB), RODATA|NOPTR, $32
+DATA backslashes<>+0(SB)/8, $0x5c5c5c5c5c5c5c5c
+DATA backslashes<>+8(SB)/8, $0x5c5c5c5c5c5c5c5c
+DATA backslashes<>+16(SB)/8, $0x5c5c5c5c5c5c5c5c
+DATA backslashes<>+24(SB)/8, $0x5c5c5c5c5c5c5c5c
+GLOBL backslashes<>(SB), RODATA|NOPTR, $32
+DATA controls<>+0(SB)/8, $0x1f1f1f1f1f1f1f1f
+DATA controls<>+8(SB)/8, $0x1f1f1f1f1f1f1f1f
+DATA controls<>+16(SB)/8, $0x1f1f1f1f1f1f1f1f
+DATA controls<>+24(SB)/8, $0x1f1f1f1f1f1f1f1f
+GLOBL controls<>(SB), RODATA|NOPTR, $32
+DATA nibbles<>+0(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibbles<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibbles<>+16(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibbles<>+24(SB)/8, $0x0f0f0f0f0f0f0f0f
+GLOBL nibbles<>(SB), RODATA|NOPTR, $32
+
+// func stringStop(b []byte, j int) (stop int, esc bool)
+//
+// See scan_amd64.go. Registers: DI b, DX len(b), BX the offset reached,
+// R8 the start of the last whole block, R11 esc, R12 1 in the last block;
+// Y0-Y2 the constants '"', '\\' and 0x1f; per block Y3 the bytes, and
+// R9, R10, R13 the masks of its quotes, backslashes and control bytes.
+TEXT ·stringStop(SB), NOSPLIT, $0-41
+	MOVQ b_base+0(FP), DI
+	MOVQ b_len+8(FP), DX
+	MOVQ j+24(FP), BX
+	XORL R11, R11
+	XORL R12, R12
+	VMOVDQU quotes<>(SB), Y0
+	VMOVDQU backslashes<>(SB), Y1
+	VMOVDQU controls<>(SB), Y2
+	LEAQ -32(DX), R8
+
+loop:
+	CMPQ BX, R8
+	JA   last
+	VMOVDQU (DI)(BX*1), Y3
+	VPCMPEQB Y0, Y3, Y4
+	VPCMPEQB Y1, Y3, Y5
+	VPMINUB  Y2, Y3, Y6
+	VPCMPEQB Y3, Y6, Y6
+	VPOR     Y4, Y5, Y7
+	VPOR     Y7, Y6, Y7
+	VPMOVMSKB Y7, AX
+	TESTL AX, AX
+	JNZ   block
+	ADDQ  $32, BX
+	JMP   loop
+
+last:
+	// Fewer than 32 bytes remain: read the last 32 bytes of b; the flags
+	// of those before BX are shifted out.
+	CMPQ BX, DX
+	JAE  none
+	MOVL $1, R12
+	VMOVDQU (DI)(R8*1), Y3
+	VPCMPEQB Y0, Y3, Y4
+	VPCMPEQB Y1, Y3, Y5
+	VPMINUB  Y2, Y3, Y6
+	VPCMPEQB Y3, Y6, Y6
+	MOVQ BX, CX
+	SUBQ R8, CX
+	JMP  masks
+
+block:
+	XORL CX, CX
+
+masks:
+	VPMOVMSKB Y4, R9
+	VPMOVMSKB Y5, R10
+	VPMOVMSKB Y6, R13
+	SHRL CX, R9
+	SHRL CX, R10
+	SHRL CX, R13
+	TESTL R10, R10
+	JNZ  escapes
+	MOVL R9, AX
+	ORL  R13, AX
+	JZ   none // the last block, with nothing left to see
+	BSFL AX, AX
+	ADDQ AX, BX
+	JMP  out
+
+escapes:
+	// Bytes that are not a simple escape character: SI.
+	VMOVDQU nibbles<>(SB), Y10
+	VMOVDQU escLo<>(SB), Y8
+	VMOVDQU escHi<>(SB), Y9
+	VPAND   Y10, Y3, Y11
+	VPSHUFB Y11, Y8, Y11
+	VPSRLW  $4, Y3, Y12
+	VPAND   Y10, Y12, Y12
+	VPSHUFB Y12, Y9, Y12
+	VPAND   Y11, Y12, Y11
+	VPXOR   Y12, Y12, Y12
+	VPCMPEQB Y12, Y11, Y11
+	VPMOVMSKB Y11, SI
+	SHRL CX, SI
+	// The stops: an unescaped quote, a control byte, a backslash before a
+	// byte that is not a simple escape (\u, a bad escape: Go looks), and
+	// the first of two backslashes in a row (Go takes the pair; the masks
+	// below are right only up to it). Escaped: the byte after a backslash.
+	MOVL R10, CX
+	SHLL $1, CX      // escaped
+	MOVL R9, AX
+	ANDNL AX, CX, AX // unescaped quotes: AX = ^CX & AX
+	ORL  R13, AX
+	ANDL CX, SI      // escaped, not a simple escape character
+	SHRL $1, SI      // its backslash
+	ORL  SI, AX
+	MOVL R10, SI
+	SHRL $1, SI
+	ANDL R10, SI     // backslashes followed by a backslash
+	ANDNL SI, CX, SI // not escaped themselves: the first of a pair
+	ORL  SI, AX
+	TESTL AX, AX
+	JZ   noStop
+	BSFL AX, CX
+	// esc: a backslash before the stop.
+	MOVL $1, SI
+	SHLL CX, SI
+	DECL SI
+	TESTL SI, R10
+	JZ   stop
+	MOVL $1, R11
+
+stop:
+	ADDQ CX, BX
+	JMP  out
+
+noStop:
+	MOVL $1, R11
+	TESTL R12, R12
+	JNZ  none
+	// A backslash in the last byte escapes the first of the next block:
+	// start that block at the backslash.
+	ADDQ $32, BX
+	BTL  $31, R10
+	JCC  loop
+	DECQ BX
+	JMP  loop
+
+out:
+	MOVQ BX, stop+32(FP)
+	MOVB R11, esc+40(FP)
+	VZEROUPPER
+	RET
+
+none:
+	MOVQ DX, stop+32(FP)
+	MOVB R11, esc+40(FP)
+	VZEROUPPER
+	RET
