@@ -6,6 +6,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -76,6 +77,9 @@ func backupsCheck(r *Rule, f *model.File) {
 			return // that rule's hook runs the pass
 		}
 	}
+	if !slices.ContainsFunc(f.Records, isBackupRecord) {
+		return // nothing to check (most transcripts: subagents, sessions that edited no file)
+	}
 	on := func(id string) bool { return f.Env == nil || f.Env.Enabled == nil || f.Env.Enabled(id) }
 	// Looked up by id: the rule variables refer to this function.
 	unsafeRule, nameRule := registry["unsafe-backup-name"], registry["backup-name-mismatch"]
@@ -104,7 +108,7 @@ func backupsCheck(r *Rule, f *model.File) {
 	firstSid := map[string]bool{}
 	for _, rec := range f.Records {
 		add(rec.SessionID)
-		kept := rec.Type == "file-history-snapshot" || rec.Type == "file-history-delta"
+		kept := isBackupRecord(rec)
 		if rec.SessionID != "" && !firstSid[rec.SessionID] {
 			firstSid[rec.SessionID], kept = true, true
 		}
@@ -152,7 +156,7 @@ func backupsCheck(r *Rule, f *model.File) {
 	for _, rec := range f.Records {
 		// A file-history-delta (2.1.220+) adds one backup to the
 		// snapshot it amends: its backup is checked the same way.
-		if rec.Type != "file-history-snapshot" && rec.Type != "file-history-delta" {
+		if !isBackupRecord(rec) {
 			continue
 		}
 		ptrBase := "/snapshot/trackedFileBackups/"
@@ -222,6 +226,12 @@ func backupsCheck(r *Rule, f *model.File) {
 			f.ReportRecord(nameRule, m.rec, m.ptr, finding.Finding{Message: m.msg})
 		}
 	}
+}
+
+// isBackupRecord reports whether rec names backups: a file-history
+// snapshot, or a delta (2.1.220+) adding one to the snapshot it amends.
+func isBackupRecord(rec *entry.Record) bool {
+	return rec.Type == "file-history-snapshot" || rec.Type == "file-history-delta"
 }
 
 // folderNotesKey names the store summary of missing session folders.
