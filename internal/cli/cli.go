@@ -281,6 +281,9 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	res := eng.Run(found)
 	defer res.Close()
 	prog.end()
+	if !o.quiet {
+		memNote(stderr, memlimit.Peak())
+	}
 	bl, err := afterRun(eng, res, cfg, &o, found, stderr)
 	if err != nil {
 		return 0, err

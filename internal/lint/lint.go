@@ -179,9 +179,9 @@ func (e *Engine) Run(found *layout.Result) *Result {
 	defer func() { res.spools, e.spools = e.spools, nil }()
 
 	// Projects: transcripts grouped by their folder. A project's rules run
-	// as soon as its last file is read, and its files then drop the records
-	// only those rules need, so memory follows the projects in flight, not
-	// the whole store. Files are handed out project by project to keep few
+	// as soon as its last file is read, and its files then drop their
+	// records, so memory follows the projects in flight, not the whole
+	// store. Files are handed out project by project to keep few
 	// in flight.
 	byDir := map[string][]int{}
 	for i, f := range files {
@@ -219,6 +219,11 @@ func (e *Engine) Run(found *layout.Result) *Result {
 			order = append(order, i)
 		}
 	}
+	sc := &collector{e: e}
+	store := model.NewStore(found.Roots, projects, files, e.env, sc.emit)
+	for _, f := range files {
+		f.Store = store
+	}
 	progress := e.progress()
 	e.parallel(len(order), func(k int) {
 		i := order[k]
@@ -244,8 +249,6 @@ func (e *Engine) Run(found *layout.Result) *Result {
 		all = append(all, c.out...)
 	}
 
-	sc := &collector{e: e}
-	store := model.NewStore(found.Roots, projects, files, e.env, sc.emit)
 	for _, r := range e.rules {
 		if r.Store != nil {
 			r.Store(r, store)
@@ -288,7 +291,8 @@ func (e *Engine) closeFile(p *model.Project, f *model.File) {
 }
 
 // checkProject runs the project rules over one project folder, then lets
-// its files drop their digests and the records no store rule reads.
+// its files drop their digests and records: the store rules read only the
+// summaries the file and project rules left.
 func (e *Engine) checkProject(p *model.Project) {
 	for _, f := range p.Files {
 		if f.Digest == nil { // not closed by Run (benchmarks)
@@ -315,10 +319,8 @@ func (e *Engine) checkProject(p *model.Project) {
 	}
 	p.Forget()
 	for _, f := range p.Files {
-		if !f.Thin {
-			f.KeepStoreRecords()
-			f.Thin = true
-		}
+		f.DropRecords()
+		f.Thin = true
 		f.Digest, f.Asks = nil, nil
 	}
 }

@@ -29,6 +29,9 @@ func TestSoftLimit(t *testing.T) {
 		if got := limit(); got < 48<<20*3/2 {
 			t.Errorf("limit %d with 48 MB live: not raised", got)
 		}
+		if p := Peak(); p != limit() {
+			t.Errorf("Peak %d, want the raised limit %d", p, limit())
+		}
 		runtime.KeepAlive(big)
 	}()
 	runtime.GC()
@@ -36,7 +39,13 @@ func TestSoftLimit(t *testing.T) {
 	if got := limit(); got != 16<<20 {
 		t.Errorf("limit %d after the live heap shrank, want %d", got, 16<<20)
 	}
+	if p := Peak(); p < 48<<20*3/2 {
+		t.Errorf("Peak %d after the live heap shrank: forgot the raise", p)
+	}
 	Stop()
+	if p := Peak(); p != 0 {
+		t.Errorf("Peak %d after Stop, want 0", p)
+	}
 	if got := limit(); got != math.MaxInt64 {
 		t.Errorf("limit %d after Stop", got)
 	}
@@ -71,5 +80,20 @@ func TestStartTwice(t *testing.T) {
 	}
 	if got := limit(); got != math.MaxInt64 {
 		t.Errorf("limit %d after Stop", got)
+	}
+}
+
+func TestLimitFor(t *testing.T) {
+	const mib = 1 << 20
+	for _, c := range []struct{ live, want int64 }{
+		{10 * mib, 80 * mib},   // small live heap: the soft limit
+		{45 * mib, 90 * mib},   // twice the live heap, as GOGC=100
+		{60 * mib, 112 * mib},  // held at the ceiling
+		{74 * mib, 112 * mib},  // still the ceiling
+		{100 * mib, 150 * mib}, // headroom past ceiling/headroom
+	} {
+		if got := limitFor(80*mib, uint64(c.live)); got != c.want {
+			t.Errorf("live %d MiB: limit %d MiB, want %d MiB", c.live/mib, got/mib, c.want/mib)
+		}
 	}
 }

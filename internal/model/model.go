@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"slices"
+	"sync"
 
 	"github.com/ccvet/ccvet/internal/chain"
 	"github.com/ccvet/ccvet/internal/digest"
@@ -203,6 +204,10 @@ func (l *Line) Emit(r Rule, f finding.Finding) {
 type File struct {
 	*layout.File
 	Env *Env
+	// Store is the store the file is part of, where its checks leave the
+	// compact summaries store checks need; nil when the file is checked
+	// alone (benchmarks).
+	Store *Store
 
 	Lines     int   // lines read
 	Entries   int   // lines that parsed to a JSON object
@@ -210,6 +215,11 @@ type File struct {
 	Records   []*entry.Record
 	History   []HistoryRef // history.jsonl lines naming a session (filled by the history-orphan line check)
 	ReadError error        // the read stopped early because of this error
+
+	// Sessions are the session ids the transcript's entries carry, each
+	// once, in the order they first appear: all the store checks need of
+	// its records, which it drops when its project closes (DropRecords).
+	Sessions []string
 
 	// StdinCopy holds the bytes read from standard input (a spool file,
 	// not memory, where one can be made) so that positions can be found again.
@@ -428,15 +438,17 @@ func (p *Project) Emit(r Rule, fd finding.Finding) {
 	p.emit(fd)
 }
 
-// KeepStoreRecords drops the records that only file and project checks
-// read, once those have run. What stays, in file order: file-history
-// snapshots and deltas, and each record where a sessionId or a cwd first appears in
+// KeepStoreRecords drops the records that only the file checks and the
+// project checks over whole records read, once those have run. What stays,
+// in file order: each record where a sessionId or a cwd first appears in
 // the file (so the launch cwd and every session id the file carries).
+// File-history snapshots are checked with the file (see rules.backupsCheck)
+// and not kept.
 func (f *File) KeepStoreRecords() {
 	seenSession, seenCwd := map[string]bool{}, map[string]bool{}
 	kept := f.Records[:0]
 	for _, rec := range f.Records {
-		keep := rec.Type == "file-history-snapshot" || rec.Type == "file-history-delta"
+		keep := false
 		if rec.SessionID != "" && !seenSession[rec.SessionID] {
 			seenSession[rec.SessionID], keep = true, true
 		}
@@ -450,19 +462,75 @@ func (f *File) KeepStoreRecords() {
 	f.Records = append([]*entry.Record(nil), kept...) // give back the large array
 }
 
-// Store is everything scanned: the store-wide rules run here. By then each
-// transcript's Records holds only what KeepStoreRecords keeps.
+// DropRecords lets go of every record once the project's checks are done,
+// keeping only the session ids they carry (Sessions): the store checks
+// need nothing else of a transcript, so no record outlives its project.
+func (f *File) DropRecords() {
+	seen := map[string]bool{}
+	f.Sessions = nil
+	for _, rec := range f.Records {
+		if rec.SessionID != "" && !seen[rec.SessionID] {
+			seen[rec.SessionID] = true
+			f.Sessions = append(f.Sessions, rec.SessionID)
+		}
+	}
+	f.Records = nil
+}
+
+// Store is everything scanned: the store-wide rules run here. By then no
+// transcript holds records (see DropRecords): what store checks need of a
+// project, its checks left in Shared summaries when it closed.
 type Store struct {
 	Roots    []layout.Root
 	Projects []*Project
 	Files    []*File // every checked file, sorted by path
 	Env      *Env
 	emit     func(finding.Finding)
+
+	mu     sync.Mutex
+	shared map[any]any
+	order  map[*File]int
 }
 
 // NewStore makes a store context.
 func NewStore(roots []layout.Root, projects []*Project, files []*File, env *Env, emit func(finding.Finding)) *Store {
 	return &Store{Roots: roots, Projects: projects, Files: files, Env: env, emit: emit}
+}
+
+// Shared returns the store-wide value for key, made by compute on the
+// first call: where file and project checks, which run concurrently, leave
+// a compact summary for a store check. The value must guard
+// itself against concurrent use.
+func (s *Store) Shared(key any, compute func() any) any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if v, ok := s.shared[key]; ok {
+		return v
+	}
+	v := compute()
+	if s.shared == nil {
+		s.shared = map[any]any{}
+	}
+	s.shared[key] = v
+	return v
+}
+
+// Order is f's place in Files (-1 when not there): files are read and
+// projects close in any order, and a check that reports once per store
+// breaks ties by it.
+func (s *Store) Order(f *File) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.order == nil {
+		s.order = make(map[*File]int, len(s.Files))
+		for i, g := range s.Files {
+			s.order[g] = i
+		}
+	}
+	if i, ok := s.order[f]; ok {
+		return i
+	}
+	return -1
 }
 
 // Emit records fd for rule r; fd.Path must be set.

@@ -19,5 +19,5 @@ var BackupNameMismatch = register(&Rule{
 		`"version":1,…}}`,
 	Fix: "Find the right backup in file-history/<sessionId>/ (sha256 of the absolute path) and correct " +
 		"the name, or rewind the conversation only.",
-	Store: backupsCheck,
+	File: backupsCheck,
 })

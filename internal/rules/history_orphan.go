@@ -42,9 +42,9 @@ var HistoryOrphan = register(&Rule{
 			if f.Kind == layout.Transcript && f.SessionID != "" {
 				m[f.SessionID] = true
 			}
-			for _, rec := range f.Records {
-				if rec.SessionID != "" && f.Kind == layout.Transcript {
-					m[rec.SessionID] = true // resumed and forked copies carry earlier ids
+			if f.Kind == layout.Transcript {
+				for _, sid := range f.Sessions {
+					m[sid] = true // resumed and forked copies carry earlier ids
 				}
 			}
 		}

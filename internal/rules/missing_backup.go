@@ -6,8 +6,10 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
@@ -17,8 +19,9 @@ import (
 )
 
 // MissingBackup reports a file-history snapshot naming a backup that is not
-// in its session's file-history folder. The same store-wide pass also
-// reports backup-name-mismatch, missing-backup-folder and unsafe-backup-name.
+// in its session's file-history folder. The same file-history pass also
+// reports backup-name-mismatch, missing-backup-folder and unsafe-backup-name
+// (see backupsCheck).
 var MissingBackup = register(&Rule{
 	ID:       "missing-backup",
 	Severity: finding.Error,
@@ -41,167 +44,232 @@ var MissingBackup = register(&Rule{
 	Good: "the same snapshot with file-history/<sessionId>/3f9a0c1e2b4d5a6f@v2 present",
 	Fix: "Restore the backup from a copy of the store if you have one. Otherwise the checkpoint cannot " +
 		"restore that file; rewind the conversation only, or edit the file by hand.",
-	Store: backupsCheck,
+	File: backupsCheck,
 })
 
 // backupRules are the rules the file-history pass reports for, in the order
-// Store hooks run (by id): the first enabled one runs the pass for all.
+// File hooks run (by id): the first enabled one runs the pass for all.
 var backupRules = []string{"backup-name-mismatch", "missing-backup", "missing-backup-folder", "unsafe-backup-name"}
 
 var backupNameRe = regexp.MustCompile(`^([0-9a-f]{16})@v([0-9]+)$`)
 
-// backupsCheck is the Store hook of all four file-history rules. Only the
-// first enabled one runs the pass; it reports for all of them (the engine
-// drops findings of rules that are off).
-func backupsCheck(r *Rule, s *model.Store) {
+// backupsCheck is the File hook of all four file-history rules: it checks
+// a transcript's snapshots against the file-history/<sessionId>/ folders
+// they name as soon as the transcript is read, so no snapshot is kept past
+// its file's checks. Only the first enabled rule runs the pass; it reports
+// for all of them (the engine drops findings of rules that are off).
+//
+// Each transcript is checked on its own, with one exception: a session's
+// missing folder is noted once per store, on the first transcript (in path
+// order) that meets it, and a session's transcripts may lie in several
+// project folders, read in any order. That note waits in a store summary
+// (folderNotes, one finding per session) for the Store hook of
+// missing-backup-folder.
+func backupsCheck(r *Rule, f *model.File) {
+	if !f.Kind.IsTranscript() {
+		return
+	}
 	for _, id := range backupRules {
 		if id == r.ID {
 			break
 		}
-		if s.Env != nil && s.Env.Enabled != nil && s.Env.Enabled(id) {
+		if f.Env != nil && f.Env.Enabled != nil && f.Env.Enabled(id) {
 			return // that rule's hook runs the pass
 		}
 	}
-	on := func(id string) bool { return s.Env == nil || s.Env.Enabled == nil || s.Env.Enabled(id) }
+	if !slices.ContainsFunc(f.Records, isBackupRecord) {
+		return // nothing to check (most transcripts: subagents, sessions that edited no file)
+	}
+	on := func(id string) bool { return f.Env == nil || f.Env.Enabled == nil || f.Env.Enabled(id) }
 	// Looked up by id: the rule variables refer to this function.
 	unsafeRule, nameRule := registry["unsafe-backup-name"], registry["backup-name-mismatch"]
 	missingRule, folderRule := registry["missing-backup"], registry["missing-backup-folder"]
 	checkHash := on(nameRule.ID)
 	dirs := dirCache{}
-	noted := map[string]bool{} // sessions whose missing folder was reported
-	for _, f := range s.Files {
-		if !f.Kind.IsTranscript() {
+	// Session ids whose folders may hold this file's backups: its own,
+	// then every id its entries carry (resumed and forked sessions).
+	var sids []string
+	seen := map[string]bool{}
+	add := func(sid string) {
+		if safeName(sid) && !seen[sid] {
+			seen[sid] = true
+			sids = append(sids, sid)
+		}
+	}
+	add(f.SessionID)
+	var cwds []string
+	seenCwd := map[string]bool{}
+	// From 2.1.208 Claude Code prunes superseded backups itself: a
+	// backup older than the file's newest one may be gone. As when this
+	// pass ran over the whole store, the version is read from the
+	// records kept for it then: snapshots, deltas, and where a session
+	// id or a cwd first appears.
+	prunes, newest := false, map[string]int{}
+	firstSid := map[string]bool{}
+	for _, rec := range f.Records {
+		add(rec.SessionID)
+		kept := isBackupRecord(rec)
+		if rec.SessionID != "" && !firstSid[rec.SessionID] {
+			firstSid[rec.SessionID], kept = true, true
+		}
+		if rec.Cwd != "" && !seenCwd[rec.Cwd] {
+			seenCwd[rec.Cwd], kept = true, true
+			cwds = append(cwds, rec.Cwd) // the launch cwd first
+		}
+		if kept && rec.Version != "" && !schema.VersionLess(rec.Version, "2.1.208") {
+			prunes = true
+		}
+		for _, b := range rec.Backups {
+			if b.Version > newest[b.Key] {
+				newest[b.Key] = b.Version
+			}
+		}
+	}
+	owner := ""
+	if len(sids) > 0 {
+		owner = sids[0]
+	}
+	// Only called with a known root and a safe session id.
+	folder := func(sid string) *dirList { return dirs.list(filepath.Join(f.Root, "file-history", sid)) }
+	reported := map[string]bool{}
+	noted := false // the file noted its session's missing folder
+	// A backup whose hash differs is reported only when another backup of
+	// the same file, of the same kind (key relative to the cwd, or
+	// absolute), matches: when none does, the launch cwd is not the path
+	// Claude Code hashed (a symlinked or rewritten folder).
+	type hashMiss struct {
+		rec *entry.Record
+		ptr string
+		msg string
+		abs bool
+	}
+	var hashMisses []hashMiss
+	hashMatched := map[bool]bool{} // by isAbsPath(key)
+	once := func(kind, name string) bool {
+		k := kind + "\x00" + name
+		if reported[k] {
+			return false
+		}
+		reported[k] = true
+		return true
+	}
+	for _, rec := range f.Records {
+		// A file-history-delta (2.1.220+) adds one backup to the
+		// snapshot it amends: its backup is checked the same way.
+		if !isBackupRecord(rec) {
 			continue
 		}
-		// Session ids whose folders may hold this file's backups: its own,
-		// then every id its entries carry (resumed and forked sessions).
-		var sids []string
-		seen := map[string]bool{}
-		add := func(sid string) {
-			if safeName(sid) && !seen[sid] {
-				seen[sid] = true
-				sids = append(sids, sid)
-			}
-		}
-		add(f.SessionID)
-		var cwds []string
-		seenCwd := map[string]bool{}
-		for _, rec := range f.Records {
-			add(rec.SessionID)
-			if rec.Cwd != "" && !seenCwd[rec.Cwd] {
-				seenCwd[rec.Cwd] = true
-				cwds = append(cwds, rec.Cwd) // the launch cwd first
-			}
-		}
-		owner := ""
-		if len(sids) > 0 {
-			owner = sids[0]
-		}
-		// Only called with a known root and a safe session id.
-		folder := func(sid string) *dirList { return dirs.list(filepath.Join(f.Root, "file-history", sid)) }
-		reported := map[string]bool{}
-		// A backup whose hash differs is reported only when another backup of
-		// the same file, of the same kind (key relative to the cwd, or
-		// absolute), matches: when none does, the launch cwd is not the path
-		// Claude Code hashed (a symlinked or rewritten folder).
-		type hashMiss struct {
-			rec *entry.Record
-			ptr string
-			msg string
-			abs bool
-		}
-		var hashMisses []hashMiss
-		hashMatched := map[bool]bool{} // by isAbsPath(key)
-		once := func(kind, name string) bool {
-			k := kind + "\x00" + name
-			if reported[k] {
-				return false
-			}
-			reported[k] = true
-			return true
-		}
-		// From 2.1.208 Claude Code prunes superseded backups itself: a
-		// backup older than the file's newest one may be gone.
-		prunes, newest := false, map[string]int{}
-		for _, rec := range f.Records {
-			if rec.Version != "" && !schema.VersionLess(rec.Version, "2.1.208") {
-				prunes = true
-			}
-			for _, b := range rec.Backups {
-				if b.Version > newest[b.Key] {
-					newest[b.Key] = b.Version
-				}
-			}
-		}
-		for _, rec := range f.Records {
-			// A file-history-delta (2.1.220+) adds one backup to the
-			// snapshot it amends: its backup is checked the same way.
-			if rec.Type != "file-history-snapshot" && rec.Type != "file-history-delta" {
+		ptrBase := "/snapshot/trackedFileBackups/"
+		for _, b := range rec.Backups {
+			if b.Null || b.FileName == "" {
 				continue
 			}
-			ptrBase := "/snapshot/trackedFileBackups/"
-			for _, b := range rec.Backups {
-				if b.Null || b.FileName == "" {
-					continue
+			ptr := ptrBase + jsonpos.Escape(b.Key) + "/backupFileName"
+			if rec.Type == "file-history-delta" {
+				ptr = "/backup/backupFileName"
+			}
+			if !safeName(b.FileName) {
+				if once("unsafe", b.FileName) {
+					f.ReportRecord(unsafeRule, rec, ptr, finding.Finding{Message: "backupFileName " + quote(b.FileName) +
+						" of " + quote(b.Key) + " is not a plain file name: restoring this checkpoint would read " +
+						"or write outside file-history/<sessionId>/"})
 				}
-				ptr := ptrBase + jsonpos.Escape(b.Key) + "/backupFileName"
-				if rec.Type == "file-history-delta" {
-					ptr = "/backup/backupFileName"
+				continue
+			}
+			if checkHash && once("name", b.Key+"\x00"+b.FileName) {
+				switch msg, verdict := backupNameProblem(b.Key, b.FileName, b.Version, cwds); verdict {
+				case nameMalformed:
+					f.ReportRecord(nameRule, rec, ptr, finding.Finding{Message: msg})
+				case nameHashDiffers:
+					hashMisses = append(hashMisses, hashMiss{rec, ptr, msg, isAbsPath(b.Key)})
+				case nameHashMatches:
+					hashMatched[isAbsPath(b.Key)] = true
 				}
-				if !safeName(b.FileName) {
-					if once("unsafe", b.FileName) {
-						f.ReportRecord(unsafeRule, rec, ptr, finding.Finding{Message: "backupFileName " + quote(b.FileName) +
-							" of " + quote(b.Key) + " is not a plain file name: restoring this checkpoint would read " +
-							"or write outside file-history/<sessionId>/"})
-					}
-					continue
+			}
+			if owner == "" || f.Root == "" {
+				continue // existence is checked only when the data root is known
+			}
+			found := false
+			for _, sid := range sids {
+				if d := folder(sid); d.state == dirPresent && d.names[b.FileName] {
+					found = true
+					break
 				}
-				if checkHash && once("name", b.Key+"\x00"+b.FileName) {
-					switch msg, verdict := backupNameProblem(b.Key, b.FileName, b.Version, cwds); verdict {
-					case nameMalformed:
-						f.ReportRecord(nameRule, rec, ptr, finding.Finding{Message: msg})
-					case nameHashDiffers:
-						hashMisses = append(hashMisses, hashMiss{rec, ptr, msg, isAbsPath(b.Key)})
-					case nameHashMatches:
-						hashMatched[isAbsPath(b.Key)] = true
-					}
+			}
+			if found || prunes && b.Version < newest[b.Key] {
+				continue
+			}
+			switch folder(owner).state {
+			case dirPresent:
+				if once("missing", b.FileName) {
+					f.ReportRecord(missingRule, rec, ptr, finding.Finding{Message: "backup " + quote(b.FileName) + " of " +
+						quote(b.Key) + " is missing from file-history/" + owner + "/: rewinding to this " +
+						"checkpoint cannot restore the file"})
 				}
-				if owner == "" || f.Root == "" {
-					continue // existence is checked only when the data root is known
-				}
-				found := false
-				for _, sid := range sids {
-					if d := folder(sid); d.state == dirPresent && d.names[b.FileName] {
-						found = true
-						break
-					}
-				}
-				if found || prunes && b.Version < newest[b.Key] {
-					continue
-				}
-				switch folder(owner).state {
-				case dirPresent:
-					if once("missing", b.FileName) {
-						f.ReportRecord(missingRule, rec, ptr, finding.Finding{Message: "backup " + quote(b.FileName) + " of " +
-							quote(b.Key) + " is missing from file-history/" + owner + "/: rewinding to this " +
-							"checkpoint cannot restore the file"})
-					}
-				case dirAbsent:
-					if !noted[owner] {
-						noted[owner] = true
-						f.ReportRecord(folderRule, rec, ptr, finding.Finding{Message: "file-history/" + owner +
-							"/ does not exist, so the file backups this session's snapshots name (first " +
-							quote(b.FileName) + " of " + quote(b.Key) + ") are gone: its checkpoints can no longer " +
-							"restore code (normal after cleanupPeriodDays, or with checkpointing off)"})
+			case dirAbsent:
+				if !noted {
+					noted = true
+					msg := "file-history/" + owner + "/ does not exist, so the file backups this session's snapshots " +
+						"name (first " + quote(b.FileName) + " of " + quote(b.Key) + ") are gone: its checkpoints " +
+						"can no longer restore code (normal after cleanupPeriodDays, or with checkpointing off)"
+					if f.Store == nil { // checked alone (benchmarks)
+						f.ReportRecord(folderRule, rec, ptr, finding.Finding{Message: msg})
+					} else {
+						storeFolderNotes(f.Store).add(owner, f.Store.Order(f), recordFinding(f, rec, ptr, msg))
 					}
 				}
 			}
 		}
-		for _, m := range hashMisses {
-			if hashMatched[m.abs] {
-				f.ReportRecord(nameRule, m.rec, m.ptr, finding.Finding{Message: m.msg})
-			}
+	}
+	for _, m := range hashMisses {
+		if hashMatched[m.abs] {
+			f.ReportRecord(nameRule, m.rec, m.ptr, finding.Finding{Message: m.msg})
 		}
+	}
+}
+
+// isBackupRecord reports whether rec names backups: a file-history
+// snapshot, or a delta (2.1.220+) adding one to the snapshot it amends.
+func isBackupRecord(rec *entry.Record) bool {
+	return rec.Type == "file-history-snapshot" || rec.Type == "file-history-delta"
+}
+
+// folderNotesKey names the store summary of missing session folders.
+type folderNotesKey struct{}
+
+// folderNotes holds, for each session whose file-history folder is
+// missing, the note of the first transcript (in path order) that met it:
+// one finding per session, whichever transcript is read first.
+type folderNotes struct {
+	mu sync.Mutex
+	m  map[string]folderNote
+}
+
+type folderNote struct {
+	order int // the transcript's place in the store's files
+	f     finding.Finding
+}
+
+func (n *folderNotes) add(owner string, order int, f finding.Finding) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if old, ok := n.m[owner]; !ok || order < old.order {
+		n.m[owner] = folderNote{order, f}
+	}
+}
+
+func storeFolderNotes(s *model.Store) *folderNotes {
+	return s.Shared(folderNotesKey{}, func() any { return &folderNotes{m: map[string]folderNote{}} }).(*folderNotes)
+}
+
+// emitFolderNotes is the Store hook of missing-backup-folder: it reports
+// the notes the transcripts left.
+func emitFolderNotes(r *Rule, s *model.Store) {
+	notes := storeFolderNotes(s)
+	notes.mu.Lock()
+	defer notes.mu.Unlock()
+	for _, n := range notes.m {
+		s.Emit(r, n.f)
 	}
 }
 

@@ -17,5 +17,6 @@ var MissingBackupFolder = register(&Rule{
 	Good: "the same store with file-history/<sid>/3f9a0c1e2b4d5a6f@v1",
 	Fix: "Nothing to repair. Keep file-history/ with projects/ when copying a store if you want " +
 		"checkpoints to restore code.",
-	Store: backupsCheck,
+	File:  backupsCheck,
+	Store: emitFolderNotes,
 })

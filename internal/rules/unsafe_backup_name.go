@@ -17,5 +17,5 @@ var UnsafeBackupName = register(&Rule{
 	Good: `"trackedFileBackups":{"a.ts":{"backupFileName":"3f9a0c1e2b4d5a6f@v1","version":1,…}}`,
 	Fix: "Do not rewind with this transcript. Delete the snapshot line (the conversation survives) or " +
 		"the whole session if you did not write it.",
-	Store: backupsCheck,
+	File: backupsCheck,
 })
