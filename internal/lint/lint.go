@@ -25,6 +25,13 @@ import (
 	"github.com/ccvet/ccvet/internal/schema"
 )
 
+// ThinFrom is the size of a project folder's transcripts from which its
+// files keep only digests between their own checks and the project's (see
+// Engine.closeFile). Below it every record stays to the project's close:
+// at most a few MB of records per folder in flight, and a damaged file is
+// never read a second time.
+const ThinFrom = 16 << 20
+
 // MaxDocBytes bounds whole-document files (todos) read into memory.
 const MaxDocBytes = 64 << 20
 
@@ -86,6 +93,10 @@ type Engine struct {
 	spools []*spool // copies of standard input, closed with the Result
 
 	whole bool // tests: every file keeps its records to its project's close (the reference for Rule.Keeps)
+	// thinFrom is the size of a project folder's transcripts from which
+	// its files go thin at close (see closeFile); a smaller folder keeps
+	// every record to its close, so its damage is never read twice.
+	thinFrom int64
 
 	lineRules []*rules.Rule // the rules of e.rules with a Line check
 }
@@ -93,7 +104,7 @@ type Engine struct {
 // WithOverlay returns an engine sharing e's compiled rules and schemas that
 // checks the given bytes instead of those files on disk (see Options.Overlay).
 func (e *Engine) WithOverlay(overlay map[string][]byte) *Engine {
-	c := &Engine{opts: e.opts, env: e.env, rules: e.rules, lineRules: e.lineRules, on: e.on, sev: e.sev}
+	c := &Engine{opts: e.opts, env: e.env, rules: e.rules, lineRules: e.lineRules, on: e.on, sev: e.sev, thinFrom: e.thinFrom}
 	c.opts.Overlay = overlay
 	return c
 }
@@ -104,7 +115,7 @@ func New(opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compiling embedded schemas: %w", err)
 	}
-	e := &Engine{opts: opts, on: map[string]bool{}, sev: map[string]finding.Severity{}}
+	e := &Engine{opts: opts, on: map[string]bool{}, sev: map[string]finding.Severity{}, thinFrom: ThinFrom}
 	for _, r := range rules.All() {
 		on := r.Enabled
 		if opts.Strict && r.Strict {
@@ -201,6 +212,7 @@ func (e *Engine) Run(found *layout.Result) *Result {
 		projectOf[i] = -1
 	}
 	remaining := make([]atomic.Int32, len(dirs))
+	small := make([]bool, len(dirs)) // whose files keep their records (see Engine.thinFrom)
 	order := make([]int, 0, len(files))
 	for pi, d := range dirs {
 		idx := byDir[d]
@@ -211,6 +223,11 @@ func (e *Engine) Run(found *layout.Result) *Result {
 			order = append(order, i)
 		}
 		remaining[pi].Store(int32(len(idx)))
+		var size int64
+		for _, i := range idx {
+			size += files[i].Size
+		}
+		small[pi] = size < e.thinFrom
 		pcols[pi] = &collector{e: e}
 		projects[pi] = model.NewProject(d, fs[0].ProjectName, fs[0].InLayout, fs, e.env, pcols[pi].emit)
 	}
@@ -230,7 +247,7 @@ func (e *Engine) Run(found *layout.Result) *Result {
 		e.checkFile(files[i])
 		progress(files[i])
 		if pi := projectOf[i]; pi >= 0 {
-			e.closeFile(projects[pi], files[i])
+			e.closeFile(projects[pi], files[i], small[pi])
 		}
 		if pi := projectOf[i]; pi >= 0 && remaining[pi].Add(-1) == 0 {
 			e.checkProject(projects[pi])
@@ -272,9 +289,10 @@ func (e *Engine) Run(found *layout.Result) *Result {
 // drop the records no project rule needs (see rules.Rule.Keeps): from then
 // until its project's rules have run it holds its digest, its store
 // records and, only when a project rule may report on it, all its records.
-func (e *Engine) closeFile(p *model.Project, f *model.File) {
+// A file of a small project (see ThinFrom) keeps all its records.
+func (e *Engine) closeFile(p *model.Project, f *model.File, small bool) {
 	f.Digest = digest.Build(f.Records, rules.DigestLines(f))
-	keep := e.whole
+	keep := e.whole || small
 	for _, r := range e.rules {
 		if r.Project != nil && (r.Keeps == nil || r.Keeps(r, p, f)) {
 			keep = true
