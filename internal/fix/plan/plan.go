@@ -13,6 +13,7 @@ import (
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/fix/edit"
 	"github.com/ccvet/ccvet/internal/jsonpos"
+	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/internal/rules"
 )
 
@@ -171,6 +172,7 @@ type parsed struct {
 
 func newParsed(data []byte) *parsed {
 	p := &parsed{data: data, byUUID: map[string][]int{}, callAt: map[string]int{}}
+	var tr jsontree.Tree
 	var off int64
 	for off < int64(len(data)) {
 		end := int64(bytes.IndexByte(data[off:], '\n'))
@@ -181,7 +183,7 @@ func newParsed(data []byte) *parsed {
 			l.end = off + end
 			l.nl = true
 		}
-		l.rec = parseRec(data[l.off:l.end])
+		l.rec = parseRec(&tr, data[l.off:l.end])
 		p.lines = append(p.lines, l)
 		i := len(p.lines) - 1
 		if r := l.rec; r != nil {
@@ -199,11 +201,21 @@ func newParsed(data []byte) *parsed {
 	return p
 }
 
-func parseRec(b []byte) *rec {
+// parseRec decodes the entry on line b, nil when it is not a JSON object:
+// with tr (fastRec) where that gives the same, else with encoding/json.
+func parseRec(tr *jsontree.Tree, b []byte) *rec {
 	t := bytes.TrimSpace(b)
 	if len(t) == 0 || t[0] != '{' {
 		return nil
 	}
+	if r, ok := fastRec(tr, t); ok {
+		return r
+	}
+	return slowRec(t)
+}
+
+// slowRec decodes the entry t with encoding/json.
+func slowRec(t []byte) *rec {
 	var r rec
 	if err := json.Unmarshal(t, &r); err != nil {
 		// A field of an unexpected type leaves the others filled; only a
