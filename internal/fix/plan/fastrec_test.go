@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccvet/ccvet/internal/jsonpos"
 	"github.com/ccvet/ccvet/internal/jsontree"
 )
 
@@ -81,4 +82,35 @@ func FuzzFastRec(f *testing.F) {
 	}
 	var tr jsontree.Tree
 	f.Fuzz(func(t *testing.T, b []byte) { agreeRec(t, &tr, b) })
+}
+
+// TestPlanEscapedNULResumes: the escapes planEscape replaces on a line of
+// many \u0000 (scanned on from each replacement) are those a scan from the
+// start of the line finds each time.
+func TestPlanEscapedNULResumes(t *testing.T) {
+	content := strings.Repeat(`PK\u0000\\u0000\u0000\u0000x\\\u0000`, 50)
+	data := []byte(`{"type":"user","uuid":"u","message":{"role":"user","content":"` + content + `"}}` + "\n")
+	p := newParsed(data)
+	es, _, _ := p.planEscape(0, "escaped-nul")
+	// The plain way: search from the start after each replacement.
+	raw := p.raw(0)
+	a, _ := jsonpos.Find(raw, "/message", false)
+	line := append([]byte(nil), raw[a:]...)
+	var want []int64
+	for {
+		off := jsonpos.EscapedNUL(line)
+		if off < 0 {
+			break
+		}
+		copy(line[off:], `\ufffd`)
+		want = append(want, int64(a+off))
+	}
+	if len(want) != 200 || len(es) != len(want) {
+		t.Fatalf("%d edits, want %d", len(es), len(want))
+	}
+	for k, e := range es {
+		if e.Offset != want[k] || e.Text != `\ufffd` || e.Length != 6 {
+			t.Fatalf("edit %d = %+v, want offset %d", k, e, want[k])
+		}
+	}
 }

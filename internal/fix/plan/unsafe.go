@@ -49,10 +49,18 @@ func (p *parsed) planEscape(i int, rule string) ([]edit.Edit, rules.FixClass, st
 		find = jsonpos.EscapedNUL
 	}
 	var es []edit.Edit
+	from := 0
 	for k := 0; k < 1000; k++ {
-		off := find(line)
-		if off < 0 || off+6 > len(line) {
+		off := find(line[from:])
+		if off < 0 || from+off+6 > len(line) {
 			break
+		}
+		off += from
+		if rule == "escaped-nul" {
+			// A scan from the start would step over the \ufffd just written
+			// and be back at off+6 with nothing pending: start there (a
+			// line of binary data holds thousands of \u0000).
+			from = off + 6
 		}
 		copy(line[off:], `\ufffd`)
 		es = append(es, edit.Edit{Offset: p.lines[i].off + int64(a+off), Length: 6, Text: `\ufffd`})
