@@ -161,10 +161,19 @@ func (l *Line) SchemaProblems() []schema.Problem {
 		l.problems = v.ValidateHistory(l.Value())
 	case layout.Transcript, layout.Subagent:
 		if l.Type != "" && v.KnownEntryType(l.Type) {
-			l.problems = v.ValidateEntry(l.Type, l.Value())
+			l.problems = v.ValidateEntryTree(l.Type, l.Value(), l.ownTree())
 		}
 	}
 	return l.problems
+}
+
+// ownTree returns Tree when it still holds this line's parse, else nil.
+func (l *Line) ownTree() *jsontree.Tree {
+	t := l.Tree
+	if t == nil || len(t.Raw) != len(l.Raw) || len(l.Raw) == 0 || &t.Raw[0] != &l.Raw[0] {
+		return nil
+	}
+	return t
 }
 
 // Parsed reports whether the line decoded to a JSON value.
