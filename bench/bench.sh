@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # bench.sh: ccvet's full lint against jq and cat, on stores of many project folders and on one whose sessions all sit in one folder.
-# Usage: bench/bench.sh [--size 200M,1G] [--single-size 800M|0] [--seed 1] [--runs 3] [--cache DIR] [--jobs N]
+# Usage: bench/bench.sh [--size 200M,1G] [--single-size 800M|0] [--real DIR [--copies 9]] [--seed 1] [--runs 3] [--cache DIR] [--jobs N]
 set -euo pipefail
 
-sizes=200M,1G single=800M seed=1 jobs=0 runs=3
+sizes=200M,1G single=800M seed=1 jobs=0 runs=3 real="" copies=9
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/ccvet-bench
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -12,6 +12,8 @@ while [ $# -gt 0 ]; do
 	--seed) seed=$2; shift 2 ;;
 	--runs) runs=$2; shift 2 ;;
 	--cache) cache=$2; shift 2 ;;
+	--real) real=$2; shift 2 ;;
+	--copies) copies=$2; shift 2 ;;
 	--jobs | -j) jobs=$2; shift 2 ;;
 	-h | --help) sed -n '2,3p' "$0"; exit 0 ;;
 	*) echo "bench.sh: unknown argument $1" >&2; exit 2 ;;
@@ -56,26 +58,50 @@ store() {
 	echo "$dir"
 }
 
+# realstore DIR N: a store of N copies of the .jsonl files under DIR (real
+# transcripts, e.g. ../shared/corpus/real), each copy in its own folder so
+# that no two copies share a project.
+realstore() {
+	local src=$1 n=$2 dir=$cache/store-real-$(basename "$1")-${2}x
+	if [ ! -f "$dir/.complete" ]; then
+		echo "copying $src $n times into $dir…" >&2
+		rm -rf "$dir"
+		for ((k = 1; k <= n; k++)); do
+			mkdir -p "$dir/c$k"
+			(cd "$src" && find . -name '*.jsonl' -type f -exec cp --parents -t "$dir/c$k" {} +)
+		done
+		touch "$dir/.complete"
+	fi
+	echo "$dir"
+}
+
 # One row per tool: the best wall time of $runs interleaved rounds, the
 # user+sys CPU seconds of that run, throughput, speed relative to jq empty,
 # and the largest peak RSS of all runs.
 bench_store() {
 	local label=$1 dir=$2
 	local list=$cache/files-$(basename "$dir")
-	find "$dir/projects" "$dir/history.jsonl" -name '*.jsonl' -type f -print0 | sort -z >"$list"
+	# A generated data root is checked as users do (projects/ and
+	# history.jsonl); a store of real copies as one folder.
+	local targets="'$dir'" largest=""
+	if [ -d "$dir/projects" ]; then
+		targets="'$dir/projects' '$dir/history.jsonl'"
+		largest=", largest project folder $(du -sm "$dir"/projects/* | sort -n | tail -1 | cut -f1) MB"
+	fi
+	eval "find $targets -name '*.jsonl' -type f -print0" | sort -z >"$list"
 	local nfiles bytes
 	nfiles=$(tr -cd '\0' <"$list" | wc -c)
 	bytes=$(xargs -0 cat <"$list" | wc -c)
 	echo
 	echo "$label: $dir"
-	echo "  $nfiles files, $(awk -v b="$bytes" 'BEGIN{printf "%.1f", b/1048576}') MB of JSON Lines, largest project folder $(du -sm "$dir"/projects/* | sort -n | tail -1 | cut -f1) MB"
+	echo "  $nfiles files, $(awk -v b="$bytes" 'BEGIN{printf "%.1f", b/1048576}') MB of JSON Lines$largest"
 	local names=("cat" "jq empty" "jq empty, 2 processes" "ccvet -j 1" "ccvet -j $jobs")
 	local cmds=(
 		"xargs -0 cat <'$list' >/dev/null"
 		"xargs -0 jq empty <'$list'"
 		"xargs -0 -P 2 -n 16 jq empty <'$list'"
-		"$run_ccvet -j 1 '$dir/projects' '$dir/history.jsonl' >/dev/null"
-		"$run_ccvet -j $jobs '$dir/projects' '$dir/history.jsonl' >/dev/null"
+		"$run_ccvet -j 1 $targets >/dev/null"
+		"$run_ccvet -j $jobs $targets >/dev/null"
 	)
 	local out=$cache/times.$$
 	: >"$out"
@@ -108,4 +134,7 @@ for size in ${sizes//,/ }; do
 done
 if [ "$single" != 0 ]; then # --single-size 0: no single-folder store
 	bench_store "one project folder ($single)" "$(store "$single-one-seed$seed" "$single" 1)"
+fi
+if [ -n "$real" ]; then # --real DIR: copies of real transcripts
+	bench_store "$copies copies of $real" "$(realstore "$(cd "$real" && pwd)" "$copies")"
 fi
