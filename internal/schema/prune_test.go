@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -265,5 +266,43 @@ func TestPrunedMixedBlocks(t *testing.T) {
 	t.Logf("%d built lines compared, %d pruned, %d of them keeping some block", st.compared, st.pruned, st.prunedInvalid)
 	if st.prunedInvalid == 0 {
 		t.Error("no built line kept some block: the test covers nothing")
+	}
+}
+
+// identRE is what isIdent implements.
+var identRE = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$-]*$`)
+
+// TestIsIdent compares isIdent with identRE on every string of up to three
+// bytes over an alphabet of each character class and its borders, and on
+// random strings.
+func TestIsIdent(t *testing.T) {
+	alpha := []byte("aAzZ_$09-@[`{/:. \x00\x7f\x80\xc3\xa9\xff~")
+	var rec func(s []byte)
+	rec = func(s []byte) {
+		if isIdent(string(s)) != identRE.MatchString(string(s)) {
+			t.Errorf("isIdent(%q) = %v", s, isIdent(string(s)))
+		}
+		if len(s) == 3 {
+			return
+		}
+		for _, c := range alpha {
+			rec(append(s, c))
+		}
+	}
+	rec(nil)
+	rng := rand.New(rand.NewPCG(7, 8))
+	for n := 0; n < 20000; n++ {
+		b := make([]byte, rng.IntN(12))
+		for i := range b {
+			b[i] = alpha[rng.IntN(len(alpha))]
+		}
+		if isIdent(string(b)) != identRE.MatchString(string(b)) {
+			t.Errorf("isIdent(%q) = %v", b, isIdent(string(b)))
+		}
+	}
+	for _, s := range []string{"message", "stop_sequence", "trackedFileBackups", "src/a.go", "a\n", "\na", "é"} {
+		if isIdent(s) != identRE.MatchString(s) {
+			t.Errorf("isIdent(%q) = %v", s, isIdent(s))
+		}
 	}
 }

@@ -45,6 +45,8 @@ type Problem struct {
 	Missing []string
 	// MissingNames holds the same fields as Missing, as messages name them.
 	MissingNames []string
+	// unnamed is set while Message is still to be written (nameUnknown).
+	unnamed bool
 }
 
 // Validator validates values against the embedded schemas. It is safe for
@@ -411,7 +413,9 @@ func (v *Validator) validatePruned(r *refSchema, value any, p *pruned) []Problem
 		}
 		probs = append(probs, v.describe(l, value)...)
 	}
-	return tidy(v.dropCascade(probs))
+	probs = v.dropCascade(probs)
+	nameUnknown(probs, value)
+	return tidy(probs)
 }
 
 // collectLeaves gathers the errors of a tree that have no causes.
