@@ -20,10 +20,10 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# package and benchmarks: the fast schema check and the schemas' startup, the graph record builder,
+# package and benchmarks: the fast schema check, its reference on failing lines and the schemas' startup, the graph record builder,
 # the project rules over the records, the JSON parser, line framing.
 suites=(
-	"internal/schema ^(BenchmarkFastSchema|BenchmarkStartup|BenchmarkStartupFirstLines)$"
+	"internal/schema ^(BenchmarkFastSchema|BenchmarkReference|BenchmarkStartup|BenchmarkStartupFirstLines)$"
 	"internal/lint ^(BenchmarkExtract|BenchmarkGraphPass)$"
 	"internal/jsontree ^BenchmarkParse$"
 	"internal/jsonl ^BenchmarkReader$"

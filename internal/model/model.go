@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/ccvet/ccvet/internal/chain"
 	"github.com/ccvet/ccvet/internal/digest"
@@ -95,7 +96,12 @@ func (l *Line) SetDecoded(v any) {
 func (l *Line) Value() any {
 	if !l.decoded {
 		l.decoded = true
-		if l.Root.Exists() {
+		if t := l.ownTree(); t != nil && utf8.Valid(l.Raw) {
+			// The parse converts to exactly what encoding/json gives on
+			// valid UTF-8 (jsontree's tests compare them); encoding/json
+			// still decodes a line with invalid bytes, which it replaces.
+			l.value = t.Value(jsontree.Root)
+		} else if l.Root.Exists() {
 			dec := json.NewDecoder(bytes.NewReader(l.Raw))
 			dec.UseNumber()
 			if err := dec.Decode(&l.value); err != nil {
@@ -161,10 +167,19 @@ func (l *Line) SchemaProblems() []schema.Problem {
 		l.problems = v.ValidateHistory(l.Value())
 	case layout.Transcript, layout.Subagent:
 		if l.Type != "" && v.KnownEntryType(l.Type) {
-			l.problems = v.ValidateEntry(l.Type, l.Value())
+			l.problems = v.ValidateEntryTree(l.Type, l.Value(), l.ownTree())
 		}
 	}
 	return l.problems
+}
+
+// ownTree returns Tree when it still holds this line's parse, else nil.
+func (l *Line) ownTree() *jsontree.Tree {
+	t := l.Tree
+	if t == nil || len(t.Raw) != len(l.Raw) || len(l.Raw) == 0 || &t.Raw[0] != &l.Raw[0] {
+		return nil
+	}
+	return t
 }
 
 // Parsed reports whether the line decoded to a JSON value.

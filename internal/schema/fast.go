@@ -487,6 +487,7 @@ type fastRoots struct {
 	types   keyTable // entries, by type: keyInfo.req indexes list
 	list    []*fastRoot
 	history *fastRoot
+	block   *fastRoot // one content block (pruneBlocks)
 
 	mu   sync.Mutex // guards comp, finished and broken
 	comp *fastCompiler
@@ -511,7 +512,7 @@ func (v *Validator) compileFast() error {
 	if err != nil {
 		return err
 	}
-	f := &fastRoots{entries: map[string]*fastRoot{}, comp: c}
+	f := &fastRoots{entries: map[string]*fastRoot{}, comp: c, block: &fastRoot{loc: blockSchema}}
 	types := map[string]keyInfo{}
 	for _, name := range v.cat.names {
 		r := &fastRoot{loc: baseURL + name + ".json#"}

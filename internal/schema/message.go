@@ -19,15 +19,17 @@ const maxQuote = 40
 // describe turns one leaf validation error into problems.
 func (v *Validator) describe(e *jsonschema.ValidationError, root any) []Problem {
 	ptr := rfc6901(e.InstanceLocation)
+	kw := lastSegment(e.KeywordLocation)
+	if kw == "unevaluatedProperties" {
+		// Often an echo that dropCascade removes: the message is written
+		// by nameUnknown for those kept.
+		return []Problem{{Pointer: ptr, Keyword: kw, UnknownField: true, unnamed: true}}
+	}
 	inst, _ := lookup(root, ptr)
 	field := fieldName(root, ptr)
-	kw := lastSegment(e.KeywordLocation)
 	sch, _ := v.keywordValue(e.AbsoluteKeywordLocation)
 	p := Problem{Pointer: ptr, Keyword: kw}
 	switch kw {
-	case "unevaluatedProperties":
-		p.UnknownField = true
-		p.Message = fmt.Sprintf("unknown field %s", field)
 	case "additionalProperties":
 		// additionalProperties: false reports every extra name at once, on
 		// the object; report each one on its own pointer.
@@ -96,6 +98,17 @@ func (v *Validator) describe(e *jsonschema.ValidationError, root any) []Problem 
 		}
 	}
 	return []Problem{p}
+}
+
+// nameUnknown writes the message of the unknown-field problems describe
+// left without one.
+func nameUnknown(probs []Problem, root any) {
+	for i := range probs {
+		if p := &probs[i]; p.unnamed {
+			p.Message = fmt.Sprintf("unknown field %s", fieldName(root, p.Pointer))
+			p.unnamed = false
+		}
+	}
 }
 
 // keywordValue resolves an absolute keyword location such as
@@ -186,7 +199,23 @@ func lookup(v any, ptr string) (any, bool) {
 	return v, true
 }
 
-var identRE = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$-]*$`)
+// isIdent reports whether a key is written bare in a field name: it
+// matches ^[A-Za-z_$][A-Za-z0-9_$-]*$ (TestIsIdent compares them).
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'A' && c <= 'Z', c >= 'a' && c <= 'z', c == '_', c == '$':
+		case i > 0 && (c >= '0' && c <= '9' || c == '-'):
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // fieldName renders a pointer as a readable path in backquotes:
 // /message/content/2/id -> `message.content[2].id`. Array indexes are
@@ -209,7 +238,7 @@ func fieldName(root any, ptr string) string {
 			}
 			continue
 		}
-		if identRE.MatchString(tok) {
+		if isIdent(tok) {
 			if b.Len() > 0 {
 				b.WriteByte('.')
 			}

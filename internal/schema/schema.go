@@ -14,6 +14,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
+	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/schemas"
 )
 
@@ -44,6 +45,8 @@ type Problem struct {
 	Missing []string
 	// MissingNames holds the same fields as Missing, as messages name them.
 	MissingNames []string
+	// unnamed is set while Message is still to be written (nameUnknown).
+	unnamed bool
 }
 
 // Validator validates values against the embedded schemas. It is safe for
@@ -309,6 +312,22 @@ func (v *Validator) ValidateEntry(t string, value any) []Problem {
 	return v.validate(s, value)
 }
 
+// ValidateEntryTree is ValidateEntry given also the line parsed into tree
+// (nil when it was not): the content blocks the fast check proves valid are
+// not given to the reference validator, which reports the same problems.
+func (v *Validator) ValidateEntryTree(t string, value any, tree *jsontree.Tree) []Problem {
+	s, ok := v.entries[t]
+	if !ok {
+		return nil
+	}
+	if prunable[t] && tree != nil {
+		if p, ok := v.pruneBlocks(value, tree); ok {
+			return v.validatePruned(s, value, &p)
+		}
+	}
+	return v.validate(s, value)
+}
+
 // ValidateHistory validates one line of history.jsonl.
 func (v *Validator) ValidateHistory(value any) []Problem {
 	return v.validate(v.history, value)
@@ -363,11 +382,21 @@ func Source(name string) ([]byte, bool) {
 }
 
 func (v *Validator) validate(r *refSchema, value any) []Problem {
+	return v.validatePruned(r, value, nil)
+}
+
+// validatePruned validates value, or p.value in its place when p is not nil;
+// the problems are those of value.
+func (v *Validator) validatePruned(r *refSchema, value any, p *pruned) []Problem {
 	s, err := v.reference(r)
 	if err != nil {
 		return []Problem{{Pointer: "", Message: "cannot validate: " + err.Error()}}
 	}
-	err = s.Validate(value)
+	if p != nil {
+		err = s.Validate(p.value)
+	} else {
+		err = s.Validate(value)
+	}
 	if err == nil {
 		return nil
 	}
@@ -379,9 +408,14 @@ func (v *Validator) validate(r *refSchema, value any) []Problem {
 	collectLeaves(ve, &leaves)
 	probs := make([]Problem, 0, len(leaves))
 	for _, l := range leaves {
+		if p != nil {
+			l.InstanceLocation = p.unprune(l.InstanceLocation)
+		}
 		probs = append(probs, v.describe(l, value)...)
 	}
-	return tidy(v.dropCascade(probs))
+	probs = v.dropCascade(probs)
+	nameUnknown(probs, value)
+	return tidy(probs)
 }
 
 // collectLeaves gathers the errors of a tree that have no causes.
