@@ -114,3 +114,18 @@ func TestPlanEscapedNULResumes(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkIndex decodes and indexes every entry of a real damaged
+// transcript, as planning a uuid or tool_use lookup does (fix, and the
+// fixable count under a text report).
+func BenchmarkIndex(b *testing.B) {
+	data, err := os.ReadFile("../../../testdata/broken/projects/-Users-pretor-Documents-PAI---TPOS/eca51c57-7b92-423f-8ad6-52f996c9a8e1.jsonl")
+	if err != nil {
+		b.Skip(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		newParsed(data).index()
+	}
+}
