@@ -311,7 +311,7 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 		}
 		err = report.Text(out, run, topts)
 		if err == nil && !o.quiet {
-			if safe, unsafe := fix.Count(found, res.Findings); safe+unsafe > 0 {
+			if safe, unsafe := fix.Count(found, res.Findings, o.jobs); safe+unsafe > 0 {
 				_, err = fmt.Fprintf(out, "%d fixable with `ccvet fix --write` (%d more with --unsafe)\n", safe, unsafe)
 			}
 		}

@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"runtime"
 	"sort"
+	"sync"
 
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/fix/edit"
@@ -280,10 +282,14 @@ func verify(f *File, final []finding.Finding) error {
 	return nil
 }
 
+// countBudget bounds the bytes of the files Count holds at once; a larger
+// file is held alone.
+const countBudget = 64 << 20
+
 // Count plans, without verifying, the fixes for findings of a lint run and
 // returns how many are safe and how many more are unsafe; for the last line
-// of a lint report.
-func Count(found *layout.Result, fs []finding.Finding) (safe, unsafe int) {
+// of a lint report. It plans up to jobs files at once (0: one per CPU).
+func Count(found *layout.Result, fs []finding.Finding, jobs int) (safe, unsafe int) {
 	byPath := map[string]*layout.File{}
 	for _, f := range found.Files {
 		if !f.Context && !f.Stdin && f.Kind.IsTranscript() {
@@ -303,34 +309,85 @@ func Count(found *layout.Result, fs []finding.Finding) (safe, unsafe int) {
 			groups[f.Path] = append(groups[f.Path], f)
 		}
 	}
-	for p, g := range groups {
-		if byPath[p].Size > MaxBytes {
-			continue
-		}
-		data, err := readFile(byPath[p])
-		if err != nil {
-			continue
-		}
-		for _, fx := range plan.Plan(data, g) {
-			if fx.Fixable() {
-				if fx.Safety == rules.FixSafe {
-					safe++
-				} else {
-					unsafe++
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	var (
+		mu       sync.Mutex
+		room     = sync.NewCond(&mu)
+		inFlight int64
+		wg       sync.WaitGroup
+		work     = make(chan string)
+	)
+	for range min(jobs, len(groups)) {
+		wg.Go(func() {
+			for p := range work {
+				n := byPath[p].Size
+				mu.Lock()
+				for inFlight > 0 && inFlight+n > countBudget {
+					room.Wait()
 				}
+				inFlight += n
+				mu.Unlock()
+				s, u := countFile(byPath[p], groups[p])
+				mu.Lock()
+				inFlight -= n
+				safe += s
+				unsafe += u
+				room.Broadcast()
+				mu.Unlock()
+			}
+		})
+	}
+	for p := range groups {
+		if byPath[p].Size <= MaxBytes {
+			work <- p
+		}
+	}
+	close(work)
+	wg.Wait()
+	return safe, unsafe
+}
+
+// countFile plans the fixes for the findings g of one file and counts the
+// safe and unsafe ones.
+func countFile(lf *layout.File, g []finding.Finding) (safe, unsafe int) {
+	data, err := readFile(lf)
+	if err != nil {
+		return 0, 0
+	}
+	for _, fx := range plan.Plan(data, g) {
+		if fx.Fixable() {
+			if fx.Safety == rules.FixSafe {
+				safe++
+			} else {
+				unsafe++
 			}
 		}
 	}
 	return safe, unsafe
 }
 
-// readFile reads a checked file the way lint opens it: read-only, without
-// moving its access time, refusing a link lint would not follow.
 func readFile(lf *layout.File) ([]byte, error) {
-	f, _, err := readonly.Open(lf.OSPath, lf.Link)
+	f, st, err := readonly.Open(lf.OSPath, lf.Link)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(f)
+	// Sized to the file, not grown by io.ReadAll's doubling (as
+	// os.ReadFile); a file that grew meanwhile is read to its end too.
+	b := make([]byte, 0, min(st.Size(), MaxBytes)+512)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return b, err
+		}
+	}
 }

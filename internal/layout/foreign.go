@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"runtime"
+	"sync"
 )
 
 // markers are keys of which every kind of Claude Code transcript entry
@@ -35,10 +37,34 @@ var entryType = regexp.MustCompile(`"type"\s*:\s*"(user|assistant|system|summary
 // (a NUL byte, a cut line) is checked as a transcript, so a damaged real
 // transcript is never skipped.
 func DropForeign(res *Result) []string {
+	var cands []int
+	for i, f := range res.Files {
+		if f.Kind == Transcript && !f.InLayout && !f.Stdin && f.SessionID == "" {
+			cands = append(cands, i)
+		}
+	}
+	// Read the candidates a few at a time (each holds at most one line of
+	// maxForeignLine): many small loose files cost little each, but this
+	// runs before any file is checked.
+	isForeign := make([]bool, len(res.Files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(len(cands), runtime.GOMAXPROCS(0), 4) {
+		wg.Go(func() {
+			for i := range next {
+				isForeign[i] = foreign(res.Files[i].OSPath)
+			}
+		})
+	}
+	for _, i := range cands {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 	var dropped []string
 	files := res.Files[:0]
-	for _, f := range res.Files {
-		if f.Kind == Transcript && !f.InLayout && !f.Stdin && f.SessionID == "" && foreign(f.OSPath) {
+	for i, f := range res.Files {
+		if isForeign[i] {
 			if !f.Context {
 				res.Skipped++
 				dropped = append(dropped, f.Path)
@@ -65,9 +91,19 @@ func foreign(p string) bool {
 		return false
 	}
 	defer fh.Close()
-	br := bufio.NewReaderSize(fh, 64<<10)
+	fb := foreignBufs.Get().(*foreignBuf)
+	br := fb.br
+	br.Reset(fh)
+	long := fb.long[:0]
+	defer func() {
+		br.Reset(nil)
+		fb.long = nil
+		if cap(long) <= 1<<20 {
+			fb.long = long[:0]
+		}
+		foreignBufs.Put(fb)
+	}()
 	lines := 0
-	var long []byte
 	for {
 		chunk, err := br.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
@@ -78,9 +114,9 @@ func foreign(p string) bool {
 			continue
 		}
 		line := chunk
-		if long != nil {
+		if len(long) > 0 {
 			line = append(long, chunk...)
-			long = nil
+			long = line[:0]
 		}
 		if t := bytes.TrimSpace(line); len(t) > 0 {
 			if t[0] != '{' && t[0] != '[' || entryType.Match(t) || hasMarker(t) || !json.Valid(t) {
@@ -96,6 +132,16 @@ func foreign(p string) bool {
 		}
 	}
 }
+
+// foreignBuf is what foreign reads a file with, reused from file to file
+// (many loose files are small): a buffered reader and room for a line
+// longer than its buffer (kept up to 1 MiB).
+type foreignBuf struct {
+	br   *bufio.Reader
+	long []byte
+}
+
+var foreignBufs = sync.Pool{New: func() any { return &foreignBuf{br: bufio.NewReaderSize(nil, 64<<10)} }}
 
 func hasMarker(line []byte) bool {
 	for _, m := range markers {

@@ -287,8 +287,6 @@ func walkDir(res *Result, arg string, seen, named map[string]bool, prefixArg boo
 		} else if !mode.IsRegular() {
 			res.Skipped++ // FIFOs, sockets, devices: never opened
 			return nil
-		} else if info, err := d.Info(); err == nil {
-			size = info.Size()
 		}
 		if seen[p] {
 			return nil
@@ -299,6 +297,13 @@ func walkDir(res *Result, arg string, seen, named map[string]bool, prefixArg boo
 		if f.Kind == Other {
 			res.Skipped++
 			return nil
+		}
+		if !f.Link {
+			// Only a file to check is looked at (lstat): its name says
+			// what it is, the others are skipped.
+			if info, err := d.Info(); err == nil {
+				f.Size = info.Size()
+			}
 		}
 		res.Files = append(res.Files, f)
 		return nil

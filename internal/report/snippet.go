@@ -21,23 +21,39 @@ type LineSource interface {
 // SnippetWidth is the most columns a snippet shows of a line.
 const SnippetWidth = 100
 
-// piece is one code point of a line as the snippet shows it.
+// piece is one code point of a line as the snippet shows it: its bytes
+// line[a:b] as they are, or esc when it is escaped.
 type piece struct {
-	s string
-	w int // columns on a terminal
+	esc  string
+	a, b int
+	w    int // columns on a terminal
 }
 
-// pieceOf is the code point r, decoded from raw, escaped as Sanitize escapes it.
-func pieceOf(r rune, raw []byte) piece {
+// pieceOf is the code point r, decoded from line[a:b], escaped as Sanitize
+// escapes it.
+func pieceOf(r rune, line []byte, a, b int) piece {
 	switch {
-	case r == utf8.RuneError && len(raw) <= 1:
-		s := `\x` + strconv.FormatUint(uint64(raw[0])|0x100, 16)[1:]
-		return piece{s, len(s)}
+	case r >= 0x20 && r < 0x7f: // printable ASCII, most of a line: as is, one column
+		return piece{a: a, b: b, w: 1}
+	case r == utf8.RuneError && b-a <= 1:
+		s := `\x` + strconv.FormatUint(uint64(line[a])|0x100, 16)[1:]
+		return piece{esc: s, w: len(s)}
 	case needsEscape(r):
 		q := strconv.QuoteRuneToASCII(r)
-		return piece{q[1 : len(q)-1], len(q) - 2}
+		return piece{esc: q[1 : len(q)-1], w: len(q) - 2}
 	}
-	return piece{string(r), runeWidth(r)}
+	// A valid code point other than U+FFFD (needsEscape): its bytes are
+	// its one encoding.
+	return piece{a: a, b: b, w: runeWidth(r)}
+}
+
+// write appends p's text to sb.
+func (p piece) write(sb *strings.Builder, line []byte) {
+	if p.esc != "" {
+		sb.WriteString(p.esc)
+	} else {
+		sb.Write(line[p.a:p.b])
+	}
 }
 
 // snippet cuts line to at most width columns around the code point at col
@@ -61,19 +77,20 @@ func snippet(line []byte, col, width int) (text string, caret int, ok bool) {
 		at += n
 	}
 	// Up to width columns each side of the caret, nearest first.
-	var left, right []piece
+	var lbuf, rbuf [2*SnippetWidth + 8]piece // room for most lines' pieces on the stack
+	left, right := lbuf[:0], rbuf[:0]
 	lw, rw := 0, 0
 	i := at
 	for i > 0 && lw <= width {
 		r, n := utf8.DecodeLastRune(line[:i])
-		p := pieceOf(r, line[i-n:i])
+		p := pieceOf(r, line, i-n, i)
 		left, lw, i = append(left, p), lw+p.w, i-n
 	}
 	leftAll := i == 0
 	i = at
 	for i < len(line) && rw <= width {
 		r, n := utf8.DecodeRune(line[i:])
-		p := pieceOf(r, line[i:i+n])
+		p := pieceOf(r, line, i, i+n)
 		right, rw, i = append(right, p), rw+p.w, i+n
 	}
 	rightAll := i == len(line)
@@ -92,11 +109,11 @@ func snippet(line []byte, col, width int) (text string, caret int, ok bool) {
 		caret = 1
 	}
 	for j := nl - 1; j >= 0; j-- {
-		b.WriteString(left[j].s)
+		left[j].write(&b, line)
 	}
 	caret += usedL
 	for j := 0; j < nr; j++ {
-		b.WriteString(right[j].s)
+		right[j].write(&b, line)
 	}
 	if cutR {
 		b.WriteString("…")

@@ -13,6 +13,7 @@ import (
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/fix/edit"
 	"github.com/ccvet/ccvet/internal/jsonpos"
+	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/internal/rules"
 )
 
@@ -162,15 +163,21 @@ type rec struct {
 	contentOK     bool // message.content is a string or an array
 }
 
+// parsed is one file split into lines. A line's entry is decoded when
+// first asked for (rec), and every line's only when a plan looks an entry
+// up by uuid or tool_use id (index): a file whose findings need neither
+// (reordered keys, a missing final newline) is not decoded at all.
 type parsed struct {
 	data   []byte
 	lines  []line
-	byUUID map[string][]int // uuid -> line indexes
-	callAt map[string]int   // tool_use id -> first line holding it
+	tr     jsontree.Tree
+	done   []bool           // lines[i].rec is decoded
+	byUUID map[string][]int // uuid -> line indexes (index)
+	callAt map[string]int   // tool_use id -> first line holding it (index)
 }
 
 func newParsed(data []byte) *parsed {
-	p := &parsed{data: data, byUUID: map[string][]int{}, callAt: map[string]int{}}
+	p := &parsed{data: data, lines: make([]line, 0, bytes.Count(data, []byte{'\n'})+1)}
 	var off int64
 	for off < int64(len(data)) {
 		end := int64(bytes.IndexByte(data[off:], '\n'))
@@ -181,29 +188,72 @@ func newParsed(data []byte) *parsed {
 			l.end = off + end
 			l.nl = true
 		}
-		l.rec = parseRec(data[l.off:l.end])
 		p.lines = append(p.lines, l)
-		i := len(p.lines) - 1
-		if r := l.rec; r != nil {
-			if r.UUID != "" {
-				p.byUUID[r.UUID] = append(p.byUUID[r.UUID], i)
-			}
-			for _, u := range r.uses {
-				if _, ok := p.callAt[u]; !ok {
-					p.callAt[u] = i
-				}
-			}
-		}
 		off = l.end + 1
 	}
+	p.done = make([]bool, len(p.lines))
 	return p
 }
 
-func parseRec(b []byte) *rec {
+// rec is the entry of line i, nil when the line is not a JSON object.
+func (p *parsed) rec(i int) *rec {
+	if !p.done[i] {
+		p.lines[i].rec = parseRec(&p.tr, p.raw(i))
+		p.done[i] = true
+	}
+	return p.lines[i].rec
+}
+
+// index decodes every line and indexes the entries by uuid and tool_use id.
+func (p *parsed) index() {
+	if p.byUUID != nil {
+		return
+	}
+	p.byUUID, p.callAt = map[string][]int{}, map[string]int{}
+	for i := range p.lines {
+		r := p.rec(i)
+		if r == nil {
+			continue
+		}
+		if r.UUID != "" {
+			p.byUUID[r.UUID] = append(p.byUUID[r.UUID], i)
+		}
+		for _, u := range r.uses {
+			if _, ok := p.callAt[u]; !ok {
+				p.callAt[u] = i
+			}
+		}
+	}
+}
+
+// withUUID lists the lines whose entry has uuid u.
+func (p *parsed) withUUID(u string) []int {
+	p.index()
+	return p.byUUID[u]
+}
+
+// call returns the first line holding tool_use id.
+func (p *parsed) call(id string) (int, bool) {
+	p.index()
+	j, ok := p.callAt[id]
+	return j, ok
+}
+
+// parseRec decodes the entry on line b, nil when it is not a JSON object:
+// with tr (fastRec) where that gives the same, else with encoding/json.
+func parseRec(tr *jsontree.Tree, b []byte) *rec {
 	t := bytes.TrimSpace(b)
 	if len(t) == 0 || t[0] != '{' {
 		return nil
 	}
+	if r, ok := fastRec(tr, t); ok {
+		return r
+	}
+	return slowRec(t)
+}
+
+// slowRec decodes the entry t with encoding/json.
+func slowRec(t []byte) *rec {
 	var r rec
 	if err := json.Unmarshal(t, &r); err != nil {
 		// A field of an unexpected type leaves the others filled; only a
@@ -281,7 +331,7 @@ func (p *parsed) plan(f *finding.Finding, all []finding.Finding) ([]edit.Edit, r
 				return nil, "", "the last line is torn; its fix deletes it"
 			}
 		}
-		if l.rec == nil {
+		if p.rec(i) == nil {
 			return nil, "", "the last line does not parse"
 		}
 		return []edit.Edit{{Offset: int64(len(p.data)), Text: "\n"}}, rules.FixSafe, "append a newline"
@@ -350,12 +400,12 @@ func (p *parsed) planNUL(i int) ([]edit.Edit, rules.FixClass, string) {
 }
 
 func (p *parsed) planDuplicate(i int) ([]edit.Edit, rules.FixClass, string) {
-	r := p.lines[i].rec
+	r := p.rec(i)
 	if r == nil || r.UUID == "" {
 		return nil, "", "the line does not parse"
 	}
 	k := -1
-	for _, j := range p.byUUID[r.UUID] {
+	for _, j := range p.withUUID(r.UUID) {
 		if j < i && bytes.Equal(p.raw(j), p.raw(i)) {
 			k = j
 		}
@@ -394,10 +444,10 @@ func (p *parsed) setString(i int, ptr, v string) (edit.Edit, bool) {
 
 // callLine is the line holding the call that the results of line i answer.
 func (p *parsed) callLine(i int) (int, string) {
-	r := p.lines[i].rec
+	r := p.rec(i)
 	c := -1
 	for _, id := range r.results {
-		j, ok := p.callAt[id]
+		j, ok := p.call(id)
 		if !ok {
 			continue
 		}
@@ -409,14 +459,14 @@ func (p *parsed) callLine(i int) (int, string) {
 	if c < 0 {
 		return -1, "no line of the file holds the call"
 	}
-	if p.lines[c].rec.UUID == "" {
+	if p.rec(c).UUID == "" {
 		return -1, "the call line has no uuid"
 	}
 	return c, ""
 }
 
 func (p *parsed) planOffChain(i int, ptr string) ([]edit.Edit, rules.FixClass, string) {
-	r := p.lines[i].rec
+	r := p.rec(i)
 	if r == nil || len(r.results) == 0 {
 		return nil, "", "the line holds no tool_result"
 	}
@@ -430,7 +480,7 @@ func (p *parsed) planOffChain(i int, ptr string) ([]edit.Edit, rules.FixClass, s
 	if c < 0 {
 		return nil, "", why
 	}
-	call := p.lines[c].rec
+	call := p.rec(c)
 	if call.Message.ID == "" {
 		return nil, "", "the call entry has no message.id, so the entry after the call would need re-parenting too"
 	}
@@ -455,7 +505,7 @@ func (p *parsed) planOffChain(i int, ptr string) ([]edit.Edit, rules.FixClass, s
 }
 
 func (p *parsed) planSource(i int) ([]edit.Edit, rules.FixClass, string) {
-	r := p.lines[i].rec
+	r := p.rec(i)
 	if r == nil || r.ParentUUID == nil {
 		return nil, "", "the entry has no parent"
 	}
@@ -463,7 +513,7 @@ func (p *parsed) planSource(i int) ([]edit.Edit, rules.FixClass, string) {
 	if c < 0 {
 		return nil, "", why
 	}
-	call := p.lines[c].rec
+	call := p.rec(c)
 	if *r.ParentUUID != call.UUID {
 		return nil, "", "parentUuid does not name the call line either; see tool-result-off-chain"
 	}
@@ -485,8 +535,8 @@ func millis(ts string) (int64, bool) {
 // sound reports whether line j can take children: its own parent is null or
 // names a line of the file.
 func (p *parsed) sound(j int) bool {
-	r := p.lines[j].rec
-	return r.ParentUUID == nil || *r.ParentUUID == "" || len(p.byUUID[*r.ParentUUID]) > 0
+	r := p.rec(j)
+	return r.ParentUUID == nil || *r.ParentUUID == "" || len(p.withUUID(*r.ParentUUID)) > 0
 }
 
 func (p *parsed) planOrphan(i int) ([]edit.Edit, rules.FixClass, string) { return p.planOrphanAt(i) }
@@ -494,13 +544,13 @@ func (p *parsed) planOrphan(i int) ([]edit.Edit, rules.FixClass, string) { retur
 // planOrphanAt re-links line i's parentUuid to the nearest earlier entry of
 // its chain; safe within BridgeMillis, unsafe beyond.
 func (p *parsed) planOrphanAt(i int) ([]edit.Edit, rules.FixClass, string) {
-	r := p.lines[i].rec
+	r := p.rec(i)
 	if r == nil || r.ParentUUID == nil {
 		return nil, "", "the line does not parse"
 	}
 	c := -1
 	for j := i - 1; j >= 0; j-- {
-		o := p.lines[j].rec
+		o := p.rec(j)
 		if o == nil || o.UUID == "" {
 			continue
 		}
@@ -518,7 +568,7 @@ func (p *parsed) planOrphanAt(i int) ([]edit.Edit, rules.FixClass, string) {
 	if c < 0 {
 		return nil, "", "no earlier entry of the same chain in this file (the file starts mid-conversation?)"
 	}
-	cand := p.lines[c].rec
+	cand := p.rec(c)
 	if !p.sound(c) {
 		return nil, "", fmt.Sprintf("the nearest earlier entry (line %d) has a missing parent itself", c+1)
 	}

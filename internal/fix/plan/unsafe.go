@@ -23,7 +23,7 @@ const (
 
 // assistant content is never edited.
 func (p *parsed) isAssistant(i int) bool {
-	r := p.lines[i].rec
+	r := p.rec(i)
 	return r != nil && r.Type == "assistant"
 }
 
@@ -49,10 +49,18 @@ func (p *parsed) planEscape(i int, rule string) ([]edit.Edit, rules.FixClass, st
 		find = jsonpos.EscapedNUL
 	}
 	var es []edit.Edit
+	from := 0
 	for k := 0; k < 1000; k++ {
-		off := find(line)
-		if off < 0 || off+6 > len(line) {
+		off := find(line[from:])
+		if off < 0 || from+off+6 > len(line) {
 			break
+		}
+		off += from
+		if rule == "escaped-nul" {
+			// A scan from the start would step over the \ufffd just written
+			// and be back at off+6 with nothing pending: start there (a
+			// line of binary data holds thousands of \u0000).
+			from = off + 6
 		}
 		copy(line[off:], `\ufffd`)
 		es = append(es, edit.Edit{Offset: p.lines[i].off + int64(a+off), Length: 6, Text: `\ufffd`})
@@ -113,7 +121,7 @@ func blockOf(ptr string) (int, bool) {
 // planOrphanResult replaces a tool_result block whose call exists nowhere
 // by the text block the reader itself puts there.
 func (p *parsed) planOrphanResult(i int, f *finding.Finding) ([]edit.Edit, rules.FixClass, string) {
-	r := p.lines[i].rec
+	r := p.rec(i)
 	if r == nil || r.Type != "user" || f.Severity < finding.Error {
 		return nil, "", "only a result inside the conversation is replaced (not an excerpt's first line)"
 	}
@@ -130,7 +138,7 @@ func (p *parsed) planOrphanResult(i int, f *finding.Finding) ([]edit.Edit, rules
 	if tid == "" {
 		return nil, "", "the block has no tool_use_id"
 	}
-	if _, ok := p.callAt[tid]; ok {
+	if _, ok := p.call(tid); ok {
 		return nil, "", "the call is in this file (before its result is wrong, not missing); `/rewind` instead"
 	}
 	off, ok := jsonpos.Find(raw, fmt.Sprintf("/message/content/%d", n), false)
@@ -159,7 +167,7 @@ func freshUUID(seed string) string {
 // user line holding the reader's own error result, and re-points the entry
 // that followed the group to it.
 func (p *parsed) planMissingResult(i int, f *finding.Finding) ([]edit.Edit, rules.FixClass, string) {
-	r := p.lines[i].rec
+	r := p.rec(i)
 	if r == nil || r.Type != "assistant" || r.UUID == "" || f.Severity < finding.Error {
 		return nil, "", "only a call with turns after it gets a result (a call at the end is the reader's to close)"
 	}
@@ -180,18 +188,18 @@ func (p *parsed) planMissingResult(i int, f *finding.Finding) ([]edit.Edit, rule
 	last := i
 	if r.Message.ID != "" {
 		for j := i + 1; j < len(p.lines); j++ {
-			if o := p.lines[j].rec; o != nil && o.Type == "assistant" && o.Message.ID == r.Message.ID {
+			if o := p.rec(j); o != nil && o.Type == "assistant" && o.Message.ID == r.Message.ID {
 				last = j
 			}
 		}
 	}
-	lastRec := p.lines[last].rec
+	lastRec := p.rec(last)
 	if !p.lines[last].nl {
 		return nil, "", "the group ends the file without a newline"
 	}
 	follower := -1
 	for j := last + 1; j < len(p.lines); j++ {
-		if o := p.lines[j].rec; o != nil && o.ParentUUID != nil && *o.ParentUUID == lastRec.UUID {
+		if o := p.rec(j); o != nil && o.ParentUUID != nil && *o.ParentUUID == lastRec.UUID {
 			follower = j
 			break
 		}
@@ -245,7 +253,7 @@ func (p *parsed) planReorder(i int) ([]edit.Edit, rules.FixClass, string) {
 	// Moving the key makes the line visible to the 2.1.77+ pre-filter; a
 	// turn without a readable message.content then crashes the reader
 	// (2.1.110: "Cannot read properties of undefined (reading 'content')").
-	if r := p.lines[i].rec; r != nil && (r.Type == "user" || r.Type == "assistant") && !r.contentOK {
+	if r := p.rec(i); r != nil && (r.Type == "user" || r.Type == "assistant") && !r.contentOK {
 		return nil, "", "the entry has no readable message.content; moving parentUuid to the front would make it visible to the reader, which crashes on it"
 	}
 	if len(raw) == 0 || raw[0] != '{' {
@@ -283,11 +291,11 @@ func (p *parsed) planCycle(i int) ([]edit.Edit, rules.FixClass, string) {
 	seen := map[int]bool{}
 	for cur := i; cur >= 0 && !seen[cur]; {
 		seen[cur] = true
-		r := p.lines[cur].rec
+		r := p.rec(cur)
 		if r == nil || r.ParentUUID == nil {
 			break
 		}
-		ps := p.byUUID[*r.ParentUUID]
+		ps := p.withUUID(*r.ParentUUID)
 		if len(ps) == 0 {
 			break
 		}
@@ -308,9 +316,9 @@ func (p *parsed) planCycle(i int) ([]edit.Edit, rules.FixClass, string) {
 // i's uuid a fresh uuid, and re-points the entries written between the two
 // that name it (they meant the earlier one; later ones keep the later).
 func (p *parsed) planReusedUUID(i int) ([]edit.Edit, rules.FixClass, string) {
-	u := p.lines[i].rec.UUID
+	u := p.rec(i).UUID
 	k := -1
-	for _, j := range p.byUUID[u] {
+	for _, j := range p.withUUID(u) {
 		if j < i {
 			k = j
 		}
@@ -326,7 +334,7 @@ func (p *parsed) planReusedUUID(i int) ([]edit.Edit, rules.FixClass, string) {
 	es := []edit.Edit{e}
 	n := 0
 	for j := k + 1; j < i; j++ {
-		o := p.lines[j].rec
+		o := p.rec(j)
 		if o == nil || o.ParentUUID == nil || *o.ParentUUID != u {
 			continue
 		}
