@@ -71,6 +71,29 @@ type Graph struct {
 	// lines holds, once asked for, the first and last record of each uuid
 	// of any record (not only messages).
 	lines map[string]span
+	// memo holds what Memo computed from the graph for its users.
+	memo map[any]any
+}
+
+// Memo returns what compute gives for key, computing it on the first call
+// only: what the graph's users derive from it (a reader's resume) lives as
+// long as the graph and no longer. Like the graph, not for concurrent use.
+func (g *Graph) Memo(key any, compute func() any) any {
+	if v, ok := g.memo[key]; ok {
+		return v
+	}
+	v := compute()
+	if g.memo == nil {
+		g.memo = map[any]any{}
+	}
+	g.memo[key] = v
+	return v
+}
+
+// Memoized returns what Memo kept for key, if anything.
+func (g *Graph) Memoized(key any) (any, bool) {
+	v, ok := g.memo[key]
+	return v, ok
 }
 
 // span is the first and the last record index of a uuid.
