@@ -90,6 +90,9 @@ func (g *Graph) Memo(key any, compute func() any) any {
 	return v
 }
 
+// Memoizes reports whether Memo kept anything.
+func (g *Graph) Memoizes() bool { return len(g.memo) > 0 }
+
 // Memoized returns what Memo kept for key, if anything.
 func (g *Graph) Memoized(key any) (any, bool) {
 	v, ok := g.memo[key]
