@@ -416,8 +416,7 @@ func (g *Graph) Rebuild(leaf int) *Conversation { return g.RebuildWith(leaf, Opt
 // conversation is kept and given again for the same leaf and options, or
 // for options that would not change it (no bridge was looked for, no
 // parallel group is in a different order by time and by file): it must not
-// be changed. A Graph
-// is not for concurrent use.
+// be changed. A Graph is not for concurrent use.
 func (g *Graph) RebuildWith(leaf int, opt Options) *Conversation {
 	if c, ok := g.convs[convKey{leaf, opt}]; ok {
 		return c
