@@ -212,7 +212,8 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 	}
 	if msg.Kind() == jsontree.Object {
 		r.MessageID = in.recent(msg.Get("id"), &in.messages)
-		switch c := msg.Get("content"); c.Kind() {
+		c := msg.Get("content") // looked up once: message holds the longest members
+		switch c.Kind() {
 		case jsontree.String:
 			r.Content = ContentString
 		case jsontree.Array:
@@ -222,7 +223,7 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 				r.Content = ContentOther
 			}
 		}
-		for i, b := range msg.Get("content").Items() {
+		for i, b := range c.Items() {
 			if b.Kind() != jsontree.Object {
 				continue
 			}
