@@ -129,6 +129,7 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 	r := &Record{Line: line, Offset: offset}
 	var rare Rare
 	var msg, snapshot, backup jsontree.Val
+	var uuid, timestamp jsontree.Val
 	var trackingPath string // a file-history-delta's key
 	var amends string
 	// One pass over the members; a repeated key overwrites, so the last one
@@ -142,7 +143,7 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 		case "version":
 			r.Version = in.field(v, &in.lastVersion)
 		case "uuid":
-			r.UUID = in.fresh(v, &in.uuids)
+			uuid = v
 		case "parentUuid":
 			r.ParentUUID = in.recent(v, &in.uuids)
 			r.HasParent = r.ParentUUID != ""
@@ -157,7 +158,7 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 		case "cwd":
 			r.Cwd = in.field(v, &in.lastCwd)
 		case "timestamp":
-			r.Timestamp = v.String()
+			timestamp = v
 		case "isMeta":
 			r.IsMeta, _ = v.Bool()
 		case "isCompactSummary":
@@ -198,6 +199,7 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 			amends = v.String()
 		}
 	}
+	r.UUID, r.Timestamp = in.uuidTime(uuid, timestamp)
 	if r.Type == "file-history-delta" {
 		// A delta (2.1.220+) adds one backup to the snapshot of amends.
 		rare.SnapshotMessageID = amends
@@ -212,7 +214,8 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 	}
 	if msg.Kind() == jsontree.Object {
 		r.MessageID = in.recent(msg.Get("id"), &in.messages)
-		switch c := msg.Get("content"); c.Kind() {
+		c := msg.Get("content") // looked up once: message holds the longest members
+		switch c.Kind() {
 		case jsontree.String:
 			r.Content = ContentString
 		case jsontree.Array:
@@ -222,7 +225,7 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 				r.Content = ContentOther
 			}
 		}
-		for i, b := range msg.Get("content").Items() {
+		for i, b := range c.Items() {
 			if b.Kind() != jsontree.Object {
 				continue
 			}
@@ -323,6 +326,7 @@ type interner struct {
 	// checked before the map.
 	lastType, lastVersion, lastSession, lastAgent, lastCwd string
 	members                                                []member // reused by snapshots
+	pair                                                   []byte   // reused by uuidTime
 }
 
 const maxInterned = 4096
@@ -386,15 +390,27 @@ func (in *interner) recent(v jsontree.Val, r *ring) string {
 	return r.add(string(b))
 }
 
-// fresh is recent for an id that is new on nearly every line (an entry's
-// own uuid): it joins the ring, for the lines that name it next, without
-// a search.
-func (in *interner) fresh(v jsontree.Val, r *ring) string {
-	b, ok := v.StrBytes(in.buf)
-	if !ok || len(b) == 0 {
-		return ""
+// uuidTime returns the string values of an entry's uuid and timestamp (""
+// when absent or not strings), new on nearly every line, made in one
+// allocation. The uuid joins the ring of ids, for the lines that name it
+// next, without a search.
+func (in *interner) uuidTime(uuid, timestamp jsontree.Val) (string, string) {
+	u, _ := uuid.StrBytes(in.buf)
+	b := append(in.pair[:0], u...) // u may be in in.buf, which the next StrBytes reuses
+	t, _ := timestamp.StrBytes(in.buf)
+	b = append(b, t...)
+	in.pair = b[:0]
+	if cap(b) > 1<<12 {
+		in.pair = nil // an odd huge timestamp is not kept
 	}
-	return r.add(string(b))
+	if len(b) == 0 {
+		return "", ""
+	}
+	s := string(b)
+	if len(u) == 0 {
+		return "", s
+	}
+	return in.uuids.add(s[:len(u)]), s[len(u):]
 }
 
 // add puts s in the ring, in place of its oldest id.
