@@ -3,6 +3,7 @@ package chain
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"time"
 
@@ -71,6 +72,32 @@ type Graph struct {
 	// lines holds, once asked for, the first and last record of each uuid
 	// of any record (not only messages).
 	lines map[string]span
+	// memo holds what Memo computed from the graph for its users.
+	memo map[any]any
+}
+
+// Memo returns what compute gives for key, computing it on the first call
+// only: what the graph's users derive from it (a reader's resume) lives as
+// long as the graph and no longer. Like the graph, not for concurrent use.
+func (g *Graph) Memo(key any, compute func() any) any {
+	if v, ok := g.memo[key]; ok {
+		return v
+	}
+	v := compute()
+	if g.memo == nil {
+		g.memo = map[any]any{}
+	}
+	g.memo[key] = v
+	return v
+}
+
+// Memoizes reports whether Memo kept anything.
+func (g *Graph) Memoizes() bool { return len(g.memo) > 0 }
+
+// Memoized returns what Memo kept for key, if anything.
+func (g *Graph) Memoized(key any) (any, bool) {
+	v, ok := g.memo[key]
+	return v, ok
 }
 
 // span is the first and the last record index of a uuid.
@@ -367,7 +394,7 @@ type Conversation struct {
 	// parent was already on the walk and no bridge was taken; -1 otherwise.
 	CycleCut  int
 	Bridges   []Bridge
-	ordered   bool   // a parallel group had two lines to order (by time or file)
+	ordered   bool   // a parallel group's lines differ in file and in time order
 	on        []bool // by record index
 	recovered []bool
 }
@@ -388,8 +415,8 @@ func (g *Graph) Rebuild(leaf int) *Conversation { return g.RebuildWith(leaf, Opt
 // RebuildWith walks from leaf with the behaviours opt selects. The
 // conversation is kept and given again for the same leaf and options, or
 // for options that would not change it (no bridge was looked for, no
-// parallel group had two lines to order): it must not be changed. A Graph
-// is not for concurrent use.
+// parallel group is in a different order by time and by file): it must not
+// be changed. A Graph is not for concurrent use.
 func (g *Graph) RebuildWith(leaf int, opt Options) *Conversation {
 	if c, ok := g.convs[convKey{leaf, opt}]; ok {
 		return c
@@ -546,6 +573,7 @@ func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool) []i
 	}
 	member := make([]int32, len(g.Records))
 	groups := make([][]int, len(ids))
+	var scratch []int
 	for k := range ids {
 		var as, rs []int
 		for _, s := range siblings[k] {
@@ -564,18 +592,8 @@ func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool) []i
 				member[tr] = int32(k + 1)
 			}
 		}
-		byTime := func(s []int) {
-			if len(s) > 1 {
-				c.ordered = true
-			}
-			if fileOrder {
-				sort.Ints(s)
-				return
-			}
-			sort.SliceStable(s, func(a, b int) bool { return g.Records[s[a]].Timestamp < g.Records[s[b]].Timestamp })
-		}
-		byTime(as)
-		byTime(rs)
+		scratch = g.orderGroup(as, fileOrder, c, scratch)
+		scratch = g.orderGroup(rs, fileOrder, c, scratch)
 		groups[k] = append(as, rs...)
 	}
 	last := make([]int, len(ids)) // per group: position in walk of its last member on the walk
@@ -603,4 +621,33 @@ func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool) []i
 		}
 	}
 	return out
+}
+
+// orderGroup puts the lines of a parallel group in file order (fileOrder)
+// or by timestamp. Until c.ordered is set it also sorts them the other way
+// (in scratch, given back for reuse) and sets it when the two orders
+// differ: only then does the conversation depend on Options.FileOrder.
+func (g *Graph) orderGroup(s []int, fileOrder bool, c *Conversation, scratch []int) []int {
+	if len(s) < 2 {
+		return scratch
+	}
+	var alt []int
+	if !c.ordered {
+		alt = append(scratch[:0], s...)
+	}
+	g.sortGroup(s, fileOrder)
+	if alt != nil {
+		g.sortGroup(alt, !fileOrder)
+		c.ordered = !slices.Equal(s, alt)
+		return alt
+	}
+	return scratch
+}
+
+func (g *Graph) sortGroup(s []int, fileOrder bool) {
+	if fileOrder {
+		sort.Ints(s)
+		return
+	}
+	sort.SliceStable(s, func(a, b int) bool { return g.Records[s[a]].Timestamp < g.Records[s[b]].Timestamp })
 }

@@ -244,10 +244,15 @@ func (e *Engine) Run(found *layout.Result) *Result {
 	progress := e.progress()
 	e.parallel(len(order), func(k int) {
 		i := order[k]
-		e.checkFile(files[i])
-		progress(files[i])
-		if pi := projectOf[i]; pi >= 0 {
-			e.closeFile(projects[pi], files[i], small[pi])
+		f := files[i]
+		pi := projectOf[i]
+		// A file of a small project keeps its records to the project's
+		// close: when its file rules ran resumes, it keeps its graph and
+		// them too, for the project rules that ask for them again.
+		e.checkFile(f, pi >= 0 && small[pi])
+		progress(f)
+		if pi >= 0 {
+			e.closeFile(projects[pi], f, small[pi])
 		}
 		if pi := projectOf[i]; pi >= 0 && remaining[pi].Add(-1) == 0 {
 			e.checkProject(projects[pi])
@@ -337,6 +342,7 @@ func (e *Engine) checkProject(p *model.Project) {
 	}
 	p.Forget()
 	for _, f := range p.Files {
+		f.DropGraph()
 		f.DropRecords()
 		f.Thin = true
 		f.Digest, f.Asks = nil, nil
@@ -418,7 +424,9 @@ func (e *Engine) open(f *model.File) (rc io.ReadCloser, grew func() bool, err er
 	return sf, sf.grew, nil
 }
 
-func (e *Engine) checkFile(f *model.File) {
+// checkFile reads f and runs the file rules; keepGraph: a graph holding
+// resumes is kept (see model.File.GraphMemoizes), else it is dropped.
+func (e *Engine) checkFile(f *model.File, keepGraph bool) {
 	if f.Kind == layout.Todos {
 		e.checkDoc(f)
 	} else {
@@ -432,7 +440,9 @@ func (e *Engine) checkFile(f *model.File) {
 			r.File(r, f)
 		}
 	}
-	f.DropGraph()
+	if !keepGraph || !f.GraphMemoizes() {
+		f.DropGraph()
+	}
 	if f.Kind == layout.Todos {
 		// Only the file rules read a whole document: it is not kept for the
 		// rest of the run (a store of large todos files stays small).

@@ -87,7 +87,7 @@ func BenchmarkLines(b *testing.B) {
 		e.opts.Stdin = bytes.NewReader(data)
 		f := model.NewFile(&layout.File{OSPath: "-", Path: "bench.jsonl", Stdin: true, Kind: layout.Transcript, Project: "."},
 			e.env, func(finding.Finding) {})
-		e.checkFile(f)
+		e.checkFile(f, false)
 		if f.Entries == 0 {
 			b.Fatal("no entries")
 		}

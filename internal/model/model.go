@@ -273,6 +273,10 @@ func (f *File) Graph() *chain.Graph {
 // DropGraph lets go of the graph Graph built (the file rules are done).
 func (f *File) DropGraph() { f.graph = nil }
 
+// GraphMemoizes reports whether f holds a graph with what its users derived
+// from it (chain.Graph.Memo): the resumes the file rules ran.
+func (f *File) GraphMemoizes() bool { return f.graph != nil && f.graph.Memoizes() }
+
 // Ask is one name a file looks up in the other files of its project.
 type Ask struct {
 	Kind AskKind

@@ -3,6 +3,7 @@ package resume
 
 import (
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/ccvet/ccvet/internal/chain"
@@ -126,6 +127,24 @@ func Run(src Source, p Profile) *Result {
 	if !ok {
 		return res
 	}
+	return finish(res, src, p)
+}
+
+// Finish is the rest of Run after Walk: Finish(Walk(src, p), src, p) is
+// Run(src, p). w is not changed (the result is a new one sharing its graph
+// and conversation).
+func Finish(w *Result, src Source, p Profile) *Result {
+	res := *w
+	if res.Failed != "" || res.Leaf == nil || res.Conv == nil {
+		return &res
+	}
+	res.LeftOut = slices.Clip(res.LeftOut)
+	res.Changed = slices.Clip(res.Changed)
+	res.sent = map[int]bool{}
+	return finish(&res, src, p)
+}
+
+func finish(res *Result, src Source, p Profile) *Result {
 	g, conv := res.Graph, res.Conv
 	walkEvents(res, g, conv, p)
 	msgs := res.messages(src, g, conv)

@@ -3,8 +3,12 @@ package resume
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ccvet/ccvet/internal/chain"
 )
 
 // line writes one transcript line: "uuid<parent type sec [use=ID] [res=ID] [m=MSGID] [text=T] [sc] [nocontent]".
@@ -112,7 +116,23 @@ func run(t *testing.T, v string, specs ...string) *Result {
 		t.Fatal(err)
 	}
 	ver, _ := ParseVersion(v)
-	return RunLoaded(ld, ProfileOf(ver))
+	p := ProfileOf(ver)
+	// Finish on a walk (what lint shares between its rules) is Run, and
+	// leaves the walk as it was.
+	g := chain.Build(ld.Records)
+	src := ld.Source
+	src.Graph = g
+	w := Walk(src, p)
+	before := *w
+	before.LeftOut, before.Changed = slices.Clone(w.LeftOut), slices.Clone(w.Changed)
+	want, got := Run(src, p), Finish(w, src, p)
+	if !reflect.DeepEqual(*want, *got) {
+		t.Errorf("Finish(Walk) differs from Run:\n%+v\n%+v", *got, *want)
+	}
+	if !reflect.DeepEqual(*w, before) || len(w.sent) != 0 {
+		t.Errorf("Finish changed the walk")
+	}
+	return RunLoaded(ld, p)
 }
 
 // The parallel call session both versions were measured on: USE1, USE2

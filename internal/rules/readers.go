@@ -3,6 +3,7 @@ package rules
 import (
 	"strings"
 
+	"github.com/ccvet/ccvet/internal/chain"
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/layout"
@@ -49,18 +50,40 @@ func readersOfLine(l *model.Line) []resume.Version {
 	return readersOf(l.File, recs)
 }
 
-// resumeOf runs the resume model on f's records for reader v.
+// resumeOf runs the resume model on f's records for reader v. The result is
+// kept with f's graph (it depends on nothing else): the rules that ask for
+// the same reader's resume of the file share it, and must not change it.
 func resumeOf(f *model.File, v resume.Version) *resume.Result {
-	return resume.Run(sourceOf(f), resume.ProfileOf(v))
+	g, p := f.Graph(), resume.ProfileOf(v)
+	return g.Memo(resumeKey{p, true}, func() any {
+		return resume.Finish(walkIn(f, g, p), sourceOf(f, g), p)
+	}).(*resume.Result)
 }
 
-// walkOf is the first part of resumeOf: leaf, graph and conversation.
+// walkOf is the first part of resumeOf: leaf, graph and conversation (the
+// whole resume when it is known already). Kept with f's graph, like resumeOf.
 func walkOf(f *model.File, v resume.Version) *resume.Result {
-	return resume.Walk(sourceOf(f), resume.ProfileOf(v))
+	g := f.Graph()
+	return walkIn(f, g, resume.ProfileOf(v))
 }
 
-func sourceOf(f *model.File) resume.Source {
-	src := resume.Source{Records: f.Records, Graph: f.Graph()}
+func walkIn(f *model.File, g *chain.Graph, p resume.Profile) *resume.Result {
+	if m, ok := g.Memoized(resumeKey{p, true}); ok {
+		return m.(*resume.Result)
+	}
+	return g.Memo(resumeKey{p, false}, func() any {
+		return resume.Walk(sourceOf(f, g), p)
+	}).(*resume.Result)
+}
+
+// resumeKey names a reader's resume (whole, or its walk only) in its graph's memo.
+type resumeKey struct {
+	p    resume.Profile
+	full bool
+}
+
+func sourceOf(f *model.File, g *chain.Graph) resume.Source {
+	src := resume.Source{Records: f.Records, Graph: g}
 	if f.Kind == layout.Subagent && f.AgentID != "" {
 		src.Agent = f.AgentID
 	}
