@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ccvet/ccvet/internal/entry"
+	"github.com/ccvet/ccvet/internal/memo"
 )
 
 // The reader (Claude Code 2.1.x, loadTranscriptFile and buildConversationChain)
@@ -73,32 +74,19 @@ type Graph struct {
 	// of any record (not only messages).
 	lines map[string]span
 	// memo holds what Memo computed from the graph for its users.
-	memo map[any]any
+	memo memo.Table
 }
 
 // Memo returns what compute gives for key, computing it on the first call
 // only: what the graph's users derive from it (a reader's resume) lives as
 // long as the graph and no longer. Like the graph, not for concurrent use.
-func (g *Graph) Memo(key any, compute func() any) any {
-	if v, ok := g.memo[key]; ok {
-		return v
-	}
-	v := compute()
-	if g.memo == nil {
-		g.memo = map[any]any{}
-	}
-	g.memo[key] = v
-	return v
-}
+func (g *Graph) Memo(key any, compute func() any) any { return g.memo.Get(key, compute) }
 
 // Memoizes reports whether Memo kept anything.
-func (g *Graph) Memoizes() bool { return len(g.memo) > 0 }
+func (g *Graph) Memoizes() bool { return g.memo.Len() > 0 }
 
 // Memoized returns what Memo kept for key, if anything.
-func (g *Graph) Memoized(key any) (any, bool) {
-	v, ok := g.memo[key]
-	return v, ok
-}
+func (g *Graph) Memoized(key any) (any, bool) { return g.memo.Lookup(key) }
 
 // span is the first and the last record index of a uuid.
 type span struct{ first, last int32 }

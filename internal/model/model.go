@@ -17,6 +17,7 @@ import (
 	"github.com/ccvet/ccvet/internal/jsonpos"
 	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/internal/layout"
+	"github.com/ccvet/ccvet/internal/memo"
 	"github.com/ccvet/ccvet/internal/readonly"
 	"github.com/ccvet/ccvet/internal/schema"
 )
@@ -405,7 +406,7 @@ type Project struct {
 	Files    []*File // transcripts and subagent transcripts, sorted by path
 	Env      *Env
 	emit     func(finding.Finding)
-	memo     map[any]any
+	memo     memo.Table
 	// sessions holds the session ids of the project's main transcripts in
 	// a layout, known before any file is read (their kind never changes).
 	sessions map[string]bool
@@ -418,21 +419,11 @@ func (p *Project) HasLayoutSession(id string) bool { return p.sessions[id] }
 // Memo returns what compute gives for key, computing it on the first call
 // only: how the project rules share what they derive from the project's
 // files (the rules of one project run one after another, never at once).
-func (p *Project) Memo(key any, compute func() any) any {
-	if v, ok := p.memo[key]; ok {
-		return v
-	}
-	v := compute()
-	if p.memo == nil {
-		p.memo = map[any]any{}
-	}
-	p.memo[key] = v
-	return v
-}
+func (p *Project) Memo(key any, compute func() any) any { return p.memo.Get(key, compute) }
 
 // Forget drops what the project's rules shared through Memo: called once
 // they have all run, so that nothing they derived outlives the project.
-func (p *Project) Forget() { p.memo = nil }
+func (p *Project) Forget() { p.memo.Reset() }
 
 // NewProject makes a project context.
 func NewProject(dir, name string, inLayout bool, files []*File, env *Env, emit func(finding.Finding)) *Project {
@@ -507,7 +498,7 @@ type Store struct {
 	emit     func(finding.Finding)
 
 	mu     sync.Mutex
-	shared map[any]any
+	shared memo.Table
 	order  map[*File]int
 }
 
@@ -523,15 +514,7 @@ func NewStore(roots []layout.Root, projects []*Project, files []*File, env *Env,
 func (s *Store) Shared(key any, compute func() any) any {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if v, ok := s.shared[key]; ok {
-		return v
-	}
-	v := compute()
-	if s.shared == nil {
-		s.shared = map[any]any{}
-	}
-	s.shared[key] = v
-	return v
+	return s.shared.Get(key, compute)
 }
 
 // Order is f's place in Files (-1 when not there): files are read and
