@@ -1,13 +1,14 @@
 package rules
 
 import (
-	"github.com/ccvet/ccvet/internal/model"
 	"io"
+	"iter"
 	"sort"
 
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/ledger"
+	"github.com/ccvet/ccvet/internal/model"
 	"github.com/ccvet/ccvet/internal/readonly"
 )
 
@@ -31,6 +32,21 @@ func ledgerOf(p *model.Project) *projectLedger {
 }
 
 type ledgerKey struct{}
+
+// each yields every transcript of the project that holds a ledger, with
+// its facts; nothing when the project has no ledger (pl is nil).
+func (pl *projectLedger) each() iter.Seq2[*model.File, *ledger.Facts] {
+	return func(yield func(*model.File, *ledger.Facts) bool) {
+		if pl == nil {
+			return
+		}
+		for i, facts := range pl.facts {
+			if !yield(pl.files[i], facts) {
+				return
+			}
+		}
+	}
+}
 
 // keepsNoLedger is the Keeps of the ledger rules: they read a file's
 // ledger again at the project's close, and find its lines in its digest.

@@ -19,10 +19,7 @@ var LedgerDanglingBase = register(&Rule{
 	Keeps:    keepsNoLedger,
 	Project: func(r *Rule, p *model.Project) {
 		pl := ledgerOf(p)
-		if pl == nil {
-			return
-		}
-		for i, facts := range pl.facts {
+		for f, facts := range pl.each() {
 			for _, q := range facts.Requests {
 				if q.Keep > 0 && pl.requests[q.Base] == nil {
 					msg := "api-request " + q.ID + " keeps " + itoa(q.Keep) + " messages of base " + quote(q.Base) +
@@ -30,7 +27,7 @@ var LedgerDanglingBase = register(&Rule{
 					if q.Base == "" {
 						msg = "api-request " + q.ID + " keeps " + itoa(q.Keep) + " messages but names no base request: what it sent can no longer be rebuilt"
 					}
-					ledgerReport(r, pl.files[i], q.Line, "/base", msg)
+					ledgerReport(r, f, q.Line, "/base", msg)
 				}
 			}
 		}

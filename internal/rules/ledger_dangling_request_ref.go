@@ -22,11 +22,7 @@ var LedgerDanglingRequestRef = register(&Rule{
 	Keeps: keepsNoLedger,
 	Project: func(r *Rule, p *model.Project) {
 		pl := ledgerOf(p)
-		if pl == nil {
-			return
-		}
-		for i, facts := range pl.facts {
-			f := pl.files[i]
+		for f, facts := range pl.each() {
 			for _, ref := range facts.Refs {
 				if pl.requests[ref.Ref] != nil {
 					continue

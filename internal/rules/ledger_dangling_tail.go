@@ -22,14 +22,11 @@ var LedgerDanglingTail = register(&Rule{
 	Keeps: keepsNoLedger,
 	Project: func(r *Rule, p *model.Project) {
 		pl := ledgerOf(p)
-		if pl == nil {
-			return
-		}
-		for i, facts := range pl.facts {
+		for f, facts := range pl.each() {
 			for _, q := range facts.Requests {
 				for j, h := range q.Tail {
 					if !pl.known[h] {
-						ledgerReport(r, pl.files[i], q.Line, "/tail/"+itoa(j), "api-request "+q.ID+": tail message "+
+						ledgerReport(r, f, q.Line, "/tail/"+itoa(j), "api-request "+q.ID+": tail message "+
 							itoa(j+1)+" of "+itoa(len(q.Tail))+" ("+h+") is neither a stored blob nor a message the transcript's entries give: it can no longer be rebuilt")
 					}
 				}

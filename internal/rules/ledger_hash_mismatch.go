@@ -23,18 +23,15 @@ var LedgerHashMismatch = register(&Rule{
 	Keeps: keepsNoLedger,
 	Project: func(r *Rule, p *model.Project) {
 		pl := ledgerOf(p)
-		if pl == nil {
-			return
-		}
-		for i, facts := range pl.facts {
+		for f, facts := range pl.each() {
 			for _, s := range facts.Blobs {
 				if s.Actual != "" && s.Hash != s.Actual {
-					ledgerReport(r, pl.files[i], s.Line, "/hash", "api-request-blob "+s.Hash+": its message hashes to "+s.Actual+": it was changed after it was written")
+					ledgerReport(r, f, s.Line, "/hash", "api-request-blob "+s.Hash+": its message hashes to "+s.Actual+": it was changed after it was written")
 				}
 			}
 			for _, s := range facts.Shapes {
 				if s.Actual != "" && s.Hash != s.Actual {
-					ledgerReport(r, pl.files[i], s.Line, "/shapeHash", "api-request-shape "+s.Hash+": its shape hashes to "+s.Actual+": it was changed after it was written")
+					ledgerReport(r, f, s.Line, "/shapeHash", "api-request-shape "+s.Hash+": its shape hashes to "+s.Actual+": it was changed after it was written")
 				}
 			}
 		}

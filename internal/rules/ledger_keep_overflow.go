@@ -19,17 +19,14 @@ var LedgerKeepOverflow = register(&Rule{
 	Keeps:    keepsNoLedger,
 	Project: func(r *Rule, p *model.Project) {
 		pl := ledgerOf(p)
-		if pl == nil {
-			return
-		}
-		for i, facts := range pl.facts {
+		for f, facts := range pl.each() {
 			for _, q := range facts.Requests {
 				b := pl.requests[q.Base]
 				if q.Keep <= 0 || b == nil {
 					continue
 				}
 				if n := messages(b); q.Keep > n {
-					ledgerReport(r, pl.files[i], q.Line, "/keep", "api-request "+q.ID+" keeps "+itoa(q.Keep)+
+					ledgerReport(r, f, q.Line, "/keep", "api-request "+q.ID+" keeps "+itoa(q.Keep)+
 						" messages of base "+b.ID+", which sent only "+itoa(n)+": what this request sent can no longer be rebuilt")
 				}
 			}

@@ -19,13 +19,10 @@ var LedgerMissingShape = register(&Rule{
 	Keeps:    keepsNoLedger,
 	Project: func(r *Rule, p *model.Project) {
 		pl := ledgerOf(p)
-		if pl == nil {
-			return
-		}
-		for i, facts := range pl.facts {
+		for f, facts := range pl.each() {
 			for _, q := range facts.Requests {
 				if q.ShapeHash != "" && !pl.shapes[q.ShapeHash] {
-					ledgerReport(r, pl.files[i], q.Line, "/shapeHash", "api-request "+q.ID+" names shape "+
+					ledgerReport(r, f, q.Line, "/shapeHash", "api-request "+q.ID+" names shape "+
 						q.ShapeHash+", which no api-request-shape of the project holds: its system blocks and tools are unknown")
 				}
 			}
