@@ -86,8 +86,8 @@ func (h *lineHashes) release() {
 // readerAt gives the bytes of f as checkLines reads them from rc, to read
 // a line again; nil when there is no way.
 func (e *Engine) readerAt(f *model.File, rc io.ReadCloser) io.ReaderAt {
-	if f.Stdin {
-		return f.StdinCopy
+	if f.Copy != nil {
+		return f.Copy
 	}
 	if data, ok := e.opts.Overlay[f.OSPath]; ok {
 		return bytes.NewReader(data)

@@ -1,8 +1,6 @@
 package lint
 
 import (
-	"io"
-
 	"github.com/ccvet/ccvet/internal/jsonl"
 	"github.com/ccvet/ccvet/internal/model"
 )
@@ -22,7 +20,7 @@ const snippetMaxLine = 16 << 20
 type Lines struct {
 	files map[string]*model.File
 	path  string
-	rc    io.Closer
+	done  func() // releases what Reopen opened for rd
 	rd    *jsonl.Reader
 	next  int    // number of the line rd returns next
 	last  []byte // line next-1, valid until rd moves on
@@ -55,20 +53,12 @@ func (l *Lines) Line(path string, n int) (line []byte, ok bool) {
 		if f == nil {
 			return nil, false
 		}
-		var src io.Reader
-		if f.Stdin {
-			if f.StdinCopy == nil {
-				return nil, false
-			}
-			src = io.NewSectionReader(f.StdinCopy, 0, f.Bytes)
-		} else {
-			rc, err := openReadOnly(f.OSPath, f.Link)
-			if err != nil {
-				return nil, false
-			}
-			// Bytes appended since the check are not reported on.
-			l.rc, src = rc, io.LimitReader(rc, f.Bytes)
+		// Bytes appended since the check are not reported on.
+		src, done, err := f.Reopen()
+		if err != nil {
+			return nil, false
 		}
+		l.done = done
 		l.path, l.rd, l.next = path, jsonl.NewReader(src), 1
 		l.rd.MaxLine = snippetMaxLine
 	}
@@ -88,13 +78,12 @@ func (l *Lines) Line(path string, n int) (line []byte, ok bool) {
 
 // Close closes the file Lines holds open, if any.
 func (l *Lines) Close() error {
-	var err error
-	if l.rc != nil {
-		err = l.rc.Close()
+	if l.done != nil {
+		l.done()
 	}
 	if l.rd != nil {
 		l.rd.Release() // give the pooled buffer back
 	}
-	l.rc, l.rd, l.path, l.next, l.last = nil, nil, "", 0, nil
-	return err
+	l.done, l.rd, l.path, l.next, l.last = nil, nil, "", 0, nil
+	return nil
 }

@@ -408,7 +408,7 @@ func (e *Engine) open(f *model.File) (rc io.ReadCloser, grew func() bool, err er
 		// positions of findings and the snippets read again.
 		sp := newSpool()
 		e.spools = append(e.spools, sp)
-		f.StdinCopy = sp
+		f.Copy = sp
 		return io.NopCloser(io.TeeReader(in, sp)), func() bool { return false }, nil
 	}
 	if data, ok := e.opts.Overlay[f.OSPath]; ok {
@@ -537,6 +537,15 @@ func (e *Engine) checkLines(f *model.File) {
 	}
 }
 
+// reopen is f.Reopen, except that a file the run checks through its
+// Overlay is read from the overlay's bytes.
+func (e *Engine) reopen(f *model.File) (*io.SectionReader, func(), error) {
+	if data, ok := e.opts.Overlay[f.OSPath]; ok && !f.Stdin {
+		return io.NewSectionReader(bytes.NewReader(data), 0, f.Bytes), func() {}, nil
+	}
+	return f.Reopen()
+}
+
 // records reads the transcript f again for its records, as checkLines
 // made them: the same bytes (up to f.Bytes, from the same source), framed
 // and decoded the same way. It gives nil when f cannot be read again.
@@ -544,27 +553,15 @@ func (e *Engine) records(f *model.File) []*entry.Record {
 	if !f.Kind.IsTranscript() {
 		return nil
 	}
-	var src io.Reader
-	var file io.ReadCloser // the file opened, for readerAt
-	if f.Stdin {
-		if f.StdinCopy == nil {
-			return nil
-		}
-		src = io.NewSectionReader(f.StdinCopy, 0, f.Bytes)
-	} else if data, ok := e.opts.Overlay[f.OSPath]; ok {
-		src = bytes.NewReader(data)
-	} else {
-		sf, err := openReadOnly(f.OSPath, f.Link)
-		if err != nil {
-			return nil
-		}
-		defer sf.Close()
-		src, file = sf, sf
+	src, done, err := e.reopen(f)
+	if err != nil {
+		return nil
 	}
+	defer done()
 	hashes := lineHashPool.Get().(*lineHashes)
-	hashes.ra = e.readerAt(f, file)
+	hashes.ra = src
 	defer hashes.release()
-	rd := jsonl.NewReader(io.LimitReader(src, f.Bytes))
+	rd := jsonl.NewReader(src)
 	rd.Long = &e.long
 	rd.Frame = true
 	defer rd.Release()

@@ -4,6 +4,7 @@ package model
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"slices"
 	"sync"
@@ -237,9 +238,9 @@ type File struct {
 	// its records, which it drops when its project closes (DropRecords).
 	Sessions []string
 
-	// StdinCopy holds the bytes read from standard input (a spool file,
-	// not memory, where one can be made) so that positions can be found again.
-	StdinCopy io.ReaderAt
+	// Copy holds the bytes read from standard input (a spool file, not
+	// memory, where one can be made), which Reopen reads again.
+	Copy io.ReaderAt
 
 	// Whole-document files (todos/*.json) are read at once.
 	Doc      []byte // the document, when the file is a whole JSON document
@@ -370,31 +371,43 @@ func (f *File) ReportRecord(r Rule, rec *entry.Record, ptr string, fd finding.Fi
 }
 
 func (f *File) lineAt(off int64) []byte {
-	var src io.Reader
-	if f.Stdin {
-		if f.StdinCopy == nil || off < 0 || off > f.Bytes {
-			return nil
-		}
-		src = io.NewSectionReader(f.StdinCopy, off, f.Bytes-off)
-	} else {
-		fh, _, err := readonly.Open(f.OSPath, f.Link)
-		if err != nil {
-			return nil
-		}
-		defer fh.Close()
-		if _, err := fh.Seek(off, io.SeekStart); err != nil {
-			return nil
-		}
-		src = fh
+	if off < 0 || off > f.Bytes {
+		return nil
 	}
+	src, done, err := f.Reopen()
+	if err != nil {
+		return nil
+	}
+	defer done()
 	// Small reads: the line, not a buffer's worth (1 MiB) of what follows.
-	rd := jsonl.NewReader(jsonl.SmallReads(src))
+	rd := jsonl.NewReader(jsonl.SmallReads(io.NewSectionReader(src, off, f.Bytes-off)))
 	defer rd.Release() // the reader's buffer is pooled; the line is copied out first
 	l, err := rd.Next()
 	if err != nil {
 		return nil
 	}
 	return append([]byte(nil), l.Bytes...)
+}
+
+// errNoCopy is Reopen's error for standard input read without a copy.
+var errNoCopy = errors.New("no copy of what was read is kept")
+
+// Reopen gives the bytes f was checked from, the first f.Bytes of them
+// (what was appended since is not looked at): its Copy, or the file
+// opened again read-only, as it was opened to be checked. done releases
+// what Reopen opened.
+func (f *File) Reopen() (src *io.SectionReader, done func(), err error) {
+	if f.Copy != nil {
+		return io.NewSectionReader(f.Copy, 0, f.Bytes), func() {}, nil
+	}
+	if f.Stdin {
+		return nil, nil, errNoCopy
+	}
+	fh, _, err := readonly.Open(f.OSPath, f.Link)
+	if err != nil {
+		return nil, nil, err
+	}
+	return io.NewSectionReader(fh, 0, f.Bytes), func() { fh.Close() }, nil
 }
 
 // Project is one project folder (or, for loose files, one folder of

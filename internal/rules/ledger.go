@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"io"
 	"iter"
 	"sort"
 
@@ -9,7 +8,6 @@ import (
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/ledger"
 	"github.com/ccvet/ccvet/internal/model"
-	"github.com/ccvet/ccvet/internal/readonly"
 )
 
 // projectLedger is the request ledger of a project folder: every file's
@@ -109,20 +107,11 @@ func hasLedgerRecords(recs []*entry.Record) bool {
 // readLedger reads f again from the start for its ledger facts, the way
 // the engine opens what it checks.
 func readLedger(f *model.File) *ledger.Facts {
-	var src io.Reader
-	if f.Stdin {
-		if f.StdinCopy == nil {
-			return nil
-		}
-		src = io.NewSectionReader(f.StdinCopy, 0, f.Bytes)
-	} else {
-		fh, _, err := readonly.Open(f.OSPath, f.Link)
-		if err != nil {
-			return nil
-		}
-		defer fh.Close()
-		src = fh
+	src, done, err := f.Reopen()
+	if err != nil {
+		return nil
 	}
+	defer done()
 	facts, _ := ledger.Read(src, false)
 	return facts
 }
