@@ -21,7 +21,7 @@ func healthySources(t *testing.T) []string {
 		corpusDir + "/Smartagent-so__Personal_AI_Infrastructure/.claude/projects/*/*.jsonl",
 		corpusDir + "/iansherr__claude-code-log/test/test_data/real_projects/*/*.jsonl",
 		corpusDir + "/d-kimuson__claude-code-viewer/mock-global-claude-dir/projects/*/*.jsonl",
-		"/work/oracle-out/2.1.*/*/root/projects/*/*.jsonl",
+		"../../testdata/oracle/2.1.*/*/projects/*/*.jsonl",
 	} {
 		m, _ := filepath.Glob(g)
 		out = append(out, m...)
