@@ -76,7 +76,7 @@ func realFiles(t *testing.T) map[string]bool {
 		if os.Getenv("CCVET_CORPUS") != "" {
 			t.Fatalf("CCVET_CORPUS: %v", err)
 		}
-		skipVisibly(t, "ccvet: TestRealCorpus skipped: no real corpus at ../shared/corpus/real (set CCVET_CORPUS to its folder; see the README)")
+		skipVisibly(t, "ccvet: TestRealCorpus skipped: no real corpus at ../shared/corpus/real (set CCVET_CORPUS to its folder; see docs/development.md)")
 	}
 	defer f.Close()
 	out := map[string]bool{}

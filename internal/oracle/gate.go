@@ -16,7 +16,7 @@ import (
 const EnvVar = "CCVET_ORACLE"
 
 // SkipNotice is the one line printed when the oracle tests are skipped.
-const SkipNotice = "ccvet: oracle tests skipped (the real Claude Code is not run); CCVET_ORACLE=1 go test ./... runs them (needs node and npm, see README)"
+const SkipNotice = "ccvet: oracle tests skipped (the real Claude Code is not run); CCVET_ORACLE=1 go test ./... runs them (needs node and npm, see docs/oracle.md)"
 
 // Enabled reports whether the oracle tests run.
 func Enabled() bool {
