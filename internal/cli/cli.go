@@ -191,8 +191,12 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 		return 0, usagef("--fail-on: want error, warning or note, got %q", o.failOn)
 	}
 	if o.readerVersion != "" {
-		if _, ok := resume.ParseVersion(o.readerVersion); !ok {
+		v, ok := resume.ParseVersion(o.readerVersion)
+		if !ok {
 			return 0, usagef("--reader-version: want a version such as 2.1.330, got %q", o.readerVersion)
+		}
+		if n := resume.Notice(v); n != "" && !o.quiet {
+			fmt.Fprintf(stderr, "ccvet: --reader-version %s: %s\n", v, n)
 		}
 	}
 	switch o.format {

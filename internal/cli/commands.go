@@ -50,7 +50,7 @@ func init() {
 			"list every session of a data root: whether /resume lists it and why not, and where missing sessions went",
 			func(a []string, s stdio) error { return cmdSessions(a, s.in, s.out) }},
 		{"resume", "[--reader-version V] [--format text|json] TRANSCRIPT", "show what `claude --resume` rebuilds from a transcript and sends, and what it leaves out",
-			func(a []string, s stdio) error { return cmdResume(a, s.in, s.out) }},
+			func(a []string, s stdio) error { return cmdResume(a, s.in, s.out, s.err) }},
 		{"version", "", "print ccvet's version",
 			func(a []string, s stdio) error { return cmdVersion(a, s.out) }},
 		{"help", "[COMMAND]", "show the help of ccvet or of one of its commands",

@@ -2,12 +2,13 @@ package cli
 
 import (
 	"bufio"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/ccvet/ccvet/internal/testnotice"
 )
 
 // defaultCorpusDir holds real files written by Claude Code (see its
@@ -76,7 +77,7 @@ func realFiles(t *testing.T) map[string]bool {
 		if os.Getenv("CCVET_CORPUS") != "" {
 			t.Fatalf("CCVET_CORPUS: %v", err)
 		}
-		skipVisibly(t, "ccvet: TestRealCorpus skipped: no real corpus at ../shared/corpus/real (set CCVET_CORPUS to its folder; see the README)")
+		skipVisibly(t, "ccvet: TestRealCorpus skipped: no real corpus at ../shared/corpus/real (set CCVET_CORPUS to its folder; see docs/development.md)")
 	}
 	defer f.Close()
 	out := map[string]bool{}
@@ -137,19 +138,10 @@ func TestRealCorpus(t *testing.T) {
 	t.Logf("real files with errors:\n%s", strings.Join(counts, "\n"))
 }
 
-// skipVisibly skips the test with msg, and also prints msg on the standard
-// error of the go command that runs the tests, when there is one (Linux:
-// /proc/<parent>/fd/2): a plain `go test ./...` shows nothing of a package
-// that passes, and a silent skip of the real-corpus test would look like a
-// pass. (internal/oracle says that its tests were skipped the same way.)
+// skipVisibly skips t with msg, and says msg where a plain `go test ./...`
+// shows it (internal/testnotice): a silent skip would look like a pass.
 func skipVisibly(t *testing.T, msg string) {
 	t.Helper()
-	ppid := os.Getppid()
-	if comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", ppid)); err == nil && strings.TrimSpace(string(comm)) == "go" {
-		if f, err := os.OpenFile(fmt.Sprintf("/proc/%d/fd/2", ppid), os.O_WRONLY|os.O_APPEND, 0); err == nil {
-			fmt.Fprintln(f, msg)
-			_ = f.Close()
-		}
-	}
+	testnotice.Print(msg)
 	t.Skip(msg)
 }

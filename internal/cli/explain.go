@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/ccvet/ccvet/internal/report"
@@ -161,26 +160,9 @@ func indent(s, prefix string) string {
 // closestRules returns up to n rule ids close to id: those it is a part of
 // (or that are a part of it), then those within a few edits, nearest first.
 func closestRules(id string, n int) []string {
-	id = strings.ToLower(strings.TrimSpace(id))
-	type cand struct {
-		id   string
-		dist int
-	}
-	var cs []cand
+	var ids []string
 	for _, r := range rules.All() {
-		d := suggest.Distance(id, r.ID)
-		switch {
-		case id != "" && (strings.Contains(r.ID, id) || strings.Contains(id, r.ID)):
-			d = 0
-		case d > max(2, len(r.ID)/3):
-			continue
-		}
-		cs = append(cs, cand{r.ID, d})
+		ids = append(ids, r.ID)
 	}
-	sort.SliceStable(cs, func(i, j int) bool { return cs[i].dist < cs[j].dist })
-	var out []string
-	for i := 0; i < len(cs) && i < n; i++ {
-		out = append(out, cs[i].id)
-	}
-	return out
+	return suggest.Closest(id, ids, n)
 }

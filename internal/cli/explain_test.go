@@ -58,3 +58,17 @@ func TestExplainUnknown(t *testing.T) {
 		t.Errorf("--enable with a typo: exit %d, %q", code, stderr)
 	}
 }
+
+// TestSchemaSuggests: an unknown schema name gets the closest names, as an
+// unknown rule id does in explain; exit 2 either way.
+func TestSchemaSuggests(t *testing.T) {
+	for _, c := range []struct{ arg, want string }{
+		{"asistant", `ccvet: no schema named "asistant"; did you mean assistant? (run ` + "`ccvet schema`" + ` for the list)` + "\n"},
+		{"xyzzy", `ccvet: no schema named "xyzzy" (run ` + "`ccvet schema`" + ` for the list)` + "\n"},
+	} {
+		out, stderr, code := run(t, "", "schema", c.arg)
+		if code != ExitUsage || out != "" || stderr != c.want {
+			t.Errorf("schema %s: exit %d, stdout %q, stderr %q; want exit 2 and %q", c.arg, code, out, stderr, c.want)
+		}
+	}
+}

@@ -51,30 +51,6 @@ func chain(n int, eol string) string {
 	return b.String()
 }
 
-func writeFile(t *testing.T, path string, data []byte) string {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-func rulesOf(out jsonOut) map[string]int {
-	m := map[string]int{}
-	for _, f := range out.Findings {
-		m[f.Rule]++
-	}
-	return m
-}
-
-func isolate(t *testing.T) {
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
-}
-
 // TestHostileHugeLine: a single 100 MB line is read, reported by oversized,
 // and does not allocate out of proportion.
 //

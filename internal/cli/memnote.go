@@ -16,6 +16,6 @@ func memNote(w io.Writer, peak int64) {
 		return
 	}
 	fmt.Fprintf(w, "ccvet: note: the heap limit rose to %d MiB to hold the largest project folder, transcript "+
-		"or line being read, past the %d MB bound (README, Memory): every check ran, but memory grows "+
+		"or line being read, past the %d MB bound (docs/performance.md, Memory): every check ran, but memory grows "+
 		"with them from there\n", peak>>20, memlimit.Bound/1_000_000)
 }

@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/ccvet/ccvet/internal/atomicfile"
 	"github.com/ccvet/ccvet/internal/config"
 	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/outpath"
+	"github.com/ccvet/ccvet/internal/report"
 )
 
 // reportOut is where -o sends the report: a temporary file beside the
@@ -149,5 +151,60 @@ func nothingToCheck(found *layout.Result, excluded int, paths []string, cfg *con
 	if len(why) == 0 {
 		why = append(why, "no files")
 	}
-	return usagef("nothing to check in %s: %s (pass --allow-empty if that is expected)", where, strings.Join(why, ", "))
+	hint := ""
+	for _, p := range paths {
+		if b := backupProjects(p); len(b) > 0 {
+			hint += "; " + strings.Join(b, "; ")
+		}
+	}
+	return usagef("nothing to check in %s: %s%s (pass --allow-empty if that is expected)", where, strings.Join(why, ", "), hint)
+}
+
+// backupProjects names the projects.bak-* folders beside the projects/ of a
+// data root (path itself, or the root of a path that is its projects/
+// folder) that hold transcripts, which a walk of the root skips: "ROOT/
+// projects.bak-2026-11-20 holds 12 transcripts: check it with `ccvet ROOT
+// ROOT/projects.bak-2026-11-20`". It reads folder listings only (two
+// levels, no link followed), at most 16 such folders.
+func backupProjects(path string) []string {
+	root := path
+	if filepath.Base(filepath.Clean(path)) == "projects" {
+		root = filepath.Dir(filepath.Clean(path))
+	}
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	seen := 0
+	for _, e := range entries {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), "projects.bak") || seen == 16 {
+			continue
+		}
+		seen++
+		bak := filepath.Join(root, e.Name())
+		n := 0
+		folders, _ := os.ReadDir(bak)
+		for _, f := range folders {
+			if !f.IsDir() {
+				if strings.HasSuffix(f.Name(), ".jsonl") && f.Type().IsRegular() {
+					n++
+				}
+				continue
+			}
+			files, _ := os.ReadDir(filepath.Join(bak, f.Name()))
+			for _, t := range files {
+				if strings.HasSuffix(t.Name(), ".jsonl") && t.Type().IsRegular() {
+					n++
+				}
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		shown := filepath.ToSlash(bak)
+		out = append(out, fmt.Sprintf("%s holds %s: check it with `ccvet %s %s`", report.Sanitize(shown),
+			countOf(n, "transcript", "transcripts"), report.Sanitize(filepath.ToSlash(root)), report.Sanitize(shown)))
+	}
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -13,6 +14,9 @@ import (
 // a checked data root, exit 2 with a one-line reason before the run, and
 // leave every input as it was.
 func TestOutputNeverReplacesInput(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("TestOutputNeverReplacesInput skipped: creates symbolic links (Windows allows them only in developer mode or as administrator)")
+	}
 	t.Setenv("HOME", t.TempDir())
 	t.Setenv("CLAUDE_CONFIG_DIR", "")
 	dir := t.TempDir()
@@ -75,6 +79,9 @@ func TestOutputNeverReplacesInput(t *testing.T) {
 // leaves no temporary file; a path that cannot be written fails before the
 // run (nothing on stdout, exit 2), and a failed write exits 2, not 3.
 func TestOutputAtomic(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("TestOutputAtomic skipped: creates symbolic links (Windows allows them only in developer mode or as administrator)")
+	}
 	t.Setenv("HOME", t.TempDir())
 	t.Setenv("CLAUDE_CONFIG_DIR", "")
 	good := filepath.Join(fixtures, "missing-final-newline", "good")
@@ -169,5 +176,44 @@ func TestNothingToCheck(t *testing.T) {
 	_, stderr, code = run(t, "", "--config", cfg, dir)
 	if code != ExitUsage || !strings.Contains(stderr, "excluded by") {
 		t.Errorf("excluded: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestNothingToCheckNamesBackup: a data root whose transcripts sit only in a
+// projects.bak-* folder (which a walk of the root skips) gets "nothing to
+// check" with that folder named and the command that checks it; an empty
+// projects.bak-* folder, or none, adds nothing.
+func TestNothingToCheckNamesBackup(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	src, err := os.ReadFile(filepath.Join(fixtures, "nul-bytes", "bad", "session.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	for _, d := range []string{"root/projects", "root/projects.bak-2026-11-20/-home-me", "root/projects.bak-empty/-home-me"} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile("root/projects.bak-2026-11-20/-home-me/aaaaaaaa-0000-4000-8000-000000000000.jsonl", src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hint := "root/projects.bak-2026-11-20 holds 1 transcript: check it with `ccvet root root/projects.bak-2026-11-20`"
+	for _, arg := range []string{"root", "root/projects"} {
+		_, stderr, code := run(t, "", arg)
+		if code != ExitUsage || !strings.Contains(stderr, "nothing to check in "+arg+": ") || !strings.Contains(stderr, hint) || strings.Contains(stderr, "projects.bak-empty") {
+			t.Errorf("ccvet %s: exit %d, stderr %q; want exit 2 naming %q", arg, code, stderr, hint)
+		}
+	}
+	// What the hint says to run checks the backup.
+	if _, stderr, code := run(t, "", "root", "root/projects.bak-2026-11-20"); code != ExitFindings {
+		t.Errorf("ccvet root root/projects.bak-2026-11-20: exit %d, %s", code, stderr)
+	}
+	if err := os.RemoveAll("root/projects.bak-2026-11-20"); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := run(t, "", "root"); code != ExitUsage || strings.Contains(stderr, "projects.bak") {
+		t.Errorf("ccvet root without a backup holding transcripts: exit %d, %q", code, stderr)
 	}
 }

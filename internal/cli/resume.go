@@ -14,7 +14,7 @@ import (
 )
 
 // cmdResume prints what `claude --resume` of a version would send.
-func cmdResume(args []string, stdin io.Reader, stdout io.Writer) error {
+func cmdResume(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := subFlags("resume", stdout)
 	format := fs.StringP("format", "f", "text", "text or json")
 	rv := fs.String("reader-version", "", "model the reader of Claude Code `V` (default: the version that wrote the file)")
@@ -34,6 +34,9 @@ func cmdResume(args []string, stdin io.Reader, stdout io.Writer) error {
 			return usagef("--reader-version: want a version such as 2.1.330, got %q", *rv)
 		}
 		override = v
+		if n := resume.Notice(v); n != "" {
+			fmt.Fprintf(stderr, "ccvet: --reader-version %s: %s\n", v, n)
+		}
 	}
 	path := fs.Arg(0)
 	in := stdin

@@ -105,3 +105,46 @@ func TestResumeNamesTheFileHoldingAMissingParent(t *testing.T) {
 		t.Errorf("output:\n%s", out)
 	}
 }
+
+// TestReaderVersionNotice: a --reader-version outside the versions the
+// resume model was measured on gets one line on standard error saying which
+// measured reader stands for it, in resume and in lint (not with -q); one
+// inside gets none.
+func TestReaderVersionNotice(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	dir := filepath.Join(fixtures, "nul-bytes", "bad")
+	file := filepath.Join(dir, "session.jsonl")
+	newer := "ccvet: --reader-version 9.9.9: Claude Code 9.9.9 is newer than the readers ccvet's model was measured on (2.1.110 and 2.1.330): it is modelled as 2.1.330\n"
+	older := "ccvet: --reader-version 1.0.0: Claude Code 1.0.0 is older than the readers ccvet's model was measured on (2.1.110 and 2.1.330): it is modelled as 2.1.110, without the 5 s bridge that 2.1.94 added\n"
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"resume", "--reader-version", "9.9.9", file}, newer},
+		{[]string{"resume", "--reader-version", "1.0.0", file}, older},
+		{[]string{"resume", "--reader-version", "2.1.200", file}, ""},
+		{[]string{"resume", "--reader-version", "2.1.330", file}, ""},
+		{[]string{"--reader-version", "9.9.9", "--no-snippet", dir}, newer},
+		{[]string{"-q", "--reader-version", "9.9.9", dir}, ""},
+		{[]string{"--reader-version", "2.1.110", dir}, ""},
+	} {
+		_, stderr, code := run(t, "", c.args...)
+		if code == ExitUsage || code == ExitInternal {
+			t.Errorf("%v: exit %d: %s", c.args, code, stderr)
+		}
+		if got := noticeLines(stderr); got != c.want {
+			t.Errorf("%v: stderr notice %q, want %q", c.args, got, c.want)
+		}
+	}
+}
+
+func noticeLines(stderr string) string {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(stderr, "\n") {
+		if strings.HasPrefix(l, "ccvet: --reader-version") {
+			b.WriteString(l)
+		}
+	}
+	return b.String()
+}

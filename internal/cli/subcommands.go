@@ -10,6 +10,7 @@ import (
 
 	"github.com/ccvet/ccvet/internal/rules"
 	"github.com/ccvet/ccvet/internal/schema"
+	"github.com/ccvet/ccvet/internal/suggest"
 )
 
 // cmdRules prints the rule catalogue.
@@ -70,6 +71,9 @@ func cmdSchema(args []string, stdout io.Writer) error {
 	}
 	src, ok := schema.Source(fs.Arg(0))
 	if !ok {
+		if near := suggest.Closest(fs.Arg(0), schema.Names(), 3); len(near) > 0 {
+			return usagef("no schema named %q; did you mean %s? (run `ccvet schema` for the list)", fs.Arg(0), strings.Join(near, ", "))
+		}
 		return usagef("no schema named %q (run `ccvet schema` for the list)", fs.Arg(0))
 	}
 	_, err := stdout.Write(withVersions(fs.Arg(0), src))

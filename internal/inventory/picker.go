@@ -17,7 +17,7 @@ import (
 // plain string searches. What follows reproduces those searches, as read in
 // the program of 2.1.110 (cli.js) and 2.1.330 (the script inside the native
 // binary), and checked by driving both pickers under a pseudo-terminal (see
-// README, "ccvet sessions").
+// docs/resume.md, "ccvet sessions").
 
 // Window is how much of each end of a transcript the picker reads.
 const Window = 64 << 10

@@ -33,7 +33,7 @@ const (
 )
 
 // Bound is the peak memory ccvet is documented to stay under while the
-// live heap stays under about 81 MiB (README, Memory): the limit passes it
+// live heap stays under about 81 MiB (docs/performance.md, Memory): the limit passes it
 // beyond.
 const Bound = 128_000_000
 

@@ -4,11 +4,12 @@ package oracle
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/ccvet/ccvet/internal/testnotice"
 )
 
 // EnvVar enables the oracle tests: CCVET_ORACLE=1 runs them (installing
@@ -16,7 +17,7 @@ import (
 const EnvVar = "CCVET_ORACLE"
 
 // SkipNotice is the one line printed when the oracle tests are skipped.
-const SkipNotice = "ccvet: oracle tests skipped (the real Claude Code is not run); CCVET_ORACLE=1 go test ./... runs them (needs node and npm, see README)"
+const SkipNotice = "ccvet: oracle tests skipped (the real Claude Code is not run); CCVET_ORACLE=1 go test ./... runs them (needs node and npm, see docs/oracle.md)"
 
 // Enabled reports whether the oracle tests run.
 func Enabled() bool {
@@ -27,8 +28,8 @@ func Enabled() bool {
 var noticeOnce sync.Once
 
 // Require skips t unless the oracle is enabled (see EnvVar), and says so
-// once on the go command's own standard error, so that the notice shows in
-// a plain `go test ./...`, whose package output is hidden when it passes.
+// once where a plain `go test ./...`, whose package output is hidden when it
+// passes, shows it (internal/testnotice).
 func Require(t testing.TB) {
 	t.Helper()
 	if Enabled() {
@@ -38,20 +39,10 @@ func Require(t testing.TB) {
 	t.Skip(SkipNotice)
 }
 
-// Notice prints SkipNotice once per process: on the standard error of the
-// parent go command where there is one (Linux), else on this process's.
+// Notice says SkipNotice once per process, where a plain `go test ./...`
+// shows it (internal/testnotice).
 func Notice() {
-	noticeOnce.Do(func() {
-		w := os.Stderr
-		ppid := os.Getppid()
-		if comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", ppid)); err == nil && strings.TrimSpace(string(comm)) == "go" {
-			if f, err := os.OpenFile(fmt.Sprintf("/proc/%d/fd/2", ppid), os.O_WRONLY|os.O_APPEND, 0); err == nil {
-				defer f.Close()
-				w = f
-			}
-		}
-		fmt.Fprintln(w, SkipNotice)
-	})
+	noticeOnce.Do(func() { testnotice.Print(SkipNotice) })
 }
 
 // Versions are the versions the oracle covers: $CCVET_ORACLE_VERSIONS (a

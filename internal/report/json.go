@@ -57,8 +57,8 @@ func JSONPath(p string) (path, pathBytes string) {
 	return Sanitize(p), base64.StdEncoding.EncodeToString([]byte(p))
 }
 
-// JSON writes the run as one JSON document (the shape is documented in the
-// README). Paths follow JSONPath. Messages and pointers are written exactly,
+// JSON writes the run as one JSON document (the shape is documented in
+// docs/output.md). Paths follow JSONPath. Messages and pointers are written exactly,
 // as in SARIF: characters that could hide or reorder text (C1 and
 // bidirectional controls) as \u escapes, like the C0 controls encoding/json
 // escapes already; only the text and GitHub printers escape them further

@@ -155,3 +155,22 @@ func Range(from, to Version, last bool) string {
 	}
 	return from.String() + " to before " + to.String()
 }
+
+// Notice is one sentence saying how ccvet models the reader of v when v lies
+// outside the versions its model was measured on (OldMeasured to Newest),
+// and "" inside them: a version newer than Newest is modelled as Newest, an
+// older one as OldMeasured (without the 5 s bridge before BridgeSince).
+func Notice(v Version) string {
+	measured := fmt.Sprintf("the readers ccvet's model was measured on (%s and %s)", OldMeasured, Newest)
+	switch {
+	case Newest.Less(v):
+		return fmt.Sprintf("Claude Code %s is newer than %s: it is modelled as %s", v, measured, Newest)
+	case v.Less(OldMeasured):
+		s := fmt.Sprintf("Claude Code %s is older than %s: it is modelled as %s", v, measured, OldMeasured)
+		if v.Less(BridgeSince) {
+			s += fmt.Sprintf(", without the 5 s bridge that %s added", BridgeSince)
+		}
+		return s
+	}
+	return ""
+}
