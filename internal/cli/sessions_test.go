@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ccvet/ccvet/internal/inventory"
+	"github.com/ccvet/ccvet/internal/layout"
 )
 
 // sessionFixtures holds hand-made data roots for ccvet sessions
@@ -383,7 +384,9 @@ func TestSessionsOutput(t *testing.T) {
 	}
 }
 
-// ccvet sessions reads only: every byte and mtime of every fixture stays.
+// ccvet sessions reads only: every byte and mtime of every fixture stays,
+// also with --recover (which writes only into its --out folder) and
+// resume --check --root.
 func TestSessionsReadOnly(t *testing.T) {
 	type state struct {
 		sum   [32]byte
@@ -431,6 +434,29 @@ func TestSessionsReadOnly(t *testing.T) {
 		for _, format := range []string{"text", "json"} {
 			if _, stderr, code := run(t, "", "sessions", "--format", format, root); code != ExitOK {
 				t.Fatalf("%s: exit %d: %s", e.Name(), code, stderr)
+			}
+		}
+		// --recover of every lost session, and resume --check of every session id.
+		stdout, _, _ := run(t, "", "sessions", "--format", "json", root)
+		var rep inventory.Report
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range rep.Lost {
+			out := filepath.Join(t.TempDir(), "rec")
+			if _, stderr, code := run(t, "", "sessions", "--recover", l.SessionID, "--out", out, root); code != ExitOK {
+				t.Errorf("%s: --recover %s: exit %d: %s", e.Name(), l.SessionID, code, stderr)
+			}
+			if _, _, code := run(t, "", "resume", "--check", "--root", root, l.SessionID); code != ExitCannotResume {
+				t.Errorf("%s: resume --check %s: exit %d", e.Name(), l.SessionID, code)
+			}
+		}
+		for _, ss := range rep.Sessions {
+			if !layout.IsUUID(ss.SessionID) {
+				continue
+			}
+			if _, stderr, code := run(t, "", "resume", "--check", "--format", "json", "--root", root, ss.SessionID); code == ExitUsage || code == ExitInternal {
+				t.Errorf("%s: resume --check %s: exit %d: %s", e.Name(), ss.SessionID, code, stderr)
 			}
 		}
 		after := snapshot(root)
