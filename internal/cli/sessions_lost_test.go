@@ -18,8 +18,8 @@ func lostRoot(t *testing.T) string {
 	root := sessionRoot(t, "lost")
 	old := time.Date(2026, 9, 1, 10, 5, 0, 0, time.UTC)
 	for _, p := range []string{
-		"file-history/" + fixtureID(81) + "/00aa11bb22cc33dd@v1",
-		"file-history/" + fixtureID(81) + "/00aa11bb22cc33dd@v2",
+		"file-history/" + fixtureID(81) + "/e11146671d8f3d0e@v1",
+		"file-history/" + fixtureID(81) + "/e11146671d8f3d0e@v2",
 		"todos/" + fixtureID(81) + "-agent-" + fixtureID(81) + ".json",
 		"todos/" + fixtureID(81) + "-agent-00000099-0000-4000-8000-000000000099.json",
 	} {
@@ -138,6 +138,12 @@ func TestSessionsRecover(t *testing.T) {
 	if strings.Count(string(lines), "\n") != 2 || !strings.Contains(string(lines), `"content":"A long pasted log\nline two`) ||
 		!strings.Contains(string(md), "````text\nA long pasted log") || strings.Index(string(md), "First prompt") > strings.Index(string(md), "Second prompt") {
 		t.Errorf("prompts of 81:\n%s\n%s", lines, md)
+	}
+	// The second prompt names /home/dev/app/notes.md, whose hash names its backups.
+	for _, v := range []string{"v1", "v2"} {
+		if _, err := os.Stat(filepath.Join(out81, "files", "home", "dev", "app", "notes.md@"+v)); err != nil {
+			t.Errorf("notes.md@%s not named by the path the prompt gives: %v", v, err)
+		}
 	}
 
 	// Refused: inside the data root, a folder not empty, a session not lost, a bad id.

@@ -99,7 +99,7 @@ func Recover(root, id, out string, o Options) (*Recovered, error) {
 		r.Todos++
 	}
 	if l.fileHistory != "" {
-		names := backupNames(agents, l.Cwd)
+		names := backupNames(agents, l.Cwd, w.texts)
 		ents, _ := os.ReadDir(l.fileHistory)
 		for _, e := range ents {
 			if !e.Type().IsRegular() {
@@ -124,15 +124,19 @@ func Recover(root, id, out string, o Options) (*Recovered, error) {
 	return r, w.readme(l)
 }
 
-var backupRe = regexp.MustCompile(`^([0-9a-f]{16})@v([0-9]+)$`)
+var (
+	backupRe  = regexp.MustCompile(`^([0-9a-f]{16})@v([0-9]+)$`)
+	absPathRe = regexp.MustCompile(`(?:^|[\s"'(=\[])(/[^\s"'<>|*?,;()\[\]{}\\]+|[A-Za-z]:\\[^\s"'<>|*?,;()\[\]{}]+)`)
+)
 
 // backupNames maps file-history backup names (and the 16-hex hash of a
-// path, for any version) to the path they back up, as far as the surviving
-// subagent transcripts name them: their tool calls' file paths (a backup is
+// path, for any version) to the path they back up, as far as what survives
+// names them: the surviving subagent transcripts' tool calls (a backup is
 // named by the first 16 hex digits of the sha256 of the absolute path) and
-// their file-history snapshots. Paths come back as relative, clean folder
-// names (a leading / dropped), or not at all.
-func backupNames(agents []string, cwd string) map[string]string {
+// file-history snapshots, and the absolute paths written in the prompts and
+// their pastes (a path counts only when its hash is a backup's). Paths come
+// back as relative, clean folder names (a leading / dropped), or not at all.
+func backupNames(agents []string, cwd string, texts []string) map[string]string {
 	names := map[string]string{}
 	add := func(key, path string) {
 		if path == "" {
@@ -151,6 +155,11 @@ func backupNames(agents []string, cwd string) map[string]string {
 		}
 		if _, ok := names[key]; !ok {
 			names[key] = rel
+		}
+	}
+	for _, t := range texts {
+		for _, m := range absPathRe.FindAllStringSubmatch(t, 1000) {
+			add("", strings.TrimRight(m[1], ".:"))
 		}
 	}
 	for _, p := range agents {
@@ -204,8 +213,9 @@ func backupNames(agents []string, cwd string) map[string]string {
 
 // writer writes into the recovery folder only.
 type writer struct {
-	out string
-	rec *Recovered
+	out   string
+	rec   *Recovered
+	texts []string // the prompts and pastes, where file paths may be named
 }
 
 func (w *writer) create(rel string) (*os.File, error) {
@@ -309,6 +319,7 @@ func (w *writer) prompts(root, id string) error {
 			}
 			return keys[i] < keys[j]
 		})
+		w.texts = append(w.texts, h.Display)
 		for _, k := range keys {
 			var pc pasted
 			if json.Unmarshal(h.Pasted[k], &pc) != nil {
@@ -330,6 +341,9 @@ func (w *writer) prompts(root, id string) error {
 			}
 			if pc.Content != nil {
 				w.rec.Pasted++
+				if pc.Type != "image" {
+					w.texts = append(w.texts, *pc.Content)
+				}
 			}
 			p.Pasted = append(p.Pasted, pc)
 		}
