@@ -336,8 +336,20 @@ func TestSessionsEscape(t *testing.T) {
 			t.Fatalf("raw control character %U in text output:\n%s", c, stdout)
 		}
 	}
-	if !strings.Contains(stdout, `red \x1b[31mALERT`) {
-		t.Errorf("escaped prompt missing:\n%s", stdout)
+	if !strings.Contains(stdout, `red \x1b[31mALERT`) || !strings.Contains(stdout, `/home/dev/\x1b]0;lost\aapp`) {
+		t.Errorf("escaped prompt or lost session's project missing:\n%s", stdout)
+	}
+	// --recover's text and resume --check's verdict are escaped too.
+	for _, args := range [][]string{
+		{"sessions", "--recover", "00000047-0000-4000-8000-000000000047", "--out", filepath.Join(t.TempDir(), "rec\x1b[31m"), root},
+		{"resume", "--check", "--root", root, "00000047-0000-4000-8000-000000000047"},
+	} {
+		out, errOut, _ := run(t, "", args...)
+		for _, c := range out + errOut {
+			if c < 0x20 && c != '\n' || c == 0x7f || c == 0x202e {
+				t.Fatalf("%v: raw control character %U:\n%s%s", args, c, out, errOut)
+			}
+		}
 	}
 	r := sessionsJSON(t, root)
 	if s := r.Sessions[0]; !strings.HasPrefix(s.FirstPrompt, "red \x1b[31mALERT") || !strings.Contains(s.Cwd, "\a") {
