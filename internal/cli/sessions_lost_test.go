@@ -87,6 +87,17 @@ func TestSessionsLost(t *testing.T) {
 	if l := lostByID(t, sessionsJSON(t, root), fixtureID(81)); l.Cause != inventory.CauseCleanup || !strings.Contains(l.CauseDetail, "no .last-cleanup") {
 		t.Errorf("without .last-cleanup: %+v", l)
 	}
+	// Only a session-env/ folder and an empty todo list: nothing survives, not listed.
+	ghost := "000000aa-0000-4000-8000-0000000000aa"
+	if err := os.MkdirAll(filepath.Join(root, "session-env", ghost), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "todos", ghost+"-agent-"+ghost+".json"), []byte("[]"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := sessionsJSON(t, root); len(r.Lost) != 3 {
+		t.Errorf("a session with nothing left is listed: %+v", r.Lost)
+	}
 	// A healthy store has none.
 	if r := sessionsJSON(t, sessionRoot(t, "clean")); len(r.Lost) != 0 {
 		t.Errorf("lost on a clean store: %+v", r.Lost)

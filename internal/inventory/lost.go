@@ -244,6 +244,9 @@ func (s *store) finishLost() {
 		if len(s.byID[id]) > 0 || len(l.Traces) == 0 {
 			continue
 		}
+		if l.Prompts+l.FileVersion+l.Subagents+l.ToolResults+l.Todos == 0 && !l.pid && len(s.forkedFrom[id]) == 0 {
+			continue // only an empty todo list, a session-env/ or an empty folder: nothing of it survives
+		}
 		l.Forks = append(l.Forks, s.forkedFrom[id]...)
 		sort.Strings(l.Forks)
 		if len(l.Forks) > 0 {
