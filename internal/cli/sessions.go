@@ -122,10 +122,9 @@ func sessionsRecover(stdout io.Writer, root, id, out, format string, o inventory
 	}
 	r, err := inventory.Recover(root, id, out, o)
 	if err != nil {
-		if r == nil {
-			return usagef("sessions --recover: %v", err)
-		}
-		return fmt.Errorf("sessions --recover: %w", err)
+		// Nothing to recover, a DIR not empty, or a write that failed (what
+		// was written stays in DIR): the caller's to fix, as for -o.
+		return usagef("sessions --recover: %v", err)
 	}
 	if format == "json" {
 		return report.EncodeJSON(stdout, r)

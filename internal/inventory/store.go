@@ -339,7 +339,11 @@ func (s *store) history() {
 				ls.Cwd = h.Project
 				ls.Project = pathenc.Encode(h.Project)
 			}
-			ls.seen(time.UnixMilli(int64(ts)), TraceHistory)
+			var at time.Time // a prompt without a time dates nothing
+			if ts > 0 {
+				at = time.UnixMilli(int64(ts))
+			}
+			ls.seen(at, TraceHistory)
 		}
 		m := missing[h.SessionID]
 		if m == nil {
