@@ -109,3 +109,28 @@ func TestResumeBySessionID(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// docs/resume.md states the exit statuses of --check as stable: they are
+// these constants, and the help names them.
+func TestResumeCheckDocumented(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "resume.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range []string{"| 0 | the reader resumes it without loss", "| 1 | the reader resumes it **with loss**", "| 5 | it **cannot be resumed**"} {
+		if !strings.Contains(string(doc), row) {
+			t.Errorf("docs/resume.md lacks %q", row)
+		}
+	}
+	for _, r := range []string{reasonNoTranscript, reasonStalePid, reasonNoConversation, reasonSidechainLeaf, reasonCrash, reasonSubagent} {
+		if !strings.Contains(string(doc), "`"+r+"`") {
+			t.Errorf("docs/resume.md does not name the reason %s", r)
+		}
+	}
+	if ExitCannotResume != 5 || exitLossStatus != 1 || ExitRefused == ExitCannotResume {
+		t.Errorf("exit statuses changed: %d %d", ExitCannotResume, exitLossStatus)
+	}
+	if out, _ := runResume(t, "--help"); !strings.Contains(out, "exit 0 resumes without loss, 1 resumes with loss, 5 cannot resume") {
+		t.Errorf("resume --help:\n%s", out)
+	}
+}
