@@ -105,18 +105,24 @@ func Recover(root, id, out string, o Options) (*Recovered, error) {
 			if !e.Type().IsRegular() {
 				continue
 			}
-			dst := filepath.Join("file-history", e.Name())
+			src, plain := filepath.Join(l.fileHistory, e.Name()), filepath.Join("file-history", e.Name())
+			named := ""
 			if m := backupRe.FindStringSubmatch(e.Name()); m != nil {
 				if path, ok := names[e.Name()]; ok {
-					dst = filepath.Join("files", path+"@v"+m[2])
-					r.Named++
+					named = filepath.Join("files", path+"@v"+m[2])
 				} else if path, ok := names[m[1]]; ok {
-					dst = filepath.Join("files", path+"@v"+m[2])
-					r.Named++
+					named = filepath.Join("files", path+"@v"+m[2])
 				}
 			}
-			if err := w.copy(filepath.Join(l.fileHistory, e.Name()), dst); err != nil {
-				return r, err
+			switch {
+			case named != "" && w.copy(src, named) == nil:
+				r.Named++
+			default:
+				// No name, or one this system refuses (too long, a reserved
+				// name): the backup's own name.
+				if err := w.copy(src, plain); err != nil {
+					return r, err
+				}
 			}
 			r.FileVersions++
 		}
@@ -259,11 +265,15 @@ func (w *writer) copy(src, rel string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(f, in); err != nil {
-		f.Close()
-		return err
+	_, err = io.Copy(f, in)
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	return f.Close()
+	if err != nil { // no half-copied file left behind
+		_ = os.Remove(f.Name())
+		w.rec.Files = w.rec.Files[:len(w.rec.Files)-1]
+	}
+	return err
 }
 
 // pasted is one pasted content of a prompt, as recovered.
