@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,6 +111,37 @@ func TestSessionsLost(t *testing.T) {
 // subagent transcript, tool result and todo, and says what is missing.
 func TestSessionsRecover(t *testing.T) {
 	root := lostRoot(t)
+	// A hostile paste hash and a prompt naming a path that climbs: nothing is
+	// read or written outside their folders.
+	climb := "/../../../../escaped.txt"
+	sum := sha256.Sum256([]byte(climb))
+	fh := filepath.Join(root, "file-history", fixtureID(83))
+	if err := os.MkdirAll(fh, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(fh, hex.EncodeToString(sum[:])[:16]+"@v1"), []byte("climbing\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hist, err := os.OpenFile(filepath.Join(root, "history.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(hist, `{"display":"see %s","pastedContents":{"1":{"id":1,"type":"text","contentHash":"../../settings"}},"timestamp":1795600000000,"project":"/home/dev/app","sessionId":"%s"}`+"\n", climb, fixtureID(83))
+	hist.Close()
+	hostile := filepath.Join(t.TempDir(), "hostile")
+	if _, stderr, code := run(t, "", "sessions", "--recover", fixtureID(83), "--out", hostile, root); code != ExitOK {
+		t.Fatalf("hostile: exit %d: %s", code, stderr)
+	}
+	if b, err := os.ReadFile(filepath.Join(hostile, "files", "escaped.txt@v1")); err != nil || string(b) != "climbing\n" {
+		t.Errorf("the climbing path: %q %v", b, err)
+	}
+	if md, _ := os.ReadFile(filepath.Join(hostile, "prompts.md")); !strings.Contains(string(md), "paste-cache/../../settings.txt is gone") {
+		t.Errorf("the hostile paste hash was read:\n%s", md)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(hostile), "escaped.txt@v1")); err == nil {
+		t.Errorf("written outside --out")
+	}
+
 	out := filepath.Join(t.TempDir(), "rec")
 	stdout, stderr, code := run(t, "", "sessions", "--recover", fixtureID(82), "--out", out, "--format", "json", root)
 	if code != ExitOK {
