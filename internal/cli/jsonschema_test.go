@@ -26,7 +26,7 @@ func docSchemas(t *testing.T) map[string]*jsonschema.Schema {
 	c.Draft = jsonschema.Draft2020
 	c.AssertFormat = true
 	c.LoadURL = func(s string) (io.ReadCloser, error) { return nil, fmt.Errorf("no network in tests: %s", s) }
-	names := []string{"lint", "resume", "sessions"}
+	names := []string{"lint", "resume", "sessions", "recover"}
 	ids := map[string]string{}
 	for _, n := range names {
 		data, err := os.ReadFile(filepath.Join(dir, n+".json"))
@@ -113,6 +113,12 @@ func TestJSONSchemas(t *testing.T) {
 	root := lostRoot(t)
 	for _, id := range []int{80, 81, 82, 83, 99} {
 		validateDoc(t, schemas["resume"], "resume --check --root", exec("resume", "--check", "--format", "json", "--root", root, fixtureID(id)))
+	}
+
+	// --recover of every lost session of the lost fixture.
+	for _, id := range []int{81, 82, 83} {
+		out := filepath.Join(t.TempDir(), "rec")
+		validateDoc(t, schemas["recover"], "sessions --recover", exec("sessions", "--recover", fixtureID(id), "--out", out, "--format", "json", root))
 	}
 
 	// Sessions: every fixture root.

@@ -20,17 +20,18 @@ import (
 
 // Recovered says what Recover copied out.
 type Recovered struct {
-	Lost         *Lost    `json:"lost"`
-	Out          string   `json:"out"`
-	Prompts      int      `json:"prompts"`
-	Pasted       int      `json:"pasted"`        // pasted contents written out
-	PastedGone   int      `json:"pasted_gone"`   // pasted contents whose paste-cache file is gone
-	FileVersions int      `json:"file_versions"` // file-history backups copied
-	Named        int      `json:"named"`         // of them, named by the file's path
-	Subagents    int      `json:"subagent_transcripts"`
-	ToolResults  int      `json:"tool_results"`
-	Todos        int      `json:"todos"`
-	Files        []string `json:"files"` // what was written, relative to Out
+	SchemaVersion int      `json:"schema_version"`
+	Lost          *Lost    `json:"lost"`
+	Out           string   `json:"out"`
+	Prompts       int      `json:"prompts"`
+	Pasted        int      `json:"pasted"`        // pasted contents written out
+	PastedGone    int      `json:"pasted_gone"`   // pasted contents whose paste-cache file is gone
+	FileVersions  int      `json:"file_versions"` // file-history backups copied
+	Named         int      `json:"named"`         // of them, named by the file's path
+	Subagents     int      `json:"subagent_transcripts"`
+	ToolResults   int      `json:"tool_results"`
+	Todos         int      `json:"todos"`
+	Files         []string `json:"files"` // what was written, relative to Out
 }
 
 // Recover copies what survives of a lost session into out, a folder that
@@ -55,7 +56,7 @@ func Recover(root, id, out string, o Options) (*Recovered, error) {
 	if err := os.MkdirAll(out, 0o700); err != nil {
 		return nil, err
 	}
-	r := &Recovered{Lost: l, Out: out, Files: []string{}}
+	r := &Recovered{SchemaVersion: SchemaVersion, Lost: l, Out: out, Files: []string{}}
 	w := &writer{out: out, rec: r}
 	if err := w.prompts(root, id); err != nil {
 		return r, err
