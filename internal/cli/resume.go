@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -13,16 +12,19 @@ import (
 	"github.com/ccvet/ccvet/internal/resume"
 )
 
-// cmdResume prints what `claude --resume` of a version would send.
+// cmdResume prints what `claude --resume` of a version would send; with
+// --check it is the preflight of docs/resume.md (exit 0, 1 or 5).
 func cmdResume(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := subFlags("resume", stdout)
 	format := fs.StringP("format", "f", "text", "text or json")
 	rv := fs.String("reader-version", "", "model the reader of Claude Code `V` (default: the version that wrote the file)")
+	root := fs.String("root", "", "the data `ROOT` to look for SESSION_ID in (default $CLAUDE_CONFIG_DIR, else ~/.claude, from a terminal)")
+	check := fs.Bool("check", false, "preflight for scripts and host apps: exit 0 resumes without loss, 1 resumes with loss, 5 cannot resume (docs/resume.md)")
 	if err := parseSub(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return usagef("resume takes one TRANSCRIPT")
+		return usagef("resume takes one TRANSCRIPT, or a SESSION_ID (with --root ROOT)")
 	}
 	if *format != "text" && *format != "json" {
 		return usagef("resume --format: want text or json, got %q", *format)
@@ -39,18 +41,27 @@ func cmdResume(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 	path := fs.Arg(0)
+	if path != "-" {
+		p, why, err := resumeTarget(path, *root, stdin)
+		if err != nil {
+			return err
+		}
+		if why != nil {
+			if !*check {
+				return usagef("%s", why.Message)
+			}
+			return finishCheck(stdout, stderr, *format, path, nil, why)
+		}
+		path = p
+	}
 	in := stdin
 	name := "(standard input)"
 	if path != "-" {
-		st, err := os.Stat(path)
-		if err != nil {
-			return usagef("%v", err)
-		}
-		if st.IsDir() {
-			return usagef("%s is a folder; resume takes one transcript (.jsonl)", path)
-		}
 		fh, err := os.Open(path)
 		if err != nil {
+			if *check && os.IsNotExist(err) {
+				return finishCheck(stdout, stderr, *format, path, nil, &checkVerdict{Reason: reasonNoTranscript, Message: err.Error()})
+			}
 			return usagef("%v", err)
 		}
 		defer fh.Close()
@@ -60,7 +71,8 @@ func cmdResume(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usagef("reading %s: %v", name, err)
 	}
-	if agent := agentOf(path, ld); agent != "" {
+	agent := agentOf(path, ld)
+	if agent != "" {
 		ld.Agent = agent
 	}
 	reader := override
@@ -75,8 +87,11 @@ func cmdResume(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if path != "-" {
 		explainCuts(path, res)
 	}
+	if *check {
+		return finishCheck(stdout, stderr, *format, name, res, verdictOf(res, agent))
+	}
 	if *format == "json" {
-		return resumeJSON(stdout, res)
+		return resumeJSON(stdout, res, nil)
 	}
 	resumeText(stdout, name, ld, res, why)
 	return nil
@@ -157,17 +172,27 @@ type jsonMessage struct {
 }
 
 type jsonResume struct {
+	SchemaVersion int            `json:"schema_version"`
 	ReaderVersion string         `json:"reader_version"`
-	Failed        string         `json:"failed,omitempty"`
+	Failed        string         `json:"failed"`
 	Leaf          *resume.Leaf   `json:"leaf"`
 	Messages      []jsonMessage  `json:"messages"`
 	LeftOut       []resume.Event `json:"left_out"`
 	Changed       []resume.Event `json:"changed"`
+	Check         *checkVerdict  `json:"check,omitempty"`
 }
 
-func resumeJSON(w io.Writer, res *resume.Result) error {
-	out := jsonResume{ReaderVersion: res.Reader.String(), Failed: res.Failed, Leaf: res.Leaf,
-		Messages: []jsonMessage{}, LeftOut: res.LeftOut, Changed: res.Changed}
+// resumeJSON prints the resume (res nil: the transcript could not be read,
+// only the verdict of --check is known).
+func resumeJSON(w io.Writer, res *resume.Result, check *checkVerdict) error {
+	if res == nil {
+		res = &resume.Result{Failed: check.Message}
+	}
+	out := jsonResume{SchemaVersion: JSONSchemaVersion, Failed: res.Failed, Leaf: res.Leaf,
+		Messages: []jsonMessage{}, LeftOut: res.LeftOut, Changed: res.Changed, Check: check}
+	if !res.Reader.Zero() {
+		out.ReaderVersion = res.Reader.String()
+	}
 	if out.LeftOut == nil {
 		out.LeftOut = []resume.Event{}
 	}
@@ -184,10 +209,7 @@ func resumeJSON(w io.Writer, res *resume.Result) error {
 		}
 		out.Messages = append(out.Messages, jm)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return report.EncodeJSON(w, out)
 }
 
 func resumeText(w io.Writer, name string, ld *resume.Loaded, res *resume.Result, why string) {

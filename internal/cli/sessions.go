@@ -3,11 +3,15 @@ package cli
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/ccvet/ccvet/internal/inventory"
+	"github.com/ccvet/ccvet/internal/layout"
+	"github.com/ccvet/ccvet/internal/outpath"
 	"github.com/ccvet/ccvet/internal/report"
 )
 
@@ -20,8 +24,14 @@ func cmdSessions(args []string, stdin io.Reader, stdout io.Writer) error {
 	sortKey := fs.String("sort", "project", "order sessions by project (then newest first), activity (newest first) or size (largest first)")
 	limit := fs.Int("limit", 0, "show at most `N` sessions (0: all)")
 	nowFlag := fs.String("now", "", "judge cleanup at this RFC 3339 `TIME` instead of now (reproducible reports)")
+	paths := fs.Bool("paths", false, "show each session's full id and transcript path (text)")
+	recoverID := fs.String("recover", "", "copy what survives of the lost session `ID` (prompts, file versions, subagent transcripts, tool results, todos) into --out")
+	out := fs.String("out", "", "the new or empty `DIR` --recover writes into (never inside the data root)")
 	if err := parseSub(fs, args); err != nil {
 		return err
+	}
+	if (*recoverID == "") != (*out == "") {
+		return usagef("sessions: --recover ID and --out DIR go together")
 	}
 	if *format != "text" && *format != "json" {
 		return usagef("sessions --format: want text or json, got %q", *format)
@@ -51,11 +61,22 @@ func cmdSessions(args []string, stdin io.Reader, stdout io.Writer) error {
 		}
 		root = r
 	}
+	root, folder := dataRootOf(root)
+	if folder != "" && *project == "" {
+		*project = folder
+	}
+	if *recoverID != "" {
+		return sessionsRecover(stdout, root, *recoverID, *out, *format, o)
+	}
 	rep, err := inventory.Build(root, o)
 	if err != nil {
 		return usagef("sessions: %v", err)
 	}
-	rep.Filter(*project)
+	if folder != "" {
+		rep.FilterFolder(folder)
+	} else {
+		rep.Filter(*project)
+	}
 	inventory.SortSessions(rep.Sessions, *sortKey)
 	if *limit > 0 && len(rep.Sessions) > *limit {
 		rep.Sessions = rep.Sessions[:*limit]
@@ -63,12 +84,62 @@ func cmdSessions(args []string, stdin io.Reader, stdout io.Writer) error {
 	if *format == "json" {
 		return report.EncodeJSON(stdout, rep)
 	}
-	return sessionsText(stdout, rep)
+	return sessionsText(stdout, rep, *paths)
+}
+
+// dataRootOf takes ROOT/projects or ROOT/projects/<folder>, as the lint
+// accepts them, for the data root ROOT (and that one project folder).
+func dataRootOf(p string) (root, folder string) {
+	if isDir(filepath.Join(p, "projects")) {
+		return p, ""
+	}
+	clean := filepath.Clean(p)
+	if filepath.Base(clean) == "projects" {
+		return filepath.Dir(clean), ""
+	}
+	if parent := filepath.Dir(clean); filepath.Base(parent) == "projects" && isDir(clean) {
+		return filepath.Dir(parent), filepath.Base(clean)
+	}
+	return p, ""
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+// sessionsRecover copies what survives of a lost session out of the data
+// root, refusing a DIR inside it.
+func sessionsRecover(stdout io.Writer, root, id, out, format string, o inventory.Options) error {
+	if !layout.IsUUID(id) {
+		return usagef("sessions --recover: want a session id (a UUID), got %q", id)
+	}
+	if !isDir(root) {
+		return usagef("sessions: %s is not a folder (ccvet sessions wants a Claude Code data root)", root)
+	}
+	if layout.Within(outpath.Resolve(out), outpath.Resolve(root)) {
+		return usagef("sessions --out: %s lies inside %s, the data root read; write it elsewhere", out, root)
+	}
+	r, err := inventory.Recover(root, id, out, o)
+	if err != nil {
+		// Nothing to recover, a DIR not empty, or a write that failed (what
+		// was written stays in DIR): the caller's to fix, as for -o.
+		return usagef("sessions --recover: %v", err)
+	}
+	if format == "json" {
+		return report.EncodeJSON(stdout, r)
+	}
+	fmt.Fprintf(stdout, "Recovered into %s what survives of session %s (%s):\n", report.Sanitize(out), id, r.Lost.Cause)
+	fmt.Fprintf(stdout, "  %d prompt(s) with %d pasted content(s) (prompts.md, prompts.jsonl)\n", r.Prompts, r.Pasted)
+	fmt.Fprintf(stdout, "  %d file-history version(s), %d named by their path\n", r.FileVersions, r.Named)
+	fmt.Fprintf(stdout, "  %d subagent transcript(s), %d tool result(s), %d todo file(s)\n", r.Subagents, r.ToolResults, r.Todos)
+	fmt.Fprintf(stdout, "The transcript itself cannot be recovered (README.md in %s says what is missing).\n", report.Sanitize(out))
+	return nil
 }
 
 // sessionsText prints the inventory as a table and lists of reasons; every
 // string from the store is escaped.
-func sessionsText(w io.Writer, r *inventory.Report) error {
+func sessionsText(w io.Writer, r *inventory.Report, paths bool) error {
 	var b strings.Builder
 	c := r.Cleanup
 	fmt.Fprintf(&b, "Data root: %s\n", r.Root)
@@ -81,9 +152,31 @@ func sessionsText(w io.Writer, r *inventory.Report) error {
 	if c.Note != "" {
 		fmt.Fprintf(&b, "  %s\n", c.Note)
 	}
+	if c.Enabled {
+		f := c.Forecast
+		fmt.Fprintf(&b, "  due now %d; within 7 days %d; within 30 days %d", f.DueNow, f.Within7, f.Within30)
+		if c.LastRun != "" {
+			fmt.Fprintf(&b, " (last cleanup %s)", c.LastRun)
+		}
+		b.WriteString("\n")
+	}
 	b.WriteString("\n")
 	if len(r.Sessions) == 0 {
 		b.WriteString("No sessions.\n")
+		for _, bk := range r.Backups {
+			fmt.Fprintf(&b, "  %s holds %s: Claude Code reads only projects/ (move them back, or copy one out and run ccvet on it)\n",
+				bk.Path, countOf(bk.Transcripts, "transcript", "transcripts"))
+		}
+	} else if paths {
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "LAST ACTIVITY\tSESSION\t/RESUME\tPATH")
+		for _, s := range r.Sessions {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", shortTime(s.LastActivity), report.Sanitize(s.SessionID), resumeState(s),
+				report.Sanitize(filepath.Join(r.Root, filepath.FromSlash(s.Path))))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
 	} else {
 		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "LAST ACTIVITY\tSESSION\tPROJECT\tSIZE\tAGENTS\tVERSION\t/RESUME\tFIRST PROMPT")
@@ -92,16 +185,29 @@ func sessionsText(w io.Writer, r *inventory.Report) error {
 			if proj == "" {
 				proj = s.Project
 			}
-			state := "listed"
-			if !s.Picker.Listed {
-				state = "HIDDEN"
-			}
-			if s.CleanupDue {
-				state += ", expires"
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", shortTime(s.LastActivity), short(s.SessionID, 8),
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", shortTime(s.LastActivity), report.Sanitize(short(s.SessionID, 8)),
 				report.Sanitize(clipLeft(proj, 40)), human(s.Size+s.SubagentBytes), s.Subagents, versions(s.Versions),
-				state, report.Sanitize(inventory.Clip(s.FirstPrompt, 60)))
+				resumeState(s), report.Sanitize(inventory.Clip(s.FirstPrompt, 60)))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	if len(r.Lost) > 0 {
+		b.WriteString("\nLost (transcript gone, traces left; ccvet sessions --recover ID --out DIR copies them out):\n")
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "LAST SEEN\tSESSION\tPROJECT\tCAUSE\tPROMPTS\tFILE VERSIONS\tAGENTS\tTOOL RESULTS\tTODOS")
+		for _, l := range r.Lost {
+			proj := l.Cwd
+			if proj == "" {
+				proj = l.Project
+			}
+			id := short(l.SessionID, 8)
+			if paths {
+				id = l.SessionID
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\n", shortTime(l.LastSeen), report.Sanitize(id),
+				report.Sanitize(clipLeft(proj, 40)), l.Cause, l.Prompts, l.FileVersion, l.Subagents, l.ToolResults, l.Todos)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -133,10 +239,21 @@ func sessionsText(w io.Writer, r *inventory.Report) error {
 		b.WriteString("\nWhere sessions went:\n" + strings.Join(probs, "\n") + "\n")
 	}
 	s := r.Summary
-	fmt.Fprintf(&b, "\n%s: %d listed by /resume, %d hidden, %d due for cleanup; %s where sessions went\n",
-		countOf(s.Sessions, "session", "sessions"), s.Listed, s.Hidden, s.CleanupDue, countOf(len(probs), "finding", "findings"))
+	fmt.Fprintf(&b, "\n%s: %d listed by /resume, %d hidden, %d due for cleanup; %d lost; %s where sessions went\n",
+		countOf(s.Sessions, "session", "sessions"), s.Listed, s.Hidden, s.CleanupDue, s.Lost, countOf(len(probs), "finding", "findings"))
 	_, err := io.WriteString(w, sanitizeLines(b.String()))
 	return err
+}
+
+func resumeState(s inventory.Session) string {
+	state := "listed"
+	if !s.Picker.Listed {
+		state = "HIDDEN"
+	}
+	if s.CleanupDue {
+		state += ", expires"
+	}
+	return state
 }
 
 func shortTime(s string) string {

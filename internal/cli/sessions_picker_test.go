@@ -75,13 +75,21 @@ func TestSessionsPickerAgreement(t *testing.T) {
 	t.Setenv("CCVET_CLAUDE_CACHE", cache) // before HOME moves to a temp folder
 	t.Setenv("HOME", t.TempDir())
 	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
-	for _, version := range []string{inventory.Older, inventory.Newest} {
+	versions := []string{inventory.Older, inventory.Newest}
+	if v := os.Getenv("CCVET_PICKER_VERSIONS"); v != "" {
+		versions = strings.Split(v, ",") // e.g. 2.1.332: judged as the newest modelled
+	}
+	fixtures := []string{"clean", "hidden", "folders", "picker"}
+	if f := os.Getenv("CCVET_PICKER_FIXTURES"); f != "" {
+		fixtures = strings.Split(f, ",")
+	}
+	for _, version := range versions {
 		bin, ok := oracle.Installed(version)
 		if !ok {
 			t.Logf("%s not installed: skipped", version)
 			continue
 		}
-		for _, fixture := range []string{"clean", "hidden", "folders"} {
+		for _, fixture := range fixtures {
 			t.Run(version+"/"+fixture, func(t *testing.T) {
 				// A name without '.' or '_': 2.1.330 looks for other
 				// spellings of such paths, which is not what is tested here.
@@ -91,6 +99,9 @@ func TestSessionsPickerAgreement(t *testing.T) {
 				}
 				t.Cleanup(func() { _ = os.RemoveAll(base) })
 				root := movedRoot(t, fixture, base)
+				if fixture == "picker" {
+					largeSession(t, root, filepath.Join(base, "dirs", "home", "dev", "app"))
+				}
 				r := sessionsJSON(t, root)
 				dirs := map[string]bool{}
 				for _, s := range r.Sessions {
@@ -131,16 +142,18 @@ func sessionLines(screen string) []string {
 	return out
 }
 
-// pickerShows is ccvet's prediction for the picker of version run in dir.
+// pickerShows is ccvet's prediction for the picker of version run in dir
+// (a version after the newest modelled is judged as the newest).
 func pickerShows(s inventory.Session, version, dir string) bool {
+	newest := version == inventory.Newest || versionAfter(version, inventory.Newest)
 	for _, h := range s.Picker.Hidden {
 		for _, v := range h.Versions {
-			if v == version {
+			if v == version || newest && v == inventory.Newest {
 				return false
 			}
 		}
 	}
-	if version == inventory.Newest && s.Cwd != "" && s.Cwd != dir {
+	if newest && s.Cwd != "" && s.Cwd != dir {
 		for _, n := range s.Picker.Notes {
 			if n.Code == inventory.NoteSharedFolder {
 				return false
@@ -293,4 +306,20 @@ func runPicker(t *testing.T, py, bin, root, dir string) string {
 	s = regexp.MustCompile(`\x1b\[[0-9;]*m`).ReplaceAllString(s, "")
 	s = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`).ReplaceAllString(s, "\n")
 	return regexp.MustCompile(`\x1b[\]P][^\x07\x1b]*(\x07|\x1b\\)`).ReplaceAllString(s, "")
+}
+
+func versionAfter(a, b string) bool {
+	var x, y [3]int
+	if _, err := fmt.Sscanf(a, "%d.%d.%d", &x[0], &x[1], &x[2]); err != nil {
+		return false
+	}
+	if _, err := fmt.Sscanf(b, "%d.%d.%d", &y[0], &y[1], &y[2]); err != nil {
+		return false
+	}
+	for i := range x {
+		if x[i] != y[i] {
+			return x[i] > y[i]
+		}
+	}
+	return false
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ccvet/ccvet/internal/inventory"
+	"github.com/ccvet/ccvet/internal/layout"
 )
 
 // sessionFixtures holds hand-made data roots for ccvet sessions
@@ -335,8 +336,20 @@ func TestSessionsEscape(t *testing.T) {
 			t.Fatalf("raw control character %U in text output:\n%s", c, stdout)
 		}
 	}
-	if !strings.Contains(stdout, `red \x1b[31mALERT`) {
-		t.Errorf("escaped prompt missing:\n%s", stdout)
+	if !strings.Contains(stdout, `red \x1b[31mALERT`) || !strings.Contains(stdout, `/home/dev/\x1b]0;lost\aapp`) {
+		t.Errorf("escaped prompt or lost session's project missing:\n%s", stdout)
+	}
+	// --recover's text and resume --check's verdict are escaped too.
+	for _, args := range [][]string{
+		{"sessions", "--recover", "00000047-0000-4000-8000-000000000047", "--out", filepath.Join(t.TempDir(), "rec"), root},
+		{"resume", "--check", "--root", root, "00000047-0000-4000-8000-000000000047"},
+	} {
+		out, errOut, _ := run(t, "", args...)
+		for _, c := range out + errOut {
+			if c < 0x20 && c != '\n' || c == 0x7f || c == 0x202e {
+				t.Fatalf("%v: raw control character %U:\n%s%s", args, c, out, errOut)
+			}
+		}
 	}
 	r := sessionsJSON(t, root)
 	if s := r.Sessions[0]; !strings.HasPrefix(s.FirstPrompt, "red \x1b[31mALERT") || !strings.Contains(s.Cwd, "\a") {
@@ -383,7 +396,9 @@ func TestSessionsOutput(t *testing.T) {
 	}
 }
 
-// ccvet sessions reads only: every byte and mtime of every fixture stays.
+// ccvet sessions reads only: every byte and mtime of every fixture stays,
+// also with --recover (which writes only into its --out folder) and
+// resume --check --root.
 func TestSessionsReadOnly(t *testing.T) {
 	type state struct {
 		sum   [32]byte
@@ -431,6 +446,29 @@ func TestSessionsReadOnly(t *testing.T) {
 		for _, format := range []string{"text", "json"} {
 			if _, stderr, code := run(t, "", "sessions", "--format", format, root); code != ExitOK {
 				t.Fatalf("%s: exit %d: %s", e.Name(), code, stderr)
+			}
+		}
+		// --recover of every lost session, and resume --check of every session id.
+		stdout, _, _ := run(t, "", "sessions", "--format", "json", root)
+		var rep inventory.Report
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range rep.Lost {
+			out := filepath.Join(t.TempDir(), "rec")
+			if _, stderr, code := run(t, "", "sessions", "--recover", l.SessionID, "--out", out, root); code != ExitOK {
+				t.Errorf("%s: --recover %s: exit %d: %s", e.Name(), l.SessionID, code, stderr)
+			}
+			if _, _, code := run(t, "", "resume", "--check", "--root", root, l.SessionID); code != ExitCannotResume {
+				t.Errorf("%s: resume --check %s: exit %d", e.Name(), l.SessionID, code)
+			}
+		}
+		for _, ss := range rep.Sessions {
+			if !layout.IsUUID(ss.SessionID) {
+				continue
+			}
+			if _, stderr, code := run(t, "", "resume", "--check", "--format", "json", "--root", root, ss.SessionID); code == ExitUsage || code == ExitInternal {
+				t.Errorf("%s: resume --check %s: exit %d: %s", e.Name(), ss.SessionID, code, stderr)
 			}
 		}
 		after := snapshot(root)

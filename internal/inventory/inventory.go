@@ -13,12 +13,28 @@ import (
 
 // Report is the whole inventory of one data root (the JSON of ccvet sessions).
 type Report struct {
-	Root     string    `json:"root"`
-	Now      string    `json:"now"`
-	Cleanup  Cleanup   `json:"cleanup"`
-	Sessions []Session `json:"sessions"`
-	Problems []Problem `json:"problems"`
-	Summary  Summary   `json:"summary"`
+	SchemaVersion int       `json:"schema_version"`
+	Root          string    `json:"root"`
+	Now           string    `json:"now"`
+	Cleanup       Cleanup   `json:"cleanup"`
+	Sessions      []Session `json:"sessions"`
+	Lost          []Lost    `json:"lost"`
+	Problems      []Problem `json:"problems"`
+	// Backups are projects.bak-* folders that hold transcripts (named when
+	// projects/ holds none).
+	Backups []Backup `json:"backups"`
+	Summary Summary  `json:"summary"`
+}
+
+// SchemaVersion is the version of the JSON shape of ccvet sessions
+// (docs/schema/sessions.json); it grows only when a key changes meaning or
+// goes away. It is report.SchemaVersion (a test checks they agree).
+const SchemaVersion = 1
+
+// Backup is a folder beside projects/ that holds transcripts.
+type Backup struct {
+	Path        string `json:"path"` // relative to the root
+	Transcripts int    `json:"transcripts"`
 }
 
 // Cleanup says which retention period the next cleanup applies.
@@ -28,6 +44,18 @@ type Cleanup struct {
 	Enabled    bool   `json:"enabled"`          // false when settings.json makes Claude Code skip it
 	Note       string `json:"note,omitempty"`   // why it is off, or what was assumed
 	Cutoff     string `json:"cutoff,omitempty"` // files last modified before this are deleted
+	// LastRun is when Claude Code last ran its cleanup (.last-cleanup), "" if unknown.
+	LastRun string `json:"last_run,omitempty"`
+	// Forecast counts the transcripts that fall out: due now, and within 7
+	// and 30 days (all 0 when cleanup is off).
+	Forecast Forecast `json:"forecast"`
+}
+
+// Forecast counts transcripts by when cleanup deletes them.
+type Forecast struct {
+	DueNow   int `json:"due_now"`
+	Within7  int `json:"within_7_days"`  // due now or within 7 days
+	Within30 int `json:"within_30_days"` // due now or within 30 days
 }
 
 // Session is one main transcript, projects/<folder>/<id>.jsonl.
@@ -87,6 +115,7 @@ type Summary struct {
 	Listed     int `json:"listed"`
 	Hidden     int `json:"hidden"`
 	CleanupDue int `json:"cleanup_due"`
+	Lost       int `json:"lost"`
 	Problems   int `json:"problems"`
 }
 
@@ -112,6 +141,25 @@ type Options struct {
 
 // Build reads the data root and returns its inventory. It never writes.
 func Build(root string, o Options) (*Report, error) {
+	s, err := newStore(root, o)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.walkProjects(); err != nil {
+		return nil, err
+	}
+	s.cleanup()
+	s.folders()
+	s.pidFiles()
+	s.history()
+	s.traces()
+	s.finishLost()
+	s.backups()
+	s.finish()
+	return s.rep, nil
+}
+
+func newStore(root string, o Options) (*store, error) {
 	st, err := os.Stat(root)
 	if err != nil {
 		return nil, err
@@ -125,26 +173,25 @@ func Build(root string, o Options) (*Report, error) {
 	if o.PidLive == nil {
 		o.PidLive = pidLive
 	}
-	r := &Report{Root: root, Now: stamp(o.Now), Sessions: []Session{}, Problems: []Problem{}}
+	r := &Report{SchemaVersion: SchemaVersion, Root: root, Now: stamp(o.Now), Sessions: []Session{}, Lost: []Lost{},
+		Problems: []Problem{}, Backups: []Backup{}}
 	r.Cleanup = readCleanup(root, o.Now)
-	s := &store{root: root, opts: o, rep: r, byID: map[string][]int{}}
-	if err := s.walkProjects(); err != nil {
-		return nil, err
+	if at, ok := lastCleanup(root); ok {
+		r.Cleanup.LastRun = stamp(at)
 	}
-	s.cleanup()
-	s.folders()
-	s.pidFiles()
-	s.history()
-	s.finish()
-	return r, nil
+	return &store{root: root, opts: o, rep: r, byID: map[string][]int{}, lostByID: map[string]*Lost{},
+		forkedFrom: map[string][]string{}}, nil
 }
 
 // store is the state of one Build.
 type store struct {
-	root string
-	opts Options
-	rep  *Report
-	byID map[string][]int // session id → indexes in rep.Sessions
+	root       string
+	opts       Options
+	rep        *Report
+	byID       map[string][]int // session id → indexes in rep.Sessions
+	lostByID   map[string]*Lost // sessions without transcript, by the traces that name them
+	forkedFrom map[string][]string
+	only       string // Find: the one session looked at
 }
 
 func (s *store) rel(p string) string {
@@ -268,8 +315,53 @@ func (r *Report) Filter(text string) {
 			ps = append(ps, p)
 		}
 	}
-	r.Sessions, r.Problems = nonNil(ss), nonNilP(ps)
-	r.Summary = Summary{Sessions: len(r.Sessions), Problems: len(r.Problems)}
+	var ls []Lost
+	for _, l := range r.Lost {
+		if strings.Contains(l.Project, text) || strings.Contains(l.Cwd, text) {
+			ls = append(ls, l)
+		}
+	}
+	if ls == nil {
+		ls = []Lost{}
+	}
+	r.Sessions, r.Problems, r.Lost = nonNil(ss), nonNilP(ps), ls
+	r.recount()
+}
+
+// FilterFolder keeps the sessions of one project folder (and the lost
+// sessions and problems about it), for ccvet sessions ROOT/projects/FOLDER.
+func (r *Report) FilterFolder(folder string) {
+	keep := map[string]bool{}
+	var ss []Session
+	for _, s := range r.Sessions {
+		if s.Project == folder {
+			ss = append(ss, s)
+			keep[s.SessionID] = true
+		}
+	}
+	var ls []Lost
+	for _, l := range r.Lost {
+		if l.Project == folder {
+			ls = append(ls, l)
+			keep[l.SessionID] = true
+		}
+	}
+	var ps []Problem
+	for _, p := range r.Problems {
+		match := keep[p.SessionID] || strings.HasPrefix(p.Path, "projects/"+folder+"/") || p.Path == "projects/"+folder || contains(p.Folders, folder)
+		if match {
+			ps = append(ps, p)
+		}
+	}
+	if ls == nil {
+		ls = []Lost{}
+	}
+	r.Sessions, r.Problems, r.Lost = nonNil(ss), nonNilP(ps), ls
+	r.recount()
+}
+
+func (r *Report) recount() {
+	r.Summary = Summary{Sessions: len(r.Sessions), Problems: len(r.Problems), Lost: len(r.Lost)}
 	for _, s := range r.Sessions {
 		if s.Picker.Listed {
 			r.Summary.Listed++

@@ -59,6 +59,8 @@ func (s *store) walkFolder(name, dir string) {
 		case !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".jsonl"):
 		case strings.HasPrefix(e.Name(), "agent-"):
 			flat = append(flat, p)
+		case s.only != "":
+			// Find: the session's transcript is known to be missing; others are not read.
 		default:
 			if i, ok := s.addSession(name, p); ok {
 				here[s.rep.Sessions[i].SessionID] = i
@@ -71,6 +73,19 @@ func (s *store) walkFolder(name, dir string) {
 		sid := firstSessionID(p)
 		if i, ok := here[sid]; ok {
 			s.addSubagent(i, p)
+		} else if layout.IsUUID(sid) && s.wanted(sid) {
+			l := s.lost(sid)
+			l.flatAgents = append(l.flatAgents, p)
+			l.Subagents++
+			if l.Project == "" {
+				l.Project = name
+			}
+			if l.Cwd == "" {
+				l.Cwd = firstCwd(p)
+			}
+			if st, err := os.Lstat(p); err == nil {
+				l.seen(st.ModTime(), TraceFlatAgent)
+			}
 		}
 	}
 	// 2.1.2+: <folder>/<sessionId>/subagents/**/agent-<id>.jsonl.
@@ -78,6 +93,9 @@ func (s *store) walkFolder(name, dir string) {
 		i, ok := here[d]
 		if !ok {
 			if isSessionName(d) {
+				s.orphanFolder(name, filepath.Join(dir, d), d)
+			}
+			if isSessionName(d) && s.only == "" {
 				s.problem(Problem{Kind: KindFolderNoTranscript, Path: s.rel(filepath.Join(dir, d)), SessionID: d,
 					Message: "a session folder (subagents, tool results) whose transcript " + d + ".jsonl is not beside it: the transcript was deleted or moved (cleanup removes both together), so the session cannot be resumed"})
 			}
@@ -128,6 +146,11 @@ func (s *store) addSession(folder, p string) (int, bool) {
 	}
 	ss.LastActivity = stamp(ss.last)
 	ss.Picker = s.picker(f, p, id, st.Size(), sc)
+	for from := range sc.forkedFrom {
+		if from != id {
+			s.forkedFrom[from] = append(s.forkedFrom[from], id)
+		}
+	}
 	s.rep.Sessions = append(s.rep.Sessions, ss)
 	i := len(s.rep.Sessions) - 1
 	s.byID[id] = append(s.byID[id], i)
@@ -142,12 +165,13 @@ type scan struct {
 	bad         int
 	versions    map[string]bool
 	last        time.Time
-	titled      bool // a custom-title or ai-title record somewhere in the file
-	chain       bool // a line holding "parentUuid": (the picker's test for a conversation)
+	titled      bool            // a custom-title or ai-title record somewhere in the file
+	chain       bool            // a line holding "parentUuid": (the picker's test for a conversation)
+	forkedFrom  map[string]bool // forkedFrom.sessionId of its entries (a --fork-session copy)
 }
 
 func scanFile(r io.Reader) scan {
-	sc := scan{versions: map[string]bool{}}
+	sc := scan{versions: map[string]bool{}, forkedFrom: map[string]bool{}}
 	jr := jsonl.NewReader(r)
 	defer jr.Release()
 	var t jsontree.Tree
@@ -175,6 +199,11 @@ func scanFile(r io.Reader) scan {
 		root := jsontree.Root
 		if sc.cwd == "" {
 			sc.cwd = t.StrOrEmpty(t.Get(root, "cwd"))
+		}
+		if ff := t.Get(root, "forkedFrom"); ff >= 0 {
+			if from := t.StrOrEmpty(t.Get(ff, "sessionId")); from != "" && len(sc.forkedFrom) < 16 {
+				sc.forkedFrom[from] = true
+			}
 		}
 		if v := t.StrOrEmpty(t.Get(root, "version")); v != "" && !sc.versions[v] {
 			sc.versions[v] = true
@@ -329,26 +358,42 @@ func isTrue(raw json.RawMessage) bool { return string(raw) == "true" }
 
 // firstSessionID is the sessionId of the first line of p that has one.
 func firstSessionID(p string) string {
+	var sid string
+	eachLine(p, 50, func(b []byte) bool {
+		var m struct {
+			SessionID string `json:"sessionId"`
+		}
+		if json.Unmarshal(b, &m) == nil && m.SessionID != "" {
+			sid = m.SessionID
+			return false
+		}
+		return true
+	})
+	return sid
+}
+
+// eachLine calls fn with the first max lines of p (0: all) until it returns
+// false; p is opened read-only, without following a link.
+func eachLine(p string, max int, fn func([]byte) bool) {
 	f, _, err := readonly.Open(p, false)
 	if err != nil {
-		return ""
+		return
 	}
 	defer f.Close()
 	jr := jsonl.NewReader(f)
 	defer jr.Release()
-	for n := 0; n < 50; n++ {
+	for n := 0; max == 0 || n < max; n++ {
 		l, err := jr.Next()
 		if err != nil {
-			return ""
+			return
 		}
-		var m struct {
-			SessionID string `json:"sessionId"`
+		if l.Cut {
+			continue
 		}
-		if json.Unmarshal(l.Bytes, &m) == nil && m.SessionID != "" {
-			return m.SessionID
+		if !fn(l.Bytes) {
+			return
 		}
 	}
-	return ""
 }
 
 // isSessionName reports a file name the picker takes for a session.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ccvet/ccvet/internal/jsonl"
+	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/pathenc"
 	"github.com/ccvet/ccvet/internal/readonly"
 )
@@ -52,25 +53,44 @@ func readCleanup(root string, now time.Time) Cleanup {
 			break
 		}
 		c.PeriodDays = int(f)
+		if c.PeriodDays >= 36500 {
+			c.Note = fmt.Sprintf("cleanupPeriodDays %d keeps transcripts for a century or more: in effect cleanup deletes nothing", c.PeriodDays)
+		}
 	}
 	if c.Enabled {
-		c.Cutoff = stamp(now.Add(-time.Duration(c.PeriodDays) * 24 * time.Hour))
+		c.Cutoff = stamp(now.Add(-days(c.PeriodDays)))
 	}
 	return c
 }
 
+// days is n days as a duration, saturated (a period of 300 years is longer
+// than a time.Duration holds).
+func days(n int) time.Duration {
+	if n > 100000 {
+		return math.MaxInt64
+	}
+	return time.Duration(n) * 24 * time.Hour
+}
+
 // cleanup marks the transcripts the next cleanup deletes.
 func (s *store) cleanup() {
-	c := s.rep.Cleanup
+	c := &s.rep.Cleanup
 	if !c.Enabled {
 		return
 	}
-	cut := s.opts.Now.Add(-time.Duration(c.PeriodDays) * 24 * time.Hour)
+	cut := s.opts.Now.Add(-days(c.PeriodDays))
 	for i := range s.rep.Sessions {
 		ss := &s.rep.Sessions[i]
+		if ss.mtime.Before(cut.Add(30 * 24 * time.Hour)) {
+			c.Forecast.Within30++
+		}
+		if ss.mtime.Before(cut.Add(7 * 24 * time.Hour)) {
+			c.Forecast.Within7++
+		}
 		if !ss.mtime.Before(cut) {
 			continue
 		}
+		c.Forecast.DueNow++
 		ss.CleanupDue = true
 		age := int(s.opts.Now.Sub(ss.mtime).Hours() / 24)
 		s.problem(Problem{Kind: KindCleanupDue, Path: ss.Path, SessionID: ss.SessionID,
@@ -214,7 +234,7 @@ func (s *store) pidFiles() {
 			s.problem(Problem{Kind: KindUnreadable, Path: s.rel(p), Message: "not a session pid file (no sessionId)"})
 			continue
 		}
-		if len(s.byID[v.SessionID]) > 0 {
+		if len(s.byID[v.SessionID]) > 0 || !s.wanted(v.SessionID) {
 			continue
 		}
 		pid, _ := strconv.Atoi(strings.TrimSuffix(e.Name(), ".json"))
@@ -222,6 +242,19 @@ func (s *store) pidFiles() {
 			pid = int(n)
 		}
 		live := pid > 0 && s.opts.PidLive(pid)
+		if !live && layout.IsUUID(v.SessionID) {
+			l := s.lost(v.SessionID)
+			l.pid = true
+			if l.Cwd == "" {
+				l.Cwd = v.Cwd
+			}
+			if l.Project == "" && v.Cwd != "" {
+				l.Project = pathenc.Encode(v.Cwd)
+			}
+			if info, err := e.Info(); err == nil {
+				l.seen(info.ModTime(), TracePidFile)
+			}
+		}
 		where := "projects/" + pathenc.Encode(v.Cwd) + "/" + v.SessionID + ".jsonl"
 		if v.Cwd == "" {
 			where = v.SessionID + ".jsonl"
@@ -291,11 +324,27 @@ func (s *store) history() {
 			Timestamp json.RawMessage `json:"timestamp"`
 			Project   string          `json:"project"`
 			SessionID string          `json:"sessionId"`
+			// PastedContents: the pastes of the prompt, by id.
+			PastedContents map[string]json.RawMessage `json:"pastedContents"`
 		}
-		if json.Unmarshal(l.Bytes, &h) != nil || h.SessionID == "" || len(s.byID[h.SessionID]) > 0 {
+		if json.Unmarshal(l.Bytes, &h) != nil || h.SessionID == "" || len(s.byID[h.SessionID]) > 0 || !s.wanted(h.SessionID) {
 			continue
 		}
 		ts, _ := strconv.ParseFloat(string(h.Timestamp), 64)
+		if layout.IsUUID(h.SessionID) {
+			ls := s.lost(h.SessionID)
+			ls.Prompts++
+			ls.Pasted += len(h.PastedContents)
+			if h.Project != "" {
+				ls.Cwd = h.Project
+				ls.Project = pathenc.Encode(h.Project)
+			}
+			var at time.Time // a prompt without a time dates nothing
+			if ts > 0 {
+				at = time.UnixMilli(int64(ts))
+			}
+			ls.seen(at, TraceHistory)
+		}
 		m := missing[h.SessionID]
 		if m == nil {
 			m = &lost{first: int64(ts), project: h.Project, display: h.Display}

@@ -39,10 +39,16 @@ type jsonLocation struct {
 	Message   string `json:"message,omitempty"`
 }
 
+// SchemaVersion is the schema_version of the JSON report (and of ccvet
+// resume's and sessions' JSON): the shapes in docs/schema/. It grows only
+// when a key changes meaning or goes away; new keys may appear without it.
+const SchemaVersion = 1
+
 type jsonReport struct {
-	Tool     jsonTool      `json:"tool"`
-	Findings []jsonFinding `json:"findings"`
-	Summary  Summary       `json:"summary"`
+	SchemaVersion int           `json:"schema_version"`
+	Tool          jsonTool      `json:"tool"`
+	Findings      []jsonFinding `json:"findings"`
+	Summary       Summary       `json:"summary"`
 }
 
 // JSONPath is how machine formats carry a path faithfully: the path itself
@@ -64,7 +70,7 @@ func JSONPath(p string) (path, pathBytes string) {
 // escapes already; only the text and GitHub printers escape them further
 // (Sanitize), for a terminal or a log.
 func JSON(w io.Writer, r *Run) error {
-	out := jsonReport{Tool: jsonTool{Name: "ccvet", Version: r.Version}, Findings: []jsonFinding{}, Summary: r.Summarize()}
+	out := jsonReport{SchemaVersion: SchemaVersion, Tool: jsonTool{Name: "ccvet", Version: r.Version}, Findings: []jsonFinding{}, Summary: r.Summarize()}
 	for _, f := range r.Findings {
 		jf := jsonFinding{Rule: f.Rule, Severity: f.Severity.String(), Line: f.Line, Column: f.Column,
 			Message: f.Message, Pointer: f.Pointer, UUID: f.UUID, Fix: jsonFix(f.Fix)}

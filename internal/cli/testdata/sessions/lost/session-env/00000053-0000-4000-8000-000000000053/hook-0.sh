@@ -1,0 +1,1 @@
+# hand-made placeholder
