@@ -186,3 +186,43 @@ func TestRealStoreClean(t *testing.T) {
 		})
 	}
 }
+
+// TestRealDeterministic: the same sources, size and seed give the same
+// bytes, in each shape; another seed other ids.
+func TestRealDeterministic(t *testing.T) {
+	if _, err := os.Stat(corpusDir); err != nil {
+		t.Skip("no real corpus at " + corpusDir)
+	}
+	srcs, err := RealSources(corpusDir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, opts := range []RealOptions{{}, {OneFolder: true}, {Chain: true}} {
+		opts.Bytes = 4 << 20
+		build := func(seed uint64) map[string][]byte {
+			dir := t.TempDir()
+			o := opts
+			o.Seed = seed
+			if _, err := BuildReal(dir, srcs, o); err != nil {
+				t.Fatal(err)
+			}
+			return tree(t, dir)
+		}
+		a, b, c := build(1), build(1), build(2)
+		if len(a) == 0 || len(a) != len(b) {
+			t.Fatalf("%+v: %d files, then %d", opts, len(a), len(b))
+		}
+		for p, d := range a {
+			if !bytes.Equal(d, b[p]) {
+				t.Fatalf("%+v: %s differs between two builds with the same seed", opts, p)
+			}
+		}
+		same := len(a) == len(c)
+		for p, d := range a {
+			same = same && bytes.Equal(d, c[p])
+		}
+		if same {
+			t.Errorf("%+v: another seed gives the same store", opts)
+		}
+	}
+}
