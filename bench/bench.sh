@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # bench.sh: ccvet's full lint against jq and cat, on stores of many project folders and on one whose sessions all sit in one folder.
-# Usage: bench/bench.sh [--size 200M,1G] [--single-size 800M|0] [--real DIR [--copies 9]] [--seed 1] [--runs 3] [--cache DIR] [--jobs N]
+# Usage: bench/bench.sh [--corpus DIR] [--real-size 200M,1G] [--real-single-size 800M|0] [--chain-size 500M|0] [--size 200M,1G] [--single-size 800M|0] [--real DIR [--copies 9]] [--seed 1] [--runs 3] [--cache DIR] [--jobs N]
 set -euo pipefail
 
 sizes=200M,1G single=800M seed=1 jobs=0 runs=3 real="" copies=9
+corpus="" rsizes=200M,1G rsingle=800M chain=500M
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/ccvet-bench
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -13,6 +14,10 @@ while [ $# -gt 0 ]; do
 	--runs) runs=$2; shift 2 ;;
 	--cache) cache=$2; shift 2 ;;
 	--real) real=$2; shift 2 ;;
+	--corpus) corpus=$2; shift 2 ;;
+	--real-size) rsizes=$2; shift 2 ;;
+	--real-single-size) rsingle=$2; shift 2 ;;
+	--chain-size) chain=$2; shift 2 ;;
 	--copies) copies=$2; shift 2 ;;
 	--jobs | -j) jobs=$2; shift 2 ;;
 	-h | --help) sed -n '2,3p' "$0"; exit 0 ;;
@@ -21,6 +26,9 @@ while [ $# -gt 0 ]; do
 done
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
+# The real-shaped stores are built from the shared corpus beside the checkout unless --corpus names another.
+[ -z "$corpus" ] && [ -d "$repo/../shared/corpus/real" ] && corpus=$repo/../shared/corpus/real
+[ -n "$corpus" ] && corpus=$(cd "$corpus" && pwd)
 mkdir -p "$cache"
 bin=$cache/ccvet
 # ccvet runs with an empty home of its own: it reads only the stores named.
@@ -58,6 +66,21 @@ store() {
 	echo "$dir"
 }
 
+# realshaped NAME SIZE MODE: a store built once from copies of the corpus's
+# healthy real transcripts, laid out as Claude Code lays them out (MODE many:
+# a project folder per copy; one: one folder; chain: one transcript).
+realshaped() {
+	local dir=$cache/store-realshaped-$1
+	if [ ! -f "$dir/.complete" ]; then
+		echo "building $dir ($2 of real transcripts, $3, seed $seed)…" >&2
+		rm -rf "$dir"
+		(cd "$repo" && go test ./internal/benchstore -run '^TestGenerateRealStore$' -count=1 -timeout 30m \
+			-args -real "$corpus" -out "$dir" -size "$2" -seed "$seed" -mode "$3" >/dev/null)
+		touch "$dir/.complete"
+	fi
+	echo "$dir"
+}
+
 # realstore DIR N: a store of N copies of the .jsonl files under DIR (real
 # transcripts, e.g. ../shared/corpus/real), each copy in its own folder so
 # that no two copies share a project.
@@ -85,7 +108,8 @@ bench_store() {
 	# history.jsonl); a store of real copies as one folder.
 	local targets="'$dir'" largest=""
 	if [ -d "$dir/projects" ]; then
-		targets="'$dir/projects' '$dir/history.jsonl'"
+		targets="'$dir/projects'"
+		[ -f "$dir/history.jsonl" ] && targets="$targets '$dir/history.jsonl'"
 		largest=", largest project folder $(du -sm "$dir"/projects/* | sort -n | tail -1 | cut -f1) MB"
 	fi
 	eval "find $targets -name '*.jsonl' -type f -print0" | sort -z >"$list"
@@ -129,7 +153,22 @@ bench_store() {
 
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(go version | cut -d' ' -f3), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "best wall time of $runs interleaved runs; CPU is that run's user+sys; peak RSS the largest of all runs"
+if [ -n "$corpus" ]; then # real-shaped stores first: what users have
+	for size in ${rsizes//,/ }; do
+		[ "$size" = 0 ] && continue
+		bench_store "real-shaped, many project folders ($size)" "$(realshaped "$size-seed$seed" "$size" many)"
+	done
+	if [ "$rsingle" != 0 ]; then
+		bench_store "real-shaped, one project folder ($rsingle)" "$(realshaped "$rsingle-one-seed$seed" "$rsingle" one)"
+	fi
+	if [ "$chain" != 0 ]; then
+		bench_store "real-shaped, one transcript ($chain)" "$(realshaped "$chain-chain-seed$seed" "$chain" chain)"
+	fi
+else
+	echo "(no corpus: --corpus DIR, or ../shared/corpus/real beside the checkout, adds the real-shaped stores)"
+fi
 for size in ${sizes//,/ }; do
+	[ "$size" = 0 ] && continue
 	bench_store "many project folders ($size)" "$(store "$size-seed$seed" "$size" 0)"
 done
 if [ "$single" != 0 ]; then # --single-size 0: no single-folder store

@@ -20,11 +20,12 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# package and benchmarks: the fast schema check, its reference on failing lines and the schemas' startup, the graph record builder,
-# the project rules over the records, the JSON parser, line framing.
+# package and benchmarks: the fast schema check, its reference on failing lines and the schemas' startup; each stage alone over
+# the same real transcripts (frame, parse, schema, reference, records, graph, resume) and the per-line engine whole; the graph
+# record builder, the project rules over the records, the JSON parser, line framing.
 suites=(
 	"internal/schema ^(BenchmarkFastSchema|BenchmarkReference|BenchmarkStartup|BenchmarkStartupFirstLines)$"
-	"internal/lint ^(BenchmarkExtract|BenchmarkGraphPass)$"
+	"internal/lint ^(BenchmarkStages|BenchmarkLines|BenchmarkExtract|BenchmarkGraphPass)$"
 	"internal/jsontree ^BenchmarkParse$"
 	"internal/jsonl ^BenchmarkReader$"
 )

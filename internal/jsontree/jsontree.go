@@ -445,7 +445,13 @@ func (t *Tree) Get(i int, key string) int {
 	k := i + 1
 	for m := int32(0); m < t.Nodes[i].Len; m++ {
 		v := k + 1
-		if t.KeyIs(k, key) {
+		// Most keys have no escape: their bytes are the key, and only one
+		// of the same length can match (KeyIs, a call, for the others).
+		if nd := &t.Nodes[k]; !nd.Esc {
+			if int(nd.End-nd.Start) == len(key) && string(t.Raw[nd.Start:nd.End]) == key {
+				found = v
+			}
+		} else if t.KeyIs(k, key) {
 			found = v
 		}
 		k = int(t.Nodes[v].Next)

@@ -465,14 +465,18 @@ func (e *Engine) checkLines(f *model.File) {
 		rd.MaxLine = e.opts.MaxLine
 	}
 	sniffed := f.InLayout || f.Kind != layout.Transcript
+	hashes := lineHashPool.Get().(*lineHashes)
+	hashes.ra = e.readerAt(f, rc)
+	defer hashes.release()
+	if sniffed && f.Size >= pipeMin && e.jobs() > 1 && !f.Stdin && !e.opts.Reference {
+		e.checkLinesPiped(f, rd, grew, hashes)
+		return
+	}
 	tree := trees.Get().(*jsontree.Tree)
 	defer func() {
 		tree.Raw = nil
 		trees.Put(tree)
 	}()
-	hashes := lineHashPool.Get().(*lineHashes)
-	hashes.ra = e.readerAt(f, rc)
-	defer hashes.release()
 	l := &model.Line{}
 	for {
 		// Let go of the last line first: the reader may collect a huge one.
@@ -490,11 +494,6 @@ func (e *Engine) checkLines(f *model.File) {
 			// The size snapshot cut a line that a writer is still
 			// appending: it is left, whole, to the next run.
 			break
-		}
-		f.Lines++
-		f.Bytes = jl.Offset + jl.Length
-		if jl.Newline {
-			f.Bytes++
 		}
 		*l = model.Line{File: f, Num: jl.Num, Offset: jl.Offset, Raw: jl.Bytes, Length: jl.Length,
 			Newline: jl.Newline, Cut: jl.Cut, Blank: jl.Blank, NUL: jl.NUL, BadUTF8: jl.BadUTF8}
@@ -515,24 +514,176 @@ func (e *Engine) checkLines(f *model.File) {
 				f.Kind = layout.History
 			}
 		}
-		if obj {
-			f.Entries++
-		}
-		// A context file is read only for the records that the project
-		// checks of the files asked for look up: nothing is reported on it,
-		// so its lines see no rule and no OnLine hook (ccvet stats).
-		if !f.Context {
-			for _, r := range e.lineRules {
-				r.Line(r, l)
-			}
-			if e.opts.OnLine != nil {
-				e.opts.OnLine(l)
-			}
-		}
+		var rec *entry.Record
 		if obj && f.Kind.IsTranscript() {
-			rec := entry.Extract(l.Root, l.Num, l.Offset)
-			hashes.add(rec, l.Raw)
-			f.Records = append(f.Records, rec)
+			rec = entry.Extract(l.Root, l.Num, l.Offset)
+		}
+		e.lineDone(f, l, rec, hashes)
+	}
+}
+
+// lineDone is the in-order part of a line's check: the file's counts, the
+// line rules and OnLine, and its record (rec, nil for a line that is not
+// a transcript entry).
+func (e *Engine) lineDone(f *model.File, l *model.Line, rec *entry.Record, hashes *lineHashes) {
+	f.Lines++
+	f.Bytes = l.Offset + l.Length
+	if l.Newline {
+		f.Bytes++
+	}
+	if l.IsObject() {
+		f.Entries++
+	}
+	// A context file is read only for the records that the project
+	// checks of the files asked for look up: nothing is reported on it,
+	// so its lines see no rule and no OnLine hook (ccvet stats).
+	if !f.Context {
+		for _, r := range e.lineRules {
+			r.Line(r, l)
+		}
+		if e.opts.OnLine != nil {
+			e.opts.OnLine(l)
+		}
+	}
+	if rec != nil {
+		hashes.add(rec, l.Raw)
+		f.Records = append(f.Records, rec)
+	}
+}
+
+// jobs is the number of workers Run uses.
+func (e *Engine) jobs() int {
+	if e.opts.Jobs <= 0 {
+		return runtime.NumCPU()
+	}
+	return e.opts.Jobs
+}
+
+// pipeMin is the size from which a file's lines are read, framed, parsed,
+// schema-checked and made records by a second goroutine, ahead of the one
+// that runs the line rules over them in order: one long transcript keeps
+// two cores busy.
+var pipeMin int64 = 32 << 20
+
+// A lineBatch is a run of lines the reading goroutine has decoded: their
+// bytes copied into arena (a line longer than bigLine is not copied: it
+// comes alone, and the reader waits for ack before it reads on), their
+// trees and schema verdicts.
+type lineBatch struct {
+	arena []byte
+	lines []model.Line
+	trees []*jsontree.Tree
+	err   error         // the read error after the lines, if any
+	ack   chan struct{} // closed when a line pointing into the reader's buffer is done
+}
+
+// The size of a batch, and of a line that comes alone (bigLine <=
+// batchBytes); variables for the tests.
+var (
+	batchBytes = 1 << 20
+	batchLines = 256
+	bigLine    = 256 << 10
+)
+
+// checkLinesPiped is checkLines for a large file whose kind is known: the
+// lines, their parse and schema verdict are made by a goroutine ahead of
+// this one (which makes the records and runs the line rules), at most four
+// batches (4 MiB of lines and their trees) in flight, plus one long line
+// as the reader holds it anyway.
+func (e *Engine) checkLinesPiped(f *model.File, rd *jsonl.Reader, grew func() bool, hashes *lineHashes) {
+	free := make(chan *lineBatch, 4)
+	for range cap(free) {
+		free <- &lineBatch{arena: make([]byte, 0, batchBytes)}
+	}
+	full := make(chan *lineBatch, cap(free))
+	go func() {
+		defer close(full)
+		b := <-free
+		send := func() {
+			ack := b.ack
+			full <- b
+			if ack != nil {
+				<-ack // the line points into the reader's buffer
+			}
+			b = <-free
+		}
+		for {
+			jl, err := rd.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.err = err
+				break
+			}
+			if !jl.Newline && grew() {
+				break // left, whole, to the next run (see checkLines)
+			}
+			raw := jl.Bytes
+			big := len(raw) > bigLine
+			if len(b.lines) > 0 && (big || len(b.arena)+len(raw) > cap(b.arena)) {
+				send()
+			}
+			if !big {
+				n := len(b.arena)
+				b.arena = append(b.arena, raw...) // never grows: see the check above
+				raw = b.arena[n:len(b.arena):len(b.arena)]
+			}
+			k := len(b.lines)
+			if k == len(b.trees) {
+				b.trees = append(b.trees, new(jsontree.Tree))
+			}
+			tree := b.trees[k]
+			b.lines = append(b.lines, model.Line{File: f, Num: jl.Num, Offset: jl.Offset, Raw: raw, Length: jl.Length,
+				Newline: jl.Newline, Cut: jl.Cut, Blank: jl.Blank, NUL: jl.NUL, BadUTF8: jl.BadUTF8})
+			l := &b.lines[k]
+			switch {
+			case jl.BOM:
+				l.Err, l.ErrOff = jsonl.ErrBOM, 0
+			case !jl.Parse:
+			default:
+				jl.Bytes = raw
+				decode(l, &jl, tree)
+			}
+			if l.IsObject() {
+				l.SchemaVerdict() // kept with the line for the schema rule
+			}
+			if big {
+				b.ack = make(chan struct{})
+				send()
+			} else if len(b.lines) == batchLines {
+				send()
+			}
+		}
+		if len(b.lines) > 0 || b.err != nil {
+			full <- b
+		}
+	}()
+	for b := range full {
+		for k := range b.lines {
+			l := &b.lines[k]
+			var rec *entry.Record
+			if l.IsObject() && f.Kind.IsTranscript() {
+				rec = entry.Extract(l.Root, l.Num, l.Offset)
+			}
+			e.lineDone(f, l, rec, hashes)
+		}
+		if b.err != nil {
+			f.ReadError = b.err
+			e.unreadable(f, f.Lines+1, b.err)
+		}
+		clear(b.lines) // let go of the trees' lines and the values decoded
+		for _, t := range b.trees {
+			t.Raw = nil
+		}
+		b.arena, b.lines, b.err = b.arena[:0], b.lines[:0], nil
+		if b.ack != nil {
+			close(b.ack)
+			b.ack = nil
+		}
+		select {
+		case free <- b:
+		default:
 		}
 	}
 }
