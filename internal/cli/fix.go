@@ -12,9 +12,9 @@ import (
 
 	flag "github.com/spf13/pflag"
 
+	"github.com/ccvet/ccvet/internal/edit"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/fix"
-	"github.com/ccvet/ccvet/internal/fix/edit"
 	"github.com/ccvet/ccvet/internal/fix/plan"
 	"github.com/ccvet/ccvet/internal/fix/store"
 	"github.com/ccvet/ccvet/internal/layout"

@@ -17,7 +17,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ccvet/ccvet/internal/fix/edit"
+	"github.com/ccvet/ccvet/internal/edit"
 )
 
 // ErrRefused marks a refusal or an abort with nothing written (exit 4).
