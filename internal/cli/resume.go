@@ -2,13 +2,13 @@ package cli
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/ccvet/ccvet/internal/readonly"
 	"github.com/ccvet/ccvet/internal/report"
 	"github.com/ccvet/ccvet/internal/resume"
 )
@@ -46,7 +46,9 @@ func cmdResume(args []string, stdin io.Reader, stdout io.Writer) error {
 		if st.IsDir() {
 			return usagef("%s is a folder; resume takes one transcript (.jsonl)", path)
 		}
-		fh, err := os.Open(path)
+		// Only a regular file: a FIFO would block and a device (/dev/zero)
+		// never end.
+		fh, _, err := readonly.Open(path, true)
 		if err != nil {
 			return usagef("%v", err)
 		}
@@ -181,10 +183,7 @@ func resumeJSON(w io.Writer, res *resume.Result) error {
 		}
 		out.Messages = append(out.Messages, jm)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return report.EncodeJSON(w, out)
 }
 
 func resumeText(w io.Writer, name string, ld *resume.Loaded, res *resume.Result, why string) {
@@ -223,7 +222,7 @@ func resumeText(w io.Writer, name string, ld *resume.Loaded, res *resume.Result,
 		if m.StringContent {
 			parts = []string{fmt.Sprintf("%q", resume.TextNoContent)}
 		}
-		fmt.Fprintf(w, "  %2d. %-9s %s  (%s)\n", k+1, m.Role, s(strings.Join(parts, "; ")), from)
+		fmt.Fprintf(w, "  %2d. %-9s %s  (%s)\n", k+1, s(m.Role), s(strings.Join(parts, "; ")), from)
 	}
 	printEvents(w, "Left out", res.LeftOut)
 	printEvents(w, "Changed", res.Changed)

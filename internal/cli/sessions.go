@@ -70,16 +70,17 @@ func cmdSessions(args []string, stdin io.Reader, stdout io.Writer) error {
 // string from the store is escaped.
 func sessionsText(w io.Writer, r *inventory.Report) error {
 	var b strings.Builder
+	esc := report.Sanitize // each field on its own: a newline in one must not start a line
 	c := r.Cleanup
-	fmt.Fprintf(&b, "Data root: %s\n", r.Root)
+	fmt.Fprintf(&b, "Data root: %s\n", esc(r.Root))
 	switch {
 	case c.Enabled:
-		fmt.Fprintf(&b, "Cleanup: transcripts last written before %s (%d days, %s) are deleted at the next start of Claude Code\n", c.Cutoff, c.PeriodDays, c.Source)
+		fmt.Fprintf(&b, "Cleanup: transcripts last written before %s (%d days, %s) are deleted at the next start of Claude Code\n", esc(c.Cutoff), c.PeriodDays, esc(c.Source))
 	default:
 		fmt.Fprintf(&b, "Cleanup: off\n")
 	}
 	if c.Note != "" {
-		fmt.Fprintf(&b, "  %s\n", c.Note)
+		fmt.Fprintf(&b, "  %s\n", esc(c.Note))
 	}
 	b.WriteString("\n")
 	if len(r.Sessions) == 0 {
@@ -99,9 +100,9 @@ func sessionsText(w io.Writer, r *inventory.Report) error {
 			if s.CleanupDue {
 				state += ", expires"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", shortTime(s.LastActivity), short(s.SessionID, 8),
-				report.Sanitize(clipLeft(proj, 40)), human(s.Size+s.SubagentBytes), s.Subagents, versions(s.Versions),
-				state, report.Sanitize(inventory.Clip(s.FirstPrompt, 60)))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", esc(shortTime(s.LastActivity)), esc(short(s.SessionID, 8)),
+				esc(clipLeft(proj, 40)), human(s.Size+s.SubagentBytes), s.Subagents, esc(versions(s.Versions)),
+				state, esc(inventory.Clip(s.FirstPrompt, 60)))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -110,10 +111,10 @@ func sessionsText(w io.Writer, r *inventory.Report) error {
 	var hidden, notes []string
 	for _, s := range r.Sessions {
 		for _, x := range s.Picker.Hidden {
-			hidden = append(hidden, fmt.Sprintf("  %s %s [%s]: %s", short(s.SessionID, 8), x.Code, strings.Join(x.Versions, ", "), x.Detail))
+			hidden = append(hidden, fmt.Sprintf("  %s %s [%s]: %s", esc(short(s.SessionID, 8)), esc(x.Code), esc(strings.Join(x.Versions, ", ")), esc(x.Detail)))
 		}
 		for _, x := range s.Picker.Notes {
-			notes = append(notes, fmt.Sprintf("  %s %s [%s]: %s", short(s.SessionID, 8), x.Code, strings.Join(x.Versions, ", "), x.Detail))
+			notes = append(notes, fmt.Sprintf("  %s %s [%s]: %s", esc(short(s.SessionID, 8)), esc(x.Code), esc(strings.Join(x.Versions, ", ")), esc(x.Detail)))
 		}
 	}
 	if len(hidden) > 0 {
@@ -127,7 +128,7 @@ func sessionsText(w io.Writer, r *inventory.Report) error {
 		if p.Kind == inventory.KindHiddenFromPicker {
 			continue // listed above, session by session
 		}
-		probs = append(probs, fmt.Sprintf("  %s %s: %s", p.Kind, p.Path, p.Message))
+		probs = append(probs, fmt.Sprintf("  %s %s: %s", esc(string(p.Kind)), esc(p.Path), esc(p.Message)))
 	}
 	if len(probs) > 0 {
 		b.WriteString("\nWhere sessions went:\n" + strings.Join(probs, "\n") + "\n")
