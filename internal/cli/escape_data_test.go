@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -71,8 +70,7 @@ func TestResumeEscapesAndRefusesNonRegular(t *testing.T) {
 			t.Errorf("resume %s: raw U+202E or no message:\n%q", format, out)
 		}
 	}
-	fifo := filepath.Join(dir, "fifo.jsonl")
-	if err := syscall.Mkfifo(fifo, 0o600); err == nil {
+	if fifo := makeFifo(t, dir); fifo != "" {
 		if out, code := runResume(t, fifo); code != ExitUsage || !strings.Contains(out, "not a regular file") {
 			t.Errorf("FIFO: %d %s", code, out)
 		}

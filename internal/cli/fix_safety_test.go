@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -329,33 +328,6 @@ func TestFixWriteAndUndoUnderAppender(t *testing.T) {
 	}
 }
 
-// otherFileSystem is a folder on another file system than file's:
-// /dev/shm when it is one, else a tmpfs mounted for the test as root, else
-// the test is skipped with a notice.
-func otherFileSystem(t *testing.T, file string) string {
-	t.Helper()
-	dev := func(p string) uint64 {
-		var st syscall.Stat_t
-		if syscall.Stat(p, &st) != nil {
-			return 0
-		}
-		return uint64(st.Dev) //nolint:unconvert // not uint64 on every system
-	}
-	if d := dev("/dev/shm"); d != 0 && d != dev(file) {
-		if p, err := os.MkdirTemp("/dev/shm", "ccvet-test-"); err == nil {
-			t.Cleanup(func() { os.RemoveAll(p) })
-			return p
-		}
-	}
-	p := t.TempDir()
-	if os.Geteuid() == 0 && syscall.Mount("tmpfs", p, "tmpfs", 0, "size=16m") == nil {
-		t.Cleanup(func() { _ = syscall.Unmount(p, 0) })
-		return p
-	}
-	t.Skip("NOTICE: no folder on another file system here (no tmpfs /dev/shm, no tmpfs mount allowed); the store's tests force the copy path instead")
-	return ""
-}
-
 // TestFixOutput: paths as lint prints them, one line per finding, the
 // edits only with -v or --diff.
 func TestFixOutput(t *testing.T) {
@@ -372,5 +344,14 @@ func TestFixOutput(t *testing.T) {
 	out, _, _ = run(t, "", "fix", "-v", root)
 	if !strings.Contains(out, "    @2062 replace") {
 		t.Fatalf("-v lists no edit:\n%s", out)
+	}
+	// A session id, looked up under --root (issue 24).
+	out, errOut, code := run(t, "", "fix", "--root", root, "b7936c10-4935-441c-837c-c1f33cafec2d")
+	if code != ExitFindings || !strings.Contains(out, "[safe] orphan-parent") {
+		t.Fatalf("fix --root ROOT SESSION_ID: %d\n%s%s", code, out, errOut)
+	}
+	if _, errOut, code := run(t, "", "fix", "--root", root, "00000000-0000-4000-8000-000000000000"); code != ExitUsage ||
+		!strings.Contains(errOut, "no transcript of session") {
+		t.Fatalf("unknown session: %d %s", code, errOut)
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -353,35 +352,6 @@ func (a *appender) lines() string {
 	return b.String()
 }
 
-// otherFS is a folder on another file system than dir (so a backup there
-// is a copy): /dev/shm when it is one, else a tmpfs mounted for the test
-// (as root), else the test is skipped, saying so.
-func otherFS(t *testing.T, dir string) string {
-	t.Helper()
-	dev := func(p string) uint64 {
-		st, err := os.Stat(p)
-		if err != nil {
-			return 0
-		}
-		id, _ := idOf(st)
-		return id.dev
-	}
-	if d := dev("/dev/shm"); d != 0 && d != dev(dir) {
-		p, err := os.MkdirTemp("/dev/shm", "ccvet-test-")
-		if err == nil {
-			t.Cleanup(func() { os.RemoveAll(p) })
-			return p
-		}
-	}
-	p := t.TempDir()
-	if os.Geteuid() == 0 && syscall.Mount("tmpfs", p, "tmpfs", 0, "size=16m") == nil {
-		t.Cleanup(func() { _ = syscall.Unmount(p, 0) })
-		return p
-	}
-	t.Skip("NOTICE: no folder on another file system (no tmpfs /dev/shm, and mounting one is not allowed): the copy backup is tested only through the internal option")
-	return ""
-}
-
 // TestLiveAppenderDuringWrite: a writer appending a line every 2 ms from
 // the moment the temp file appears loses no line, and every line stays
 // whole and in order, with the backup a hard link, a forced copy, or on
@@ -458,41 +428,6 @@ func TestUndoIdempotent(t *testing.T) {
 		if k == 1 && (len(done) != 1 || !strings.HasSuffix(done[0], "already restored")) {
 			t.Fatalf("second undo says %v", done)
 		}
-	}
-}
-
-// TestOwnerModeKept: fix and undo keep a file's owner, group and mode (as
-// root, a file of another user stays that user's).
-func TestOwnerModeKept(t *testing.T) {
-	bak, file := setup(t)
-	if err := os.Chmod(file, 0o604); err != nil {
-		t.Fatal(err)
-	}
-	chowned := os.Geteuid() == 0 && os.Chown(file, 4242, 4343) == nil
-	check := func(when string) {
-		t.Helper()
-		st, err := os.Stat(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if st.Mode().Perm() != 0o604 {
-			t.Fatalf("%s: mode %v", when, st.Mode())
-		}
-		if sys := st.Sys().(*syscall.Stat_t); chowned && (sys.Uid != 4242 || sys.Gid != 4343) {
-			t.Fatalf("%s: owner %d:%d", when, sys.Uid, sys.Gid)
-		}
-	}
-	s := &Store{Dir: bak}
-	if _, _, err := s.Write("fix", "test", []Change{change(t, file)}); err != nil {
-		t.Fatal(err)
-	}
-	check("fix")
-	if _, err := s.Undo("last"); err != nil {
-		t.Fatal(err)
-	}
-	check("undo")
-	if !chowned {
-		t.Log("not root: the owner is not changed by the test, only the mode is checked")
 	}
 }
 

@@ -144,7 +144,6 @@ func (r *Run) undoFile(k int) (string, error) {
 	if err != nil {
 		return "", refusef("%s: %v; %s", path, err, byHand())
 	}
-	tail := int64(len(cur)) - newLen
 	e := newEngine(s, path, src, st, newLen, endsNL(cur[:newLen]), orig)
 	tmp, err := e.createTemp()
 	if err != nil {
@@ -161,7 +160,7 @@ func (r *Run) undoFile(k int) (string, error) {
 		err = fmt.Errorf("recording the undo in %s: %w", r.dir, serr)
 	}
 	how := "restored"
-	if kept := tail + e.carried; kept > 0 {
+	if kept := e.carried; kept > 0 { // the tail read first and what came during the undo
 		how = fmt.Sprintf("restored, keeping %d bytes appended since", kept)
 	}
 	if e.note != "" {
