@@ -579,3 +579,28 @@ func TestInside(t *testing.T) {
 		t.Fatal("Inside does not resolve a link above a folder not made yet")
 	}
 }
+
+// TestUndoOlderManifest: a run recorded by an earlier ccvet (no tool,
+// kind or state; size_after and its hash counting the carried bytes) is
+// undone too.
+func TestUndoOlderManifest(t *testing.T) {
+	bak, file := setup(t)
+	nw := []byte("{\"a\":1}\n{\"c\":3}\n")
+	carried := []byte("{\"d\":4}\n")
+	after := append(append([]byte{}, nw...), carried...)
+	writeOld(t, file, after)
+	id := "20250101T000000Z"
+	run := filepath.Join(bak, id)
+	rel := backupRel(file)
+	_ = os.MkdirAll(filepath.Dir(filepath.Join(run, rel)), 0o700)
+	_ = os.WriteFile(filepath.Join(run, rel+".orig"), orig, 0o600)
+	m := fmt.Sprintf(`{"id":%q,"ccvet_version":"0.9.0","created":"2025-01-01T00:00:00Z","files":[{"path":%q,"backup":%q,"size":%d,"sha256_before":%q,"size_after":%d,"sha256_after":%q,"carried_bytes":%d,"mode":416,"edits":[]}]}`,
+		id, Real(file), rel+".orig", len(orig), sum(orig), len(after), sum(after), len(carried))
+	_ = os.WriteFile(filepath.Join(run, "manifest.json"), []byte(m), 0o600)
+	if _, err := (&Store{Dir: bak}).Undo(id); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(t, file); string(got) != string(orig)+"\n"+string(carried) {
+		t.Fatalf("undo gave %q", got)
+	}
+}
