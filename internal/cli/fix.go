@@ -6,15 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
 	flag "github.com/spf13/pflag"
 
+	"github.com/ccvet/ccvet/internal/edit"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/fix"
-	"github.com/ccvet/ccvet/internal/fix/edit"
 	"github.com/ccvet/ccvet/internal/fix/plan"
 	"github.com/ccvet/ccvet/internal/fix/store"
 	"github.com/ccvet/ccvet/internal/layout"
@@ -24,9 +23,15 @@ import (
 
 // fixHelp ends `ccvet fix --help`.
 const fixHelp = `
-Without --write, fix shows the plan: each finding marked [safe], [unsafe],
-[manual] or [none], and the exact change. --write backs each file up, replaces
-it atomically and verifies it; --undo puts it back.
+Without --write, fix shows the plan: one line per finding, marked [safe],
+[unsafe], [manual] or [none] (-v or --diff show the exact bytes). --write
+backs each file up, replaces it atomically, carrying over every line a live
+writer appends meanwhile, and verifies it; --undo ID (or --undo=ID; the last
+run without one) puts it back. A PATH may be a session id (found under --root).
+
+fix and --undo refuse a file whose session is live: a sessions/<pid>.json of
+its data root naming it with a running pid (always), or a change in the last
+60 s (--force overrides this check only). See docs/fix.md.
 
 Exit status: 0 nothing pending, 1 findings remain (or written, with
 --exit-non-zero-on-fix), 2 usage, 3 internal error, 4 refused or aborted with
@@ -40,9 +45,9 @@ var fixCheck func(*fix.File) error
 const ExitRefused = 4
 
 type fixOptions struct {
-	write, unsafe, diff, listBackups, exitOnFix, force, quiet bool
-	format, backupDir, undo                                   string
-	sel, ignore                                               []string
+	write, unsafe, diff, listBackups, exitOnFix, force, quiet, verbose bool
+	format, backupDir, undo, root                                      string
+	sel, ignore                                                        []string
 }
 
 func cmdFix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -55,17 +60,27 @@ func cmdFix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringSliceVar(&o.ignore, "ignore", nil, "never fix these `RULE`s (comma-separated; repeatable)")
 	fs.StringVarP(&o.format, "format", "f", "text", "output format: text, json or sarif")
 	fs.StringVar(&o.backupDir, "backup-dir", "", "keep backups in `DIR` (default $XDG_STATE_HOME/ccvet/backups, else ~/.local/state/ccvet/backups)")
-	fs.StringVar(&o.undo, "undo", "", "restore the files of backup run `ID` (or last)")
+	fs.StringVar(&o.undo, "undo", "", "restore the files of backup run `ID` (--undo ID or --undo=ID; alone: the last run)")
 	fs.Lookup("undo").NoOptDefVal = "last"
+	fs.StringVar(&o.root, "root", "", "the data `ROOT` to look a SESSION_ID up in (default $CLAUDE_CONFIG_DIR, else ~/.claude)")
+	fs.BoolVarP(&o.verbose, "verbose", "v", false, "list the edits of each fix")
 	fs.BoolVar(&o.listBackups, "list-backups", false, "list the backup runs and exit")
 	fs.BoolVar(&o.exitOnFix, "exit-non-zero-on-fix", false, "exit 1 when something was written")
-	fs.BoolVar(&o.force, "force", false, "write even when a file changed in the last 60 s (never when its session is live)")
+	fs.BoolVar(&o.force, "force", false, "write even when a file changed in the last 60 s, or is read-only (never when its session is live)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no summary line")
-	if err := parseSub(fs, args); err != nil {
+	if err := parseSub(fs, undoArgs(args)); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, fixHelp)
 		}
 		return fail(stderr, err)
+	}
+	if o.undo != "" {
+		if strings.ContainsAny(o.undo, `/\`) {
+			return fail(stderr, usagef("--undo takes a backup run ID (see --list-backups), not a path: %s", o.undo))
+		}
+		if fs.NArg() > 0 {
+			return fail(stderr, usagef("--undo takes one run ID and no PATH (got %s); write --undo ID or --undo=ID", strings.Join(fs.Args(), " ")))
+		}
 	}
 	code, err := runFix(&o, fs.Args(), stdin, stdout, stderr)
 	if err != nil {
@@ -76,6 +91,26 @@ func cmdFix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	return code
+}
+
+// undoArgs reads `--undo ID` as `--undo=ID`: --undo alone means the last
+// run, so its value is optional, and an optional value is otherwise only
+// taken with "=".
+func undoArgs(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if a == "--undo" && i+1 < len(args) && args[i+1] != "" && !strings.HasPrefix(args[i+1], "-") {
+			out = append(out, "--undo="+args[i+1])
+			i++
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 func ruleSet(ids []string) (map[string]bool, error) {
@@ -118,6 +153,12 @@ func runFix(o *fixOptions, paths []string, stdin io.Reader, stdout, stderr io.Wr
 		}
 		return ExitOK, err
 	}
+	if o.write && o.backupDir != "" {
+		// Where the folder really is (a link in its path resolved), so
+		// that the check below and the printed undo command name it.
+		dir = store.Real(dir)
+		st.Dir = dir
+	}
 	sel, err := ruleSet(o.sel)
 	if err != nil {
 		return 0, err
@@ -133,16 +174,19 @@ func runFix(o *fixOptions, paths []string, stdin io.Reader, stdout, stderr io.Wr
 		}
 		paths = []string{root}
 	}
-	for _, p := range paths {
+	for i, p := range paths {
 		if p == "-" {
 			return 0, usagef("ccvet fix repairs files in place; standard input (-) cannot be fixed")
 		}
+		if _, err := os.Lstat(p); err != nil && layout.IsUUID(p) {
+			t, err := findSession(p, o.root, stdin)
+			if err != nil {
+				return 0, err
+			}
+			paths[i] = t
+		}
 	}
-	discover := layout.Discover
-	if o.format == "sarif" {
-		discover = layout.DiscoverFromHere
-	}
-	found, err := discover(paths, "")
+	found, err := layout.DiscoverFromHere(paths, "")
 	if err != nil {
 		return 0, usageError{err}
 	}
@@ -169,32 +213,21 @@ func runFix(o *fixOptions, paths []string, stdin io.Reader, stdout, stderr io.Wr
 			failed = append(failed, f)
 		}
 	}
-	written := 0
-	var run *store.Run
+	var (
+		run  *store.Run
+		done []store.Written
+		werr error
+	)
 	if o.write && len(failed) == 0 {
+		var changes []store.Change
 		for _, f := range res.Files {
-			if !f.Changed() {
-				continue
-			}
-			if run == nil {
-				if run, err = st.Begin(Version()); err != nil {
-					return 0, err
-				}
-			}
-			if err := writeFixed(st, run, f); err != nil {
-				if cerr := run.Commit(); cerr != nil {
-					fmt.Fprintln(stderr, "ccvet fix: manifest: "+cerr.Error())
-				}
-				return 0, err
-			}
-			written++
-		}
-		if run != nil {
-			if err := run.Commit(); err != nil {
-				return 0, fmt.Errorf("writing the manifest: %w", err)
+			if f.Changed() {
+				changes = append(changes, f.Change())
 			}
 		}
+		run, done, werr = st.Write("fix", Version(), changes)
 	}
+	written := len(done)
 	switch o.format {
 	case "json":
 		err = report.JSON(stdout, &report.Run{Version: Version(), Findings: res.Findings, Files: res.Lint.Files,
@@ -203,10 +236,21 @@ func runFix(o *fixOptions, paths []string, stdin io.Reader, stdout, stderr io.Wr
 		err = report.SARIF(stdout, &report.Run{Version: Version(), Findings: sarifFixes(res.Findings, o.unsafe),
 			Files: res.Lint.Files, Entries: res.Lint.Entries, Skipped: res.Lint.Skipped, Rules: ruleInfos()})
 	default:
-		err = printPlan(stdout, res, o, written, run)
+		err = printPlan(stdout, res, o, done, run, st.Dir)
 	}
 	if err != nil {
 		return 0, err
+	}
+	for _, d := range done {
+		if d.Note != "" {
+			fmt.Fprintf(stderr, "ccvet fix: %s: %s\n", report.Sanitize(displayPath(res, d.Path)), report.Sanitize(d.Note))
+		}
+	}
+	if werr != nil {
+		if run != nil && o.format != "text" {
+			fmt.Fprintf(stderr, "ccvet fix: %d file(s) written before this; undo: %s\n", written, undoCommand(run.ID(), st.Dir))
+		}
+		return 0, werr
 	}
 	for _, f := range failed {
 		fmt.Fprintf(stderr, "ccvet fix: %s: %s\n", report.Sanitize(f.File.Path), report.Sanitize(f.Err.Error()))
@@ -253,52 +297,30 @@ func sarifFixes(fs []finding.Finding, unsafe bool) []finding.Finding {
 	return out
 }
 
-func writeFixed(st *store.Store, run *store.Run, f *fix.File) error {
-	info, err := os.Stat(f.File.OSPath)
-	if err != nil {
-		return fmt.Errorf("%w: %v", store.ErrRefused, err)
-	}
-	if err := st.Live(f.File.OSPath, f.File.Root, f.File.SessionID, info); err != nil {
-		return err
-	}
-	rel := backupRel(f.File)
-	label := func(e edit.Edit) (string, string) {
-		for _, fx := range f.Fixes {
-			for _, x := range fx.Edits {
-				if x.Offset >= e.Offset && x.End() <= e.End() {
-					return fx.Rule, string(fx.Safety)
-				}
-			}
+// displayPath is how the report names the file at OS path p.
+func displayPath(res *fix.Result, p string) string {
+	for _, f := range res.Files {
+		if f.File.OSPath == p {
+			return f.File.Path
 		}
-		return "", ""
 	}
-	if err := run.Replace(f.File.OSPath, rel, f.Orig, f.Edits, label); err != nil {
-		return err
-	}
-	var notes []store.FixNote
-	for _, i := range f.Chosen {
-		fx := f.Fixes[i]
-		notes = append(notes, store.FixNote{Pass: 1, Line: fx.Line, Rule: fx.Rule, Safety: string(fx.Safety), Message: fx.Message})
-	}
-	for _, st := range f.Later {
-		notes = append(notes, store.FixNote{Pass: st.Pass, Line: st.Fix.Line, Rule: st.Fix.Rule, Safety: string(st.Fix.Safety),
-			Message: st.Fix.Message})
-	}
-	run.Note(notes)
-	return nil
+	return p
 }
 
-// backupRel is where a file's backup goes inside the run folder: its path
-// below the data root, else its display path, made relative.
-func backupRel(lf *layout.File) string {
-	if lf.Root != "" {
-		if r, err := filepath.Rel(lf.Root, lf.OSPath); err == nil && !strings.HasPrefix(r, "..") {
-			return filepath.ToSlash(r)
-		}
+// undoCommand is the command that undoes run id of backup folder dir, as
+// it can be typed.
+func undoCommand(id, dir string) string {
+	return "ccvet fix --undo " + shellWord(id) + " --backup-dir " + shellWord(dir)
+}
+
+// shellWord quotes s for a POSIX shell when it needs it; control
+// characters are escaped (the word is then shown, not runnable).
+func shellWord(s string) string {
+	s = report.Sanitize(s)
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:@%+=,-") == "" {
+		return s
 	}
-	p := filepath.ToSlash(lf.Path)
-	p = strings.TrimLeft(strings.ReplaceAll(p, "../", ""), "/")
-	return p
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func listBackups(st *store.Store, w io.Writer) (int, error) {
@@ -311,19 +333,35 @@ func listBackups(st *store.Store, w io.Writer) (int, error) {
 		return ExitOK, nil
 	}
 	for _, m := range ms {
+		if m.Incomplete != "" {
+			fmt.Fprintf(w, "%s  (%s)\n", report.Sanitize(m.ID), report.Sanitize(m.Incomplete))
+			continue
+		}
 		edits := 0
 		for _, f := range m.Files {
 			edits += len(f.Edits)
 		}
-		fmt.Fprintf(w, "%s  %s  %d file(s), %d edit(s)\n", m.ID, m.Created, len(m.Files), edits)
+		kind := ""
+		if m.Kind != "" && m.Kind != "fix" {
+			kind = "  " + report.Sanitize(m.Kind)
+		}
+		fmt.Fprintf(w, "%s  %s%s  %d file(s), %d edit(s)\n", report.Sanitize(m.ID), report.Sanitize(m.Created), kind, len(m.Files), edits)
 		for _, f := range m.Files {
-			fmt.Fprintf(w, "    %s\n", report.Sanitize(f.Path))
+			state := ""
+			switch f.State {
+			case "pending":
+				state = "  (cut off around its replace: --undo finishes or refuses it)"
+			case "undone":
+				state = "  (restored by --undo)"
+			}
+			fmt.Fprintf(w, "    %s%s\n", report.Sanitize(f.Path), state)
 		}
 	}
 	return ExitOK, nil
 }
 
-func printPlan(w io.Writer, res *fix.Result, o *fixOptions, written int, run *store.Run) error {
+func printPlan(w io.Writer, res *fix.Result, o *fixOptions, done []store.Written, run *store.Run, backupDir string) error {
+	written := len(done)
 	var b bytes.Buffer
 	counts := map[rules.FixClass]int{}
 	files := 0
@@ -360,7 +398,7 @@ func printPlan(w io.Writer, res *fix.Result, o *fixOptions, written int, run *st
 			}
 			shown = true
 			fmt.Fprintf(&b, "%s:%d: [%s] %s: %s%s\n", path, fx.Line, fx.Safety, fx.Rule, report.Sanitize(fx.Message), note)
-			if chosen[i] || note == " (needs --unsafe)" {
+			if o.verbose && (chosen[i] || note == " (needs --unsafe)") {
 				for _, e := range fx.Edits {
 					fmt.Fprintf(&b, "    %s\n", plan.Describe(f.Orig, e))
 				}
@@ -369,8 +407,10 @@ func printPlan(w io.Writer, res *fix.Result, o *fixOptions, written int, run *st
 		for _, st := range f.Later {
 			fmt.Fprintf(&b, "%s: pass %d: line %d: [%s] %s: %s\n", path, st.Pass, st.Fix.Line, st.Fix.Safety, st.Fix.Rule,
 				report.Sanitize(st.Fix.Message))
-			for _, d := range st.Edits {
-				fmt.Fprintf(&b, "    %s\n", d)
+			if o.verbose {
+				for _, d := range st.Edits {
+					fmt.Fprintf(&b, "    %s\n", d)
+				}
 			}
 		}
 		if f.Err != nil {
@@ -388,8 +428,16 @@ func printPlan(w io.Writer, res *fix.Result, o *fixOptions, written int, run *st
 			counts[rules.FixSafe], counts[rules.FixUnsafe], counts[rules.FixManual], files, counts[rules.FixNone])
 		switch {
 		case written > 0:
-			fmt.Fprintf(&b, "wrote %d file(s); backup run %s in %s (undo: ccvet fix --undo %s)\n", written, run.ID(),
-				report.Sanitize(run.Dir()), run.ID())
+			var carried int64
+			for _, d := range done {
+				carried += d.Carried
+			}
+			more := ""
+			if carried > 0 {
+				more = fmt.Sprintf(", carrying over %d bytes appended meanwhile", carried)
+			}
+			fmt.Fprintf(&b, "wrote %d file(s)%s; backup run %s in %s\nundo: %s\n", written, more, report.Sanitize(run.ID()),
+				report.Sanitize(run.Dir()), undoCommand(run.ID(), backupDir))
 		case !o.write && (counts[rules.FixSafe] > 0 || counts[rules.FixUnsafe] > 0 && o.unsafe):
 			fmt.Fprintln(&b, "nothing written: run with --write to apply")
 		}

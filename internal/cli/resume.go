@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ccvet/ccvet/internal/readonly"
 	"github.com/ccvet/ccvet/internal/report"
 	"github.com/ccvet/ccvet/internal/resume"
 )
@@ -57,7 +58,9 @@ func cmdResume(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	in := stdin
 	name := "(standard input)"
 	if path != "-" {
-		fh, err := os.Open(path)
+		// Only a regular file: a FIFO would block and a device (/dev/zero)
+		// never end.
+		fh, _, err := readonly.Open(path, true)
 		if err != nil {
 			if *check && os.IsNotExist(err) {
 				return finishCheck(stdout, stderr, *format, path, nil, &checkVerdict{Reason: reasonNoTranscript, Message: err.Error()})
@@ -248,7 +251,7 @@ func resumeText(w io.Writer, name string, ld *resume.Loaded, res *resume.Result,
 		if m.StringContent {
 			parts = []string{fmt.Sprintf("%q", resume.TextNoContent)}
 		}
-		fmt.Fprintf(w, "  %2d. %-9s %s  (%s)\n", k+1, m.Role, s(strings.Join(parts, "; ")), from)
+		fmt.Fprintf(w, "  %2d. %-9s %s  (%s)\n", k+1, s(m.Role), s(strings.Join(parts, "; ")), from)
 	}
 	printEvents(w, "Left out", res.LeftOut)
 	printEvents(w, "Changed", res.Changed)

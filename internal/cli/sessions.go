@@ -129,7 +129,7 @@ func sessionsRecover(stdout io.Writer, root, id, out, format string, o inventory
 	if format == "json" {
 		return report.EncodeJSON(stdout, r)
 	}
-	fmt.Fprintf(stdout, "Recovered into %s what survives of session %s (%s):\n", report.Sanitize(out), id, r.Lost.Cause)
+	fmt.Fprintf(stdout, "Recovered into %s what survives of session %s (%s):\n", report.Sanitize(out), report.Sanitize(id), report.Sanitize(string(r.Lost.Cause)))
 	fmt.Fprintf(stdout, "  %d prompt(s) with %d pasted content(s) (prompts.md, prompts.jsonl)\n", r.Prompts, r.Pasted)
 	fmt.Fprintf(stdout, "  %d file-history version(s), %d named by their path\n", r.FileVersions, r.Named)
 	fmt.Fprintf(stdout, "  %d subagent transcript(s), %d tool result(s), %d todo file(s)\n", r.Subagents, r.ToolResults, r.Todos)
@@ -141,16 +141,17 @@ func sessionsRecover(stdout io.Writer, root, id, out, format string, o inventory
 // string from the store is escaped.
 func sessionsText(w io.Writer, r *inventory.Report, paths bool) error {
 	var b strings.Builder
+	esc := report.Sanitize // each field on its own: a newline in one must not start a line
 	c := r.Cleanup
-	fmt.Fprintf(&b, "Data root: %s\n", r.Root)
+	fmt.Fprintf(&b, "Data root: %s\n", esc(r.Root))
 	switch {
 	case c.Enabled:
-		fmt.Fprintf(&b, "Cleanup: transcripts last written before %s (%d days, %s) are deleted at the next start of Claude Code\n", c.Cutoff, c.PeriodDays, c.Source)
+		fmt.Fprintf(&b, "Cleanup: transcripts last written before %s (%d days, %s) are deleted at the next start of Claude Code\n", esc(c.Cutoff), c.PeriodDays, esc(c.Source))
 	default:
 		fmt.Fprintf(&b, "Cleanup: off\n")
 	}
 	if c.Note != "" {
-		fmt.Fprintf(&b, "  %s\n", c.Note)
+		fmt.Fprintf(&b, "  %s\n", esc(c.Note))
 	}
 	if c.Enabled {
 		f := c.Forecast
@@ -185,9 +186,9 @@ func sessionsText(w io.Writer, r *inventory.Report, paths bool) error {
 			if proj == "" {
 				proj = s.Project
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", shortTime(s.LastActivity), report.Sanitize(short(s.SessionID, 8)),
-				report.Sanitize(clipLeft(proj, 40)), human(s.Size+s.SubagentBytes), s.Subagents, versions(s.Versions),
-				resumeState(s), report.Sanitize(inventory.Clip(s.FirstPrompt, 60)))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", esc(shortTime(s.LastActivity)), esc(short(s.SessionID, 8)),
+				esc(clipLeft(proj, 40)), human(s.Size+s.SubagentBytes), s.Subagents, esc(versions(s.Versions)),
+				resumeState(s), esc(inventory.Clip(s.FirstPrompt, 60)))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -206,8 +207,8 @@ func sessionsText(w io.Writer, r *inventory.Report, paths bool) error {
 			if paths {
 				id = l.SessionID
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\n", shortTime(l.LastSeen), report.Sanitize(id),
-				report.Sanitize(clipLeft(proj, 40)), l.Cause, l.Prompts, l.FileVersion, l.Subagents, l.ToolResults, l.Todos)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\n", esc(shortTime(l.LastSeen)), esc(id),
+				esc(clipLeft(proj, 40)), esc(l.Cause), l.Prompts, l.FileVersion, l.Subagents, l.ToolResults, l.Todos)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -216,10 +217,10 @@ func sessionsText(w io.Writer, r *inventory.Report, paths bool) error {
 	var hidden, notes []string
 	for _, s := range r.Sessions {
 		for _, x := range s.Picker.Hidden {
-			hidden = append(hidden, fmt.Sprintf("  %s %s [%s]: %s", short(s.SessionID, 8), x.Code, strings.Join(x.Versions, ", "), x.Detail))
+			hidden = append(hidden, fmt.Sprintf("  %s %s [%s]: %s", esc(short(s.SessionID, 8)), esc(x.Code), esc(strings.Join(x.Versions, ", ")), esc(x.Detail)))
 		}
 		for _, x := range s.Picker.Notes {
-			notes = append(notes, fmt.Sprintf("  %s %s [%s]: %s", short(s.SessionID, 8), x.Code, strings.Join(x.Versions, ", "), x.Detail))
+			notes = append(notes, fmt.Sprintf("  %s %s [%s]: %s", esc(short(s.SessionID, 8)), esc(x.Code), esc(strings.Join(x.Versions, ", ")), esc(x.Detail)))
 		}
 	}
 	if len(hidden) > 0 {
@@ -233,7 +234,7 @@ func sessionsText(w io.Writer, r *inventory.Report, paths bool) error {
 		if p.Kind == inventory.KindHiddenFromPicker {
 			continue // listed above, session by session
 		}
-		probs = append(probs, fmt.Sprintf("  %s %s: %s", p.Kind, p.Path, p.Message))
+		probs = append(probs, fmt.Sprintf("  %s %s: %s", esc(string(p.Kind)), esc(p.Path), esc(p.Message)))
 	}
 	if len(probs) > 0 {
 		b.WriteString("\nWhere sessions went:\n" + strings.Join(probs, "\n") + "\n")

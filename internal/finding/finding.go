@@ -4,7 +4,7 @@ package finding
 import (
 	"fmt"
 
-	"github.com/ccvet/ccvet/internal/fix/edit"
+	"github.com/ccvet/ccvet/internal/edit"
 	"sort"
 	"strings"
 )

@@ -123,7 +123,7 @@ func TestCorpus(t *testing.T) {
 		}
 	}
 	t.Logf("corpus after the safe fixes: %d unsafe fixes planned with --unsafe", nUnsafe)
-	st := &store.Store{Dir: backups}
+	st := &store.Store{Dir: backups, AllowLoose: true}
 	if _, err := st.Undo(run.ID()); err != nil {
 		t.Fatal(err)
 	}

@@ -426,7 +426,8 @@ func checkCorruption(t *testing.T, c corruption, src string, orig, bad, want []b
 	if c.manual && len(f.Edits) == 0 {
 		return
 	}
-	run := writeAll(t, res, filepath.Join(dir, "backups"))
+	bdir := filepath.Join(t.TempDir(), "backups")
+	run := writeAll(t, res, bdir)
 	got, _ := os.ReadFile(p)
 	provenance(t, bad, got, f.Edits)
 	confined(t, bad, got, f.Edits, append([]string{"parentUuid", "sourceToolAssistantUUID"}, c.fields...)...)
@@ -449,7 +450,7 @@ func checkCorruption(t *testing.T, c corruption, src string, orig, bad, want []b
 			}
 		}
 	}
-	if _, err := (&store.Store{Dir: filepath.Join(dir, "backups")}).Undo(run.ID()); err != nil {
+	if _, err := (&store.Store{Dir: bdir}).Undo(run.ID()); err != nil {
 		t.Fatal(err)
 	}
 	back, _ := os.ReadFile(p)

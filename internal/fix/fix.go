@@ -9,9 +9,10 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/ccvet/ccvet/internal/edit"
 	"github.com/ccvet/ccvet/internal/finding"
-	"github.com/ccvet/ccvet/internal/fix/edit"
 	"github.com/ccvet/ccvet/internal/fix/plan"
+	"github.com/ccvet/ccvet/internal/fix/store"
 	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/lint"
 	"github.com/ccvet/ccvet/internal/readonly"
@@ -390,4 +391,31 @@ func readFile(lf *layout.File) ([]byte, error) {
 			return b, err
 		}
 	}
+}
+
+// Change is what the store writes for a changed file: its planned bytes,
+// its edits labelled with the rule and class of the fix each belongs to,
+// and the fixes applied, for the manifest.
+func (f *File) Change() store.Change {
+	label := func(e edit.Edit) (string, string) {
+		for _, fx := range f.Fixes {
+			for _, x := range fx.Edits {
+				if x.Offset >= e.Offset && x.End() <= e.End() {
+					return fx.Rule, string(fx.Safety)
+				}
+			}
+		}
+		return "", ""
+	}
+	var notes []store.FixNote
+	for _, i := range f.Chosen {
+		fx := f.Fixes[i]
+		notes = append(notes, store.FixNote{Pass: 1, Line: fx.Line, Rule: fx.Rule, Safety: string(fx.Safety), Message: fx.Message})
+	}
+	for _, st := range f.Later {
+		notes = append(notes, store.FixNote{Pass: st.Pass, Line: st.Fix.Line, Rule: st.Fix.Rule, Safety: string(st.Fix.Safety),
+			Message: st.Fix.Message})
+	}
+	return store.Change{Path: f.File.OSPath, Orig: f.Orig, New: f.New,
+		Edits: store.Records(f.Orig, edit.Coalesce(f.Edits), label), Fixes: notes}
 }

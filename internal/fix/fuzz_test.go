@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ccvet/ccvet/internal/fix/edit"
+	"github.com/ccvet/ccvet/internal/edit"
 	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/lint"
 )

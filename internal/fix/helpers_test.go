@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ccvet/ccvet/internal/fix/edit"
+	"github.com/ccvet/ccvet/internal/edit"
 	"github.com/ccvet/ccvet/internal/fix/store"
 	"github.com/ccvet/ccvet/internal/layout"
 )
@@ -97,22 +97,17 @@ func confined(t *testing.T, orig, out []byte, es []edit.Edit, allowed ...string)
 func writeAll(t *testing.T, res *Result, dir string) *store.Run {
 	t.Helper()
 	st := &store.Store{Dir: dir, Force: true}
-	run, err := st.Begin("test")
-	if err != nil {
-		t.Fatal(err)
-	}
+	var changes []store.Change
 	for _, f := range res.Files {
 		if f.Err != nil {
 			t.Fatalf("%s: %v", f.File.Path, f.Err)
 		}
-		if !f.Changed() {
-			continue
-		}
-		if err := run.Replace(f.File.OSPath, f.File.Path, f.Orig, f.Edits, nil); err != nil {
-			t.Fatal(err)
+		if f.Changed() {
+			changes = append(changes, f.Change())
 		}
 	}
-	if err := run.Commit(); err != nil {
+	run, _, err := st.Write("fix", "test", changes)
+	if err != nil {
 		t.Fatal(err)
 	}
 	return run

@@ -7,8 +7,8 @@ import (
 	"io"
 	"unicode/utf8"
 
+	"github.com/ccvet/ccvet/internal/edit"
 	"github.com/ccvet/ccvet/internal/finding"
-	"github.com/ccvet/ccvet/internal/fix/edit"
 )
 
 type jsonTool struct {

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/ccvet/ccvet/internal/edit"
 	"github.com/ccvet/ccvet/internal/finding"
-	"github.com/ccvet/ccvet/internal/fix/edit"
 )
 
 var fuzzRules = []string{"truncated-line", "missing-final-newline", "invalid-json", "nul-bytes", "blank-line",

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/ccvet/ccvet/internal/edit"
 	"github.com/ccvet/ccvet/internal/finding"
-	"github.com/ccvet/ccvet/internal/fix/edit"
 	"github.com/ccvet/ccvet/internal/jsonpos"
 	"github.com/ccvet/ccvet/internal/rules"
 )

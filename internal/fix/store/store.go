@@ -1,15 +1,20 @@
-// Package store is fix's file-system side: the live-session gate, backups, atomic replace, the manifest, and undo.
+// Package store is the file-system side of ccvet's repairs: the live-session gate, backups, atomic replace with carry-over, the manifest, and undo.
+//
+// A command that rewrites files (fix, redact) plans new bytes per file in
+// memory, then hands them to Store.Write as Changes with the run's kind.
+// Write gates every file, backs each up, records it in the run's manifest
+// before replacing it, replaces it atomically while carrying over every
+// line a live writer appends meanwhile, and records what it did. Undo
+// reverses any run, whatever its kind.
 package store
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -17,7 +22,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ccvet/ccvet/internal/fix/edit"
+	"github.com/ccvet/ccvet/internal/edit"
 )
 
 // ErrRefused marks a refusal or an abort with nothing written (exit 4).
@@ -27,8 +32,13 @@ func refusef(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrRefused, fmt.Sprintf(format, args...))
 }
 
-// LiveWindow is how recently a file may have changed before fix treats its session as live.
+// LiveWindow is how recently a file may have changed before a run treats its session as live.
 const LiveWindow = 60 * time.Second
+
+// Format is the manifest format this package writes: 2 records the bytes
+// a run wrote (size_after, sha256_after) apart from the bytes it carried
+// over, and the manifest is written before each replace.
+const Format = 2
 
 // DefaultDir is $XDG_STATE_HOME/ccvet/backups, else ~/.local/state/ccvet/backups.
 func DefaultDir() (string, error) {
@@ -42,20 +52,35 @@ func DefaultDir() (string, error) {
 	return filepath.Join(home, ".local", "state", "ccvet", "backups"), nil
 }
 
-// Inside reports whether path is root or below it (both made absolute).
+// Real is path made absolute with every link in it resolved, including
+// those of its existing ancestors when path itself does not exist yet (a
+// backup folder not made yet is where its parent's links put it).
+func Real(path string) string {
+	p, err := filepath.Abs(path)
+	if err != nil {
+		return filepath.Clean(path)
+	}
+	var rest []string
+	for {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			for i := len(rest) - 1; i >= 0; i-- {
+				r = filepath.Join(r, rest[i])
+			}
+			return r
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return filepath.Clean(path)
+		}
+		rest = append(rest, filepath.Base(p))
+		p = parent
+	}
+}
+
+// Inside reports whether path is root or below it, once both are made
+// absolute and their links resolved (Real).
 func Inside(path, root string) bool {
-	p, err1 := filepath.Abs(path)
-	r, err2 := filepath.Abs(root)
-	if err1 != nil || err2 != nil {
-		return false
-	}
-	if rp, err := filepath.EvalSymlinks(r); err == nil {
-		r = rp
-	}
-	if pp, err := filepath.EvalSymlinks(p); err == nil {
-		p = pp
-	}
-	rel, err := filepath.Rel(r, p)
+	rel, err := filepath.Rel(Real(root), Real(path))
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
@@ -69,20 +94,31 @@ type EditRecord struct {
 	Safety string `json:"safety,omitempty"`
 }
 
-// FileRecord is one replaced file.
+// FileRecord is one file of a run.
 type FileRecord struct {
-	Path        string       `json:"path"`   // absolute
-	Backup      string       `json:"backup"` // relative to the run folder
-	Inode       uint64       `json:"inode"`
-	Size        int64        `json:"size"`
-	Mtime       string       `json:"mtime"`
-	Mode        uint32       `json:"mode"`
-	SHA256      string       `json:"sha256_before"`
-	SizeAfter   int64        `json:"size_after"`
-	SHA256After string       `json:"sha256_after"`
-	Carried     int64        `json:"carried_bytes,omitempty"` // appended during the run and carried over
-	Edits       []EditRecord `json:"edits"`
-	Fixes       []FixNote    `json:"fixes,omitempty"` // what the edits do, per pass
+	Path   string `json:"path"`   // absolute
+	Backup string `json:"backup"` // relative to the run folder
+	Inode  uint64 `json:"inode"`
+	Size   int64  `json:"size"`
+	Mtime  string `json:"mtime"`
+	Mode   uint32 `json:"mode"`
+	SHA256 string `json:"sha256_before"`
+	// SizeAfter and SHA256After are the bytes the run wrote in place of
+	// the Size bytes before; lines appended meanwhile follow them.
+	SizeAfter   int64  `json:"size_after"`
+	SHA256After string `json:"sha256_after"`
+	// State is "pending" from just before the replace until it is done,
+	// then "replaced".
+	State string `json:"state,omitempty"`
+	// Carried is how many bytes a writer appended during the run and the
+	// run carried over after the new bytes.
+	Carried int64 `json:"carried_bytes,omitempty"`
+	// MtimeAfter is the file's modification time when the run was done
+	// with it (undo does not take its own write for a live session).
+	MtimeAfter string       `json:"mtime_after,omitempty"`
+	Note       string       `json:"note,omitempty"` // what the user must know about this file
+	Edits      []EditRecord `json:"edits"`
+	Fixes      []FixNote    `json:"fixes,omitempty"` // what the edits do, per pass
 }
 
 // FixNote is one fix applied to a file, as the plan described it.
@@ -94,25 +130,40 @@ type FixNote struct {
 	Message string `json:"message"`
 }
 
-// Manifest is a run's record, written last into its folder.
+// Manifest is a run's record. It is written when the run's folder is made
+// and again before and after each file is replaced.
 type Manifest struct {
 	ID      string       `json:"id"`
+	Tool    string       `json:"tool,omitempty"` // "ccvet"
+	Kind    string       `json:"kind,omitempty"` // "fix", "redact"
+	Format  int          `json:"format,omitempty"`
 	Version string       `json:"ccvet_version"`
 	Created string       `json:"created"`
 	Files   []FileRecord `json:"files"`
+	// Incomplete is set by List for a run folder without a readable
+	// manifest (a run cut off before its first manifest: nothing replaced).
+	Incomplete string `json:"-"`
 }
 
-// Store is a backup folder and the hooks a replace runs with.
+// Store is a backup folder and the options a run works with.
 type Store struct {
-	Dir   string
-	Force bool // ignore the 60 s mtime gate (never the live pid gate)
+	Dir string
+	// Force overrides the 60 s modification-time check and the read-only
+	// refusal, never the live pid check.
+	Force bool
 	Now   func() time.Time
 	// Step, if set, is called after each step of a replace; an error aborts
 	// there (tests inject failures with it).
 	Step func(step string) error
-	// Appended, if set, runs between the backup and the re-stat (tests
+	// Appended, if set, runs between the backup and the rename (tests
 	// append lines there, as a live writer would).
 	Appended func(path string)
+	// AllowLoose lets Undo write a file outside every data root (tests
+	// fixing copies in a temp folder). The command line never sets it:
+	// undo writes only files of a Claude data folder.
+	AllowLoose bool
+	// copyBackup makes backups copies, as on another file system (tests).
+	copyBackup bool
 }
 
 func (s *Store) now() time.Time {
@@ -129,17 +180,104 @@ func (s *Store) step(name string) error {
 	return nil
 }
 
-// Run is one fix run's backup folder.
+func sum(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+// Records turns edits against orig into manifest records; rule, if set,
+// names each edit's rule and fix class.
+func Records(orig []byte, es []edit.Edit, rule func(edit.Edit) (string, string)) []EditRecord {
+	out := make([]EditRecord, 0, len(es))
+	for _, e := range es {
+		rr, sf := "", ""
+		if rule != nil {
+			rr, sf = rule(e)
+		}
+		out = append(out, EditRecord{Offset: e.Offset, Length: e.Length,
+			Old: base64.StdEncoding.EncodeToString(orig[e.Offset:e.End()]), New: base64.StdEncoding.EncodeToString([]byte(e.Text)),
+			Rule: rr, Safety: sf})
+	}
+	return out
+}
+
+// List reads every run under dir, oldest first. A run folder without a
+// readable manifest is listed with Incomplete saying why.
+func List(dir string) ([]Manifest, error) {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Manifest
+	for _, e := range ents {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue // run folders only: never a link
+		}
+		m, err := readManifest(filepath.Join(dir, e.Name()))
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			m = Manifest{ID: e.Name(), Incomplete: "no manifest: the run was cut off before it replaced anything"}
+		case err != nil:
+			m = Manifest{ID: e.Name(), Incomplete: err.Error()}
+		case m.ID != e.Name():
+			m = Manifest{ID: e.Name(), Incomplete: "its manifest names another run"}
+		}
+		out = append(out, m)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
+}
+
+// maxManifest bounds the manifest read back (edits are recorded whole).
+const maxManifest = 256 << 20
+
+func readManifest(runDir string) (Manifest, error) {
+	var m Manifest
+	p := filepath.Join(runDir, "manifest.json")
+	st, err := os.Lstat(p)
+	if err != nil {
+		return m, err
+	}
+	if !st.Mode().IsRegular() || st.Size() > maxManifest {
+		return m, fmt.Errorf("manifest.json is not a regular file of at most %d MiB", maxManifest>>20)
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return m, err
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return m, fmt.Errorf("manifest.json: %v", err)
+	}
+	return m, nil
+}
+
+// Run is one run's backup folder.
 type Run struct {
 	s   *Store
 	dir string
 	m   Manifest
 }
 
-// Begin makes the run's folder: a new timestamped folder, never reused.
-func (s *Store) Begin(version string) (*Run, error) {
+// ID is the run's id (its folder name).
+func (r *Run) ID() string { return r.m.ID }
+
+// Dir is the run's folder.
+func (r *Run) Dir() string { return r.dir }
+
+// Manifest is the run's record as last written.
+func (r *Run) Manifest() Manifest { return r.m }
+
+// begin makes the run's folder, a new timestamped folder never reused,
+// and writes its first manifest.
+func (s *Store) begin(kind, version string) (*Run, error) {
 	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
 		return nil, refusef("backup folder: %v", err)
+	}
+	if st, err := os.Stat(s.Dir); err != nil || !st.IsDir() {
+		return nil, refusef("backup folder %s is not a folder", s.Dir)
 	}
 	base := s.now().UTC().Format("20060102T150405Z")
 	for k := 0; k < 1000; k++ {
@@ -155,267 +293,27 @@ func (s *Store) Begin(version string) (*Run, error) {
 		if err != nil {
 			return nil, refusef("backup folder: %v", err)
 		}
-		return &Run{s: s, dir: dir, m: Manifest{ID: id, Version: version, Created: s.now().UTC().Format(time.RFC3339)}}, nil
+		r := &Run{s: s, dir: dir, m: Manifest{ID: id, Tool: "ccvet", Kind: kind, Format: Format, Version: version,
+			Created: s.now().UTC().Format(time.RFC3339)}}
+		if err := r.save(); err != nil {
+			os.Remove(dir)
+			return nil, refusef("backup folder: %v", err)
+		}
+		return r, nil
 	}
 	return nil, refusef("no free backup folder name under %s", s.Dir)
 }
 
-// ID is the run's id (its folder name).
-func (r *Run) ID() string { return r.m.ID }
-
-// Dir is the run's folder.
-func (r *Run) Dir() string { return r.dir }
-
-// Live reports why path's session looks live: a sessions/<pid>.json of the
-// data root with a live pid naming sessionID, or a change within LiveWindow.
-func (s *Store) Live(path, root, sessionID string, st os.FileInfo) error {
-	if root != "" && sessionID != "" {
-		ents, _ := os.ReadDir(filepath.Join(root, "sessions"))
-		for _, e := range ents {
-			if !strings.HasSuffix(e.Name(), ".json") {
-				continue
-			}
-			b, err := os.ReadFile(filepath.Join(root, "sessions", e.Name()))
-			if err != nil || !bytes.Contains(b, []byte(sessionID)) {
-				continue
-			}
-			var v struct {
-				PID       int    `json:"pid"`
-				SessionID string `json:"sessionId"`
-			}
-			_ = json.Unmarshal(b, &v)
-			pid := v.PID
-			if pid == 0 {
-				pid, _ = strconv.Atoi(strings.TrimSuffix(e.Name(), ".json"))
-			}
-			if v.SessionID != sessionID || pid <= 0 {
-				continue
-			}
-			if processAlive(pid) {
-				return refusef("%s: the session is live (process %d, sessions/%s); quit it first", path, pid, e.Name())
-			}
-		}
-	}
-	if !s.Force && s.now().Sub(st.ModTime()) < LiveWindow {
-		return refusef("%s changed less than %s ago; the session may be live (--force overrides this check)", path, LiveWindow)
-	}
-	return nil
-}
-
-func sum(b []byte) string {
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:])
-}
-
-// Replace writes edits (against orig, which must be the file's bytes) into
-// path atomically (label names each edit's rule and class for the manifest), after backing up the original as rel+".orig" in the run
-// folder. On any error the file holds its old bytes, or its new bytes with
-// the backup in place.
-func (r *Run) Replace(path, rel string, orig []byte, es []edit.Edit, label func(edit.Edit) (rule, safety string)) (err error) {
-	s := r.s
-	st, err := os.Lstat(path)
-	if err != nil {
-		return refusef("%v", err)
-	}
-	if !st.Mode().IsRegular() {
-		return refusef("%s is not a regular file (a link is never written through)", path)
-	}
-	ino := inode(st)
-	cur, err := os.ReadFile(path)
-	if err != nil {
-		return refusef("%v", err)
-	}
-	if !bytes.Equal(cur, orig) {
-		return refusef("%s changed since it was planned; run again", path)
-	}
-	if err := s.step("read"); err != nil {
-		return err
-	}
-	newBytes, err := edit.Bytes(orig, es)
-	if err != nil {
-		return refusef("%v", err)
-	}
-	dir := filepath.Dir(path)
-	tmp := filepath.Join(dir, "."+filepath.Base(path)+".ccvet-fix.tmp")
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, st.Mode().Perm())
-	if err != nil {
-		return refusef("temp file: %v", err)
-	}
-	renamed := false
-	defer func() {
-		if !renamed {
-			os.Remove(tmp)
-		}
-	}()
-	if _, err = edit.Apply(f, bytes.NewReader(orig), int64(len(orig)), es); err == nil {
-		err = f.Chmod(st.Mode().Perm())
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return refusef("temp file: %v", err)
-	}
-	if err := s.step("temp"); err != nil {
-		return err
-	}
-	bak := filepath.Join(r.dir, filepath.FromSlash(rel)+".orig")
-	if err := backup(path, bak, orig); err != nil {
-		return refusef("backup: %v", err)
-	}
-	if err := s.step("backup"); err != nil {
-		return err
-	}
-	if s.Appended != nil {
-		s.Appended(path)
-	}
-	st2, err := os.Stat(path)
-	if err != nil || inode(st2) != ino || st2.Size() < int64(len(orig)) {
-		return refusef("%s changed during the run; nothing written", path)
-	}
-	if err := s.step("restat"); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return refusef("rename: %v", err)
-	}
-	renamed = true
-	syncDir(dir)
-	if err := s.step("rename"); err != nil {
-		return err
-	}
-	// Lines the writer appended to the old inode (now the backup) since the
-	// plan are carried over whole.
-	carried, err := carry(bak, path, int64(len(orig)), len(newBytes))
-	if err != nil {
-		return fmt.Errorf("carrying appended lines over: %w (the backup %s holds them)", err, bak)
-	}
-	after, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	want := newBytes
-	if carried > 0 {
-		tail, _ := readFrom(bak, int64(len(orig)), carried)
-		want = append(append([]byte{}, newBytes...), tail...)
-	}
-	if !bytes.Equal(after, want) {
-		return fmt.Errorf("%s: re-read bytes differ from the bytes written (the backup is %s)", path, bak)
-	}
-	if err := s.step("verify"); err != nil {
-		return err
-	}
-	r.m.Files = append(r.m.Files, FileRecord{Path: abs(path), Backup: filepath.ToSlash(rel) + ".orig", Inode: ino,
-		Size: int64(len(orig)), Mtime: st.ModTime().UTC().Format(time.RFC3339Nano), Mode: uint32(st.Mode().Perm()),
-		SHA256: sum(orig), SizeAfter: int64(len(after)), SHA256After: sum(after), Carried: carried, Edits: Records(orig, edit.Coalesce(es), label)})
-	return nil
-}
-
-func abs(p string) string {
-	if a, err := filepath.Abs(p); err == nil {
-		return a
-	}
-	return p
-}
-
-// carry appends to path the whole lines the backup inode gained past size.
-func carry(bak, path string, size int64, _ int) (int64, error) {
-	st, err := os.Stat(bak)
-	if err != nil || st.Size() <= size {
-		return 0, err
-	}
-	tail, err := readFrom(bak, size, st.Size()-size)
-	if err != nil {
-		return 0, err
-	}
-	if i := bytes.LastIndexByte(tail, '\n'); i >= 0 {
-		tail = tail[:i+1]
-	} else {
-		return 0, nil
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		return 0, err
-	}
-	if _, err = f.Write(tail); err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return int64(len(tail)), err
-}
-
-func readFrom(path string, off, n int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b := make([]byte, n)
-	_, err = f.ReadAt(b, off)
-	if err == io.EOF {
-		err = nil
-	}
-	return b, err
-}
-
-// backup hard-links path to bak, or copies it and checks the copy's hash.
-func backup(path, bak string, orig []byte) error {
-	if err := os.MkdirAll(filepath.Dir(bak), 0o700); err != nil {
-		return err
-	}
-	if err := os.Link(path, bak); err == nil {
-		syncDir(filepath.Dir(bak))
-		return nil
-	}
-	f, err := os.OpenFile(bak, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err = f.Write(orig); err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	got, err := os.ReadFile(bak)
-	if err != nil || sum(got) != sum(orig) {
-		return fmt.Errorf("the copy in %s does not match the original", bak)
-	}
-	syncDir(filepath.Dir(bak))
-	return nil
-}
-
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
-}
-
-// Note attaches the fixes applied to the file last replaced.
-func (r *Run) Note(notes []FixNote) {
-	if n := len(r.m.Files); n > 0 {
-		r.m.Files[n-1].Fixes = append(r.m.Files[n-1].Fixes, notes...)
-	}
-}
-
-// Commit writes the manifest, last; a run that replaced nothing leaves an
-// empty folder's manifest too, so every run is listed.
-func (r *Run) Commit() error {
+// save writes the manifest atomically (temp file, fsync, rename).
+func (r *Run) save() error {
 	b, err := json.MarshalIndent(r.m, "", "  ")
 	if err != nil {
 		return err
 	}
 	p := filepath.Join(r.dir, "manifest.json")
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	tmp := p + ".tmp"
+	os.Remove(tmp)
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
 	}
@@ -425,129 +323,43 @@ func (r *Run) Commit() error {
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	syncDir(r.dir)
-	return err
-}
-
-// Records turns edits against orig into manifest records.
-func Records(orig []byte, es []edit.Edit, rule func(edit.Edit) (string, string)) []EditRecord {
-	out := make([]EditRecord, 0, len(es))
-	for _, e := range es {
-		rr, sf := "", ""
-		if rule != nil {
-			rr, sf = rule(e)
-		}
-		out = append(out, EditRecord{Offset: e.Offset, Length: e.Length,
-			Old: base64.StdEncoding.EncodeToString(orig[e.Offset:e.End()]), New: base64.StdEncoding.EncodeToString([]byte(e.Text)),
-			Rule: rr, Safety: sf})
-	}
-	return out
-}
-
-// List reads every run's manifest under dir, oldest first.
-func List(dir string) ([]Manifest, error) {
-	ents, err := os.ReadDir(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var out []Manifest
-	for _, e := range ents {
-		if !e.IsDir() {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(dir, e.Name(), "manifest.json"))
-		if err != nil {
-			continue // a run that wrote nothing, or was cut off before its manifest
-		}
-		var m Manifest
-		if json.Unmarshal(b, &m) == nil && m.ID == e.Name() {
-			out = append(out, m)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return out, nil
-}
-
-// Undo restores the files of run id ("last" or "" for the newest run with
-// files): from the backup when the file still holds the fixed bytes, or by
-// the inverse edits when lines were appended since (the new tail is kept).
-// It returns what it did per file.
-func (s *Store) Undo(id string) ([]string, error) {
-	ms, err := List(s.Dir)
-	if err != nil {
-		return nil, err
-	}
-	var m *Manifest
-	for i := len(ms) - 1; i >= 0; i-- {
-		if (id == "" || id == "last") && len(ms[i].Files) > 0 || ms[i].ID == id {
-			m = &ms[i]
-			break
-		}
-	}
-	if m == nil {
-		return nil, refusef("no backup run %q under %s", id, s.Dir)
-	}
-	runDir := filepath.Join(s.Dir, m.ID)
-	var done []string
-	for _, fr := range m.Files {
-		cur, err := os.ReadFile(fr.Path)
-		if err != nil {
-			return done, refusef("%v", err)
-		}
-		if int64(len(cur)) < fr.SizeAfter || sum(cur[:fr.SizeAfter]) != fr.SHA256After {
-			return done, refusef("%s changed since run %s (not the fixed bytes); restore %s by hand", fr.Path, m.ID,
-				filepath.Join(runDir, filepath.FromSlash(fr.Backup)))
-		}
-		fixed := cur[:fr.SizeAfter-fr.Carried]
-		var es []edit.Edit
-		var shift int64
-		for _, e := range fr.Edits {
-			old, _ := base64.StdEncoding.DecodeString(e.Old)
-			nw, _ := base64.StdEncoding.DecodeString(e.New)
-			es = append(es, edit.Edit{Offset: e.Offset + shift, Length: int64(len(nw)), Text: string(old)})
-			shift += int64(len(nw)) - e.Length
-		}
-		orig, err := edit.Bytes(fixed, es)
-		if err != nil || sum(orig) != fr.SHA256 {
-			return done, refusef("%s: the inverse edits of run %s do not give the original back; restore %s by hand", fr.Path, m.ID,
-				filepath.Join(runDir, filepath.FromSlash(fr.Backup)))
-		}
-		restored := append(orig, cur[len(fixed):]...)
-		if err := writeAtomic(fr.Path, restored, os.FileMode(fr.Mode)); err != nil {
-			return done, err
-		}
-		how := "restored"
-		if tail := int64(len(cur)) - int64(len(fixed)); tail > 0 {
-			how = fmt.Sprintf("restored, keeping %d bytes appended since", tail)
-		}
-		done = append(done, fr.Path+": "+how)
-	}
-	return done, nil
-}
-
-func writeAtomic(path string, data []byte, mode os.FileMode) error {
-	dir := filepath.Dir(path)
-	tmp := filepath.Join(dir, "."+filepath.Base(path)+".ccvet-undo.tmp")
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode.Perm())
-	if err != nil {
-		return refusef("temp file: %v", err)
-	}
-	if _, err = f.Write(data); err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
 	if err == nil {
-		err = os.Rename(tmp, path)
+		err = os.Rename(tmp, p)
 	}
 	if err != nil {
 		os.Remove(tmp)
-		return refusef("%v", err)
+		return err
 	}
-	syncDir(dir)
+	syncDir(r.dir)
 	return nil
+}
+
+// discard removes the folder of a run that replaced nothing, so that a
+// refused run leaves no empty backup run behind.
+func (r *Run) discard() {
+	if len(r.m.Files) == 0 {
+		os.RemoveAll(r.dir)
+		syncDir(filepath.Dir(r.dir))
+	}
+}
+
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+}
+
+// backupRel is where a file's backup goes inside a run folder: its path
+// below its data root, else loose/<hash of its folder>/<name>. Either way
+// it stays inside the run folder, whatever `..` the file was named with.
+func backupRel(path string) string {
+	real := Real(path)
+	if root := DataRoot(real); root != "" {
+		if rel, err := filepath.Rel(root, real); err == nil && filepath.IsLocal(rel) {
+			return filepath.ToSlash(rel)
+		}
+	}
+	h := sha256.Sum256([]byte(filepath.Dir(real)))
+	return "loose/" + hex.EncodeToString(h[:6]) + "/" + filepath.Base(real)
 }
