@@ -103,9 +103,6 @@ func (w *walker) str(i int, key []byte) {
 		w.buf = t.AppendStr(w.buf[:0], i)
 		text = w.buf
 	}
-	if !w.s.Candidates(text) {
-		return
-	}
 	start := int(nd.Start)
 	esc := nd.Esc
 	w.s.Scan(text, func(m Match) {

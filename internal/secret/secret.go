@@ -32,6 +32,11 @@ type Rule struct {
 	Name        string // readable, e.g. "AWS access key"
 	Description string
 
+	expr      string // the expression, compiled at first use (compile)
+	allowJSON []allowlistJSON
+	once      sync.Once
+	err       error
+
 	re          *regexp.Regexp
 	secretGroup int
 	entropy     float64
@@ -40,6 +45,16 @@ type Rule struct {
 	generic     bool // the catch-all generic-api-key: a specific rule's match wins over it
 	assign      bool // a "name = value" rule (assignShape): only keywords followed by an assignment count
 	span        int  // the longest match in bytes, -1 when unbounded
+	// atName, for a "name = value" rule, is its expression without the
+	// lazy name prefix, anchored: it runs from each keyword that an
+	// assignment follows (assignsAfter), and the match is extended back
+	// over the name as the prefix would take it.
+	atName *regexp.Regexp
+	// names, for a "name = value" rule whose keywords are in its value
+	// (lob-api-key: "test_", "live_"), are the names its expression asks
+	// for ("lob"): the keywords only say the rule may match, its places
+	// are where a name is followed by an assignment.
+	names []string
 	// anchored: every match starts with one of the keywords (jwt's
 	// "\\b(ey…", private-key's "-----BEGIN"); wordStart: and the
 	// expression asks for a word boundary before it.
@@ -83,8 +98,10 @@ type Scanner struct {
 	// grams marks the 2-byte lowercase prefixes of the keywords (the
 	// shortest keyword, jwt's "ey", has 2): a text position whose 2 bytes
 	// are not marked starts no keyword.
-	grams  [1 << 16 / 64]uint64
-	starts [256][]int // keyword indexes by first byte
+	grams [1 << 16 / 64]uint64
+	// starts[bigram] indexes lists: the keywords that start with it.
+	starts [1 << 16]uint16
+	lists  [][]int
 }
 
 var (
@@ -182,28 +199,19 @@ func parse(data []byte) (*Scanner, error) {
 		if rj.Regex == "" || rj.Path != "" || len(rj.Keywords) == 0 {
 			continue
 		}
-		re, err := regexp.Compile(rj.Regex)
-		if err != nil {
-			return nil, fmt.Errorf("rule %s: %w", rj.ID, err)
-		}
 		r := &Rule{
 			ID: rj.ID, Name: Name(rj.ID), Description: rj.Description,
-			re: re, secretGroup: rj.SecretGroup, entropy: rj.Entropy,
+			expr: rj.Regex, allowJSON: rj.Allowlists,
+			secretGroup: rj.SecretGroup, entropy: rj.Entropy,
 			generic: rj.ID == "generic-api-key",
-			assign:  strings.Contains(rj.Regex, assignShape),
-			span:    -1,
+			assign:  assignRule(rj.Regex, rj.Keywords),
 		}
-		if p, err := syntax.Parse(rj.Regex, syntax.Perl); err == nil {
-			r.span = maxLen(p)
+		if !r.assign {
+			if names := nameLiterals(rj.Regex); names != nil {
+				r.assign, r.names = true, names
+			}
 		}
 		r.anchored, r.wordStart = anchoredOn(rj.Regex, rj.Keywords)
-		for _, a := range rj.Allowlists {
-			al, err := compileAllow(a)
-			if err != nil {
-				return nil, fmt.Errorf("rule %s: %w", rj.ID, err)
-			}
-			r.allow = append(r.allow, al)
-		}
 		ri := len(s.rules)
 		s.rules = append(s.rules, r)
 		for _, k := range rj.Keywords {
@@ -220,7 +228,11 @@ func parse(data []byte) (*Scanner, error) {
 				s.byKeyword = append(s.byKeyword, nil)
 				g := gram(k[0], k[1])
 				s.grams[g/64] |= 1 << (g % 64)
-				s.starts[k[0]] = append(s.starts[k[0]], ki)
+				if s.starts[g] == 0 {
+					s.lists = append(s.lists, nil)
+					s.starts[g] = uint16(len(s.lists))
+				}
+				s.lists[s.starts[g]-1] = append(s.lists[s.starts[g]-1], ki)
 			}
 			s.byKeyword[ki] = append(s.byKeyword[ki], ri)
 		}
@@ -250,20 +262,74 @@ func anchoredOn(expr string, keywords []string) (anchored, wordStart bool) {
 		}
 		break
 	}
-	lr := strings.ToLower(rest)
-	if len(keywords) != 1 {
-		return false, false
+	// Each keyword must start the expression, or one of its alternatives
+	// at the outer group ("(?:hvs\\.…|s\\.…)").
+	lr := strings.NewReplacer(`\.`, ".", `\-`, "-", `\_`, "_").Replace(strings.ToLower(rest))
+	outer, depth := lr, 0
+	for i, c := range lr {
+		switch c {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		}
+		if depth < 0 {
+			outer = lr[:i]
+			break
+		}
 	}
-	k := strings.ToLower(keywords[0])
-	for _, c := range k {
-		if strings.ContainsRune(`\.+*?()|[]{}^$`, c) {
+	for _, k := range keywords {
+		k = strings.ToLower(k)
+		if strings.ContainsAny(k, `\+*?()|[]{}^$`) {
+			return false, false
+		}
+		if !strings.HasPrefix(lr, k) && !strings.Contains(outer, "|"+k) {
 			return false, false
 		}
 	}
-	if !strings.HasPrefix(lr, k) {
-		return false, false
-	}
 	return true, wordStart
+}
+
+// compile compiles r's expressions and allowlists, once: most rules never
+// run in a scan (their keywords do not occur), and compiling all 217 takes
+// 100 ms.
+func (r *Rule) compile() error {
+	r.once.Do(func() {
+		r.span = -1
+		re, err := regexp.Compile(r.expr)
+		if err != nil {
+			r.err = fmt.Errorf("rule %s: %w", r.ID, err)
+			return
+		}
+		r.re = re
+		if p, err := syntax.Parse(r.expr, syntax.Perl); err == nil {
+			r.span = maxLen(p)
+		}
+		if r.assign && strings.HasPrefix(r.expr, namePrefix) {
+			if re, err := regexp.Compile(`^(?i)` + strings.TrimPrefix(r.expr, namePrefix)); err == nil {
+				r.atName = re
+			}
+		}
+		for _, a := range r.allowJSON {
+			al, err := compileAllow(a)
+			if err != nil {
+				r.err = fmt.Errorf("rule %s: %w", r.ID, err)
+				return
+			}
+			r.allow = append(r.allow, al)
+		}
+	})
+	return r.err
+}
+
+// Check compiles every rule: an error names the first that does not.
+func (s *Scanner) Check() error {
+	for _, r := range s.rules {
+		if err := r.compile(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func gram(a, b byte) uint32 { return uint32(a)<<8 | uint32(b) }
@@ -300,7 +366,7 @@ func (s *Scanner) Candidates(text []byte) bool {
 		if s.grams[g/64]&(1<<(g%64)) == 0 {
 			continue
 		}
-		for _, ki := range s.starts[lower[text[i]]] {
+		for _, ki := range s.lists[s.starts[g]-1] {
 			if hasKeywordAt(text, i, s.kw[ki]) {
 				return true
 			}
@@ -311,9 +377,10 @@ func (s *Scanner) Candidates(text []byte) bool {
 
 // scratch is one Scan's working memory, pooled.
 type scratch struct {
-	pos  [][]int32 // per rule: where its keywords start (gated rules: only those followed by an assignment)
-	hit  []int     // rules with some position
-	wins [][2]int
+	pos   [][]int32 // per rule: where its keywords start (gated rules: only those followed by an assignment)
+	named []bool    // per rule with names: its keywords occur
+	hit   []int     // rules with some position
+	wins  [][2]int
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -325,13 +392,20 @@ func (s *Scanner) keywords(text []byte, sc *scratch) {
 		if s.grams[g/64]&(1<<(g%64)) == 0 {
 			continue
 		}
-		for _, ki := range s.starts[lower[text[i]]] {
+		for _, ki := range s.lists[s.starts[g]-1] {
 			k := s.kw[ki]
 			if !hasKeywordAt(text, i, k) {
 				continue
 			}
 			for _, ri := range s.byKeyword[ki] {
 				r := s.rules[ri]
+				if r.names != nil {
+					if len(sc.pos[ri]) == 0 && !sc.named[ri] {
+						sc.named[ri] = true
+						sc.hit = append(sc.hit, ri)
+					}
+					continue
+				}
 				if r.assign && !assignsAfter(text, i+len(k)) {
 					continue
 				}
@@ -391,6 +465,121 @@ func isWord(c byte) bool {
 // rule and about a hundred service rules) between the name and the value.
 const assignShape = `(?:[ \t\w.-]{0,20})[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)`
 
+// namePrefix starts the "name = value" rules: up to 50 name bytes before
+// the keyword, taken lazily.
+const namePrefix = `(?i)[\w.-]{0,50}?`
+
+// scanAtNames runs a "name = value" rule from each of its keyword places
+// (those an assignment follows) with its anchored expression. A match is
+// what the whole expression would match there: it starts where the run
+// of [\w.-] before the keyword starts, at most 50 bytes back; a place
+// inside a value already found is skipped.
+func (s *Scanner) scanAtNames(r *Rule, str string, pos []int32) []Match {
+	var found []Match
+	end := 0
+	for _, p32 := range pos {
+		p := int(p32)
+		if p < end {
+			continue
+		}
+		lim := min(len(str), p+maxNameValue)
+		m := r.atName.FindStringSubmatchIndex(str[p:lim])
+		if m != nil && m[1] == lim-p && lim < len(str) {
+			m = r.atName.FindStringSubmatchIndex(str[p:]) // a long value: cut by the window
+		}
+		if m == nil {
+			continue
+		}
+		for k := range m {
+			if m[k] >= 0 {
+				m[k] += p
+			}
+		}
+		start := p
+		for start > 0 && p-start < 50 {
+			c := str[start-1]
+			if !isWord(c) && c != '.' && c != '-' {
+				break
+			}
+			start--
+		}
+		m[0] = start
+		if mt, ok := s.match(r, str, m); ok {
+			found = append(found, mt)
+			end = mt.End
+		}
+	}
+	return found
+}
+
+// maxNameValue bounds what an anchored "name = value" match is looked for
+// in: a name, an operator and a 150-byte value fit.
+const maxNameValue = 320
+
+// nameLiterals returns the names of a "name = value" rule whose name group
+// is plain words ("(?:lob)", "(?:a|b)"), or nil.
+func nameLiterals(expr string) []string {
+	if !strings.HasPrefix(expr, namePrefix+"(?:") {
+		return nil
+	}
+	rest := expr[len(namePrefix)+3:]
+	end := strings.Index(rest, ")"+assignShape)
+	if end < 0 {
+		return nil
+	}
+	names := strings.Split(strings.ToLower(rest[:end]), "|")
+	for _, n := range names {
+		if len(n) < 2 {
+			return nil
+		}
+		for _, c := range n {
+			if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '_' && c != '-' {
+				return nil
+			}
+		}
+	}
+	return names
+}
+
+// namePlaces appends to pos, in order, the places in text where one of
+// names starts (ASCII case-insensitively) and an assignment follows.
+func namePlaces(text []byte, names []string, pos []int32) []int32 {
+	for i := 0; i < len(text); i++ {
+		for _, n := range names {
+			if lower[text[i]] == n[0] && hasKeywordAt(text, i, n) && assignsAfter(text, i+len(n)) {
+				pos = append(pos, int32(i))
+				break
+			}
+		}
+	}
+	return pos
+}
+
+// assignRule reports whether expr has assignShape right after a name group
+// that holds every keyword (lob-api-key's keywords are in its value: not
+// one of these).
+func assignRule(expr string, keywords []string) bool {
+	i := strings.Index(expr, assignShape)
+	if i < 0 {
+		return false
+	}
+	j := strings.LastIndex(expr[:i], "{0,50}?(?:")
+	if j < 0 {
+		return false
+	}
+	name := strings.ToLower(expr[j:i])
+	for _, k := range keywords {
+		k = strings.ToLower(k)
+		if len(k) > 5 {
+			k = k[:5] // "password" is passw(?:or)?d there
+		}
+		if !strings.Contains(name, k) {
+			return false
+		}
+	}
+	return true
+}
+
 // assignsAfter reports whether an assignment can follow a keyword ending at
 // i as assignShape reads it: at most 20 of [ \t\w.-], at most 3 of
 // [\s'"], then one of = > : | ? ,. Where none can, no match of a rule of
@@ -433,9 +622,11 @@ func (s *Scanner) Scan(text []byte, fn func(Match)) {
 	defer scratchPool.Put(sc)
 	if len(sc.pos) < len(s.rules) {
 		sc.pos = make([][]int32, len(s.rules))
+		sc.named = make([]bool, len(s.rules))
 	}
 	for _, ri := range sc.hit {
 		sc.pos[ri] = sc.pos[ri][:0]
+		sc.named[ri] = false
 	}
 	sc.hit = sc.hit[:0]
 	s.keywords(text, sc)
@@ -447,6 +638,24 @@ func (s *Scanner) Scan(text []byte, fn func(Match)) {
 	var out, generic []Match
 	for _, ri := range sc.hit {
 		r := s.rules[ri]
+		if r.compile() != nil {
+			continue
+		}
+		if r.names != nil {
+			sc.pos[ri] = namePlaces(text, r.names, sc.pos[ri][:0])
+			if len(sc.pos[ri]) == 0 || r.atName == nil {
+				continue
+			}
+		}
+		if r.atName != nil {
+			found := s.scanAtNames(r, str, sc.pos[ri])
+			if r.generic {
+				generic = append(generic, found...)
+			} else {
+				out = append(out, found...)
+			}
+			continue
+		}
 		before, after := r.span, r.span
 		if r.span < 0 {
 			before, after = 256, 8192
@@ -458,7 +667,7 @@ func (s *Scanner) Scan(text []byte, fn func(Match)) {
 			// The name takes at most 50 bytes before the keyword.
 			before = 51
 			if r.span < 0 {
-				after = 1024
+				after = 320 // name, operator, a 150-byte value; a longer base64 value reruns on the whole text
 			}
 		}
 		sc.wins = sc.wins[:0]

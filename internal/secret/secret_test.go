@@ -18,6 +18,9 @@ func scan(text string) []secret.Match {
 
 func TestRulesLoad(t *testing.T) {
 	sc := secret.Default()
+	if err := sc.Check(); err != nil {
+		t.Fatal(err)
+	}
 	if sc.Version != "v8.30.1" || len(sc.Rules()) < 200 {
 		t.Fatalf("version %s, %d rules", sc.Version, len(sc.Rules()))
 	}
