@@ -85,6 +85,7 @@ type fileSecrets struct {
 	order []*occurrence
 	tree  jsontree.Tree
 	buf   []byte
+	memo  secret.Memo
 }
 
 func (fs *fileSecrets) add(fp string, m *secret.Rule, line, col int, uuid string) {
@@ -111,7 +112,7 @@ func (fs *fileSecrets) scanLine(l *model.Line) {
 	}
 	sc := secret.Default()
 	var uuid string
-	fs.buf = sc.ScanTree(t, fs.buf, func(f secret.Found) {
+	fs.buf = sc.ScanTree(t, fs.buf, &fs.memo, func(f secret.Found) {
 		if uuid == "" {
 			uuid = l.Root.Get("uuid").String()
 		}
@@ -123,7 +124,7 @@ func (fs *fileSecrets) scanDoc(f *model.File) {
 	if fs.tree.Parse(f.Doc) != nil {
 		return
 	}
-	fs.buf = secret.Default().ScanTree(&fs.tree, fs.buf, func(fd secret.Found) {
+	fs.buf = secret.Default().ScanTree(&fs.tree, fs.buf, nil, func(fd secret.Found) {
 		line, col := jsonpos.LineCol(f.Doc, fd.RawStart)
 		fs.add(fd.Fingerprint(), fd.Rule, line, col, "")
 	})

@@ -2,6 +2,7 @@ package secret
 
 import (
 	"bytes"
+	"hash/maphash"
 	"unicode/utf8"
 
 	"github.com/ccvet/ccvet/internal/jsontree"
@@ -41,25 +42,46 @@ func skipKey(k []byte) bool {
 	return bytes.HasSuffix(k, []byte("Uuid")) || bytes.HasSuffix(k, []byte("UUID"))
 }
 
+// minSecret is shorter than any match of the rules (the shortest take
+// 16 bytes or more): a string this short is not scanned.
+const minSecret = 12
+
 // ScanTree calls fn for each secret in the strings of a parsed JSON value,
 // each string decoded (escapes undone) and scanned once. Object keys,
 // the members skipKey names, the data of base64 blocks (images,
 // documents) and the arrays of ledger tails are not scanned. buf is
 // scratch space, returned for reuse.
-func (s *Scanner) ScanTree(t *jsontree.Tree, buf []byte, fn func(Found)) []byte {
+func (s *Scanner) ScanTree(t *jsontree.Tree, buf []byte, memo *Memo, fn func(Found)) []byte {
 	if len(t.Nodes) == 0 {
 		return buf
 	}
-	w := walker{s: s, t: t, buf: buf, fn: fn}
+	w := walker{s: s, t: t, buf: buf, fn: fn, memo: memo}
 	w.node(jsontree.Root, nil)
 	return w.buf
 }
 
+// Memo remembers the long strings that held no secret, so that the copies
+// of one text a file holds (a tool result is also in toolUseResult, in
+// progress entries, in ledger blobs) are scanned once. The zero Memo is
+// ready; it is not safe for concurrent use.
+type Memo struct {
+	clean map[uint64]struct{}
+}
+
+// memoFrom is the shortest string a Memo remembers; maxMemo bounds it.
+const (
+	memoFrom = 256
+	maxMemo  = 1 << 16
+)
+
+var memoSeed = maphash.MakeSeed()
+
 type walker struct {
-	s   *Scanner
-	t   *jsontree.Tree
-	buf []byte
-	fn  func(Found)
+	memo *Memo
+	s    *Scanner
+	t    *jsontree.Tree
+	buf  []byte
+	fn   func(Found)
 }
 
 func (w *walker) node(i int, key []byte) {
@@ -97,7 +119,17 @@ func (w *walker) node(i int, key []byte) {
 func (w *walker) str(i int, key []byte) {
 	t := w.t
 	nd := &t.Nodes[i]
+	if nd.End-nd.Start < minSecret {
+		return // shorter than any secret, even escaped
+	}
 	raw := t.RawBytes(i)
+	var h uint64
+	if w.memo != nil && len(raw) >= memoFrom {
+		h = maphash.Bytes(memoSeed, raw)
+		if _, ok := w.memo.clean[h]; ok {
+			return
+		}
+	}
 	text := raw
 	if nd.Esc {
 		w.buf = t.AppendStr(w.buf[:0], i)
@@ -105,7 +137,9 @@ func (w *walker) str(i int, key []byte) {
 	}
 	start := int(nd.Start)
 	esc := nd.Esc
+	found := false
 	w.s.Scan(text, func(m Match) {
+		found = true
 		f := Found{Match: m, Key: string(key)}
 		if esc {
 			f.RawStart, f.RawEnd = RawSpan(raw, m.Start, m.End)
@@ -116,6 +150,14 @@ func (w *walker) str(i int, key []byte) {
 		f.RawEnd += start
 		w.fn(f)
 	})
+	if h != 0 && !found {
+		if w.memo.clean == nil {
+			w.memo.clean = map[uint64]struct{}{}
+		}
+		if len(w.memo.clean) < maxMemo {
+			w.memo.clean[h] = struct{}{}
+		}
+	}
 }
 
 // RawSpan maps the decoded byte range [start, end) of a JSON string's
@@ -211,7 +253,7 @@ func (s *Scanner) Spans(line []byte) [][2]int {
 	var out [][2]int
 	var t jsontree.Tree
 	if err := t.Parse(line); err == nil {
-		s.ScanTree(&t, nil, func(f Found) { out = append(out, [2]int{f.RawStart, f.RawEnd}) })
+		s.ScanTree(&t, nil, nil, func(f Found) { out = append(out, [2]int{f.RawStart, f.RawEnd}) })
 		return out
 	}
 	s.ScanLine(line, func(f Found) { out = append(out, [2]int{f.RawStart, f.RawEnd}) })

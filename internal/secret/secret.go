@@ -21,6 +21,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unsafe"
 )
 
 //go:embed gitleaks.json
@@ -95,13 +96,7 @@ type Scanner struct {
 	// kw lists the distinct keywords; byKeyword the rules of each.
 	kw        []string
 	byKeyword [][]int
-	// grams marks the 2-byte lowercase prefixes of the keywords (the
-	// shortest keyword, jwt's "ey", has 2): a text position whose 2 bytes
-	// are not marked starts no keyword.
-	grams [1 << 16 / 64]uint64
-	// starts[bigram] indexes lists: the keywords that start with it.
-	starts [1 << 16]uint16
-	lists  [][]int
+	ac        *matcher
 }
 
 var (
@@ -226,17 +221,11 @@ func parse(data []byte) (*Scanner, error) {
 				kwIndex[k] = ki
 				s.kw = append(s.kw, k)
 				s.byKeyword = append(s.byKeyword, nil)
-				g := gram(k[0], k[1])
-				s.grams[g/64] |= 1 << (g % 64)
-				if s.starts[g] == 0 {
-					s.lists = append(s.lists, nil)
-					s.starts[g] = uint16(len(s.lists))
-				}
-				s.lists[s.starts[g]-1] = append(s.lists[s.starts[g]-1], ki)
 			}
 			s.byKeyword[ki] = append(s.byKeyword[ki], ri)
 		}
 	}
+	s.ac = newMatcher(s.kw)
 	return s, nil
 }
 
@@ -332,8 +321,6 @@ func (s *Scanner) Check() error {
 	return nil
 }
 
-func gram(a, b byte) uint32 { return uint32(a)<<8 | uint32(b) }
-
 // lower is ASCII lowercasing, the keyword search's: every keyword is ASCII.
 var lower = func() (t [256]byte) {
 	for i := range t {
@@ -361,18 +348,9 @@ func hasKeywordAt(text []byte, i int, k string) bool {
 // Candidates reports whether some keyword occurs in text: when it is
 // false, Scan finds nothing.
 func (s *Scanner) Candidates(text []byte) bool {
-	for i := 0; i+2 <= len(text); i++ {
-		g := gram(lower[text[i]], lower[text[i+1]])
-		if s.grams[g/64]&(1<<(g%64)) == 0 {
-			continue
-		}
-		for _, ki := range s.lists[s.starts[g]-1] {
-			if hasKeywordAt(text, i, s.kw[ki]) {
-				return true
-			}
-		}
-	}
-	return false
+	found := false
+	s.ac.each(text, func(int, int) bool { found = true; return false })
+	return found
 }
 
 // scratch is one Scan's working memory, pooled.
@@ -387,38 +365,35 @@ var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
 // keywords fills sc.pos with the places each rule's keywords occur.
 func (s *Scanner) keywords(text []byte, sc *scratch) {
-	for i := 0; i+2 <= len(text); i++ {
-		g := gram(lower[text[i]], lower[text[i+1]])
-		if s.grams[g/64]&(1<<(g%64)) == 0 {
-			continue
-		}
-		for _, ki := range s.lists[s.starts[g]-1] {
-			k := s.kw[ki]
-			if !hasKeywordAt(text, i, k) {
-				continue
-			}
-			for _, ri := range s.byKeyword[ki] {
-				r := s.rules[ri]
-				if r.names != nil {
-					if len(sc.pos[ri]) == 0 && !sc.named[ri] {
-						sc.named[ri] = true
-						sc.hit = append(sc.hit, ri)
-					}
-					continue
-				}
-				if r.assign && !assignsAfter(text, i+len(k)) {
-					continue
-				}
-				if r.wordStart && i > 0 && isWord(text[i-1]) && isWord(text[i]) {
-					continue
-				}
-				if len(sc.pos[ri]) == 0 {
+	s.ac.each(text, func(ki, i int) bool {
+		k := s.kw[ki]
+		for _, ri := range s.byKeyword[ki] {
+			r := s.rules[ri]
+			if r.names != nil {
+				if len(sc.pos[ri]) == 0 && !sc.named[ri] {
+					sc.named[ri] = true
 					sc.hit = append(sc.hit, ri)
 				}
-				if p := sc.pos[ri]; len(p) == 0 || p[len(p)-1] != int32(i) {
-					sc.pos[ri] = append(p, int32(i))
-				}
+				continue
 			}
+			if r.assign && !assignsAfter(text, i+len(k)) {
+				continue
+			}
+			if r.wordStart && i > 0 && isWord(text[i-1]) && isWord(text[i]) {
+				continue
+			}
+			if len(sc.pos[ri]) == 0 {
+				sc.hit = append(sc.hit, ri)
+			}
+			sc.pos[ri] = append(sc.pos[ri], int32(i))
+		}
+		return true
+	})
+	// Places come by where their keyword ends: put each rule's in order.
+	for _, ri := range sc.hit {
+		if p := sc.pos[ri]; len(p) > 1 {
+			slices.Sort(p)
+			sc.pos[ri] = slices.Compact(p)
 		}
 	}
 }
@@ -634,7 +609,9 @@ func (s *Scanner) Scan(text []byte, fn func(Match)) {
 		return
 	}
 	slices.Sort(sc.hit)
-	str := string(text) // the expressions run on strings: one copy
+	// The expressions run on a string: text, not copied (it is not
+	// changed while Scan runs; a Match's value is copied out of it).
+	str := unsafe.String(&text[0], len(text))
 	var out, generic []Match
 	for _, ri := range sc.hit {
 		r := s.rules[ri]
@@ -780,7 +757,7 @@ func (s *Scanner) match(r *Rule, str string, m []int) (Match, bool) {
 	if placeholder(secret) {
 		return Match{}, false
 	}
-	return Match{Rule: r, Start: secStart, End: secEnd, Value: secret}, true
+	return Match{Rule: r, Start: secStart, End: secEnd, Value: strings.Clone(secret)}, true
 }
 
 func lineAround(str string, start, end int) string {

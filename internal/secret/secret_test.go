@@ -106,7 +106,7 @@ func TestScanTreeEscapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	var found []secret.Found
-	secret.Default().ScanTree(&tr, nil, func(f secret.Found) { found = append(found, f) })
+	secret.Default().ScanTree(&tr, nil, nil, func(f secret.Found) { found = append(found, f) })
 	if len(found) != 2 {
 		t.Fatalf("found %d", len(found))
 	}
@@ -144,5 +144,25 @@ func BenchmarkScanProse(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		sc.Scan(text, func(secret.Match) {})
+	}
+}
+
+func BenchmarkKeywordPass(b *testing.B) {
+	text := []byte(strings.Repeat("func (w *walker) node(i int, key []byte) { t := w.t; switch t.Nodes[i].Kind { case jsontree.String: w.str(i, key) } } // The key to this change is the token refresh.\n", 100))
+	sc := secret.Default()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		secret.KeywordHits(sc, text)
+	}
+}
+
+func BenchmarkKeywordPassPlain(b *testing.B) {
+	text := []byte(strings.Repeat("lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. ", 100))
+	sc := secret.Default()
+	b.SetBytes(int64(len(text)))
+	n := secret.KeywordHits(sc, text)
+	b.ReportMetric(float64(n)/float64(len(text))*1000, "hits/KB")
+	for b.Loop() {
+		secret.KeywordHits(sc, text)
 	}
 }
