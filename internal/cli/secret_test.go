@@ -2,6 +2,8 @@ package cli
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -9,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccvet/ccvet/internal/jsontree"
+	"github.com/ccvet/ccvet/internal/ledger"
 	"github.com/ccvet/ccvet/internal/secret"
 	"github.com/ccvet/ccvet/internal/secret/secrettest"
 )
@@ -21,6 +25,7 @@ import (
 type secretStore struct {
 	root                    string
 	aws, gh, pem, ant, slak string
+	blobHash                string
 	// want maps a path from the root to the fingerprints expected there,
 	// with their line.
 	want map[string]map[string]int
@@ -85,8 +90,11 @@ func makeSecretStore(t *testing.T) *secretStore {
 	b.WriteString(line(u3))
 	a3, _ := entry("assistant", id5, asst("msg_03", map[string]any{"type": "text", "text": "ok"}))
 	b.WriteString(line(a3))
-	b.WriteString(line(map[string]any{"type": "api-request-blob", "hash": "0000000000000000000000000000000000000000000000000000000000000000",
-		"message": map[string]any{"role": "user", "content": "deploy with AWS_ACCESS_KEY_ID=" + st.aws + " now"}}))
+	blob := map[string]any{"role": "user", "content": "deploy with AWS_ACCESS_KEY_ID=" + st.aws + " now"}
+	sum := sha256.Sum256(ledger.AppendMessageCanon(nil, jsontree.AnyVal(blob)))
+	st.blobHash = hex.EncodeToString(sum[:])
+	b.WriteString(line(map[string]any{"type": "api-request-blob", "hash": st.blobHash, "message": blob, "sessionId": secretSID}))
+	b.WriteString(line(map[string]any{"type": "api-request", "id": "req_1", "keep": 0, "tail": []any{st.blobHash}, "sessionId": secretSID}))
 	write("projects/"+secretProj+"/"+secretSID+".jsonl", b.String())
 
 	sa, _ := entry("user", "", map[string]any{"role": "user", "content": "use ANTHROPIC_API_KEY=" + st.ant})
@@ -255,5 +263,134 @@ func TestSecretSelectionAndBaseline(t *testing.T) {
 	count("--write-baseline", base, st.root)
 	if n := count("--baseline", base, st.root); n != 0 {
 		t.Errorf("with the baseline: %d findings", n)
+	}
+}
+
+// snapshot reads every file under root.
+func snapshot(t *testing.T, root string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		out[p] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+type findingKey struct {
+	rule, path string
+	line       int
+}
+
+func lintKeys(t *testing.T, root string) (others map[findingKey]string, secrets int) {
+	t.Helper()
+	out, _, _ := runJSON(t, root)
+	others = map[findingKey]string{}
+	for _, f := range out.Findings {
+		if f.Rule == "secret" {
+			secrets++
+			continue
+		}
+		others[findingKey{f.Rule, f.Path, f.Line}] = f.Message
+	}
+	return others, secrets
+}
+
+// ccvet redact: the plan names every copy and no value; --write leaves no
+// copy anywhere under the data root, keeps every line valid JSON and the
+// request ledger consistent (lint reports no secret and nothing new); --undo
+// restores every byte.
+func TestRedactWriteUndo(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	st := makeSecretStore(t)
+	backups := t.TempDir()
+	before := snapshot(t, st.root)
+	othersBefore, secretsBefore := lintKeys(t, st.root)
+	if secretsBefore == 0 {
+		t.Fatal("no secret found before")
+	}
+
+	stdout, stderr, code := run(t, "", "redact", st.root)
+	if code != ExitFindings {
+		t.Fatalf("plan: exit %d: %s", code, stderr)
+	}
+	if l := st.leaks(stdout + stderr); len(l) > 0 {
+		t.Errorf("the plan prints secrets %v", l)
+	}
+	for _, v := range st.values() {
+		if !strings.Contains(stdout, secret.Fingerprint(v)) {
+			t.Errorf("the plan does not name %s:\n%s", secret.Fingerprint(v), stdout)
+		}
+	}
+	if !bytes.Equal(mustJSON(t, snapshot(t, st.root)), mustJSON(t, before)) {
+		t.Fatal("the plan changed files")
+	}
+
+	stdout, stderr, code = run(t, "", "redact", "--write", "--force", "--backup-dir", backups, st.root)
+	if code != ExitOK {
+		t.Fatalf("--write: exit %d: %s%s", code, stdout, stderr)
+	}
+	if l := st.leaks(stdout + stderr); len(l) > 0 {
+		t.Errorf("--write prints secrets %v", l)
+	}
+	after := snapshot(t, st.root)
+	for p, b := range after {
+		if l := st.leaks(string(b)); len(l) > 0 {
+			t.Errorf("%s still holds %v", p, l)
+		}
+	}
+	if !bytes.Contains(after[filepath.Join(st.root, "history.jsonl")], []byte("[REDACTED:aws-access-token:"+secret.Fingerprint(st.aws)+"]")) {
+		t.Errorf("history.jsonl: no placeholder")
+	}
+	othersAfter, secretsAfter := lintKeys(t, st.root)
+	if secretsAfter != 0 {
+		t.Errorf("lint still reports %d secrets", secretsAfter)
+	}
+	for k, msg := range othersAfter {
+		if _, ok := othersBefore[k]; !ok {
+			t.Errorf("new finding after redact: %v: %s", k, msg)
+		}
+	}
+	tr := after[filepath.Join(st.root, "projects", secretProj, secretSID+".jsonl")]
+	if bytes.Contains(tr, []byte(st.blobHash)) {
+		t.Errorf("the ledger still names the blob by its old hash")
+	}
+
+	stdout, stderr, code = run(t, "", "redact", "--undo", "--backup-dir", backups)
+	if code != ExitOK {
+		t.Fatalf("--undo: exit %d: %s%s", code, stdout, stderr)
+	}
+	restored := snapshot(t, st.root)
+	for p, b := range before {
+		if !bytes.Equal(restored[p], b) {
+			t.Errorf("%s: not restored byte for byte", p)
+		}
+	}
+	stdout, _, _ = run(t, "", "redact", "--list-backups", "--backup-dir", backups)
+	if !strings.Contains(stdout, "file(s)") {
+		t.Errorf("--list-backups: %s", stdout)
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestRedactHelp(t *testing.T) {
+	stdout, _, code := run(t, "", "redact", "--help")
+	if code != ExitOK || !strings.HasPrefix(stdout, "") || !strings.Contains(stdout, "Usage: ccvet redact [--write]") {
+		t.Errorf("exit %d:\n%s", code, stdout)
 	}
 }
