@@ -208,7 +208,7 @@ func secretsOf(f *model.File) *fileSecrets {
 	defer fileSecretsMu.Unlock()
 	fs := fileSecretsOf[f]
 	if fs == nil {
-		fs = &fileSecrets{}
+		fs = &fileSecrets{buf: (*stringBufs.Get().(*[]byte))[:0]}
 		fileSecretsOf[f] = fs
 	}
 	return fs
@@ -216,9 +216,18 @@ func secretsOf(f *model.File) *fileSecrets {
 
 func forgetSecrets(f *model.File) {
 	fileSecretsMu.Lock()
+	fs := fileSecretsOf[f]
 	delete(fileSecretsOf, f)
 	fileSecretsMu.Unlock()
+	if fs != nil && fs.buf != nil {
+		b := fs.buf[:0]
+		stringBufs.Put(&b)
+		fs.buf = nil
+	}
 }
+
+// stringBufs hold the decoded strings of the files being read.
+var stringBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 // storeSecretsKey names the store's collection in Store.Shared.
 type storeSecretsKey struct{}
@@ -300,6 +309,9 @@ func displayPrefix(s *model.Store, dir string) string {
 // private key) is found whole unless it crosses a chunk's edge.
 const plainChunk = 4 << 20
 
+// plainBufs are scanPlain's buffers, as large as the files read needed.
+var plainBufs = sync.Pool{New: func() any { return new([]byte) }}
+
 // scanPlain scans one plain file (a backup, a tool result, a paste) as
 // text, in chunks of whole lines, and places each secret at its line.
 func scanPlain(p string) *fileSecrets {
@@ -308,9 +320,19 @@ func scanPlain(p string) *fileSecrets {
 		return nil
 	}
 	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil {
+		return nil
+	}
 	fs := &fileSecrets{}
 	sc := secret.Default()
-	buf := make([]byte, 0, plainChunk)
+	bp := plainBufs.Get().(*[]byte)
+	defer plainBufs.Put(bp)
+	want := int(min(st.Size()+1, plainChunk))
+	if cap(*bp) < want {
+		*bp = make([]byte, 0, want)
+	}
+	buf := (*bp)[:0:want]
 	var carry []byte
 	line := 1
 	for {
