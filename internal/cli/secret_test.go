@@ -125,8 +125,8 @@ func makeSecretStore(t *testing.T) *secretStore {
 
 func (st *secretStore) values() []string { return []string{st.aws, st.gh, st.pem, st.ant, st.slak} }
 
-// leaks reports the secrets out shows: the whole value, or for the PEM key
-// any line of its body.
+// leaks reports the secrets out shows, whole or in part: any 16 bytes of
+// one (of a line of the PEM key's body), raw or with '/' escaped.
 func (st *secretStore) leaks(out string) []string {
 	var got []string
 	for _, v := range st.values() {
@@ -134,9 +134,14 @@ func (st *secretStore) leaks(out string) []string {
 		if strings.Contains(v, "\n") {
 			parts = strings.Split(v, "\n")[1:4]
 		}
+	part:
 		for _, p := range parts {
-			if strings.Contains(out, p) || strings.Contains(out, strings.ReplaceAll(p, "/", `\/`)) {
-				got = append(got, p[:8]+"…")
+			for i := 0; i+16 <= len(p); i += 4 {
+				c := p[i : i+16]
+				if strings.Contains(out, c) || strings.Contains(out, strings.ReplaceAll(c, "/", `\/`)) {
+					got = append(got, p[:8]+"…")
+					continue part
+				}
 			}
 		}
 	}
@@ -208,8 +213,17 @@ func TestSecretNeverPrinted(t *testing.T) {
 	t.Setenv("HOME", t.TempDir())
 	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
 	st := makeSecretStore(t)
+	// A fix on a line holding a secret: its --diff shows the line.
+	hist := filepath.Join(st.root, "projects", secretProj, secretSID, "subagents", "agent-a1.jsonl")
+	if b, err := os.ReadFile(hist); err != nil {
+		t.Fatal(err)
+	} else if err := os.WriteFile(hist, bytes.TrimSuffix(b, []byte("\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	base := filepath.Join(t.TempDir(), "baseline.json")
 	runs := [][]string{
+		{"fix", "--diff", st.root},
+		{"fix", "--unsafe", "--diff", st.root},
 		{st.root},
 		{"--format", "json", st.root},
 		{"--format", "sarif", st.root},
@@ -224,8 +238,8 @@ func TestSecretNeverPrinted(t *testing.T) {
 		if l := st.leaks(stdout.String() + stderr.String()); len(l) > 0 {
 			t.Errorf("ccvet %v prints secrets %v", args[:len(args)-1], l)
 		}
-		if args[0] == "fix" && !strings.Contains(stdout.String()+stderr.String(), "secret") {
-			t.Logf("fix output: %s", stdout.String())
+		if len(args) > 1 && args[len(args)-2] == "--diff" && !strings.Contains(stdout.String(), "+++") {
+			t.Errorf("fix --diff shows no diff:\n%s", stdout.String())
 		}
 	}
 	if b, err := os.ReadFile(base); err != nil {
@@ -392,5 +406,15 @@ func TestRedactHelp(t *testing.T) {
 	stdout, _, code := run(t, "", "redact", "--help")
 	if code != ExitOK || !strings.HasPrefix(stdout, "") || !strings.Contains(stdout, "Usage: ccvet redact [--write]") {
 		t.Errorf("exit %d:\n%s", code, stdout)
+	}
+}
+
+// fix --diff clips a changed line around its edit: a secret there is masked.
+func TestDiffLineMasksSecrets(t *testing.T) {
+	gh := secrettest.New(3).GitHub()
+	line := []byte(`{"type":"user","message":{"role":"user","content":"token ` + gh + ` here"}}` + "\n")
+	got := clipLine(line, int64(bytes.Index(line, []byte(gh))))
+	if strings.Contains(got, gh[4:20]) || !strings.Contains(got, "****") {
+		t.Errorf("clipLine shows the secret: %s", got)
 	}
 }

@@ -174,7 +174,7 @@ func writeSnippet(w io.Writer, src LineSource, f *finding.Finding, paintCaret fu
 	if !ok {
 		return
 	}
-	line = maskSecrets(line)
+	line = MaskSecrets(line)
 	text, caret, ok := snippet(line, f.Column, SnippetWidth)
 	if !ok {
 		return
@@ -185,10 +185,11 @@ func writeSnippet(w io.Writer, src LineSource, f *finding.Finding, paintCaret fu
 	fmt.Fprintf(w, " %*s | %s%s\n", g, "", strings.Repeat(" ", caret), paintCaret("^"))
 }
 
-// maskSecrets returns line with the bytes of every secret on it (what the
-// secret rule finds) replaced by '*', so that no snippet, whatever finding
-// it is printed under, shows one. line is not changed: a copy is masked.
-func maskSecrets(line []byte) []byte {
+// MaskSecrets returns line with the bytes of every secret on it (what the
+// secret rule finds) replaced by '*', so that no snippet or diff, whatever
+// finding it is printed for, shows one. line is not changed: a copy is
+// masked.
+func MaskSecrets(line []byte) []byte {
 	sc := secret.Default()
 	if !sc.Candidates(line) {
 		return line
