@@ -273,6 +273,25 @@ func TestSecretSelectionAndBaseline(t *testing.T) {
 	if n := count("--disable", "secret", st.root); n != 0 {
 		t.Errorf("--disable secret: %d findings", n)
 	}
+	// Paths and rules in .ccvet.yaml.
+	cfg := filepath.Join(t.TempDir(), ".ccvet.yaml")
+	if err := os.WriteFile(cfg, []byte("ignore:\n  - path: file-history/**\n    rules: [secret]\n    reason: dummy keys in backups\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	all := count(st.root)
+	out, _, _ := runJSON(t, "--config", cfg, st.root)
+	n := 0
+	for _, f := range out.Findings {
+		if f.Rule == "secret" {
+			n++
+			if strings.Contains(f.Path, "file-history/") {
+				t.Errorf("ignored path reported: %s", f.Path)
+			}
+		}
+	}
+	if n != all-1 {
+		t.Errorf("with the ignore: %d secret findings, want %d", n, all-1)
+	}
 	base := filepath.Join(t.TempDir(), "b.json")
 	count("--write-baseline", base, st.root)
 	if n := count("--baseline", base, st.root); n != 0 {
