@@ -48,7 +48,7 @@ func TestRedactRealResume(t *testing.T) {
 func redactRealResume(t *testing.T, v, bin string) {
 	ctx := context.Background()
 	g := secrettest.New(332)
-	aws, gh := g.AWS(), g.GitHub()
+	aws, gh, slack := g.AWS(), g.GitHub(), g.Slack()
 	srv, err := oracle.NewServer()
 	if err != nil {
 		t.Fatal(err)
@@ -58,14 +58,57 @@ func redactRealResume(t *testing.T, v, bin string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	dotenv := filepath.Join(env.Work, "app.env")
 	r, err := env.Run(ctx, oracle.RunOpts{Prompt: oracle.Prompt("Deploy with AWS_ACCESS_KEY_ID="+aws+" in steps.",
 		oracle.Call(oracle.Bash("echo GITHUB_TOKEN="+gh)),
+		oracle.Call(oracle.Tool{Name: "Write", Input: map[string]any{"file_path": dotenv, "content": "SLACK_TOKEN=" + slack + "\n"}}),
+		oracle.Call(oracle.Tool{Name: "Edit", Input: map[string]any{"file_path": dotenv, "old_string": "SLACK_TOKEN=" + slack, "new_string": "SLACK_TOKEN=${SLACK}"}}),
 		oracle.Call(oracle.Bash("echo done")),
 		oracle.Text("All done."))})
 	if err != nil || r.Exit != 0 || r.SessionID == "" {
 		t.Fatalf("session: %v %+v", err, r)
 	}
 	file := env.SessionFile(r.SessionID)
+	// Where lint finds each secret: the transcript (prompt, tool_use
+	// input, tool result) and history.jsonl (the prompt); the Write's
+	// content is in the transcript, and in a file-history backup when the
+	// version keeps one.
+	found := map[string]map[string]bool{}
+	out, _, _ := runJSON(t, env.Root)
+	for _, f := range out.Findings {
+		if f.Rule != "secret" {
+			continue
+		}
+		if found[f.Path] == nil {
+			found[f.Path] = map[string]bool{}
+		}
+		for _, s := range []string{aws, gh, slack} {
+			if strings.Contains(f.Message, secret.Fingerprint(s)) {
+				found[f.Path][secret.Fingerprint(s)] = true
+			}
+		}
+	}
+	rel := func(p string) string { r, _ := filepath.Rel(env.Root, p); return filepath.ToSlash(r) }
+	for _, s := range []string{aws, gh, slack} {
+		if !found[rel(file)][secret.Fingerprint(s)] {
+			t.Errorf("lint does not report secret %s in the transcript: %v", secret.Fingerprint(s), found)
+		}
+	}
+	// claude -p keeps no history.jsonl and no file-history backups: they
+	// are checked only if this version wrote them.
+	if b, err := os.ReadFile(filepath.Join(env.Root, "history.jsonl")); err == nil && strings.Contains(string(b), aws) &&
+		!found["history.jsonl"][secret.Fingerprint(aws)] {
+		t.Errorf("lint does not report the prompt's secret in history.jsonl: %v", found)
+	}
+	_ = filepath.WalkDir(filepath.Join(env.Root, "file-history"), func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		if b, _ := os.ReadFile(p); strings.Contains(string(b), slack) && !found[rel(p)][secret.Fingerprint(slack)] {
+			t.Errorf("lint does not report the secret of backup %s", rel(p))
+		}
+		return nil
+	})
 	healthy, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -117,17 +160,37 @@ func redactRealResume(t *testing.T, v, bin string) {
 		t.Fatal(err)
 	}
 	_ = os.Chtimes(file, old, old)
-	backups := filepath.Join(t.TempDir(), "backups")
-	stdout, stderr, code := run(t, "", "redact", "--write", "--force", "--backup-dir", backups, env.Root)
+	bdir := filepath.Join(t.TempDir(), "backups")
+	stdout, stderr, code := run(t, "", "redact", "--write", "--force", "--backup-dir", bdir, env.Root)
 	if code != ExitOK {
 		t.Fatalf("redact --write: exit %d: %s%s", code, stdout, stderr)
+	}
+	// Nothing is left under the data root, and lint finds no secret.
+	_ = filepath.WalkDir(env.Root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		b, _ := os.ReadFile(p)
+		for _, s := range []string{aws, gh, slack} {
+			if strings.Contains(string(b), s) {
+				t.Errorf("%s still holds secret %s", rel(p), secret.Fingerprint(s))
+			}
+		}
+		return nil
+	})
+	if out, _, _ := runJSON(t, env.Root); true {
+		for _, f := range out.Findings {
+			if f.Rule == "secret" {
+				t.Errorf("after redact: %s:%d: %s", f.Path, f.Line, f.Message)
+			}
+		}
 	}
 	reqs := resume()
 	for _, q := range reqs {
 		if q.Status >= 400 {
 			t.Fatalf("the stand-in rejected a request after the redaction: %d %s", q.Status, q.Error)
 		}
-		for _, s := range []string{aws, gh} {
+		for _, s := range []string{aws, gh, slack} {
 			if strings.Contains(string(q.Body), s) {
 				t.Errorf("request %d (%s) still sends secret %s", q.Seq, q.Kind, secret.Fingerprint(s))
 			}
@@ -136,7 +199,7 @@ func redactRealResume(t *testing.T, v, bin string) {
 	after := mainShape(reqs)
 	// What was sent before, with each secret read as its placeholder.
 	repl := strings.NewReplacer(aws, "[REDACTED:aws-access-token:"+secret.Fingerprint(aws)+"]",
-		gh, "[REDACTED:github-pat:"+secret.Fingerprint(gh)+"]")
+		gh, "[REDACTED:github-pat:"+secret.Fingerprint(gh)+"]", slack, "[REDACTED:slack-bot-token:"+secret.Fingerprint(slack)+"]")
 	want := make([]string, len(before))
 	for i, s := range before {
 		want[i] = repl.Replace(s)
