@@ -76,12 +76,35 @@ const (
 
 var memoSeed = maphash.MakeSeed()
 
+// maxNamed bounds the values scanned with their member's name.
+const maxNamed = 4096
+
+// credentialName reports a member name that says its value is a
+// credential: it holds one of the generic rule's words.
+func credentialName(k []byte) bool {
+	var buf [64]byte
+	if len(k) > len(buf) {
+		return false
+	}
+	l := buf[:len(k)]
+	for i, c := range k {
+		l[i] = lower[c]
+	}
+	for _, w := range [...]string{"key", "token", "secret", "passw", "auth", "cred", "api", "access"} {
+		if bytes.Contains(l, []byte(w)) {
+			return true
+		}
+	}
+	return false
+}
+
 type walker struct {
-	memo *Memo
-	s    *Scanner
-	t    *jsontree.Tree
-	buf  []byte
-	fn   func(Found)
+	named []byte
+	memo  *Memo
+	s     *Scanner
+	t     *jsontree.Tree
+	buf   []byte
+	fn    func(Found)
 }
 
 func (w *walker) node(i int, key []byte) {
@@ -138,7 +161,21 @@ func (w *walker) str(i int, key []byte) {
 	start := int(nd.Start)
 	esc := nd.Esc
 	found := false
-	w.s.Scan(text, func(m Match) {
+	// A value under a name that says it is a credential ("apiKey",
+	// "token", ...) is scanned with its name before it, as it reads in the
+	// raw JSON: the "name = value" rules need the name. Only what lies in
+	// the value is kept.
+	scanned, skip := text, 0
+	if key != nil && len(text) <= maxNamed && credentialName(key) {
+		w.named = append(append(append(w.named[:0], key...), `": "`...), text...)
+		scanned, skip = w.named, len(key)+4
+	}
+	w.s.Scan(scanned, func(m Match) {
+		if m.Start < skip {
+			return
+		}
+		m.Start -= skip
+		m.End -= skip
 		found = true
 		f := Found{Match: m, Key: string(key)}
 		if esc {

@@ -166,3 +166,20 @@ func BenchmarkKeywordPassPlain(b *testing.B) {
 		secret.KeywordHits(sc, text)
 	}
 }
+
+// A credential in a structured value ({"apiKey": "..."}) is found with its
+// member's name, as gitleaks finds it in the raw JSON; the span is the
+// value's.
+func TestScanTreeNamedValue(t *testing.T) {
+	v := secrettest.New(9).Generic()
+	line := []byte(`{"type":"tool_use","input":{"env":{"apiKey":"` + v + `","mode":"q7Zr0pL2mN8vX4cB6tY1wQ9s"}}}`)
+	var tr jsontree.Tree
+	if err := tr.Parse(line); err != nil {
+		t.Fatal(err)
+	}
+	var found []secret.Found
+	secret.Default().ScanTree(&tr, nil, nil, func(f secret.Found) { found = append(found, f) })
+	if len(found) != 1 || found[0].Value != v || string(line[found[0].RawStart:found[0].RawEnd]) != v {
+		t.Fatalf("found %+v", found)
+	}
+}
