@@ -25,7 +25,7 @@ var Secret = register(&Rule{
 	ID:       "secret",
 	Severity: finding.Error,
 	Enabled:  true,
-	Since:    "0.9.0",
+	Since:    "0.2.0",
 	Summary:  "a secret (API key, token, private key) is stored in the file",
 	Why: "Everything a session saw is kept on disk: a key pasted into a prompt, a token a tool printed, a `.env` " +
 		"that `Read` showed. It is stored in the transcript, often several times (subagent transcripts, the " +
