@@ -30,8 +30,9 @@ import (
 	"github.com/ccvet/ccvet/internal/secret"
 )
 
-// MaxFile bounds the files a plan reads whole.
-const MaxFile = 1 << 30
+// MaxFile bounds the files a plan reads whole (one at a time; a file that
+// changes is kept until it is written).
+const MaxFile = 512 << 20
 
 // Secret is one distinct secret: its rule and fingerprint, never its value
 // outside this package.
@@ -95,16 +96,14 @@ func Build(found *layout.Result) (*Plan, error) {
 	}
 	p := &Plan{byFP: map[string]*Secret{}}
 	sc := secret.Default()
-	// Find: the secrets of the files given.
-	data := make([][]byte, len(cands))
-	for i, c := range cands {
+	// Find: the secrets of the files given, read one at a time.
+	for _, c := range cands {
+		if !c.given {
+			continue
+		}
 		b, err := readAll(c.osPath)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", c.path, err)
-		}
-		data[i] = b
-		if !c.given {
-			continue
 		}
 		detect(sc, b, c.kind, func(m secret.Match) { p.add(m) })
 	}
@@ -112,10 +111,15 @@ func Build(found *layout.Result) (*Plan, error) {
 	if len(p.Secrets) == 0 {
 		return p, nil
 	}
-	// Locate: every copy of them in every candidate.
-	for i, c := range cands {
+	// Locate: every copy of them in every candidate, read again one at a
+	// time; only the files that change keep their bytes (to be written).
+	for _, c := range cands {
+		b, err := readAll(c.osPath)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", c.path, err)
+		}
 		f := &File{OSPath: c.osPath, Path: c.path, Rel: c.rel, Root: c.root, SessionID: c.session, Kind: c.kind,
-			Orig: data[i], Count: map[string]int{}}
+			Orig: b, Count: map[string]int{}}
 		p.locate(f)
 		if len(f.Edits) == 0 {
 			continue
