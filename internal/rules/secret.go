@@ -6,9 +6,11 @@ import (
 	"io"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/jsonpos"
@@ -267,17 +269,45 @@ func (st *storeCollection) add(f *model.File, fs *fileSecrets) {
 // scanExtra reads, under each data root scanned, the plain files that keep
 // copies of session content (layout.PlainCopies), line by line.
 func (st *storeCollection) scanExtra(s *model.Store) {
+	seen := map[string]bool{}
 	for _, root := range s.Roots {
-		if root.Dir == "" {
+		if root.Dir == "" || seen[root.Dir] {
 			continue
 		}
+		seen[root.Dir] = true
 		prefix := displayPrefix(s, root.Dir)
-		for _, pf := range layout.PlainCopies(root.Dir) {
-			fs := scanPlain(pf.OSPath)
+		pcs := layout.PlainCopies(root.Dir)
+		// Read in parallel, as the engine reads the files it checks;
+		// gathered in the copies' order.
+		found := make([]*fileSecrets, len(pcs))
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		jobs := 0
+		if s.Env != nil {
+			jobs = s.Env.Jobs
+		}
+		if jobs <= 0 {
+			jobs = runtime.NumCPU()
+		}
+		for range min(jobs, len(pcs)) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					i := int(next.Add(1) - 1)
+					if i >= len(pcs) {
+						return
+					}
+					found[i] = scanPlain(pcs[i].OSPath)
+				}
+			}()
+		}
+		wg.Wait()
+		for i, fs := range found {
 			if fs == nil || len(fs.order) == 0 {
 				continue
 			}
-			st.plain = append(st.plain, plainFile{display: path.Join(prefix, pf.Rel), secrets: fs})
+			st.plain = append(st.plain, plainFile{display: path.Join(prefix, pcs[i].Rel), secrets: fs})
 			for _, o := range fs.order {
 				st.totals[o.fp] += o.count
 			}
