@@ -517,6 +517,7 @@ func clipLine(l []byte, focus int64) string {
 	} else {
 		nl = "  (no newline)"
 	}
+	l = report.MaskSecrets(l)
 	const side = 80
 	pre, post := "", ""
 	if focus < 0 {

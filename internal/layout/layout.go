@@ -23,6 +23,11 @@ const (
 	Subagent        // agent-<id>.jsonl, flat or under <sessionId>/subagents/
 	History         // history.jsonl
 	Todos           // todos/<sessionId>-agent-<agentId>.json
+	// Plain files that keep copies of session content (PlainCopies): never
+	// checked as JSON, only read for what they hold (the secret rule).
+	FileHistory // file-history/<sessionId>/<hash>@v<n>: a backup of a file a session edited
+	ToolResult  // projects/<enc>/<sessionId>/tool-results/*: a large tool output kept aside
+	PasteCache  // paste-cache/*: a large paste
 )
 
 func (k Kind) String() string {
@@ -35,6 +40,12 @@ func (k Kind) String() string {
 		return "history"
 	case Todos:
 		return "todos"
+	case FileHistory:
+		return "file-history backup"
+	case ToolResult:
+		return "tool result"
+	case PasteCache:
+		return "paste"
 	}
 	return "other"
 }

@@ -139,7 +139,8 @@ func New(opts Options) (*Engine, error) {
 			}
 		}
 	}
-	e.env = &model.Env{Schema: v, Strict: opts.Strict, ReaderVersion: opts.ReaderVersion, Enabled: func(id string) bool { return e.on[id] }}
+	e.env = &model.Env{Schema: v, Strict: opts.Strict, ReaderVersion: opts.ReaderVersion, Enabled: func(id string) bool { return e.on[id] },
+		Jobs: opts.Jobs}
 	return e, nil
 }
 

@@ -48,6 +48,9 @@ type Env struct {
 	// Enabled reports whether a rule will report; checks that are costly
 	// may skip work for rules that are off.
 	Enabled func(id string) bool
+	// Jobs is how many files the engine reads at once (<= 0: one per
+	// CPU): a store check that reads files of its own uses as many.
+	Jobs int
 }
 
 // Line is one line of a JSONL file as the line checks see it. The engine

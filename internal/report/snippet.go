@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/ccvet/ccvet/internal/secret"
 	"io"
 	"strconv"
 	"strings"
@@ -173,6 +174,7 @@ func writeSnippet(w io.Writer, src LineSource, f *finding.Finding, paintCaret fu
 	if !ok {
 		return
 	}
+	line = MaskSecrets(line)
 	text, caret, ok := snippet(line, f.Column, SnippetWidth)
 	if !ok {
 		return
@@ -181,4 +183,26 @@ func writeSnippet(w io.Writer, src LineSource, f *finding.Finding, paintCaret fu
 	g := max(len(num), 4)
 	fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf(" %*s | %s", g, num, text), " "))
 	fmt.Fprintf(w, " %*s | %s%s\n", g, "", strings.Repeat(" ", caret), paintCaret("^"))
+}
+
+// MaskSecrets returns line with the bytes of every secret on it (what the
+// secret rule finds) replaced by '*', so that no snippet or diff, whatever
+// finding it is printed for, shows one. line is not changed: a copy is
+// masked.
+func MaskSecrets(line []byte) []byte {
+	sc := secret.Default()
+	if !sc.Candidates(line) {
+		return line
+	}
+	spans := sc.Spans(line)
+	if len(spans) == 0 {
+		return line
+	}
+	out := append([]byte(nil), line...)
+	for _, sp := range spans {
+		for i := max(0, sp[0]); i < min(len(out), sp[1]); i++ {
+			out[i] = '*'
+		}
+	}
+	return out
 }

@@ -40,6 +40,8 @@ var fixInfo = map[string]FixInfo{
 	"unmatched-tool-result": {FixUnsafe, "when the call exists nowhere: replaces the tool_result block by the reader's own `[Orphaned tool result removed due to conversation resume]` text block, keeping the line; a result before its call: `/rewind` to before it"},
 	"duplicate-tool-use-id": {FixManual, "`/rewind` to before the second call; tool ids are never edited"},
 	"lone-surrogate":        {FixUnsafe, "replaces the lone `\\uD8xx` escape by the same-length `\\ufffd` (never in assistant content)"},
+	"secret": {FixManual, "revoke the key, then `ccvet redact --write PATH` replaces every copy under the data root by " +
+		"`[REDACTED:<rule>:<fingerprint>]` (backed up; `ccvet redact --undo` restores)"},
 	"escaped-nul":           {FixUnsafe, "replaces `\\u0000` by the same-length `\\ufffd` (never in assistant content)"},
 	"invalid-utf8":          {FixUnsafe, "replaces each invalid byte run by U+FFFD (never in assistant content)"},
 	"reordered-keys":        {FixUnsafe, "moves the `\"parentUuid\":…` member, bytes unchanged, to the front of the line (only the >5 MB resume pre-filter of 2.1.77+ cares)"},

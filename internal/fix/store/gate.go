@@ -14,7 +14,9 @@ import (
 // DataRoot is the Claude data root a file lies in, found from the file's
 // place whatever path named it: the folder holding the projects/ folder
 // the file is below, or the folder holding projects/ that the file sits in
-// directly (history.jsonl). "" when the file is in no data root.
+// directly (history.jsonl), or whose todos/, file-history/ or paste-cache/
+// folder holds it (what redact also writes). "" when the file is in no data
+// root.
 func DataRoot(path string) string {
 	real := Real(path)
 	dir := filepath.Dir(real)
@@ -29,9 +31,16 @@ func DataRoot(path string) string {
 		if filepath.Base(d) == "projects" && isDir(d) {
 			return parent
 		}
+		if dataFolders[filepath.Base(d)] && isDir(filepath.Join(parent, "projects")) {
+			return parent
+		}
 		d = parent
 	}
 }
+
+// dataFolders are the folders of a data root, beside projects/, that hold
+// files ccvet may write (redact's copies of a secret).
+var dataFolders = map[string]bool{"todos": true, "file-history": true, "paste-cache": true}
 
 func isDir(p string) bool {
 	st, err := os.Stat(p)

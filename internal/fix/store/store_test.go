@@ -604,3 +604,38 @@ func TestUndoOlderManifest(t *testing.T) {
 		t.Fatalf("undo gave %q", got)
 	}
 }
+
+// TestDataRootFolders: a file of todos/, file-history/ or paste-cache/
+// beside projects/ belongs to that data root (redact writes them); the same
+// names elsewhere do not make a data root.
+func TestDataRootFolders(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"projects/-p", "todos", "file-history/s1", "paste-cache", "other"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	loose := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(loose, "todos"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	want := Real(root)
+	for _, c := range []struct {
+		path, want string
+	}{
+		{filepath.Join(root, "projects", "-p", "s.jsonl"), want},
+		{filepath.Join(root, "history.jsonl"), want},
+		{filepath.Join(root, "todos", "s-agent-s.json"), want},
+		{filepath.Join(root, "file-history", "s1", "abc@v2"), want},
+		{filepath.Join(root, "paste-cache", "h.txt"), want},
+		{filepath.Join(root, "other", "x.json"), ""},
+		{filepath.Join(loose, "todos", "x.json"), ""},
+	} {
+		if err := os.WriteFile(c.path, []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := DataRoot(c.path); got != c.want {
+			t.Errorf("DataRoot(%s) = %q, want %q", c.path, got, c.want)
+		}
+	}
+}

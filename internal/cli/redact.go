@@ -1,0 +1,211 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	flag "github.com/spf13/pflag"
+
+	"github.com/ccvet/ccvet/internal/edit"
+	"github.com/ccvet/ccvet/internal/fix/store"
+	"github.com/ccvet/ccvet/internal/layout"
+	"github.com/ccvet/ccvet/internal/redact"
+	"github.com/ccvet/ccvet/internal/report"
+)
+
+// redactHelp ends `ccvet redact --help`.
+const redactHelp = `
+Without --write, redact shows the plan: each secret found under PATH (its
+rule and fingerprint, never its value), and every file of the data root that
+holds a copy, with where and how many. --write replaces every copy by
+[REDACTED:<rule>:<fingerprint>] with fix's machinery: each file is backed up,
+replaced atomically and verified (a session that is live is never written);
+--undo puts the files back. The backups hold the secrets: delete the run's
+folder (--list-backups names it) once you no longer need to undo.
+
+Exit status: 0 nothing to redact (or written), 1 secrets found (plan mode),
+2 usage, 3 internal error, 4 refused or aborted with nothing written.
+`
+
+type redactOptions struct {
+	write, listBackups, force, quiet bool
+	backupDir, undo                  string
+}
+
+func cmdRedact(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var o redactOptions
+	fs := subFlags("redact", stdout)
+	fs.BoolVarP(&o.write, "write", "w", false, "replace the secrets (default: show the plan, write nothing)")
+	fs.StringVar(&o.backupDir, "backup-dir", "", "keep backups in `DIR` (default $XDG_STATE_HOME/ccvet/backups, else ~/.local/state/ccvet/backups)")
+	fs.StringVar(&o.undo, "undo", "", "restore the files of backup run `ID` (--undo ID or --undo=ID; alone: the last run)")
+	fs.Lookup("undo").NoOptDefVal = "last"
+	fs.BoolVar(&o.listBackups, "list-backups", false, "list the backup runs and exit")
+	fs.BoolVar(&o.force, "force", false, "write even when a file changed in the last 60 s (never when its session is live)")
+	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no summary line")
+	if err := parseSub(fs, undoArgs(args)); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, redactHelp)
+		}
+		return fail(stderr, err)
+	}
+	if o.undo != "" {
+		if strings.ContainsAny(o.undo, `/\`) {
+			return fail(stderr, usagef("--undo takes a backup run ID (see --list-backups), not a path: %s", o.undo))
+		}
+		if fs.NArg() > 0 {
+			return fail(stderr, usagef("--undo takes one run ID and no PATH (got %s); write --undo ID or --undo=ID", strings.Join(fs.Args(), " ")))
+		}
+	}
+	code, err := runRedact(&o, fs.Args(), stdin, stdout)
+	if err != nil {
+		if errors.Is(err, store.ErrRefused) {
+			fmt.Fprintln(stderr, "ccvet redact: "+report.Sanitize(err.Error()))
+			return ExitRefused
+		}
+		return fail(stderr, err)
+	}
+	return code
+}
+
+func runRedact(o *redactOptions, paths []string, stdin io.Reader, stdout io.Writer) (int, error) {
+	dir := o.backupDir
+	if dir == "" {
+		d, err := store.DefaultDir()
+		if err != nil {
+			return 0, usageError{err}
+		}
+		dir = d
+	}
+	st := &store.Store{Dir: dir, Force: o.force}
+	if o.listBackups {
+		return listBackups(st, stdout)
+	}
+	if o.undo != "" {
+		done, err := st.Undo(o.undo)
+		for _, d := range done {
+			fmt.Fprintln(stdout, report.Sanitize(d))
+		}
+		return ExitOK, err
+	}
+	if len(paths) == 0 {
+		root, err := defaultRoot(stdin)
+		if err != nil {
+			return 0, err
+		}
+		paths = []string{root}
+	}
+	for _, p := range paths {
+		if p == "-" {
+			return 0, usagef("ccvet redact changes files in place; standard input (-) cannot be redacted")
+		}
+	}
+	found, err := layout.Discover(paths, "")
+	if err != nil {
+		return 0, usageError{err}
+	}
+	plan, err := redact.Build(found)
+	if err != nil {
+		return 0, err
+	}
+	if o.write {
+		for _, f := range plan.Files {
+			if f.Root != "" && store.Inside(dir, f.Root) {
+				return 0, usagef("--backup-dir %s is inside the Claude data folder %s; keep backups outside it", dir, f.Root)
+			}
+		}
+	}
+	var run *store.Run
+	written := 0
+	if o.write && len(plan.Files) > 0 {
+		changes := make([]store.Change, 0, len(plan.Files))
+		for _, f := range plan.Files {
+			c, err := redactChange(f)
+			if err != nil {
+				return 0, err
+			}
+			changes = append(changes, c)
+		}
+		// One run for every file, gated together: a live session or a
+		// changed file refuses the run before any file is written. The
+		// manifest keeps no edit records: their old bytes would hold the
+		// secrets (the backups do, and the docs say so).
+		r, done, err := st.Write("redact", Version(), changes)
+		run, written = r, len(done)
+		if err != nil {
+			if written > 0 && run != nil {
+				return 0, fmt.Errorf("%w (%d file(s) already redacted; undo: %s)",
+					err, written, "ccvet redact --undo "+shellWord(run.ID())+" --backup-dir "+shellWord(st.Dir))
+			}
+			return 0, err
+		}
+	}
+	printRedactPlan(stdout, plan, o, written, run, st.Dir)
+	if len(plan.Secrets) > 0 && !o.write {
+		return ExitFindings, nil
+	}
+	return ExitOK, nil
+}
+
+// redactChange is one file's redaction as the store writes it: the planned
+// bytes, and what was replaced (fingerprints and lines, never a value).
+func redactChange(f *redact.File) (store.Change, error) {
+	out, err := edit.Bytes(f.Orig, f.Edits)
+	if err != nil {
+		return store.Change{}, err
+	}
+	var notes []store.FixNote
+	for _, p := range f.Places {
+		notes = append(notes, store.FixNote{Pass: 1, Line: p.Line, Rule: "secret", Safety: "redact",
+			Message: "secret " + p.Fingerprint + " replaced"})
+	}
+	if f.Rehashed > 0 {
+		notes = append(notes, store.FixNote{Pass: 1, Rule: "secret", Safety: "redact",
+			Message: fmt.Sprintf("%d request-ledger hash(es) of redacted messages replaced by the new hash", f.Rehashed)})
+	}
+	return store.Change{Path: f.OSPath, Orig: f.Orig, New: out, Fixes: notes}, nil
+}
+
+func printRedactPlan(w io.Writer, plan *redact.Plan, o *redactOptions, written int, run *store.Run, backupDir string) {
+	if len(plan.Secrets) == 0 {
+		if !o.quiet {
+			fmt.Fprintln(w, "no secret found")
+		}
+		return
+	}
+	for _, s := range plan.Secrets {
+		fmt.Fprintf(w, "%s %s (gitleaks rule %s): %d cop%s in %d file(s) -> %s\n", s.Name, s.Fingerprint, s.Rule,
+			s.Copies, plural(s.Copies, "y", "ies"), s.Files, s.Placeholder())
+	}
+	fmt.Fprintln(w)
+	for _, f := range plan.Files {
+		fmt.Fprintf(w, "%s\n", report.Sanitize(f.Path))
+		for _, p := range f.Places {
+			fmt.Fprintf(w, "  %d:%d  %s\n", p.Line, p.Column, p.Fingerprint)
+		}
+		if f.Rehashed > 0 {
+			fmt.Fprintf(w, "  %d request-ledger hash(es) of redacted messages replaced by the new hash\n", f.Rehashed)
+		}
+	}
+	if o.quiet {
+		return
+	}
+	fmt.Fprintln(w)
+	switch {
+	case written > 0:
+		fmt.Fprintf(w, "%d secret(s) redacted in %d file(s); backup run %s in %s (the backups hold the secrets)\n",
+			len(plan.Secrets), written, run.ID(), report.Sanitize(backupDir))
+		fmt.Fprintf(w, "undo: ccvet redact --undo %s --backup-dir %s\n", shellWord(run.ID()), shellWord(backupDir))
+	default:
+		fmt.Fprintf(w, "%d secret(s) in %d file(s); nothing written (ccvet redact --write replaces them; revoke them too)\n",
+			len(plan.Secrets), len(plan.Files))
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

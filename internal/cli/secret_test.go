@@ -1,0 +1,439 @@
+package cli
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ccvet/ccvet/internal/jsontree"
+	"github.com/ccvet/ccvet/internal/ledger"
+	"github.com/ccvet/ccvet/internal/secret"
+	"github.com/ccvet/ccvet/internal/secret/secrettest"
+)
+
+// secretStore is a data root with secrets, made at test time, in every place
+// Claude Code keeps a copy: a prompt, a tool_use input, a tool_result (a PEM
+// key, JSON-escaped), an api-request-blob, a subagent transcript,
+// history.jsonl (display and pastedContents), todos, paste-cache/,
+// tool-results/ and a file-history backup.
+type secretStore struct {
+	root                    string
+	aws, gh, pem, ant, slak string
+	blobHash                string
+	// want maps a path from the root to the fingerprints expected there,
+	// with their line.
+	want map[string]map[string]int
+}
+
+const (
+	secretSID  = "5ec7e700-0000-4000-8000-000000000001"
+	secretProj = "-tmp-app"
+)
+
+func makeSecretStore(t *testing.T) *secretStore {
+	t.Helper()
+	g := secrettest.New(25)
+	st := &secretStore{root: t.TempDir(), aws: g.AWS(), gh: g.GitHub(), pem: g.PEM(), ant: g.Anthropic(), slak: g.Slack()}
+	proj := filepath.Join(st.root, "projects", secretProj)
+	write := func(rel, data string) {
+		p := filepath.Join(st.root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = proj
+	line := func(v any) string {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b) + "\n"
+	}
+	n := 0
+	entry := func(typ, parent string, msg any) (map[string]any, string) {
+		n++
+		uuid := fmt.Sprintf("5ec7e700-0000-4000-8000-%012d", 100+n)
+		m := map[string]any{"parentUuid": nil, "isSidechain": false, "userType": "external", "cwd": "/tmp/app",
+			"sessionId": secretSID, "version": "2.1.330", "gitBranch": "", "type": typ, "message": msg,
+			"uuid": uuid, "timestamp": fmt.Sprintf("2026-11-25T10:00:%02d.000Z", n)}
+		if parent != "" {
+			m["parentUuid"] = parent
+		}
+		return m, uuid
+	}
+	asst := func(id string, content ...any) map[string]any {
+		return map[string]any{"id": id, "type": "message", "role": "assistant", "model": "claude-test",
+			"content": content, "stop_reason": "end_turn", "stop_sequence": nil,
+			"usage": map[string]any{"input_tokens": 1, "output_tokens": 1}}
+	}
+	var b strings.Builder
+	u1, id1 := entry("user", "", map[string]any{"role": "user", "content": "deploy with AWS_ACCESS_KEY_ID=" + st.aws + " now"})
+	b.WriteString(line(u1))
+	a1, id2 := entry("assistant", id1, asst("msg_01", map[string]any{"type": "tool_use", "id": "toolu_01", "name": "Bash",
+		"input": map[string]any{"command": "curl -H 'Authorization: token " + st.gh + "' https://api.github.com/user"}}))
+	b.WriteString(line(a1))
+	u2, id3 := entry("user", id2, map[string]any{"role": "user", "content": []any{map[string]any{"type": "tool_result",
+		"tool_use_id": "toolu_01", "content": "id_rsa:\n" + st.pem + "\n"}}})
+	b.WriteString(line(u2))
+	a2, id4 := entry("assistant", id3, asst("msg_02", map[string]any{"type": "text", "text": "done"}))
+	b.WriteString(line(a2))
+	u3, id5 := entry("user", id4, map[string]any{"role": "user", "content": "thanks"})
+	b.WriteString(line(u3))
+	a3, _ := entry("assistant", id5, asst("msg_03", map[string]any{"type": "text", "text": "ok"}))
+	b.WriteString(line(a3))
+	blob := map[string]any{"role": "user", "content": "deploy with AWS_ACCESS_KEY_ID=" + st.aws + " now"}
+	sum := sha256.Sum256(ledger.AppendMessageCanon(nil, jsontree.AnyVal(blob)))
+	st.blobHash = hex.EncodeToString(sum[:])
+	b.WriteString(line(map[string]any{"type": "api-request-blob", "hash": st.blobHash, "message": blob, "sessionId": secretSID}))
+	b.WriteString(line(map[string]any{"type": "api-request", "id": "req_1", "keep": 0, "tail": []any{st.blobHash}, "sessionId": secretSID}))
+	write("projects/"+secretProj+"/"+secretSID+".jsonl", b.String())
+
+	sa, _ := entry("user", "", map[string]any{"role": "user", "content": "use ANTHROPIC_API_KEY=" + st.ant})
+	sa["isSidechain"], sa["agentId"] = true, "a1"
+	write("projects/"+secretProj+"/"+secretSID+"/subagents/agent-a1.jsonl", line(sa))
+	write("history.jsonl", line(map[string]any{"display": "deploy with AWS_ACCESS_KEY_ID=" + st.aws + " now", "pastedContents": map[string]any{},
+		"timestamp": 1765935954080, "project": "/tmp/app", "sessionId": secretSID})+
+		line(map[string]any{"display": "[Pasted text #1]", "pastedContents": map[string]any{"1": map[string]any{"id": 1, "type": "text", "content": "SLACK=" + st.slak}},
+			"timestamp": 1765935954081, "project": "/tmp/app", "sessionId": secretSID}))
+	write("todos/"+secretSID+"-agent-"+secretSID+".json", line([]any{map[string]any{"content": "rotate " + st.gh, "status": "pending", "activeForm": "Rotating"}}))
+	write("paste-cache/abc.txt", "pasted:\nexport GITHUB_TOKEN="+st.gh+"\n")
+	write("projects/"+secretProj+"/"+secretSID+"/tool-results/toolu_01.txt", "header\n"+st.pem+"\n")
+	write("file-history/"+secretSID+"/0123456789abcdef@v1", "x = 1\nAWS_ACCESS_KEY_ID="+st.aws+"\n")
+
+	fp := secret.Fingerprint
+	tr := "projects/" + secretProj + "/" + secretSID + ".jsonl"
+	st.want = map[string]map[string]int{
+		tr: {fp(st.aws): 1, fp(st.gh): 2, fp(st.pem): 3},
+		"projects/" + secretProj + "/" + secretSID + "/subagents/agent-a1.jsonl": {fp(st.ant): 1},
+		"history.jsonl": {fp(st.aws): 1, fp(st.slak): 2},
+		"todos/" + secretSID + "-agent-" + secretSID + ".json": {fp(st.gh): 1},
+		"paste-cache/abc.txt": {fp(st.gh): 2},
+		"projects/" + secretProj + "/" + secretSID + "/tool-results/toolu_01.txt": {fp(st.pem): 2},
+		"file-history/" + secretSID + "/0123456789abcdef@v1":                      {fp(st.aws): 2},
+	}
+	return st
+}
+
+func (st *secretStore) values() []string { return []string{st.aws, st.gh, st.pem, st.ant, st.slak} }
+
+// leaks reports the secrets out shows, whole or in part: any 16 bytes of
+// one (of a line of the PEM key's body), raw or with '/' escaped.
+func (st *secretStore) leaks(out string) []string {
+	var got []string
+	for _, v := range st.values() {
+		parts := []string{v}
+		if strings.Contains(v, "\n") {
+			parts = strings.Split(v, "\n")[1:4]
+		}
+	part:
+		for _, p := range parts {
+			for i := 0; i+16 <= len(p); i += 4 {
+				c := p[i : i+16]
+				if strings.Contains(out, c) || strings.Contains(out, strings.ReplaceAll(c, "/", `\/`)) {
+					got = append(got, p[:8]+"…")
+					continue part
+				}
+			}
+		}
+	}
+	return got
+}
+
+func TestSecretEverySurface(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	st := makeSecretStore(t)
+	var stdout, stderr bytes.Buffer
+	code := Main([]string{"--format", "json", st.root}, strings.NewReader(""), &stdout, &stderr)
+	if code != ExitFindings {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var out jsonOut
+	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]map[string]int{}
+	for _, f := range out.Findings {
+		if f.Rule != "secret" {
+			continue
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(f.Path, filepath.ToSlash(st.root)), "/")
+		fp := strings.Fields(f.Message)
+		var print string
+		for _, w := range fp {
+			if len(w) == 12 && strings.Trim(w, "0123456789abcdef") == "" {
+				print = w
+			}
+		}
+		if got[rel] == nil {
+			got[rel] = map[string]int{}
+		}
+		if _, dup := got[rel][print]; dup {
+			t.Errorf("%s: %s reported twice", rel, print)
+		}
+		got[rel][print] = f.Line
+	}
+	for path, want := range st.want {
+		for fp, line := range want {
+			if got[path][fp] != line {
+				t.Errorf("%s: secret %s at line %d, want %d (got %v)", path, fp, got[path][fp], line, got[path])
+			}
+		}
+	}
+	for path, g := range got {
+		if len(g) != len(st.want[path]) {
+			t.Errorf("%s: %d secrets reported, want %d: %v", path, len(g), len(st.want[path]), g)
+		}
+	}
+	// The first AWS key: twice in the transcript (the prompt, the ledger
+	// blob), once in history, once in the backup; sent again by the 3
+	// assistant requests after it.
+	for _, f := range out.Findings {
+		if f.Rule == "secret" && strings.HasSuffix(f.Path, secretSID+".jsonl") && f.Line == 1 {
+			for _, w := range []string{"AWS access key", "2 times in this file", "4 times in the store", "again by 3 later requests"} {
+				if !strings.Contains(f.Message, w) {
+					t.Errorf("message %q lacks %q", f.Message, w)
+				}
+			}
+		}
+	}
+}
+
+// No output format, snippet, baseline or explanation shows a secret.
+func TestSecretNeverPrinted(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	st := makeSecretStore(t)
+	// A fix on a line holding a secret: its --diff shows the line.
+	hist := filepath.Join(st.root, "projects", secretProj, secretSID, "subagents", "agent-a1.jsonl")
+	if b, err := os.ReadFile(hist); err != nil {
+		t.Fatal(err)
+	} else if err := os.WriteFile(hist, bytes.TrimSuffix(b, []byte("\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := filepath.Join(t.TempDir(), "baseline.json")
+	runs := [][]string{
+		{"fix", "--diff", st.root},
+		{"fix", "--unsafe", "--diff", st.root},
+		{st.root},
+		{"--format", "json", st.root},
+		{"--format", "sarif", st.root},
+		{"--format", "github", st.root},
+		{"--write-baseline", base, st.root},
+		{"--baseline", base, st.root},
+		{"fix", st.root},
+	}
+	for _, args := range runs {
+		var stdout, stderr bytes.Buffer
+		Main(args, strings.NewReader(""), &stdout, &stderr)
+		if l := st.leaks(stdout.String() + stderr.String()); len(l) > 0 {
+			t.Errorf("ccvet %v prints secrets %v", args[:len(args)-1], l)
+		}
+		if len(args) > 1 && args[len(args)-2] == "--diff" && !strings.Contains(stdout.String(), "+++") {
+			t.Errorf("fix --diff shows no diff:\n%s", stdout.String())
+		}
+	}
+	if b, err := os.ReadFile(base); err != nil {
+		t.Fatal(err)
+	} else if l := st.leaks(string(b)); len(l) > 0 {
+		t.Errorf("the baseline holds secrets %v", l)
+	}
+	// Text output shows snippets: the secret's bytes are masked there.
+	var stdout bytes.Buffer
+	Main([]string{st.root}, strings.NewReader(""), &stdout, &bytes.Buffer{})
+	if !strings.Contains(stdout.String(), "****") {
+		t.Errorf("no masked snippet in:\n%s", stdout.String())
+	}
+}
+
+// The rule is off like any other, and a baseline silences its findings.
+func TestSecretSelectionAndBaseline(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	st := makeSecretStore(t)
+	count := func(args ...string) int {
+		out, _, _ := runJSON(t, args...)
+		n := 0
+		for _, f := range out.Findings {
+			if f.Rule == "secret" {
+				n++
+			}
+		}
+		return n
+	}
+	if n := count("--disable", "secret", st.root); n != 0 {
+		t.Errorf("--disable secret: %d findings", n)
+	}
+	// Paths and rules in .ccvet.yaml.
+	cfg := filepath.Join(t.TempDir(), ".ccvet.yaml")
+	if err := os.WriteFile(cfg, []byte("ignore:\n  - path: file-history/**\n    rules: [secret]\n    reason: dummy keys in backups\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	all := count(st.root)
+	out, _, _ := runJSON(t, "--config", cfg, st.root)
+	n := 0
+	for _, f := range out.Findings {
+		if f.Rule == "secret" {
+			n++
+			if strings.Contains(f.Path, "file-history/") {
+				t.Errorf("ignored path reported: %s", f.Path)
+			}
+		}
+	}
+	if n != all-1 {
+		t.Errorf("with the ignore: %d secret findings, want %d", n, all-1)
+	}
+	base := filepath.Join(t.TempDir(), "b.json")
+	count("--write-baseline", base, st.root)
+	if n := count("--baseline", base, st.root); n != 0 {
+		t.Errorf("with the baseline: %d findings", n)
+	}
+}
+
+// snapshot reads every file under root.
+func snapshot(t *testing.T, root string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		out[p] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+type findingKey struct {
+	rule, path string
+	line       int
+}
+
+func lintKeys(t *testing.T, root string) (others map[findingKey]string, secrets int) {
+	t.Helper()
+	out, _, _ := runJSON(t, root)
+	others = map[findingKey]string{}
+	for _, f := range out.Findings {
+		if f.Rule == "secret" {
+			secrets++
+			continue
+		}
+		others[findingKey{f.Rule, f.Path, f.Line}] = f.Message
+	}
+	return others, secrets
+}
+
+// ccvet redact: the plan names every copy and no value; --write leaves no
+// copy anywhere under the data root, keeps every line valid JSON and the
+// request ledger consistent (lint reports no secret and nothing new); --undo
+// restores every byte.
+func TestRedactWriteUndo(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	st := makeSecretStore(t)
+	backups := t.TempDir()
+	before := snapshot(t, st.root)
+	othersBefore, secretsBefore := lintKeys(t, st.root)
+	if secretsBefore == 0 {
+		t.Fatal("no secret found before")
+	}
+
+	stdout, stderr, code := run(t, "", "redact", st.root)
+	if code != ExitFindings {
+		t.Fatalf("plan: exit %d: %s", code, stderr)
+	}
+	if l := st.leaks(stdout + stderr); len(l) > 0 {
+		t.Errorf("the plan prints secrets %v", l)
+	}
+	for _, v := range st.values() {
+		if !strings.Contains(stdout, secret.Fingerprint(v)) {
+			t.Errorf("the plan does not name %s:\n%s", secret.Fingerprint(v), stdout)
+		}
+	}
+	if !bytes.Equal(mustJSON(t, snapshot(t, st.root)), mustJSON(t, before)) {
+		t.Fatal("the plan changed files")
+	}
+
+	stdout, stderr, code = run(t, "", "redact", "--write", "--force", "--backup-dir", backups, st.root)
+	if code != ExitOK {
+		t.Fatalf("--write: exit %d: %s%s", code, stdout, stderr)
+	}
+	if l := st.leaks(stdout + stderr); len(l) > 0 {
+		t.Errorf("--write prints secrets %v", l)
+	}
+	after := snapshot(t, st.root)
+	for p, b := range after {
+		if l := st.leaks(string(b)); len(l) > 0 {
+			t.Errorf("%s still holds %v", p, l)
+		}
+	}
+	if !bytes.Contains(after[filepath.Join(st.root, "history.jsonl")], []byte("[REDACTED:aws-access-token:"+secret.Fingerprint(st.aws)+"]")) {
+		t.Errorf("history.jsonl: no placeholder")
+	}
+	othersAfter, secretsAfter := lintKeys(t, st.root)
+	if secretsAfter != 0 {
+		t.Errorf("lint still reports %d secrets", secretsAfter)
+	}
+	for k, msg := range othersAfter {
+		if _, ok := othersBefore[k]; !ok {
+			t.Errorf("new finding after redact: %v: %s", k, msg)
+		}
+	}
+	tr := after[filepath.Join(st.root, "projects", secretProj, secretSID+".jsonl")]
+	if bytes.Contains(tr, []byte(st.blobHash)) {
+		t.Errorf("the ledger still names the blob by its old hash")
+	}
+
+	stdout, stderr, code = run(t, "", "redact", "--undo", "--backup-dir", backups)
+	if code != ExitOK {
+		t.Fatalf("--undo: exit %d: %s%s", code, stdout, stderr)
+	}
+	restored := snapshot(t, st.root)
+	for p, b := range before {
+		if !bytes.Equal(restored[p], b) {
+			t.Errorf("%s: not restored byte for byte", p)
+		}
+	}
+	stdout, _, _ = run(t, "", "redact", "--list-backups", "--backup-dir", backups)
+	if !strings.Contains(stdout, "file(s)") {
+		t.Errorf("--list-backups: %s", stdout)
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestRedactHelp(t *testing.T) {
+	stdout, _, code := run(t, "", "redact", "--help")
+	if code != ExitOK || !strings.HasPrefix(stdout, "") || !strings.Contains(stdout, "Usage: ccvet redact [--write]") {
+		t.Errorf("exit %d:\n%s", code, stdout)
+	}
+}
+
+// fix --diff clips a changed line around its edit: a secret there is masked.
+func TestDiffLineMasksSecrets(t *testing.T) {
+	gh := secrettest.New(3).GitHub()
+	line := []byte(`{"type":"user","message":{"role":"user","content":"token ` + gh + ` here"}}` + "\n")
+	got := clipLine(line, int64(bytes.Index(line, []byte(gh))))
+	if strings.Contains(got, gh[4:20]) || !strings.Contains(got, "****") {
+		t.Errorf("clipLine shows the secret: %s", got)
+	}
+}

@@ -1,0 +1,298 @@
+package secret
+
+import (
+	"bytes"
+	"hash/maphash"
+	"unicode/utf8"
+
+	"github.com/ccvet/ccvet/internal/jsontree"
+)
+
+// Found is one secret in a JSON text: the match in the decoded string, and
+// where that string's bytes holding the secret lie in the raw JSON.
+type Found struct {
+	Match
+	// RawStart and RawEnd delimit, in the raw JSON, the bytes that decode
+	// to the secret (escapes included: a secret that spans a \n escape
+	// spans it here too).
+	RawStart, RawEnd int
+	// Key is the name of the object member the string is the value of
+	// ("" for an array item or the root).
+	Key string
+}
+
+// skipKeys are members whose string values are never secrets, though
+// some look random: ids and links, hashes, signatures, names of backups.
+var skipKeys = map[string]bool{
+	"uuid": true, "parentUuid": true, "logicalParentUuid": true, "leafUuid": true,
+	"sessionId": true, "id": true, "tool_use_id": true, "requestId": true, "messageId": true,
+	"signature": true, "hash": true, "shapeHash": true, "requestDigest": true, "base": true,
+	"backupFileName": true, "sourceToolAssistantUUID": true, "sourceToolUseID": true,
+	"promptId": true, "agentId": true, "toolUseID": true, "parentToolUseID": true,
+	"timestamp": true, "version": true, "type": true, "role": true, "model": true,
+	"requestRef": true, "userType": true, "stop_reason": true, "media_type": true,
+}
+
+// skipKey reports members never scanned: those above, and every key
+// ending in Uuid, UUID or Id naming an entry (they are ids).
+func skipKey(k []byte) bool {
+	if skipKeys[string(k)] {
+		return true
+	}
+	return bytes.HasSuffix(k, []byte("Uuid")) || bytes.HasSuffix(k, []byte("UUID"))
+}
+
+// minSecret is shorter than any match of the rules (the shortest take
+// 16 bytes or more): a string this short is not scanned.
+const minSecret = 12
+
+// ScanTree calls fn for each secret in the strings of a parsed JSON value,
+// each string decoded (escapes undone) and scanned once. Object keys,
+// the members skipKey names, the data of base64 blocks (images,
+// documents) and the arrays of ledger tails are not scanned. buf is
+// scratch space, returned for reuse.
+func (s *Scanner) ScanTree(t *jsontree.Tree, buf []byte, memo *Memo, fn func(Found)) []byte {
+	if len(t.Nodes) == 0 {
+		return buf
+	}
+	w := walker{s: s, t: t, buf: buf, fn: fn, memo: memo}
+	w.node(jsontree.Root, nil)
+	return w.buf
+}
+
+// Memo remembers the long strings that held no secret, so that the copies
+// of one text a file holds (a tool result is also in toolUseResult, in
+// progress entries, in ledger blobs) are scanned once. The zero Memo is
+// ready; it is not safe for concurrent use.
+type Memo struct {
+	clean map[uint64]struct{}
+}
+
+// memoFrom is the shortest string a Memo remembers; maxMemo bounds it.
+const (
+	memoFrom = 256
+	maxMemo  = 1 << 16
+)
+
+var memoSeed = maphash.MakeSeed()
+
+// maxNamed bounds the values scanned with their member's name.
+const maxNamed = 4096
+
+// credentialName reports a member name that says its value is a
+// credential: it holds one of the generic rule's words.
+func credentialName(k []byte) bool {
+	var buf [64]byte
+	if len(k) > len(buf) {
+		return false
+	}
+	l := buf[:len(k)]
+	for i, c := range k {
+		l[i] = lower[c]
+	}
+	for _, w := range [...]string{"key", "token", "secret", "passw", "auth", "cred", "api", "access"} {
+		if bytes.Contains(l, []byte(w)) {
+			return true
+		}
+	}
+	return false
+}
+
+type walker struct {
+	named []byte
+	memo  *Memo
+	s     *Scanner
+	t     *jsontree.Tree
+	buf   []byte
+	fn    func(Found)
+}
+
+func (w *walker) node(i int, key []byte) {
+	t := w.t
+	switch t.Nodes[i].Kind {
+	case jsontree.String:
+		w.str(i, key)
+	case jsontree.Array:
+		if key != nil && (string(key) == "tail") {
+			return // ledger hashes
+		}
+		for c := t.Child(i); c >= 0 && c < t.Next(i); c = t.Next(c) {
+			w.node(c, nil)
+		}
+	case jsontree.Object:
+		base64 := t.StrIs(t.Get(i, "type"), "base64")
+		n := t.Len(i)
+		k := t.Child(i)
+		for m := 0; m < n; m++ {
+			v := k + 1
+			var kb []byte
+			if t.Nodes[k].Esc {
+				kb = t.AppendStr(nil, k)
+			} else {
+				kb = t.RawBytes(k)
+			}
+			if !skipKey(kb) && (!base64 || string(kb) != "data") {
+				w.node(v, kb)
+			}
+			k = t.Next(v)
+		}
+	}
+}
+
+func (w *walker) str(i int, key []byte) {
+	t := w.t
+	nd := &t.Nodes[i]
+	if nd.End-nd.Start < minSecret {
+		return // shorter than any secret, even escaped
+	}
+	raw := t.RawBytes(i)
+	var h uint64
+	if w.memo != nil && len(raw) >= memoFrom {
+		h = maphash.Bytes(memoSeed, raw)
+		if _, ok := w.memo.clean[h]; ok {
+			return
+		}
+	}
+	text := raw
+	if nd.Esc {
+		w.buf = t.AppendStr(w.buf[:0], i)
+		text = w.buf
+	}
+	start := int(nd.Start)
+	esc := nd.Esc
+	found := false
+	// A value under a name that says it is a credential ("apiKey",
+	// "token", ...) is scanned with its name before it, as it reads in the
+	// raw JSON: the "name = value" rules need the name. Only what lies in
+	// the value is kept.
+	scanned, skip := text, 0
+	if key != nil && len(text) <= maxNamed && credentialName(key) {
+		w.named = append(append(append(w.named[:0], key...), `": "`...), text...)
+		scanned, skip = w.named, len(key)+4
+	}
+	w.s.Scan(scanned, func(m Match) {
+		if m.Start < skip {
+			return
+		}
+		m.Start -= skip
+		m.End -= skip
+		found = true
+		f := Found{Match: m, Key: string(key)}
+		if esc {
+			f.RawStart, f.RawEnd = RawSpan(raw, m.Start, m.End)
+		} else {
+			f.RawStart, f.RawEnd = m.Start, m.End
+		}
+		f.RawStart += start
+		f.RawEnd += start
+		w.fn(f)
+	})
+	if h != 0 && !found {
+		if w.memo.clean == nil {
+			w.memo.clean = map[uint64]struct{}{}
+		}
+		if len(w.memo.clean) < maxMemo {
+			w.memo.clean[h] = struct{}{}
+		}
+	}
+}
+
+// RawSpan maps the decoded byte range [start, end) of a JSON string's
+// contents raw (between its quotes) back to the raw bytes that decode to
+// it: from the escape or character that gives the decoded byte start to
+// the end of the one that gives byte end-1.
+func RawSpan(raw []byte, start, end int) (rs, re int) {
+	rs, re = -1, len(raw)
+	dec := 0 // decoded bytes so far
+	for r := 0; r < len(raw); {
+		n, size := decodedLen(raw, r)
+		if rs < 0 && dec+n > start {
+			rs = r
+		}
+		dec += n
+		r += size
+		if dec >= end {
+			re = r
+			break
+		}
+	}
+	if rs < 0 {
+		rs = len(raw)
+	}
+	return rs, re
+}
+
+// decodedLen returns how many decoded bytes the raw JSON string bytes at
+// r give, and how many raw bytes they take (AppendStr's decoding).
+func decodedLen(s []byte, r int) (n, size int) {
+	c := s[r]
+	switch {
+	case c == '\\' && r+1 < len(s):
+		if s[r+1] != 'u' {
+			return 1, 2
+		}
+		rr := hex4(s[r+2:])
+		if rr >= 0xD800 && rr < 0xDC00 && r+12 <= len(s) && s[r+6] == '\\' && s[r+7] == 'u' {
+			lo := hex4(s[r+8:])
+			if lo >= 0xDC00 && lo < 0xE000 {
+				return 4, 12
+			}
+		}
+		if rr < 0 || (rr >= 0xD800 && rr < 0xE000) {
+			return utf8.RuneLen(utf8.RuneError), 6
+		}
+		return utf8.RuneLen(rr), 6
+	case c < utf8.RuneSelf:
+		return 1, 1
+	default:
+		rr, size := utf8.DecodeRune(s[r:])
+		return utf8.RuneLen(rr), size
+	}
+}
+
+func hex4(s []byte) rune {
+	if len(s) < 4 {
+		return -1
+	}
+	var r rune
+	for _, c := range s[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
+}
+
+// ScanLine calls fn for each secret in one line of a plain text file (a
+// file-history backup, a tool result, a paste): the line is the text,
+// RawStart and RawEnd are offsets in it.
+func (s *Scanner) ScanLine(line []byte, fn func(Found)) {
+	if !s.Candidates(line) {
+		return
+	}
+	s.Scan(line, func(m Match) {
+		fn(Found{Match: m, RawStart: m.Start, RawEnd: m.End})
+	})
+}
+
+// Spans returns the raw byte ranges of the secrets in one line of JSON (or,
+// when it does not parse, of plain text): what a printer masks before it
+// shows any part of the line.
+func (s *Scanner) Spans(line []byte) [][2]int {
+	var out [][2]int
+	var t jsontree.Tree
+	if err := t.Parse(line); err == nil {
+		s.ScanTree(&t, nil, nil, func(f Found) { out = append(out, [2]int{f.RawStart, f.RawEnd}) })
+		return out
+	}
+	s.ScanLine(line, func(f Found) { out = append(out, [2]int{f.RawStart, f.RawEnd}) })
+	return out
+}

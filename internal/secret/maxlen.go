@@ -1,0 +1,68 @@
+package secret
+
+import "regexp/syntax"
+
+// maxLen is the most bytes a match of re can span, or -1 when unbounded.
+func maxLen(re *syntax.Regexp) int {
+	switch re.Op {
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText,
+		syntax.OpEndText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return 0
+	case syntax.OpLiteral:
+		n := 0
+		for _, r := range re.Rune {
+			n += utf8Len(r)
+		}
+		return n
+	case syntax.OpCharClass, syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		return 4
+	case syntax.OpCapture:
+		return maxLen(re.Sub[0])
+	case syntax.OpStar, syntax.OpPlus:
+		return -1
+	case syntax.OpQuest:
+		return maxLen(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Max < 0 {
+			return -1
+		}
+		n := maxLen(re.Sub[0])
+		if n < 0 {
+			return -1
+		}
+		return n * re.Max
+	case syntax.OpConcat:
+		total := 0
+		for _, s := range re.Sub {
+			n := maxLen(s)
+			if n < 0 {
+				return -1
+			}
+			total += n
+		}
+		return total
+	case syntax.OpAlternate:
+		best := 0
+		for _, s := range re.Sub {
+			n := maxLen(s)
+			if n < 0 {
+				return -1
+			}
+			best = max(best, n)
+		}
+		return best
+	}
+	return -1
+}
+
+func utf8Len(r rune) int {
+	switch {
+	case r < 0x80:
+		return 1
+	case r < 0x800:
+		return 2
+	case r < 0x10000:
+		return 3
+	}
+	return 4
+}

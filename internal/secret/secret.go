@@ -1,0 +1,867 @@
+// Package secret finds secrets (API keys, tokens, private keys) in decoded text, with gitleaks' default rules.
+//
+// The rules are gitleaks' default rule file (MIT, see LICENSE.gitleaks),
+// converted once to gitleaks.json by gen_rules.py. The detection follows
+// gitleaks' own: a lowercase keyword prefilter per text, then only the
+// rules whose keywords occur run their expression; the secret is the
+// rule's secretGroup (else the first non-empty group, else the match); a
+// secret at or under the rule's entropy is dropped, and so is one that the
+// global or the rule's allowlists allow (regexes, stopwords).
+package secret
+
+import (
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"regexp/syntax"
+	"slices"
+	"strings"
+	"sync"
+	"unsafe"
+)
+
+//go:embed gitleaks.json
+var rulesJSON []byte
+
+// Rule is one detection rule.
+type Rule struct {
+	ID          string // gitleaks' id, e.g. "aws-access-token"
+	Name        string // readable, e.g. "AWS access key"
+	Description string
+
+	expr      string // the expression, compiled at first use (compile)
+	allowJSON []allowlistJSON
+	once      sync.Once
+	err       error
+
+	re          *regexp.Regexp
+	secretGroup int
+	entropy     float64
+	keywords    []string
+	allow       []*allowlist
+	generic     bool // the catch-all generic-api-key: a specific rule's match wins over it
+	assign      bool // a "name = value" rule (assignShape): only keywords followed by an assignment count
+	span        int  // the longest match in bytes, -1 when unbounded
+	// atName, for a "name = value" rule, is its expression without the
+	// lazy name prefix, anchored: it runs from each keyword that an
+	// assignment follows (assignsAfter), and the match is extended back
+	// over the name as the prefix would take it.
+	atName *regexp.Regexp
+	// names, for a "name = value" rule whose keywords are in its value
+	// (lob-api-key: "test_", "live_"), are the names its expression asks
+	// for ("lob"): the keywords only say the rule may match, its places
+	// are where a name is followed by an assignment.
+	names []string
+	// anchored: every match starts with one of the keywords (jwt's
+	// "\\b(ey…", private-key's "-----BEGIN"); wordStart: and the
+	// expression asks for a word boundary before it.
+	anchored, wordStart bool
+}
+
+type allowlist struct {
+	and       bool
+	target    string // "", "match" or "line"
+	regexes   []*regexp.Regexp
+	stopwords []string
+	paths     bool // has path or commit conditions: never true for text alone
+}
+
+// Match is one secret found in a text.
+type Match struct {
+	Rule       *Rule
+	Start, End int    // byte offsets of the secret in the text
+	Value      string // the secret itself: never print it
+}
+
+// Fingerprint is the first 12 hex digits of the SHA-256 of m's value.
+func (m Match) Fingerprint() string { return Fingerprint(m.Value) }
+
+// Fingerprint is the first 12 hex digits of the SHA-256 of a secret: how
+// reports, baselines and redactions name it without showing it.
+func Fingerprint(value string) string {
+	sum := sha256.Sum256([]byte(value))
+	return hex.EncodeToString(sum[:6])
+}
+
+// Scanner holds a compiled rule set. It is safe for concurrent use.
+type Scanner struct {
+	Version string // the gitleaks version the rules come from
+	Source  string // where the rule file came from
+	rules   []*Rule
+	global  []*allowlist
+	// kw lists the distinct keywords; byKeyword the rules of each.
+	kw        []string
+	byKeyword [][]int
+	ac        *matcher
+}
+
+var (
+	defaultOnce sync.Once
+	defaultSc   *Scanner
+)
+
+// Default is the scanner of gitleaks' default rules.
+func Default() *Scanner {
+	defaultOnce.Do(func() {
+		sc, err := parse(rulesJSON)
+		if err != nil {
+			panic("secret: embedded rules: " + err.Error())
+		}
+		defaultSc = sc
+	})
+	return defaultSc
+}
+
+// Rules lists the scanner's rules, in the rule file's order.
+func (s *Scanner) Rules() []*Rule { return s.rules }
+
+// Lookup finds a rule by gitleaks id.
+func (s *Scanner) Lookup(id string) *Rule {
+	for _, r := range s.rules {
+		if r.ID == id {
+			return r
+		}
+	}
+	return nil
+}
+
+type fileJSON struct {
+	Source     string          `json:"source"`
+	Version    string          `json:"version"`
+	Allowlists []allowlistJSON `json:"allowlists"`
+	Rules      []struct {
+		ID          string          `json:"id"`
+		Description string          `json:"description"`
+		Regex       string          `json:"regex"`
+		Path        string          `json:"path"`
+		SecretGroup int             `json:"secretGroup"`
+		Entropy     float64         `json:"entropy"`
+		Keywords    []string        `json:"keywords"`
+		Allowlists  []allowlistJSON `json:"allowlists"`
+	} `json:"rules"`
+}
+
+type allowlistJSON struct {
+	Condition   string   `json:"condition"`
+	RegexTarget string   `json:"regexTarget"`
+	Regexes     []string `json:"regexes"`
+	Stopwords   []string `json:"stopwords"`
+	Paths       []string `json:"paths"`
+	Commits     []string `json:"commits"`
+}
+
+func compileAllow(a allowlistJSON) (*allowlist, error) {
+	al := &allowlist{
+		and:    strings.EqualFold(a.Condition, "AND"),
+		target: a.RegexTarget,
+		paths:  len(a.Paths) > 0 || len(a.Commits) > 0,
+	}
+	for _, r := range a.Regexes {
+		re, err := regexp.Compile(r)
+		if err != nil {
+			return nil, err
+		}
+		al.regexes = append(al.regexes, re)
+	}
+	for _, w := range a.Stopwords {
+		al.stopwords = append(al.stopwords, strings.ToLower(w))
+	}
+	return al, nil
+}
+
+func parse(data []byte) (*Scanner, error) {
+	var doc fileJSON
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, err
+	}
+	s := &Scanner{Version: doc.Version, Source: doc.Source}
+	for _, a := range doc.Allowlists {
+		al, err := compileAllow(a)
+		if err != nil {
+			return nil, err
+		}
+		s.global = append(s.global, al)
+	}
+	kwIndex := map[string]int{}
+	for _, rj := range doc.Rules {
+		// A rule limited to some file names (.php, .tf, nuget.config, ...)
+		// never applies to Claude Code's files, and one with no
+		// expression only names files.
+		if rj.Regex == "" || rj.Path != "" || len(rj.Keywords) == 0 {
+			continue
+		}
+		r := &Rule{
+			ID: rj.ID, Name: Name(rj.ID), Description: rj.Description,
+			expr: rj.Regex, allowJSON: rj.Allowlists,
+			secretGroup: rj.SecretGroup, entropy: rj.Entropy,
+			generic: rj.ID == "generic-api-key",
+			assign:  assignRule(rj.Regex, rj.Keywords),
+		}
+		if !r.assign {
+			if names := nameLiterals(rj.Regex); names != nil {
+				r.assign, r.names = true, names
+			}
+		}
+		r.anchored, r.wordStart = anchoredOn(rj.Regex, rj.Keywords)
+		ri := len(s.rules)
+		s.rules = append(s.rules, r)
+		for _, k := range rj.Keywords {
+			k = strings.ToLower(k)
+			r.keywords = append(r.keywords, k)
+			ki, ok := kwIndex[k]
+			if !ok {
+				if len(k) < 2 {
+					return nil, fmt.Errorf("rule %s: keyword %q shorter than 2 bytes", rj.ID, k)
+				}
+				ki = len(s.kw)
+				kwIndex[k] = ki
+				s.kw = append(s.kw, k)
+				s.byKeyword = append(s.byKeyword, nil)
+			}
+			s.byKeyword[ki] = append(s.byKeyword[ki], ri)
+		}
+	}
+	s.ac = newMatcher(s.kw)
+	return s, nil
+}
+
+// anchoredOn reports whether every match of expr starts with one of the
+// keywords (read from the expression's text: after flags, a word boundary
+// and group openings, each keyword must be a literal prefix), and whether
+// a word boundary comes first.
+func anchoredOn(expr string, keywords []string) (anchored, wordStart bool) {
+	rest := strings.TrimPrefix(expr, "(?i)")
+	if strings.HasPrefix(rest, `\b`) {
+		wordStart, rest = true, rest[2:]
+	}
+	for {
+		switch {
+		case strings.HasPrefix(rest, "(?:"):
+			rest = rest[3:]
+			continue
+		case strings.HasPrefix(rest, "("):
+			if !strings.HasPrefix(rest, "(?") {
+				rest = rest[1:]
+				continue
+			}
+		}
+		break
+	}
+	// Each keyword must start the expression, or one of its alternatives
+	// at the outer group ("(?:hvs\\.…|s\\.…)").
+	lr := strings.NewReplacer(`\.`, ".", `\-`, "-", `\_`, "_").Replace(strings.ToLower(rest))
+	outer, depth := lr, 0
+	for i, c := range lr {
+		switch c {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		}
+		if depth < 0 {
+			outer = lr[:i]
+			break
+		}
+	}
+	for _, k := range keywords {
+		k = strings.ToLower(k)
+		if strings.ContainsAny(k, `\+*?()|[]{}^$`) {
+			return false, false
+		}
+		if !strings.HasPrefix(lr, k) && !strings.Contains(outer, "|"+k) {
+			return false, false
+		}
+	}
+	return true, wordStart
+}
+
+// compile compiles r's expressions and allowlists, once: most rules never
+// run in a scan (their keywords do not occur), and compiling all 217 takes
+// 100 ms.
+func (r *Rule) compile() error {
+	r.once.Do(func() {
+		r.span = -1
+		re, err := regexp.Compile(r.expr)
+		if err != nil {
+			r.err = fmt.Errorf("rule %s: %w", r.ID, err)
+			return
+		}
+		r.re = re
+		if p, err := syntax.Parse(r.expr, syntax.Perl); err == nil {
+			r.span = maxLen(p)
+		}
+		if r.assign && strings.HasPrefix(r.expr, namePrefix) {
+			if re, err := regexp.Compile(`^(?i)` + strings.TrimPrefix(r.expr, namePrefix)); err == nil {
+				r.atName = re
+			}
+		}
+		for _, a := range r.allowJSON {
+			al, err := compileAllow(a)
+			if err != nil {
+				r.err = fmt.Errorf("rule %s: %w", r.ID, err)
+				return
+			}
+			r.allow = append(r.allow, al)
+		}
+	})
+	return r.err
+}
+
+// Check compiles every rule: an error names the first that does not.
+func (s *Scanner) Check() error {
+	for _, r := range s.rules {
+		if err := r.compile(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lower is ASCII lowercasing, the keyword search's: every keyword is ASCII.
+var lower = func() (t [256]byte) {
+	for i := range t {
+		t[i] = byte(i)
+		if i >= 'A' && i <= 'Z' {
+			t[i] = byte(i) + 'a' - 'A'
+		}
+	}
+	return t
+}()
+
+// hasKeywordAt reports whether lowercase keyword k occurs in text at i.
+func hasKeywordAt(text []byte, i int, k string) bool {
+	if len(text)-i < len(k) {
+		return false
+	}
+	for j := 0; j < len(k); j++ {
+		if lower[text[i+j]] != k[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// Candidates reports whether some keyword occurs in text: when it is
+// false, Scan finds nothing.
+func (s *Scanner) Candidates(text []byte) bool {
+	found := false
+	s.ac.each(text, func(int, int) bool { found = true; return false })
+	return found
+}
+
+// scratch is one Scan's working memory, pooled.
+type scratch struct {
+	pos   [][]int32 // per rule: where its keywords start (gated rules: only those followed by an assignment)
+	named []bool    // per rule with names: its keywords occur
+	hit   []int     // rules with some position
+	wins  [][2]int
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// keywords fills sc.pos with the places each rule's keywords occur.
+func (s *Scanner) keywords(text []byte, sc *scratch) {
+	s.ac.each(text, func(ki, i int) bool {
+		k := s.kw[ki]
+		for _, ri := range s.byKeyword[ki] {
+			r := s.rules[ri]
+			if r.names != nil {
+				if len(sc.pos[ri]) == 0 && !sc.named[ri] {
+					sc.named[ri] = true
+					sc.hit = append(sc.hit, ri)
+				}
+				continue
+			}
+			if r.assign && !assignsAfter(text, i+len(k)) {
+				continue
+			}
+			if r.wordStart && i > 0 && isWord(text[i-1]) && isWord(text[i]) {
+				continue
+			}
+			if len(sc.pos[ri]) == 0 {
+				sc.hit = append(sc.hit, ri)
+			}
+			sc.pos[ri] = append(sc.pos[ri], int32(i))
+		}
+		return true
+	})
+	// Places come by where their keyword ends: put each rule's in order.
+	for _, ri := range sc.hit {
+		if p := sc.pos[ri]; len(p) > 1 {
+			slices.Sort(p)
+			sc.pos[ri] = slices.Compact(p)
+		}
+	}
+}
+
+// valueAfter reports whether a value of at least 10 bytes can follow an
+// assignment operator whose first byte ends at i: the rest of the operator
+// and up to 5 quotes, blanks or '=' (at most 8 bytes of [=:|>\x60'"\s]), then
+// 10 of [\w.=+/-].
+func valueAfter(text []byte, i int) bool {
+	for skip := 0; skip <= 8 && i+skip < len(text); skip++ {
+		n := 0
+		for p := i + skip; p < len(text) && n < 10; p++ {
+			c := text[p]
+			if !isWord(c) && c != '.' && c != '=' && c != '+' && c != '/' && c != '-' {
+				break
+			}
+			n++
+		}
+		if n >= 10 {
+			return true
+		}
+		switch text[i+skip] {
+		case '=', ':', '|', '>', '`', '\'', '"', ' ', '\t', '\n', '\r', '\f', '\v':
+			continue
+		}
+		break
+	}
+	return false
+}
+
+func quoteOrSpace(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', '\f', '\v', '\'', '"':
+		return true
+	}
+	return false
+}
+
+func isWord(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// assignShape is the part of gitleaks' "name = value" rules (the generic
+// rule and about a hundred service rules) between the name and the value.
+const assignShape = `(?:[ \t\w.-]{0,20})[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)`
+
+// namePrefix starts the "name = value" rules: up to 50 name bytes before
+// the keyword, taken lazily.
+const namePrefix = `(?i)[\w.-]{0,50}?`
+
+// scanAtNames runs a "name = value" rule from each of its keyword places
+// (those an assignment follows) with its anchored expression. A match is
+// what the whole expression would match there: it starts where the run
+// of [\w.-] before the keyword starts, at most 50 bytes back; a place
+// inside a value already found is skipped.
+func (s *Scanner) scanAtNames(r *Rule, str string, pos []int32) []Match {
+	var found []Match
+	end := 0
+	for _, p32 := range pos {
+		p := int(p32)
+		if p < end {
+			continue
+		}
+		lim := min(len(str), p+maxNameValue)
+		m := r.atName.FindStringSubmatchIndex(str[p:lim])
+		if m != nil && m[1] == lim-p && lim < len(str) {
+			m = r.atName.FindStringSubmatchIndex(str[p:]) // a long value: cut by the window
+		}
+		if m == nil {
+			continue
+		}
+		for k := range m {
+			if m[k] >= 0 {
+				m[k] += p
+			}
+		}
+		start := p
+		for start > 0 && p-start < 50 {
+			c := str[start-1]
+			if !isWord(c) && c != '.' && c != '-' {
+				break
+			}
+			start--
+		}
+		m[0] = start
+		if mt, ok := s.match(r, str, m); ok {
+			found = append(found, mt)
+			end = mt.End
+		}
+	}
+	return found
+}
+
+// maxNameValue bounds what an anchored "name = value" match is looked for
+// in: a name, an operator and a 150-byte value fit.
+const maxNameValue = 320
+
+// nameLiterals returns the names of a "name = value" rule whose name group
+// is plain words ("(?:lob)", "(?:a|b)"), or nil.
+func nameLiterals(expr string) []string {
+	if !strings.HasPrefix(expr, namePrefix+"(?:") {
+		return nil
+	}
+	rest := expr[len(namePrefix)+3:]
+	end := strings.Index(rest, ")"+assignShape)
+	if end < 0 {
+		return nil
+	}
+	names := strings.Split(strings.ToLower(rest[:end]), "|")
+	for _, n := range names {
+		if len(n) < 2 {
+			return nil
+		}
+		for _, c := range n {
+			if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '_' && c != '-' {
+				return nil
+			}
+		}
+	}
+	return names
+}
+
+// namePlaces appends to pos, in order, the places in text where one of
+// names starts (ASCII case-insensitively) and an assignment follows.
+func namePlaces(text []byte, names []string, pos []int32) []int32 {
+	for i := 0; i < len(text); i++ {
+		for _, n := range names {
+			if lower[text[i]] == n[0] && hasKeywordAt(text, i, n) && assignsAfter(text, i+len(n)) {
+				pos = append(pos, int32(i))
+				break
+			}
+		}
+	}
+	return pos
+}
+
+// assignRule reports whether expr has assignShape right after a name group
+// that holds every keyword (lob-api-key's keywords are in its value: not
+// one of these).
+func assignRule(expr string, keywords []string) bool {
+	i := strings.Index(expr, assignShape)
+	if i < 0 {
+		return false
+	}
+	j := strings.LastIndex(expr[:i], "{0,50}?(?:")
+	if j < 0 {
+		return false
+	}
+	name := strings.ToLower(expr[j:i])
+	for _, k := range keywords {
+		k = strings.ToLower(k)
+		if len(k) > 5 {
+			k = k[:5] // "password" is passw(?:or)?d there
+		}
+		if !strings.Contains(name, k) {
+			return false
+		}
+	}
+	return true
+}
+
+// assignsAfter reports whether an assignment can follow a keyword ending at
+// i as assignShape reads it: at most 20 of [ \t\w.-], at most 3 of
+// [\s'"], then one of = > : | ? ,. Where none can, no match of a rule of
+// that shape uses this keyword.
+func assignsAfter(text []byte, i int) bool {
+	for j := 0; j <= 20 && i+j <= len(text); j++ {
+		for k := 0; k <= 3 && i+j+k < len(text); k++ {
+			switch text[i+j+k] {
+			case '=', '>', ':', '|', '?', ',':
+				if valueAfter(text, i+j+k+1) {
+					return true
+				}
+			}
+			if !quoteOrSpace(text[i+j+k]) {
+				break
+			}
+		}
+		if i+j >= len(text) {
+			break
+		}
+		if c := text[i+j]; !isWord(c) && c != ' ' && c != '\t' && c != '.' && c != '-' {
+			break
+		}
+	}
+	return false
+}
+
+// Scan calls fn for each secret in text. Only the rules whose keywords
+// occur run, and each runs its expression only on windows around its
+// keywords (as wide as its longest match on each side): the expressions
+// are slow on long texts, most of which they cannot match. A match that
+// touches a window's inner edge may be cut by it: the rule then runs on
+// the whole text instead. A generic-api-key match that overlaps a match of
+// a more specific rule is dropped (the specific one names it).
+func (s *Scanner) Scan(text []byte, fn func(Match)) {
+	if len(text) < 8 {
+		return
+	}
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	if len(sc.pos) < len(s.rules) {
+		sc.pos = make([][]int32, len(s.rules))
+		sc.named = make([]bool, len(s.rules))
+	}
+	for _, ri := range sc.hit {
+		sc.pos[ri] = sc.pos[ri][:0]
+		sc.named[ri] = false
+	}
+	sc.hit = sc.hit[:0]
+	s.keywords(text, sc)
+	if len(sc.hit) == 0 {
+		return
+	}
+	slices.Sort(sc.hit)
+	// The expressions run on a string: text, not copied (it is not
+	// changed while Scan runs; a Match's value is copied out of it).
+	str := unsafe.String(&text[0], len(text))
+	var out, generic []Match
+	for _, ri := range sc.hit {
+		r := s.rules[ri]
+		if r.compile() != nil {
+			continue
+		}
+		if r.names != nil {
+			sc.pos[ri] = namePlaces(text, r.names, sc.pos[ri][:0])
+			if len(sc.pos[ri]) == 0 || r.atName == nil {
+				continue
+			}
+		}
+		if r.atName != nil {
+			found := s.scanAtNames(r, str, sc.pos[ri])
+			if r.generic {
+				generic = append(generic, found...)
+			} else {
+				out = append(out, found...)
+			}
+			continue
+		}
+		before, after := r.span, r.span
+		if r.span < 0 {
+			before, after = 256, 8192
+		}
+		switch {
+		case r.anchored:
+			before = 0
+		case r.assign:
+			// The name takes at most 50 bytes before the keyword.
+			before = 51
+			if r.span < 0 {
+				after = 320 // name, operator, a 150-byte value; a longer base64 value reruns on the whole text
+			}
+		}
+		sc.wins = sc.wins[:0]
+		for _, p := range sc.pos[ri] {
+			a, b := max(0, int(p)-before-1), min(len(str), int(p)+after+1)
+			if n := len(sc.wins); n > 0 && a <= sc.wins[n-1][1] {
+				sc.wins[n-1][1] = b
+				continue
+			}
+			sc.wins = append(sc.wins, [2]int{a, b})
+		}
+		var found []Match
+		whole := false
+	windows:
+		for _, w := range sc.wins {
+			for _, m := range r.re.FindAllStringSubmatchIndex(str[w[0]:w[1]], -1) {
+				if (m[0] == 0 && w[0] > 0) || (m[1] == w[1]-w[0] && w[1] < len(str)) {
+					whole = true
+					break windows
+				}
+				for k := range m {
+					if m[k] >= 0 {
+						m[k] += w[0]
+					}
+				}
+				if mt, ok := s.match(r, str, m); ok {
+					found = append(found, mt)
+				}
+			}
+		}
+		if whole {
+			found = found[:0]
+			for _, m := range r.re.FindAllStringSubmatchIndex(str, -1) {
+				if mt, ok := s.match(r, str, m); ok {
+					found = append(found, mt)
+				}
+			}
+		}
+		if r.generic {
+			generic = append(generic, found...)
+		} else {
+			out = append(out, found...)
+		}
+	}
+	for _, g := range generic {
+		overlap := false
+		for _, o := range out {
+			if g.Start < o.End && o.Start < g.End {
+				overlap = true
+				break
+			}
+		}
+		if !overlap {
+			out = append(out, g)
+		}
+	}
+	for _, m := range out {
+		fn(m)
+	}
+}
+
+// match turns one match of r's expression (submatch indexes m) into a
+// secret, or reports false when the entropy or an allowlist rules it out.
+func (s *Scanner) match(r *Rule, str string, m []int) (Match, bool) {
+	start, end := m[0], m[1]
+	// gitleaks trims newlines off the match (its expressions may take the
+	// one after a value).
+	for end > start && str[end-1] == '\n' {
+		end--
+	}
+	for start < end && str[start] == '\n' {
+		start++
+	}
+	whole := str[start:end]
+	secStart, secEnd := start, end
+	if ng := len(m)/2 - 1; ng >= 1 {
+		if r.secretGroup > 0 {
+			if r.secretGroup > ng || m[2*r.secretGroup] < 0 {
+				return Match{}, false
+			}
+			secStart, secEnd = m[2*r.secretGroup], m[2*r.secretGroup+1]
+		} else {
+			for g := 1; g <= ng; g++ {
+				if a, b := m[2*g], m[2*g+1]; a >= 0 && b > a {
+					secStart, secEnd = a, b
+					break
+				}
+			}
+		}
+	}
+	secStart, secEnd = max(secStart, start), min(secEnd, end)
+	if secEnd <= secStart {
+		return Match{}, false
+	}
+	secret := str[secStart:secEnd]
+	if r.entropy != 0 && Entropy(secret) <= r.entropy {
+		return Match{}, false
+	}
+	line := lineAround(str, start, end)
+	for _, al := range s.global {
+		if al.allows(secret, whole, line) {
+			return Match{}, false
+		}
+	}
+	for _, al := range r.allow {
+		if al.allows(secret, whole, line) {
+			return Match{}, false
+		}
+	}
+	if placeholder(secret) {
+		return Match{}, false
+	}
+	return Match{Rule: r, Start: secStart, End: secEnd, Value: strings.Clone(secret)}, true
+}
+
+func lineAround(str string, start, end int) string {
+	a := strings.LastIndexByte(str[:start], '\n') + 1
+	b := strings.IndexByte(str[end:], '\n')
+	if b < 0 {
+		return str[a:]
+	}
+	return str[a : end+b]
+}
+
+// allows reports whether the allowlist lets the secret through, as gitleaks
+// decides it: with condition OR, a regex or a stopword allows it; with AND,
+// every condition given must hold (a path or commit condition never holds
+// here: ccvet scans no repository paths or commits).
+func (a *allowlist) allows(secret, whole, line string) bool {
+	target := secret
+	switch a.target {
+	case "match":
+		target = whole
+	case "line":
+		target = line
+	}
+	regex := false
+	for _, re := range a.regexes {
+		if re.MatchString(target) {
+			regex = true
+			break
+		}
+	}
+	stop := false
+	if len(a.stopwords) > 0 {
+		ls := strings.ToLower(secret)
+		for _, w := range a.stopwords {
+			if strings.Contains(ls, w) {
+				stop = true
+				break
+			}
+		}
+	}
+	if a.and {
+		if a.paths {
+			return false
+		}
+		if len(a.regexes) > 0 && !regex {
+			return false
+		}
+		if len(a.stopwords) > 0 && !stop {
+			return false
+		}
+		return len(a.regexes) > 0 || len(a.stopwords) > 0
+	}
+	return regex || stop
+}
+
+// placeholder reports the documentation and example values gitleaks' own
+// allowlists do not catch: AWS's AKIAIOSFODNN7EXAMPLE family, keys with a
+// run of X, x or * or an ellipsis (sk-ant-…XXXX), and those that say they
+// are one.
+func placeholder(secret string) bool {
+	up := strings.ToUpper(secret)
+	if strings.Contains(up, "EXAMPLE") {
+		return true
+	}
+	if strings.Contains(secret, "XXXX") || strings.Contains(secret, "xxxx") || strings.Contains(secret, "****") || strings.Contains(secret, "…") {
+		return true
+	}
+	for _, w := range [...]string{"YOUR_", "YOUR-", "<YOUR", "REPLACE", "PLACEHOLDER", "CHANGEME", "DUMMY", "REDACTED"} {
+		if strings.Contains(up, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// Entropy is the Shannon entropy of s in bits per code point, as gitleaks
+// computes it (code point counts over the byte length).
+func Entropy(s string) float64 {
+	if s == "" {
+		return 0
+	}
+	var ascii [128]int
+	var other map[rune]int
+	for _, c := range s {
+		if c < 128 {
+			ascii[c]++
+			continue
+		}
+		if other == nil {
+			other = map[rune]int{}
+		}
+		other[c]++
+	}
+	inv := 1 / float64(len(s))
+	e := 0.0
+	for _, n := range ascii {
+		if n > 0 {
+			f := float64(n) * inv
+			e -= f * math.Log2(f)
+		}
+	}
+	for _, n := range other {
+		f := float64(n) * inv
+		e -= f * math.Log2(f)
+	}
+	return e
+}

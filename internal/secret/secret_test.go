@@ -1,0 +1,185 @@
+package secret_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/ccvet/ccvet/internal/jsontree"
+	"github.com/ccvet/ccvet/internal/secret"
+	"github.com/ccvet/ccvet/internal/secret/secrettest"
+)
+
+func scan(text string) []secret.Match {
+	var out []secret.Match
+	secret.Default().Scan([]byte(text), func(m secret.Match) { out = append(out, m) })
+	return out
+}
+
+func TestRulesLoad(t *testing.T) {
+	sc := secret.Default()
+	if err := sc.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if sc.Version != "v8.30.1" || len(sc.Rules()) < 200 {
+		t.Fatalf("version %s, %d rules", sc.Version, len(sc.Rules()))
+	}
+	for id, want := range map[string]string{"aws-access-token": "AWS access key", "github-pat": "GitHub token", "gitlab-cicd-job-token": "GitLab CI/CD job token"} {
+		if r := sc.Lookup(id); r == nil || r.Name != want {
+			t.Errorf("%s: %+v, want name %q", id, r, want)
+		}
+	}
+}
+
+func TestFinds(t *testing.T) {
+	g := secrettest.New(1)
+	cases := []struct {
+		rule, value, text string
+	}{
+		{"aws-access-token", "", "export AWS_ACCESS_KEY_ID=%s\n"},
+		{"github-pat", "", "token: %s"},
+		{"anthropic-api-key", "", "ANTHROPIC_API_KEY=%s\n"},
+		{"slack-bot-token", "", "use %s here"},
+		{"private-key", "", "key file:\n%s\n"},
+		{"generic-api-key", "", "api_key = \"%s\"\n"},
+	}
+	vals := []string{g.AWS(), g.GitHub(), g.Anthropic(), g.Slack(), g.PEM(), g.Generic()}
+	for i, c := range cases {
+		v := vals[i]
+		text := strings.Replace(c.text, "%s", v, 1)
+		ms := scan(text)
+		if len(ms) != 1 || ms[0].Rule.ID != c.rule {
+			t.Errorf("%s: got %d matches %v", c.rule, len(ms), ids(ms))
+			continue
+		}
+		got := ms[0]
+		if got.Value != v && (c.rule != "private-key" || !strings.Contains(v, got.Value)) {
+			t.Errorf("%s: value is not the key", c.rule)
+		}
+		if text[got.Start:got.End] != got.Value {
+			t.Errorf("%s: offsets %d..%d do not hold the value", c.rule, got.Start, got.End)
+		}
+		if len(got.Fingerprint()) != 12 {
+			t.Errorf("fingerprint %q", got.Fingerprint())
+		}
+	}
+}
+
+func ids(ms []secret.Match) []string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, m.Rule.ID)
+	}
+	return out
+}
+
+func TestPlaceholdersAndAllowlists(t *testing.T) {
+	for _, text := range []string{
+		"aws_access_key_id = AKIA" + "IOSFODNN7EXAMPLE",
+		"ANTHROPIC_API_KEY=sk-ant-api03-" + strings.Repeat("X", 93) + "AA",
+		"ANTHROPIC_API_KEY=sk-ant-" + strings.Repeat("X", 20),
+		"password = ${DB_PASSWORD}",
+		"api_key: your_api_key_here",
+		"token = abcdefghijklmnopqrstuvwxyz",
+		"The key is in the secret store; the token expires.",
+		"keyboard shortcut: ctrl+shift+key",
+	} {
+		if ms := scan(text); len(ms) > 0 {
+			t.Errorf("%q: reported %v", text, ids(ms))
+		}
+	}
+}
+
+// A PEM key in a JSON string is one string with \n escapes: decoded, the
+// private-key rule finds it, and the raw span covers the escaped bytes.
+func TestScanTreeEscapes(t *testing.T) {
+	g := secrettest.New(2)
+	pem, aws := g.PEM(), g.AWS()
+	obj := map[string]any{
+		"uuid":      "5e0b6c2e-1111-4222-8333-944455556666",
+		"message":   map[string]any{"content": []any{map[string]any{"type": "tool_result", "content": "file:\n" + pem + "\n\"" + aws + "\"\n"}}},
+		"signature": aws, // never scanned
+	}
+	line, _ := json.Marshal(obj)
+	var tr jsontree.Tree
+	if err := tr.Parse(line); err != nil {
+		t.Fatal(err)
+	}
+	var found []secret.Found
+	secret.Default().ScanTree(&tr, nil, nil, func(f secret.Found) { found = append(found, f) })
+	if len(found) != 2 {
+		t.Fatalf("found %d", len(found))
+	}
+	for _, f := range found {
+		var dec string
+		if err := json.Unmarshal([]byte(`"`+string(line[f.RawStart:f.RawEnd])+`"`), &dec); err != nil {
+			t.Fatalf("%s: raw span is not a string's bytes: %v", f.Rule.ID, err)
+		}
+		if dec != f.Value {
+			t.Errorf("%s: raw span decodes to something else", f.Rule.ID)
+		}
+	}
+	spans := secret.Default().Spans(line)
+	if len(spans) != 2 {
+		t.Errorf("spans %v", spans)
+	}
+}
+
+func TestRawSpanUnicode(t *testing.T) {
+	raw := []byte(`a\u00e9\n\ud83d\ude00XYZ\"`)
+	// decoded: "a" "é"(2) "\n" "😀"(4) "XYZ" "\"": XYZ at 8..11
+	rs, re := secret.RawSpan(raw, 8, 11)
+	if string(raw[rs:re]) != "XYZ" {
+		t.Errorf("got %q", raw[rs:re])
+	}
+	rs, re = secret.RawSpan(raw, 1, 3)
+	if string(raw[rs:re]) != `\u00e9` {
+		t.Errorf("got %q", raw[rs:re])
+	}
+}
+
+func BenchmarkScanProse(b *testing.B) {
+	text := []byte(strings.Repeat("The key to this change is the token refresh: the API returns a new access token when the secret rotates. ", 100))
+	sc := secret.Default()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		sc.Scan(text, func(secret.Match) {})
+	}
+}
+
+func BenchmarkKeywordPass(b *testing.B) {
+	text := []byte(strings.Repeat("func (w *walker) node(i int, key []byte) { t := w.t; switch t.Nodes[i].Kind { case jsontree.String: w.str(i, key) } } // The key to this change is the token refresh.\n", 100))
+	sc := secret.Default()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		secret.KeywordHits(sc, text)
+	}
+}
+
+func BenchmarkKeywordPassPlain(b *testing.B) {
+	text := []byte(strings.Repeat("lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. ", 100))
+	sc := secret.Default()
+	b.SetBytes(int64(len(text)))
+	n := secret.KeywordHits(sc, text)
+	b.ReportMetric(float64(n)/float64(len(text))*1000, "hits/KB")
+	for b.Loop() {
+		secret.KeywordHits(sc, text)
+	}
+}
+
+// A credential in a structured value ({"apiKey": "..."}) is found with its
+// member's name, as gitleaks finds it in the raw JSON; the span is the
+// value's.
+func TestScanTreeNamedValue(t *testing.T) {
+	v := secrettest.New(9).Generic()
+	line := []byte(`{"type":"tool_use","input":{"env":{"apiKey":"` + v + `","mode":"q7Zr0pL2mN8vX4cB6tY1wQ9s"}}}`)
+	var tr jsontree.Tree
+	if err := tr.Parse(line); err != nil {
+		t.Fatal(err)
+	}
+	var found []secret.Found
+	secret.Default().ScanTree(&tr, nil, nil, func(f secret.Found) { found = append(found, f) })
+	if len(found) != 1 || found[0].Value != v || string(line[found[0].RawStart:found[0].RawEnd]) != v {
+		t.Fatalf("found %+v", found)
+	}
+}
