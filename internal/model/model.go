@@ -43,7 +43,7 @@ type Env struct {
 	Schema *schema.Validator
 	Strict bool
 	// ReaderVersion, when set, judges every file for the reader of this
-	// Claude Code version instead of the version that wrote it and newer.
+	// Claude Code version instead of today's (resume.Newest).
 	ReaderVersion string
 	// Enabled reports whether a rule will report; checks that are costly
 	// may skip work for rules that are off.
