@@ -79,10 +79,10 @@ func subagentParentMissing(p *model.Project, f *model.File) (sid string, nested 
 // parentSet answers whether a session transcript exists: among the files
 // checked, or on disk outside the scanned paths (one stat per path).
 type parentSet struct {
-	p      *model.Project
-	have   map[string]bool // transcripts checked, built on first use
-	known  map[string]bool // answers so far
-	built  bool
+	p     *model.Project
+	have  map[string]bool // transcripts checked, built on first use
+	known map[string]bool // answers so far
+	built bool
 }
 
 func (s *parentSet) has(path string) bool {
