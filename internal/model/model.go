@@ -64,6 +64,7 @@ type Line struct {
 	Blank   bool  // empty or only white space
 	NUL     int   // byte offset of the first NUL byte, or -1
 	BadUTF8 int   // byte offset of the first invalid UTF-8 byte, or -1
+	BOM     bool  // line 1 started with a UTF-8 byte order mark (not in Raw, Offset, Length)
 	Err     error // why the line does not parse as one JSON value (nil if it does, or if not tried)
 	ErrOff  int   // byte offset Err points at
 
