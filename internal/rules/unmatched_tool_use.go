@@ -118,7 +118,7 @@ var UnmatchedToolUse = register(&Rule{
 					f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
 						Severity: finding.Note,
 						Message: entryLabel(rec) + ": " + toolLabel(t) + " has no tool_result; it is not on the conversation " +
-							"a resume rebuilds (Claude Code " + judged.String() + "), so nothing of it is sent and nothing needs doing",
+							"a resume of Claude Code " + judged.String() + " rebuilds, so its missing result changes nothing there",
 					})
 					continue
 				}
@@ -162,20 +162,19 @@ var UnmatchedToolUse = register(&Rule{
 					continue
 				}
 				var outs []outcome
+				tail := ""
 				for _, v := range readers {
+					tail = ""
 					if w := walkOf(f, v); w.Failed == "" && w.Conv != nil && !w.Conv.On(i) {
 						outs = append(outs, outcome{v, finding.Note, "does not send it (it is on a branch a resume does not pick)"})
 					} else if resume.ProfileOf(v).SyntheticResult {
 						outs = append(outs, outcome{v, finding.Note, "keeps the call and adds an is_error result, as for an interrupted tool (nothing lost)"})
+						tail = "; nothing needs doing" // said of the judged reader, the last
 					} else {
 						outs = append(outs, outcome{v, finding.Error, "drops the call, so the model forgets it made it"})
 					}
 				}
 				sev, how := verdict(outs)
-				tail := ""
-				if sev == finding.Note {
-					tail = "; nothing needs doing"
-				}
 				if loose && sev > finding.Warning {
 					// A loose file (an export, an excerpt) is not what a resume
 					// reads; subagent transcripts are not checked against it.
