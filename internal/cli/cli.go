@@ -129,7 +129,7 @@ func newFlagSet(stdout, stderr io.Writer, o *options) *flag.FlagSet {
 	fs.IntVarP(&o.jobs, "jobs", "j", 0, "check `N` files at once (default: number of CPUs); lines over 1 MiB are held one at a time, so all lines in flight take at most 512 MiB + 1 MiB per job")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no summary line, no progress on standard error")
 	fs.BoolVar(&o.noSnippet, "no-snippet", false, "text output: do not show the offending line under each finding")
-	fs.StringVar(&o.readerVersion, "reader-version", "", "judge what a resume loses for the reader of Claude Code `V` only (default: the version that wrote each file, and newer)")
+	fs.StringVar(&o.readerVersion, "reader-version", "", "judge what a resume loses for the reader of Claude Code `V` (default: today's, the newest ccvet has measured; messages still say what older readers do)")
 	fs.StringVar(&o.stdinName, "stdin-filename", "", "report the transcript read from standard input (PATH -) as `NAME`")
 	fs.StringVar(&o.defaultPath, "default-path", "", "check `PATH` when no PATH is given, instead of the home data folder (the ccvet-store hook sets .)")
 	fs.BoolVar(&o.exitZero, "exit-zero", false, "exit 0 even when findings reach --fail-on (errors still exit 2 or 3)")

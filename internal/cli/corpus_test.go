@@ -30,9 +30,6 @@ var corpusDir = func() string {
 var knownBroken = map[string][]string{
 	// 2.0.56: the head of the session is gone; line 1 is a tool_result without its call.
 	"Smartagent-so__Personal_AI_Infrastructure/.claude/projects/-Users-pretor-Documents-PAI---TPOS/eca51c57-7b92-423f-8ad6-52f996c9a8e1.jsonl": {"orphan-parent", "unmatched-tool-result"},
-	// 2.0.58: the session ended while a Bash call ran (no result); readers
-	// before 2.1.330 drop the call on resume (measured on 2.1.110).
-	"Smartagent-so__Personal_AI_Infrastructure/.claude/projects/-Users-pretor-Documents-PAI---TPOS/d6a37ffc-384d-4d2a-832a-78cdd493af69.jsonl": {"unmatched-tool-use"},
 	// A Stop-hook progress entry parented to a uuid never written: resume loses 211 / 46 entries.
 	"entireio__cli/5d/107d133886/0/full.jsonl": {"orphan-parent"},
 	"entireio__cli/6d/e70163f7e3/0/full.jsonl": {"orphan-parent"},
@@ -40,6 +37,52 @@ var knownBroken = map[string][]string{
 	// (sidechain.jsonl is cut too, but only on a sidechain branch the main
 	// resume does not walk, and at its first line: orphan-parent warnings.)
 	"iansherr__claude-code-log/test/test_data/sidechain_agent.jsonl": {"orphan-parent", "unmatched-tool-result"},
+}
+
+// interruptedAtEnd are healthy real transcripts that end while a Bash call
+// ran (no result): today's reader adds an is_error result and loses nothing,
+// so ccvet says so in a note; readers before 2.1.330 drop the call, which
+// the note names and --reader-version 2.1.110 makes an error.
+var interruptedAtEnd = []string{
+	"Smartagent-so__Personal_AI_Infrastructure/.claude/projects/-Users-pretor-Documents-PAI---TPOS/d6a37ffc-384d-4d2a-832a-78cdd493af69.jsonl",
+	"entireio__cli/4c/70d9b5734c/0/full.jsonl",
+}
+
+// TestInterruptedAtEnd: no error for today's reader, a note that names what
+// older readers do; an error when judged for 2.1.110 (in a projects folder).
+func TestInterruptedAtEnd(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	realFiles(t) // skips without the corpus
+	for _, name := range interruptedAtEnd {
+		p := filepath.Join(corpusDir, name)
+		for _, pinned := range []string{"", "2.1.110"} {
+			args := []string{"--no-config", "--exit-zero"}
+			if pinned != "" {
+				args = append(args, "--reader-version", pinned)
+			}
+			out, _, _ := runJSON(t, append(args, p)...)
+			sev := map[string]int{}
+			for _, f := range out.Findings {
+				if f.Rule != "unmatched-tool-use" {
+					continue
+				}
+				sev[f.Severity]++
+				if pinned == "" && !strings.Contains(f.Message, "before 2.1.330: drops the call") {
+					t.Errorf("%s: the note does not say what older readers do: %s", name, f.Message)
+				}
+			}
+			switch {
+			case pinned == "" && (sev["note"] != 1 || len(sev) != 1):
+				t.Errorf("%s: want one unmatched-tool-use note for today's reader, got %v", name, sev)
+			case pinned != "" && strings.Contains(name, "/projects/") && sev["error"] != 1:
+				t.Errorf("%s: want an unmatched-tool-use error for reader %s, got %v", name, pinned, sev)
+			}
+			if pinned == "" && out.Summary["errors"] != 0 {
+				t.Errorf("%s: %d errors, want none", name, out.Summary["errors"])
+			}
+		}
+	}
 }
 
 // TestKnownBroken checks the copies in testdata/broken, so the real faults

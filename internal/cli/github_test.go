@@ -20,7 +20,7 @@ func TestGitHubFormat(t *testing.T) {
 	if !strings.Contains(out, want) || !strings.Contains(out, ",title=invalid-json::line is not valid JSON") {
 		t.Errorf("want a line starting %q:\n%s", want, out)
 	}
-	if !strings.HasSuffix(out, "1 file checked, 10 entries: 2 errors, 1 warning, 0 notes\n") {
+	if !strings.HasSuffix(out, "1 file checked, 10 entries: 2 errors, 0 warnings, 1 note\n") {
 		t.Errorf("no summary line:\n%s", out)
 	}
 	out, _, _ = run(t, "", "-f", "github", "-q", dir)

@@ -26,9 +26,9 @@ strict: false
 # (the same as --fail-on).
 fail-on: error
 
-# Judge what a resume loses for the reader of this Claude Code version only
-# (the same as --reader-version); by default each file is judged for the
-# version that wrote it and every newer one.
+# Judge what a resume loses for the reader of this Claude Code version (the
+# same as --reader-version); by default each file is judged for today's
+# reader, the newest ccvet has measured, and messages say what older do.
 # reader-version: 2.1.110
 
 # Turn rules on or off, or report them at another severity: on, off, error,

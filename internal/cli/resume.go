@@ -18,7 +18,7 @@ import (
 func cmdResume(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := subFlags("resume", stdout)
 	format := fs.StringP("format", "f", "text", "text or json")
-	rv := fs.String("reader-version", "", "model the reader of Claude Code `V` (default: the version that wrote the file)")
+	rv := fs.String("reader-version", "", "model the reader of Claude Code `V` (default: today's, the newest ccvet has measured)")
 	root := fs.String("root", "", "the data `ROOT` to look for SESSION_ID in (default $CLAUDE_CONFIG_DIR, else ~/.claude, from a terminal)")
 	check := fs.Bool("check", false, "preflight for scripts and host apps: exit 0 resumes without loss, 1 resumes with loss, 5 cannot resume (docs/resume.md)")
 	if err := parseSub(fs, args); err != nil {
@@ -81,9 +81,11 @@ func cmdResume(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	reader := override
 	why := "set by --reader-version"
 	if reader.Zero() {
-		reader, why = ld.Writer, "the version that wrote the file"
-		if reader.Zero() {
-			reader, why = resume.Newest, "the newest version ccvet models (the file names no version)"
+		// Today's reader, as lint judges by default: users upgrade, and the
+		// reader that will load the file is the newest, not its writer.
+		reader, why = resume.Newest, "today's reader: the newest version ccvet has measured (--reader-version V for another)"
+		if resume.Newest.Less(ld.Writer) {
+			reader, why = ld.Writer, "the version that wrote the file (newer than any ccvet has measured)"
 		}
 	}
 	res := resume.RunLoaded(ld, resume.ProfileOf(reader))

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ccvet/ccvet/internal/oracle"
+	"github.com/ccvet/ccvet/internal/resume"
 )
 
 // TestResumeAgreesWithRealReader damages sessions written by the real Claude
@@ -192,6 +193,12 @@ func TestResumeAgreesOnTheMatrix(t *testing.T) {
 			} else {
 				t.Errorf("%s/%s: ccvet resume and the real reader disagree\n real: %s%s\n ccvet: %s", v, c.ID, real, why, pred)
 			}
+			if pv, ok := resume.ParseVersion(v); ok && !pv.Less(resume.Newest) {
+				// The default reader is today's: it must predict this version too.
+				if def := predictResume(t, "", copyPath); def != real {
+					t.Errorf("%s/%s: ccvet resume (default reader) and the real reader disagree\n real: %s%s\n ccvet: %s", v, c.ID, real, why, def)
+				}
+			}
 		}
 	}
 	for _, v := range versions {
@@ -218,11 +225,16 @@ func newestFile(files []string) string {
 	return best
 }
 
-// predictResume runs ccvet resume on path and returns its signature.
+// predictResume runs ccvet resume on path for reader v ("" for the
+// default, today's reader) and returns its signature.
 func predictResume(t *testing.T, v, path string) string {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	if code := Main([]string{"resume", "--reader-version", v, "--format", "json", path}, strings.NewReader(""), &stdout, &stderr); code != ExitOK {
+	args := []string{"resume", "--format", "json", path}
+	if v != "" { // "": the default, today's reader
+		args = append([]string{"resume", "--reader-version", v}, args[1:]...)
+	}
+	if code := Main(args, strings.NewReader(""), &stdout, &stderr); code != ExitOK {
 		t.Fatalf("ccvet resume %s: exit %d: %s", path, code, stderr.String())
 	}
 	var doc struct {
@@ -533,7 +545,7 @@ var readerRules = map[string]bool{
 	"orphan-parent": true, "parent-cycle": true, "tool-result-off-chain": true, "unmatched-tool-use": true,
 	"unmatched-tool-result": true, "duplicate-tool-use-id": true, "duplicate-uuid": true, "nul-bytes": true,
 	"truncated-line": true, "missing-final-newline": true, "invalid-json": true, "sidechain-leaf": true,
-	"lone-surrogate": true, "invalid-utf8": true, "schema": true,
+	"lone-surrogate": true, "invalid-utf8": true, "schema": true, "orphan-logical-parent": true, "byte-order-mark": true,
 }
 
 // TestLintAgreesWithRealReader lints every damaged copy of the oracle's
@@ -542,6 +554,12 @@ var readerRules = map[string]bool{
 // refuses, left out conversation the file still holds, fused its next
 // append onto the damage, or the damage destroyed bytes (a line that no
 // longer parses, invalid UTF-8, a message whose content is gone).
+//
+// The doctrine (docs/rules.md): by default lint judges for today's reader
+// (resume.Newest), with --reader-version V for the pinned reader V. So each
+// version's copies are linted with --reader-version V, and the copies of
+// today's readers (resume.Newest and any newer version run) also with no
+// flag at all.
 func TestLintAgreesWithRealReader(t *testing.T) {
 	oracle.Require(t)
 	ctx := context.Background()
@@ -580,20 +598,30 @@ func TestLintAgreesWithRealReader(t *testing.T) {
 			if err := os.WriteFile(p, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			res, _, _ := runJSON(t, "--no-config", p)
-			var errs []string
-			for _, f := range res.Findings {
-				if f.Severity == "error" && readerRules[f.Rule] {
-					errs = append(errs, f.Rule)
+			modes := [][]string{{"--reader-version", v}}
+			if pv, ok := resume.ParseVersion(v); ok && !pv.Less(resume.Newest) {
+				modes = append(modes, nil) // the default: today's reader
+			}
+			for _, mode := range modes {
+				res, _, _ := runJSON(t, append(append([]string{"--no-config"}, mode...), p)...)
+				var errs []string
+				for _, f := range res.Findings {
+					if f.Severity == "error" && readerRules[f.Rule] {
+						errs = append(errs, f.Rule)
+					}
 				}
+				got := len(errs) > 0
+				total++
+				if got == want {
+					agree++
+					continue
+				}
+				how := "default"
+				if mode != nil {
+					how = "--reader-version " + v
+				}
+				t.Errorf("%s/%s (%s): real reader: %s (want an error: %v); ccvet errors: %v", v, c.ID, how, out.Summary, want, errs)
 			}
-			got := len(errs) > 0
-			total++
-			if got == want {
-				agree++
-				continue
-			}
-			t.Errorf("%s/%s: real reader: %s (want an error: %v); ccvet errors: %v", v, c.ID, out.Summary, want, errs)
 		}
 	}
 	t.Logf("lint severity agrees with the real reader on %d of %d damaged sessions", agree, total)

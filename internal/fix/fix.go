@@ -266,7 +266,9 @@ func verify(f *File, final []finding.Finding) error {
 		if x.UUID != "" && afterUUID[x.Rule+"\x00"+x.UUID] {
 			return fmt.Errorf("verification failed: %s finding on line %d is still there after its fix", x.Rule, x.Line)
 		}
-		targeted[x.Rule]++
+		if x.Severity >= finding.Warning { // counted as before and after are
+			targeted[x.Rule]++
+		}
 	}
 	for rule, n := range targeted {
 		if after[rule] > before[rule]-n {

@@ -116,13 +116,13 @@ func (s *store) folders() {
 		}
 		add(byFolder, ss.Project, k, i)
 		add(byPath, k, ss.Project, i)
-		if cur := pathenc.Encode(ss.Cwd); cur != ss.Project {
+		if cur := pathenc.Encode(ss.Cwd); cur != ss.Project && !driveCaseOnly(ss.Cwd, cur, ss.Project) {
 			exact := ss.Project == pathenc.EncodeUncapped(pathenc.Key(ss.Cwd)) || ss.Project == pathenc.EncodeUncapped(ss.Cwd)
 			msg := "the project folder is another encoding of " + quote(ss.Cwd) + " than the one Claude Code writes now (" + cur + "): /resume run in that directory "
 			if exact {
 				msg += "reads " + cur + " and does not list this session (checked with 2.1.110 and 2.1.330 for a long path's uncapped folder)"
 			} else {
-				msg += "may not list this session (another hash suffix of a long path, Unicode normalization or drive-letter case: not checked)"
+				msg += "may not list this session (another hash suffix of a long path or Unicode normalization: not checked)"
 			}
 			s.problem(Problem{Kind: KindOldEncoding, Path: ss.Path, SessionID: ss.SessionID, Message: msg,
 				Paths: []string{ss.Cwd}, Folders: []string{ss.Project, cur}})
@@ -370,4 +370,14 @@ func (s *store) history() {
 		s.problem(Problem{Kind: KindHistoryNoTranscript, Path: "history.jsonl", SessionID: sid, Prompts: m.prompts,
 			Paths: nonEmpty(m.project), Message: msg})
 	}
+}
+
+// driveCaseOnly reports whether folder differs from cur, the folder Claude
+// Code writes now for cwd, only in the case of a Windows drive letter
+// ("d:\\x" recorded, folder "D--x"): not a listing problem. NTFS is
+// case-insensitive and Claude Code itself writes both spellings into one
+// folder, so /resume in that directory lists the session.
+func driveCaseOnly(cwd, cur, folder string) bool {
+	return len(cwd) >= 2 && cwd[1] == ':' && len(cur) == len(folder) && len(cur) > 0 &&
+		cur[1:] == folder[1:] && strings.EqualFold(cur[:1], folder[:1])
 }

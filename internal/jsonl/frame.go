@@ -2,21 +2,30 @@ package jsonl
 
 import (
 	"bytes"
-	"errors"
 	"unicode/utf8"
 )
 
-// ErrBOM is why a first line that starts with a UTF-8 byte order mark is
-// not an entry (Line.BOM).
-var ErrBOM = errors.New("the file starts with a UTF-8 byte order mark")
+// bom is the UTF-8 byte order mark.
+var bom = []byte("\xef\xbb\xbf")
 
 // frame finds what is wrong with the line's bytes before any JSON parsing
-// (Line.Blank, NUL, BadUTF8, BOM) and whether they should be parsed
+// (Line.Blank, NUL, BadUTF8) and whether they should be parsed
 // (Line.Parse). On a line to parse, NUL bytes are not searched for: a NUL
 // byte is never valid JSON, so a line that parses has none, and one that
 // does not asks FindNUL.
+//
+// A byte order mark before the first line is not part of the line: the
+// reader of Claude Code reads the line after it (measured on 2.1.330 and
+// 2.1.332). The line is framed without it (Bytes, Offset and Length start
+// after it) and BOM says it was there.
 func (l *Line) frame() {
 	l.NUL, l.BadUTF8 = -1, -1
+	if l.Num == 1 && bytes.HasPrefix(l.Bytes, bom) {
+		l.BOM = true
+		l.Bytes = l.Bytes[len(bom):]
+		l.Offset += int64(len(bom))
+		l.Length -= int64(len(bom))
+	}
 	if l.Cut {
 		l.NUL = bytes.IndexByte(l.Bytes, 0)
 	}
@@ -34,12 +43,6 @@ func (l *Line) frame() {
 	}
 	if l.NUL >= 0 || l.BadUTF8 >= 0 || l.Cut {
 		return // each has its own finding; parsing would only repeat it
-	}
-	if l.Num == 1 && bytes.HasPrefix(l.Bytes, []byte("\xef\xbb\xbf")) {
-		if l.FindNUL() < 0 {
-			l.BOM = true
-		}
-		return
 	}
 	l.Parse = true
 }

@@ -28,7 +28,7 @@ type Line struct {
 	Blank   bool // empty or only white space
 	NUL     int  // byte offset of the first NUL byte, or -1 (not searched when Parse: see FindNUL)
 	BadUTF8 int  // byte offset of the first invalid UTF-8 byte, or -1
-	BOM     bool // line 1 starts with a UTF-8 byte order mark (ErrBOM), and has no other defect
+	BOM     bool // line 1 started with a UTF-8 byte order mark, left out of Bytes, Offset and Length
 	Parse   bool // no defect above, not Cut: the bytes are to be parsed as JSON
 }
 

@@ -497,10 +497,8 @@ func (e *Engine) checkLines(f *model.File) {
 			break
 		}
 		*l = model.Line{File: f, Num: jl.Num, Offset: jl.Offset, Raw: jl.Bytes, Length: jl.Length,
-			Newline: jl.Newline, Cut: jl.Cut, Blank: jl.Blank, NUL: jl.NUL, BadUTF8: jl.BadUTF8}
+			Newline: jl.Newline, Cut: jl.Cut, Blank: jl.Blank, NUL: jl.NUL, BadUTF8: jl.BadUTF8, BOM: jl.BOM}
 		switch {
-		case jl.BOM:
-			l.Err, l.ErrOff = jsonl.ErrBOM, 0
 		case !jl.Parse:
 		case e.opts.Reference:
 			decodeReference(l, &jl)
@@ -636,11 +634,9 @@ func (e *Engine) checkLinesPiped(f *model.File, rd *jsonl.Reader, grew func() bo
 			}
 			tree := b.trees[k]
 			b.lines = append(b.lines, model.Line{File: f, Num: jl.Num, Offset: jl.Offset, Raw: raw, Length: jl.Length,
-				Newline: jl.Newline, Cut: jl.Cut, Blank: jl.Blank, NUL: jl.NUL, BadUTF8: jl.BadUTF8})
+				Newline: jl.Newline, Cut: jl.Cut, Blank: jl.Blank, NUL: jl.NUL, BadUTF8: jl.BadUTF8, BOM: jl.BOM})
 			l := &b.lines[k]
 			switch {
-			case jl.BOM:
-				l.Err, l.ErrOff = jsonl.ErrBOM, 0
 			case !jl.Parse:
 			default:
 				jl.Bytes = raw
@@ -734,9 +730,9 @@ func (e *Engine) records(f *model.File) []*entry.Record {
 			break
 		}
 		*l = model.Line{File: f, Num: jl.Num, Offset: jl.Offset, Raw: jl.Bytes, Length: jl.Length,
-			Newline: jl.Newline, Cut: jl.Cut, Blank: jl.Blank, NUL: jl.NUL, BadUTF8: jl.BadUTF8}
+			Newline: jl.Newline, Cut: jl.Cut, Blank: jl.Blank, NUL: jl.NUL, BadUTF8: jl.BadUTF8, BOM: jl.BOM}
 		switch {
-		case jl.BOM, !jl.Parse:
+		case !jl.Parse:
 		case e.opts.Reference:
 			decodeReference(l, &jl)
 		default:

@@ -43,7 +43,7 @@ type Env struct {
 	Schema *schema.Validator
 	Strict bool
 	// ReaderVersion, when set, judges every file for the reader of this
-	// Claude Code version instead of the version that wrote it and newer.
+	// Claude Code version instead of today's (resume.Newest).
 	ReaderVersion string
 	// Enabled reports whether a rule will report; checks that are costly
 	// may skip work for rules that are off.
@@ -67,6 +67,7 @@ type Line struct {
 	Blank   bool  // empty or only white space
 	NUL     int   // byte offset of the first NUL byte, or -1
 	BadUTF8 int   // byte offset of the first invalid UTF-8 byte, or -1
+	BOM     bool  // line 1 started with a UTF-8 byte order mark (not in Raw, Offset, Length)
 	Err     error // why the line does not parse as one JSON value (nil if it does, or if not tried)
 	ErrOff  int   // byte offset Err points at
 

@@ -44,6 +44,11 @@ func Load(r io.Reader) (*Loaded, error) {
 		ld.Lines = l.Num
 		ld.EndsCut = !l.Newline
 		raw := l.Bytes
+		if l.Num == 1 && bytes.HasPrefix(raw, []byte("\xef\xbb\xbf")) {
+			// The reader reads the line after a byte order mark (2.1.330, 2.1.332).
+			raw = raw[3:]
+			l.Offset += 3
+		}
 		if len(bytes.TrimSpace(raw)) == 0 {
 			continue
 		}

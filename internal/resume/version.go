@@ -125,17 +125,20 @@ func ProfileOf(v Version) Profile {
 	}
 }
 
-// Readers lists the reader versions a file written by writer is judged
-// for: the writer's own and each later version where a behaviour changes.
-// An unknown writer (zero) starts from the oldest behaviour. When override
-// is set, only it.
+// Readers lists the reader versions a message about a file written by
+// writer describes: the writer's own and each later version where a
+// behaviour changes, up to Newest. The last one is the reader the file is
+// judged for (today's: what users who upgrade run); the others only name,
+// in the message, what older readers do when it differs. An unknown writer
+// (zero) starts from the oldest behaviour. When override is set, only it:
+// the file is judged for that pinned reader.
 func Readers(writer, override Version) []Version {
 	if !override.Zero() {
 		return []Version{override}
 	}
 	out := []Version{writer}
-	for _, b := range []Version{BridgeSince, Measured} {
-		if writer.Less(b) {
+	for _, b := range []Version{BridgeSince, Measured, Newest} {
+		if writer.Less(b) && out[len(out)-1].Less(b) {
 			out = append(out, b)
 		}
 	}

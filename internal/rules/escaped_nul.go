@@ -15,9 +15,11 @@ var EscapedNUL = register(&Rule{
 	Severity: finding.Warning,
 	Enabled:  true,
 	Summary:  "message content holds a \\u0000 character",
-	Why: "The line is valid JSON, but a NUL character inside a tool result or message is where the " +
-		"request to the API gets cut off when the session is resumed (issue 94055): the model sees " +
-		"a truncated conversation.",
+	Why: "The line is valid JSON, and the reader sends the NUL character as it is (measured on " +
+		"2.1.110 and 2.1.330: the resumed request holds the same text with the NUL in it). Issue 94055 " +
+		"reports the API cutting the request off at such a character; the stand-in API of ccvet's " +
+		"oracle accepts it, so that part is reported, not measured. Binary output in a transcript is " +
+		"also what other tools reading the file choke on.",
 	Bad:  `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01…","content":"abc\u0000def"}]}}`,
 	Good: `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01…","content":"abcdef"}]}}`,
 	Fix:  "Remove the NUL character from the content (binary output belongs in a file, not in the transcript).",
@@ -40,7 +42,8 @@ var EscapedNUL = register(&Rule{
 				off += i
 			}
 			l.Emit(r, finding.Finding{Column: l.Column(off), Pointer: ptr,
-				Message: "a \\u0000 character in message content; the API request is cut off there on resume"})
+				Message: "a \\u0000 character in message content; on resume the reader sends it as it is (measured on " +
+					"2.1.110 and 2.1.330); issue 94055 reports the API cutting the request off there (not measured)"})
 		}
 	},
 })

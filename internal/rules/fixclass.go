@@ -26,6 +26,8 @@ var fixInfo = map[string]FixInfo{
 		"parse as entries; any other broken line is left alone (restore it from a backup)"},
 	"nul-bytes":  {FixSafe, "deletes a NUL run that starts a line and is followed by `{`, a newline or the end of the file"},
 	"blank-line": {FixSafe, "deletes the whitespace-only line"},
+	"byte-order-mark": {FixNone, "nothing to repair for Claude Code, which reads the line; for a tool that rejects it, " +
+		"remove the first three bytes (EF BB BF) by hand"},
 	"duplicate-uuid": {FixSafe, "byte-identical repeat: deletes the earlier copy (the reader keeps the last; line 1 is " +
 		"never deleted). Different entries sharing a uuid (unsafe): the earlier gets a fresh uuid and the entries written " +
 		"between the two that name it are re-pointed to it"},

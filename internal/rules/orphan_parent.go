@@ -20,7 +20,9 @@ var OrphanParent = register(&Rule{
 		"dropped (an error): the session resumes with no memory of earlier work (issues 46603, " +
 		"58554, 61188, 37437). ccvet uses the file's own timestamps, as the reader does. Healthy transcripts never have one: a session start, " +
 		"a compaction boundary and a subagent's first entry have a null parent, and old resumes or " +
-		"forks name parents in another transcript of the same project folder, which ccvet looks in.",
+		"forks name parents in another transcript of the same project folder, which ccvet looks in. " +
+		"A subagent transcript whose session transcript is missing gets one orphan-subagent finding " +
+		"instead: its first entries point into the missing file by design.",
 	Bad:  `{"parentUuid":"6e0c1f4e-…(deleted line)","type":"user","uuid":"…",…}`,
 	Good: `{"parentUuid":"a05b7d2e-…(the previous entry's uuid)","type":"user","uuid":"…",…}`,
 	Fix: "Point parentUuid at the entry that really precedes this one (usually the line above it in " +
@@ -37,6 +39,9 @@ var OrphanParent = register(&Rule{
 		for _, f := range p.Files {
 			if f.Thin {
 				continue // every parent is in the file or in another one (Keeps, Asks)
+			}
+			if _, _, _, missing := subagentParentMissing(p, f); missing {
+				continue // orphan-subagent says the parent session is gone; its links point there
 			}
 			var models []*resume.Result
 			var children map[string]bool

@@ -33,39 +33,9 @@ var OrphanSubagent = register(&Rule{
 		if !p.InLayout {
 			return
 		}
-		have := map[string]bool{}
 		for _, f := range p.Files {
-			if f.Kind == layout.Transcript && !f.Stdin {
-				have[filepath.Clean(f.OSPath)] = true
-			}
-		}
-		exists := map[string]bool{}
-		for _, f := range p.Files {
-			if f.Kind != layout.Subagent || !f.InLayout || f.Stdin || f.Project == "" {
-				continue
-			}
-			sid, nested := f.SessionID, true
-			var rec *entry.Record
-			if sid == "" { // flat agent-<id>.jsonl: the parent is the session its entries name
-				nested = false
-				if rec = firstSessionRecord(f); rec != nil {
-					sid = rec.SessionID
-				}
-			}
-			if !layout.IsUUID(sid) {
-				continue // no parent to look for; names that are not UUIDs are never joined to a path
-			}
-			parent := filepath.Join(f.Project, sid+".jsonl")
-			ok, known := exists[parent]
-			if !known {
-				ok = have[parent]
-				if !ok {
-					st, err := os.Stat(parent) // a parent outside the scanned paths
-					ok = err == nil && st.Mode().IsRegular()
-				}
-				exists[parent] = ok
-			}
-			if ok {
+			sid, nested, rec, missing := subagentParentMissing(p, f)
+			if !missing {
 				continue
 			}
 			msg := "parent session transcript " + sid + ".jsonl is missing from this project folder: " +
@@ -78,3 +48,60 @@ var OrphanSubagent = register(&Rule{
 		}
 	},
 })
+
+// parentsKey keeps, in a project's memo, which session transcripts exist.
+type parentsKey struct{}
+
+// subagentParentMissing reports whether f is a subagent transcript of a
+// projects/ folder whose parent session transcript is absent: its session
+// id, whether it is nested (<sessionId>/subagents/…), the record naming the
+// session of a flat one, and missing. orphan-subagent reports it once;
+// orphan-parent says nothing of such a file's links (its first entries point
+// into the missing transcript by design, and nothing resumes it).
+func subagentParentMissing(p *model.Project, f *model.File) (sid string, nested bool, rec *entry.Record, missing bool) {
+	if !p.InLayout || f.Kind != layout.Subagent || !f.InLayout || f.Stdin || f.Project == "" {
+		return "", false, nil, false
+	}
+	sid, nested = f.SessionID, true
+	if sid == "" { // flat agent-<id>.jsonl: the parent is the session its entries name
+		nested = false
+		if rec = firstSessionRecord(f); rec != nil {
+			sid = rec.SessionID
+		}
+	}
+	if !layout.IsUUID(sid) {
+		return sid, nested, rec, false // no parent to look for; names that are not UUIDs are never joined to a path
+	}
+	parents := p.Memo(parentsKey{}, func() any { return &parentSet{have: map[string]bool{}, known: map[string]bool{}, p: p} }).(*parentSet)
+	return sid, nested, rec, !parents.has(filepath.Join(f.Project, sid+".jsonl"))
+}
+
+// parentSet answers whether a session transcript exists: among the files
+// checked, or on disk outside the scanned paths (one stat per path).
+type parentSet struct {
+	p     *model.Project
+	have  map[string]bool // transcripts checked, built on first use
+	known map[string]bool // answers so far
+	built bool
+}
+
+func (s *parentSet) has(path string) bool {
+	if !s.built {
+		for _, f := range s.p.Files {
+			if f.Kind == layout.Transcript && !f.Stdin {
+				s.have[filepath.Clean(f.OSPath)] = true
+			}
+		}
+		s.built = true
+	}
+	ok, known := s.known[path]
+	if !known {
+		ok = s.have[path]
+		if !ok {
+			st, err := os.Stat(path) // a parent outside the scanned paths
+			ok = err == nil && st.Mode().IsRegular()
+		}
+		s.known[path] = ok
+	}
+	return ok
+}

@@ -30,8 +30,10 @@ func writerOf(recs []*entry.Record) resume.Version {
 	return w
 }
 
-// readersOf lists the reader versions f is judged for: --reader-version, or
-// the version that wrote it and each later one where the reader changed.
+// readersOf lists the reader versions a message about f describes:
+// --reader-version alone, or the version that wrote it and each later one
+// where the reader changed, up to today's. The last one is the reader f is
+// judged for (see verdict).
 func readersOf(f *model.File, recs []*entry.Record) []resume.Version {
 	var ov resume.Version
 	if f.Env != nil && f.Env.ReaderVersion != "" {
@@ -98,15 +100,15 @@ type outcome struct {
 	text string
 }
 
-// verdict joins the outcomes of the readers a file is judged for into a
-// severity (the worst) and a phrase naming the versions: "2.1.330 and
-// later re-attach it; 2.1.110 to before 2.1.330 drop the call".
+// verdict joins the outcomes of the readers a message describes (in
+// version order, see readersOf) into a severity and a phrase naming the
+// versions: "2.1.330 and later re-attach it; 2.1.110 to before 2.1.330 drop
+// the call". The severity is the last reader's: today's, or the one pinned
+// by --reader-version. What older readers do only shows in the phrase.
 func verdict(outs []outcome) (finding.Severity, string) {
 	sev := finding.Note
-	for _, o := range outs {
-		if o.sev > sev {
-			sev = o.sev
-		}
+	if len(outs) > 0 {
+		sev = outs[len(outs)-1].sev
 	}
 	var parts []string
 	for k := 0; k < len(outs); {

@@ -13,12 +13,14 @@ var parentUUIDPrefix = []byte(`{"parentUuid":`)
 // Claude Code writes it.
 var ReorderedKeys = register(&Rule{
 	ID:       "reordered-keys",
-	Severity: finding.Warning,
+	Severity: finding.Note,
 	Enabled:  true,
 	Summary:  "a chain entry line does not start with {\"parentUuid\":",
-	Why: "Claude Code writes `parentUuid` first, and from 2.1.77 it uses that prefix to tell chain " +
-		"entries from metadata when a file is over 5 MB. A transcript re-serialized by jq or a " +
-		"formatter loses its entries silently once it grows past that size.",
+	Why: "Claude Code writes `parentUuid` first, and from 2.1.77 (changelog) a resume of a file " +
+		"over 5 MB pre-filters its lines by that prefix. A line that starts otherwise was re-serialized " +
+		"(jq, a formatter). Measured on 2.1.110 and 2.1.330, a re-serialized session over 5 MiB " +
+		"resumes with the same messages, so this is a note: nothing is lost; tools that rely on " +
+		"Claude Code's own key order may misread the line.",
 	Bad:  `{"type":"user","parentUuid":null,"uuid":"…",…}`,
 	Good: `{"parentUuid":null,"isSidechain":false,"type":"user","uuid":"…",…}`,
 	Fix:  "Write the file back with Claude Code's key order (parentUuid first), without spaces after the brace.",
@@ -34,7 +36,7 @@ var ReorderedKeys = register(&Rule{
 		if bytes.HasPrefix(l.Raw, parentUUIDPrefix) {
 			return
 		}
-		l.Report(r, 0, "chain entry does not start with {\"parentUuid\":; from 2.1.77 Claude Code "+
-			"treats such a line as metadata when the file is over 5 MB")
+		l.Report(r, 0, "chain entry does not start with {\"parentUuid\": (re-serialized?); a resume loses "+
+			"nothing (measured on 2.1.110 and 2.1.330, also over the 5 MB where 2.1.77+ pre-filters by that prefix)")
 	},
 })

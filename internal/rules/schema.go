@@ -14,15 +14,18 @@ var Schema = register(&Rule{
 	ID:       "schema",
 	Severity: finding.Error,
 	Enabled:  true,
-	Summary:  "an entry does not match the JSON Schema of its type (an error only where the reader loses data, else a warning)",
+	Summary:  "an entry does not match the JSON Schema of its type (an error only where the reader loses data)",
 	Why: "Severity follows the consequence. An error is a shape that breaks Claude Code's reader or " +
 		"loses data: an entry that is not an object or has no `type`, a chain entry without a usable " +
 		"`uuid` or `parentUuid` (it drops out of the conversation), a user or assistant entry whose " +
 		"`message` is not an object or whose `content` is neither text nor blocks (a resume silently " +
 		"loses that turn), a content block that is not an object or lacks its `type`, `id`, `name` or " +
-		"`tool_use_id`. Anything else the reader tolerates (a missing field other versions write, a " +
-		"timestamp that is not a date, a value outside the known set) is a warning that names the " +
-		"Claude Code versions seen writing the field; --strict makes it an error, for format " +
+		"`tool_use_id`. A problem in a field the reader reads and works around (a timestamp that is " +
+		"not a date, a missing `isSidechain`, `sessionId`, `message.id`, `message.role` or " +
+		"`message.model`, a content block's other fields) is a warning that names the Claude Code " +
+		"versions seen writing the field. A missing or odd field that nothing reads on resume " +
+		"(`message.stop_reason`, `stop_sequence` and `usage`, which model gateways often leave out; " +
+		"`cwd`, `version`, `userType`) is a note: data, not damage. --strict makes each an error, for format " +
 		"regression CI. New fields and entry types are rules unknown-field and unknown-type.",
 	Bad:  `{"parentUuid":null,"type":"user","uuid":"…","timestamp":"yesterday",…}`,
 	Good: `{"parentUuid":null,"type":"user","uuid":"…","timestamp":"2025-11-02T10:14:03.512Z",…}`,

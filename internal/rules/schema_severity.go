@@ -37,6 +37,22 @@ func lossy(t, ptr string) bool {
 	return false
 }
 
+// readerUses reports whether the reader of Claude Code reads the field at
+// ptr of an entry of type t when it resumes: the fields that link, order,
+// split or merge the conversation, and what a content block sends. A
+// problem there is a warning (the reader repairs or works around it); one
+// in a field nothing reads on resume (usage, stop_reason, cwd, requestId…)
+// is a note: nothing changes (an error under --strict either way).
+func readerUses(t, ptr string) bool {
+	switch ptr {
+	case "", "/type", "/timestamp", "/isSidechain", "/sessionId", "/agentId", "/subtype", "/leafUuid",
+		"/logicalParentUuid", "/isCompactSummary", "/isMeta", "/isVisibleInTranscriptOnly", "/toolUseResult",
+		"/message/role", "/message/id", "/message/model":
+		return true
+	}
+	return strings.HasPrefix(ptr, "/message/content/") || strings.HasPrefix(ptr, "/compactMetadata")
+}
+
 // schemaFinding is one report of the schema rule with its severity.
 type schemaFinding struct {
 	ptr      string
@@ -45,13 +61,19 @@ type schemaFinding struct {
 }
 
 // judgeSchema splits the schema problems of an entry of type t into
-// findings: an error for a lossy shape, a warning naming the versions that
-// write the field for anything the reader tolerates (an error under
-// --strict).
+// findings, by what the reader does: an error for a lossy shape; a warning
+// naming the versions that write the field where the reader reads it and
+// works around it; a note where nothing reads it on resume. Under --strict
+// every problem is an error.
 func judgeSchema(t string, probs []schema.Problem, strict bool) []schemaFinding {
-	tolerated := finding.Warning
-	if strict {
-		tolerated = finding.Error
+	tolerated := func(ptr string) finding.Severity {
+		switch {
+		case strict:
+			return finding.Error
+		case readerUses(t, ptr):
+			return finding.Warning
+		}
+		return finding.Note
 	}
 	var out []schemaFinding
 	for _, p := range probs {
@@ -59,21 +81,27 @@ func judgeSchema(t string, probs []schema.Problem, strict bool) []schemaFinding 
 			continue
 		}
 		if p.Keyword == "required" && len(p.Missing) > 0 {
-			var bad, ok []string
-			var okPtrs []string
+			var bad []string
+			var names [2][]string // by severity: read by the reader, read by nothing
+			var ptrs [2][]string
 			for i, m := range p.Missing {
-				if lossy(t, m) {
+				switch {
+				case lossy(t, m):
 					bad = append(bad, p.MissingNames[i])
-				} else {
-					ok = append(ok, p.MissingNames[i])
-					okPtrs = append(okPtrs, m)
+				case strict || readerUses(t, m): // --strict: one error for them all
+					names[0], ptrs[0] = append(names[0], p.MissingNames[i]), append(ptrs[0], m)
+				default:
+					names[1], ptrs[1] = append(names[1], p.MissingNames[i]), append(ptrs[1], m)
 				}
 			}
 			if len(bad) > 0 {
 				out = append(out, schemaFinding{p.Pointer, missingMsg(bad), finding.Error})
 			}
-			if len(ok) > 0 {
-				out = append(out, schemaFinding{p.Pointer, missingMsg(ok) + writtenBy(t, okPtrs), tolerated})
+			for k := range names {
+				if len(names[k]) > 0 {
+					sev := tolerated(ptrs[k][0])
+					out = append(out, schemaFinding{p.Pointer, missingMsg(names[k]) + writtenBy(t, ptrs[k]) + unread(sev, len(ptrs[k])), sev})
+				}
 			}
 			continue
 		}
@@ -81,9 +109,21 @@ func judgeSchema(t string, probs []schema.Problem, strict bool) []schemaFinding 
 			out = append(out, schemaFinding{p.Pointer, p.Message, finding.Error})
 			continue
 		}
-		out = append(out, schemaFinding{p.Pointer, p.Message + writtenBy(t, []string{p.Pointer}), tolerated})
+		sev := tolerated(p.Pointer)
+		out = append(out, schemaFinding{p.Pointer, p.Message + writtenBy(t, []string{p.Pointer}) + unread(sev, 1), sev})
 	}
 	return out
+}
+
+// unread is what a note of the schema rule adds: nothing reads the n fields.
+func unread(sev finding.Severity, n int) string {
+	switch {
+	case sev != finding.Note:
+		return ""
+	case n > 1:
+		return "; nothing reads them on resume (data, not damage)"
+	}
+	return "; nothing reads it on resume (data, not damage)"
 }
 
 func missingMsg(names []string) string {

@@ -14,13 +14,20 @@ var UnmatchedToolUse = register(&Rule{
 	Severity: finding.Error,
 	Enabled:  true,
 	Summary:  "a tool_use that no tool_result in the transcript answers",
-	Why: "The API requires the message after a tool_use to answer it with a tool_result. Measured " +
-		"on 2.1.110 and 2.1.330: when the conversation goes on past an unanswered call, the reader " +
-		"drops the call on resume (no request fails), so the model forgets it made it. When nothing " +
-		"follows the call on its branch the session stopped while the tool ran: 2.1.330 keeps the " +
-		"call and adds an is_error result (a warning), 2.1.110 drops it (an error for a transcript in " +
-		"a projects/ folder that a version before 2.1.330 may resume, a warning for a loose file; where between the two this changed is not known). Calls and results are paired by id, not by file order: " +
-		"a result line written before its call's line answers it.",
+	Why: "The API requires the message after a tool_use to answer it with a tool_result, and the " +
+		"reader makes sure it does. Measured on 2.1.110 and 2.1.330: when nothing follows the call on " +
+		"its branch (the session stopped while the tool ran: a closed terminal, a crash), 2.1.330 keeps " +
+		"the call and adds an is_error result, as Claude Code records an interrupted tool itself: nothing " +
+		"is lost and nothing needs doing (a note; 2.1.110 drops the call, an error under --reader-version " +
+		"for a version before 2.1.330; where between the two this changed is not known). When the " +
+		"conversation goes on below the call through entries that are all there (a new prompt while the " +
+		"call was pending, or a resume after the session stopped there), every reader drops the call and " +
+		"keeps what follows (no request fails): a warning, nothing needs doing. When it goes on only past " +
+		"an entry missing from the file, or below the results of other calls of its batch, its result's " +
+		"line is gone and the call is lost with it: an error. A call on no conversation a resume " +
+		"rebuilds (another branch) is a note. " +
+		"Calls and results are paired by id, not by file order: a result line written before its call's " +
+		"line answers it.",
 	Bad:  `{"type":"assistant","uuid":"a…","message":{"content":[{"type":"tool_use","id":"toolu_01X…","name":"Bash",…}]}}  (no tool_result for toolu_01X… follows, but later turns do)`,
 	Good: `… followed by {"type":"user","parentUuid":"a…","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_01X…",…}]}}`,
 	Fix: "Add a user entry with a tool_result for the id (is_error true, content \"interrupted\") " +
@@ -83,7 +90,7 @@ var UnmatchedToolUse = register(&Rule{
 			}
 		}
 		var readers []resume.Version
-		var dropped map[string]bool // tool ids a judged reader drops mid-conversation
+		var dropped map[string]bool // tool ids the judged reader drops mid-conversation
 		for i, rec := range recs {
 			for _, t := range rec.ToolUses {
 				if t.Server || t.ID == "" {
@@ -92,50 +99,83 @@ var UnmatchedToolUse = register(&Rule{
 				if answered[t.ID] {
 					continue
 				}
-				// What the resume model says the reader does with this call.
 				if readers == nil {
 					readers = readersOf(f, recs)
 				}
+				// What the resume model says the judged reader (the last) does with this call.
 				if dropped == nil {
 					dropped = map[string]bool{}
-					for _, v := range readers {
-						for _, e := range resumeOf(f, v).LeftOut {
-							if e.Kind == resume.KindCallDropped {
-								dropped[e.Tool] = true
-							}
+					for _, e := range resumeOf(f, readers[len(readers)-1]).LeftOut {
+						if e.Kind == resume.KindCallDropped {
+							dropped[e.Tool] = true
 						}
 					}
 				}
-				// The model's claims are checked on main transcripts only.
-				if next := below[side(rec)][i]; next >= 0 || (dropped[t.ID] && f.Kind == layout.Transcript) {
-					cont := "the conversation goes on after it"
-					var rel []finding.Location
-					if next >= 0 {
-						cont = "the conversation goes on below it (" + entryLabel(recs[next]) + ", " + lineRef(recs[next]) + ")"
-						rel = []finding.Location{relatedAt(f, recs[next], "/parentUuid", "the conversation continues here")}
-					}
+				loose := !f.InLayout || f.Kind != layout.Transcript
+				judged := readers[len(readers)-1]
+				if w := walkOf(f, judged); w.Failed == "" && w.Conv != nil && !w.Conv.On(i) && !loose {
+					// Not on the conversation today's reader rebuilds: nothing of it is sent.
 					f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
-						Severity: finding.Error,
-						Message: entryLabel(rec) + ": " + toolLabel(t) + " has no tool_result, yet " + cont +
-							"; on resume the reader drops the call (measured on 2.1.110 and 2.1.330; no request fails), " +
-							"so the model forgets it made it",
-						Related: rel,
+						Severity: finding.Note,
+						Message: entryLabel(rec) + ": " + toolLabel(t) + " has no tool_result; it is not on the conversation " +
+							"a resume of Claude Code " + judged.String() + " rebuilds, so its missing result changes nothing there",
 					})
 					continue
 				}
-				if readers == nil {
-					readers = readersOf(f, recs)
+				if next := below[side(rec)][i]; next >= 0 && len(recs[next].ToolResults) > 0 {
+					// Results of other calls follow it, not this one's: a
+					// result line of a parallel batch is missing.
+					f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
+						Severity: finding.Error,
+						Message: entryLabel(rec) + ": " + toolLabel(t) + " has no tool_result, yet the conversation goes on below it (" +
+							entryLabel(recs[next]) + ", " + lineRef(recs[next]) + ", answers other calls); on resume the reader drops " +
+							"the call (measured on 2.1.110 and 2.1.330; no request fails), so the model forgets it made it",
+						Related: []finding.Location{relatedAt(f, recs[next], "/parentUuid", "the conversation continues here")},
+					})
+					continue
+				} else if next >= 0 {
+					// The conversation goes on below the call through entries
+					// that are all there: a new prompt written while the call
+					// was pending, or a session resumed after it stopped there.
+					// Every reader measured drops the call and goes on; nothing
+					// of the conversation that follows is lost.
+					f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
+						Severity: finding.Warning,
+						Message: entryLabel(rec) + ": " + toolLabel(t) + " has no tool_result, yet the conversation goes on below it (" +
+							entryLabel(recs[next]) + ", " + lineRef(recs[next]) + "): the call was left pending (a new prompt while " +
+							"the tool ran, or a resume after the session stopped there); on resume the reader drops the call " +
+							"(measured on 2.1.110 and 2.1.330; no request fails) and keeps everything after it; nothing needs doing",
+						Related: []finding.Location{relatedAt(f, recs[next], "/parentUuid", "the conversation continues here")},
+					})
+					continue
+				}
+				if dropped[t.ID] && f.Kind == layout.Transcript {
+					// The conversation goes on only past a missing entry (the
+					// model's claims are checked on main transcripts only):
+					// the result's line is gone, and the call goes with it.
+					f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
+						Severity: finding.Error,
+						Message: entryLabel(rec) + ": " + toolLabel(t) + " has no tool_result, yet the conversation goes on after it " +
+							"past an entry missing from the file (its result's line?); on resume the reader drops the call " +
+							"(measured on 2.1.110 and 2.1.330; no request fails), so the model forgets it made it",
+					})
+					continue
 				}
 				var outs []outcome
+				tail := ""
 				for _, v := range readers {
-					if resume.ProfileOf(v).SyntheticResult {
-						outs = append(outs, outcome{v, finding.Warning, "keeps the call and adds an is_error result"})
+					tail = ""
+					if w := walkOf(f, v); w.Failed == "" && w.Conv != nil && !w.Conv.On(i) {
+						outs = append(outs, outcome{v, finding.Note, "does not send it (it is on a branch a resume does not pick)"})
+					} else if resume.ProfileOf(v).SyntheticResult {
+						outs = append(outs, outcome{v, finding.Note, "keeps the call and adds an is_error result, as for an interrupted tool (nothing lost)"})
+						tail = "; nothing needs doing" // said of the judged reader, the last
 					} else {
 						outs = append(outs, outcome{v, finding.Error, "drops the call, so the model forgets it made it"})
 					}
 				}
 				sev, how := verdict(outs)
-				if !f.InLayout || f.Kind != layout.Transcript {
+				if loose && sev > finding.Warning {
 					// A loose file (an export, an excerpt) is not what a resume
 					// reads; subagent transcripts are not checked against it.
 					sev = finding.Warning
@@ -143,7 +183,7 @@ var UnmatchedToolUse = register(&Rule{
 				f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
 					Severity: sev,
 					Message: entryLabel(rec) + ": " + toolLabel(t) + " has no tool_result and nothing follows it " +
-						"on its branch: the session stopped while the tool ran; on resume " + how,
+						"on its branch: the session stopped while the tool ran (a closed terminal, a crash); on resume " + how + tail,
 				})
 			}
 		}

@@ -179,6 +179,9 @@ type parsed struct {
 func newParsed(data []byte) *parsed {
 	p := &parsed{data: data, lines: make([]line, 0, bytes.Count(data, []byte{'\n'})+1)}
 	var off int64
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		off = 3 // a byte order mark is not part of line 1 (as lint and the reader frame it)
+	}
 	for off < int64(len(data)) {
 		end := int64(bytes.IndexByte(data[off:], '\n'))
 		l := line{off: off}

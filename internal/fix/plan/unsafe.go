@@ -168,7 +168,7 @@ func freshUUID(seed string) string {
 // that followed the group to it.
 func (p *parsed) planMissingResult(i int, f *finding.Finding) ([]edit.Edit, rules.FixClass, string) {
 	r := p.rec(i)
-	if r == nil || r.Type != "assistant" || r.UUID == "" || f.Severity < finding.Error {
+	if r == nil || r.Type != "assistant" || r.UUID == "" || f.Severity < finding.Warning {
 		return nil, "", "only a call with turns after it gets a result (a call at the end is the reader's to close)"
 	}
 	n, ok := blockOf(f.Pointer)
