@@ -91,10 +91,14 @@ echo "    $(find "$dst" -type f | wc -l) files, $(du -sh "$dst" | cut -f1)"
 step "6/6 goldens that name version ranges, and --strict on the new sessions"
 go test -count=1 ./internal/cli -run 'TestRulesDoc|TestReadme|TestFindingsGolden|TestRuleFixtures' -update >"$logs/goldens.log" 2>&1 ||
 	failed "$logs/goldens.log"
+go test -count=1 ./internal/benchstore -run '^TestGeneratedGolden$' -update >"$logs/generated.log" 2>&1 ||
+	failed "$logs/generated.log"
+CCVET_BIG=1 go test -count=1 -timeout 30m ./internal/benchstore -run '^TestBigStoreGolden$' -update >"$logs/big.log" 2>&1 ||
+	failed "$logs/big.log" # the report over a generated 200 MB store (200 MB of temporary disk)
 go test -count=1 ./internal/cli -run '^TestOracleTestdata$' >"$logs/testdata.log" 2>&1 || failed "$logs/testdata.log"
 
 echo
-git status --short -- schemas docs testdata internal/cli/testdata | sed 's/^/    /'
+git status --short -- schemas docs testdata internal/cli/testdata internal/benchstore/testdata | sed 's/^/    /'
 if [ $status -ne 0 ]; then
 	echo "==> $version: not done yet (see FAILED above)"
 else
