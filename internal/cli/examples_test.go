@@ -37,9 +37,10 @@ import (
 //   - sh: commands. Each line that starts with ccvet (or `go run ./cmd/ccvet`,
 //     cp, mkdir, touch) is run in the sandbox and must exit 0, or the status
 //     its comment names; its output is not compared. Other lines (go test, go
-//     install, git, pre-commit, bash .ci/…, bench/…, VAR=… go …) are commands
-//     CI runs from the clone (.ci/newcomer runs the README's, .ci/run the
-//     rest): they must start with one of those, and are not run here.
+//     install, git, pre-commit, bash .ci/…, bench/…, scripts/…, VAR=… go …)
+//     are commands run from the clone (.ci/newcomer runs the README's, .ci/run
+//     the rest but scripts/new-version.sh): they must start with one of
+//     those, and are not run here.
 //   - yaml: a .pre-commit-config.yaml (it has `repos:`) must name hooks of
 //     .pre-commit-hooks.yaml; a GitHub workflow (`jobs:`) has each `run:` that
 //     starts with ccvet run in the sandbox (exit 0 or 1: never a usage error);
@@ -305,6 +306,16 @@ func (sb *sandbox) console(t *testing.T, where, body string) {
 		t.Errorf("%s: a console block starts with a \"$ \" command line", where)
 		return
 	}
+	// now is the block as the program prints it today, printed ready to
+	// paste when any of its commands does not match (elisions are the
+	// writer's to put back).
+	var now strings.Builder
+	failed := false
+	defer func() {
+		if failed {
+			t.Logf("%s: the block as ccvet prints it now (put back the … that hide what varies):\n```console\n%s```", where, now.String())
+		}
+	}()
 	for i := 0; i < len(lines); {
 		cmdline := strings.TrimPrefix(lines[i], "$ ")
 		for strings.HasSuffix(cmdline, `\`) && i+1 < len(lines) {
@@ -317,8 +328,10 @@ func (sb *sandbox) console(t *testing.T, where, body string) {
 			want = append(want, lines[i])
 		}
 		got, code := sb.exec(t, cmdline)
+		now.WriteString("$ " + strings.ReplaceAll(cmdline, "\n", "\\\n") + "\n" + got)
 		if w := wantExit(cmdline); code != w {
 			t.Errorf("%s: `%s` exited %d, want %d; it printed:\n%s", where, cmdline, code, w, got)
+			failed = true
 			continue
 		}
 		gotLines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
@@ -327,6 +340,7 @@ func (sb *sandbox) console(t *testing.T, where, body string) {
 		}
 		if !matchLines(want, gotLines) {
 			t.Errorf("%s: `%s` printed\n%s\nwhich does not match the example\n%s", where, cmdline, got, strings.Join(want, "\n"))
+			failed = true
 		}
 	}
 }
@@ -335,7 +349,7 @@ func (sb *sandbox) console(t *testing.T, where, body string) {
 // the ones CI runs from a clone (not here).
 var (
 	shRunHere   = []string{"ccvet", "go run ./cmd/ccvet", "cp ", "mkdir ", "touch "}
-	shElsewhere = []string{"go ", "git ", "pre-commit ", "bash ", "bench/", "CCVET_", "GOOS=", "cd "}
+	shElsewhere = []string{"go ", "git ", "pre-commit ", "bash ", "bench/", "scripts/", "CCVET_", "GOOS=", "cd "}
 )
 
 func (sb *sandbox) sh(t *testing.T, where, body string) {
