@@ -28,7 +28,8 @@ import (
 // (docs/development.md, "Examples in the docs", is the user-facing copy):
 //
 //   - console: a terminal session. Each "$ " line (continued by a trailing
-//     backslash) is run by sh in the document's sandbox, and what it prints
+//     backslash; a "> " before the next line is the shell's prompt, not
+//     typed) is run by sh in the document's sandbox, and what it prints
 //     (standard output and error together) must match the lines below it:
 //     "…" matches any text within a line, a line that is only "…" any number
 //     of lines (none too). A command exits 0 unless its comment says "exits
@@ -320,7 +321,9 @@ func (sb *sandbox) console(t *testing.T, where, body string) {
 		cmdline := strings.TrimPrefix(lines[i], "$ ")
 		for strings.HasSuffix(cmdline, `\`) && i+1 < len(lines) {
 			i++
-			cmdline = strings.TrimSuffix(cmdline, `\`) + "\n" + lines[i]
+			// sh reads the backslash-newline as a continuation; the
+			// shell's "> " prompt, if the example shows it, is not typed.
+			cmdline += "\n" + strings.TrimPrefix(lines[i], "> ")
 		}
 		i++
 		var want []string
@@ -328,7 +331,7 @@ func (sb *sandbox) console(t *testing.T, where, body string) {
 			want = append(want, lines[i])
 		}
 		got, code := sb.exec(t, cmdline)
-		now.WriteString("$ " + strings.ReplaceAll(cmdline, "\n", "\\\n") + "\n" + got)
+		now.WriteString("$ " + strings.ReplaceAll(cmdline, "\\\n", "\\\n> ") + "\n" + got)
 		if w := wantExit(cmdline); code != w {
 			t.Errorf("%s: `%s` exited %d, want %d; it printed:\n%s", where, cmdline, code, w, got)
 			failed = true
