@@ -16,8 +16,13 @@ var DuplicateToolUseID = register(&Rule{
 		"conversation holds the same id twice, the reader sends the later call as the text " +
 		"\"[Tool use interrupted]\" and its result as \"(no content)\", so no request is rejected " +
 		"but the model forgets that call and what it returned; tools that pair calls with results " +
-		"attach the output to the wrong call. An exact repeat of the whole line is reported by " +
-		"duplicate-uuid instead, and copies in other files (resume, --fork-session) are normal.",
+		"attach the output to the wrong call. A copy of the same call is different: Claude Code " +
+		"(seen on 2.0.x) writes a branch of a transcript again below an earlier entry, with new " +
+		"uuids but the same message ids, tool ids, inputs and timestamps; a real transcript with " +
+		"such copies, resumed by 2.1.330, sent each call once with its result, so a call that " +
+		"repeats one of the same message (same message.id, name and input) is a note. An exact " +
+		"repeat of the whole line is reported by duplicate-uuid instead, and copies in other files " +
+		"(resume, --fork-session) are normal.",
 	Bad:  `line 12: {"type":"assistant","uuid":"a…","message":{"content":[{"type":"tool_use","id":"toolu_01X…","name":"Bash",…}]}}  line 40: {"type":"assistant","uuid":"b…","message":{"content":[{"type":"tool_use","id":"toolu_01X…","name":"Read",…}]}}`,
 	Good: `line 40: {"type":"assistant","uuid":"b…","message":{"content":[{"type":"tool_use","id":"toolu_01Y…","name":"Read",…}]}}`,
 	Fix:  "Remove the copied assistant entry, or give the second call (and its tool_result's tool_use_id) a new id.",
@@ -47,17 +52,38 @@ var DuplicateToolUseID = register(&Rule{
 				if prev.rec == rec {
 					where = "block " + itoa(prev.tool.Block) + " of the same entry"
 				}
+				related := []finding.Location{relatedAt(f, prev.rec, blockPtr(prev.tool.Block, "id"), "first tool_use with this id")}
+				if sameCall(prev.rec, prev.tool, rec, t) {
+					f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
+						Severity: finding.Note,
+						Message: entryLabel(rec) + ": " + toolLabel(t) + " is a copy of the " + toolNameOnly(prev.tool) +
+							" call on " + where + " (the same message.id and input: a branch Claude Code wrote again); " +
+							"the reader sends the call once, with its result, so nothing is lost (a real transcript " +
+							"with such copies resumed by 2.1.330); only tools that pair calls with results by id " +
+							"across the whole file may count it twice",
+						Related: related,
+					})
+					continue
+				}
 				f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
 					Message: entryLabel(rec) + ": " + toolLabel(t) + " reuses the id of the " +
 						toolNameOnly(prev.tool) + " call on " + where +
 						"; on resume the reader sends this later call as the text \"[Tool use interrupted]\" and its " +
 						"result as \"(no content)\" (measured on 2.1.110 and 2.1.330), so the call and what it returned are lost",
-					Related: []finding.Location{relatedAt(f, prev.rec, blockPtr(prev.tool.Block, "id"), "first tool_use with this id")},
+					Related: related,
 				})
 			}
 		}
 	},
 })
+
+// sameCall reports whether tool_use b of entry rb is a copy of tool_use a
+// of another entry ra of the same assistant message: the same message.id,
+// name and input as written.
+func sameCall(ra *entry.Record, a entry.Tool, rb *entry.Record, b entry.Tool) bool {
+	return ra != rb && ra.MessageID != "" && ra.MessageID == rb.MessageID &&
+		a.Sum != 0 && a.Sum == b.Sum && a.Name == b.Name
+}
 
 // toolNameOnly is the tool's name, or "tool_use" when it has none.
 func toolNameOnly(t entry.Tool) string {
