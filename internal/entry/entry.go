@@ -101,9 +101,6 @@ type Tool struct {
 	Name   string // tool_use only
 	Block  int    // index in message.content
 	Server bool   // a server_tool_use block: the API answers it inside the same message
-	// Sum is an FNV-1a hash of a tool_use block's input as written (0 when
-	// unknown): two calls with the same Sum, name and id are copies.
-	Sum uint64
 }
 
 // Backup is one trackedFileBackups member of a file-history snapshot.
@@ -235,7 +232,7 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 			switch t := b.Get("type"); {
 			case t.StrIs("tool_use"), t.StrIs("server_tool_use"):
 				r.ToolUses = append(r.ToolUses, Tool{ID: in.recent(b.Get("id"), &in.tools), Name: in.str(b.Get("name")), Block: i,
-					Server: t.StrIs("server_tool_use"), Sum: inputSum(b.Get("input"))})
+					Server: t.StrIs("server_tool_use")})
 			case t.StrIs("tool_result"):
 				r.ToolResults = append(r.ToolResults, Tool{ID: in.recent(b.Get("tool_use_id"), &in.tools), Block: i})
 			}
@@ -421,22 +418,4 @@ func (r *ring) add(s string) string {
 	r.s[r.next] = s
 	r.next = (r.next + 1) & (len(r.s) - 1)
 	return s
-}
-
-// inputSum is the FNV-1a hash of a tool_use input's JSON text (never 0),
-// or 0 when the text is not at hand.
-func inputSum(v jsontree.Val) uint64 {
-	raw, ok := v.RawBytes()
-	if !ok {
-		return 0
-	}
-	h := uint64(14695981039346656037)
-	for _, c := range raw {
-		h ^= uint64(c)
-		h *= 1099511628211
-	}
-	if h == 0 {
-		h = 1
-	}
-	return h
 }

@@ -220,16 +220,6 @@ func (v Val) KeyMembers() iter.Seq2[[]byte, Val] {
 	}
 }
 
-// RawBytes returns the JSON text of v as it was parsed (a string's bytes
-// between its quotes), and false when v is not from a parsed tree or is
-// missing. The bytes are only valid until the tree is parsed again.
-func (v Val) RawBytes() ([]byte, bool) {
-	if v.t == nil || v.i < 0 {
-		return nil, false
-	}
-	return v.t.RawBytes(v.i), true
-}
-
 // StrBytes returns the unescaped bytes of a string value without copying
 // when it holds no escape (else appended to buf), and false when v is not
 // a string. The bytes are only valid until the tree is parsed again.

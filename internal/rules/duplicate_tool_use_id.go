@@ -1,6 +1,10 @@
 package rules
 
 import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/model"
@@ -53,7 +57,7 @@ var DuplicateToolUseID = register(&Rule{
 					where = "block " + itoa(prev.tool.Block) + " of the same entry"
 				}
 				related := []finding.Location{relatedAt(f, prev.rec, blockPtr(prev.tool.Block, "id"), "first tool_use with this id")}
-				if sameCall(prev.rec, prev.tool, rec, t) {
+				if sameCall(f, prev.rec, prev.tool, rec, t) {
 					f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
 						Severity: finding.Note,
 						Message: entryLabel(rec) + ": " + toolLabel(t) + " is a copy of the " + toolNameOnly(prev.tool) +
@@ -79,10 +83,34 @@ var DuplicateToolUseID = register(&Rule{
 
 // sameCall reports whether tool_use b of entry rb is a copy of tool_use a
 // of another entry ra of the same assistant message: the same message.id,
-// name and input as written.
-func sameCall(ra *entry.Record, a entry.Tool, rb *entry.Record, b entry.Tool) bool {
-	return ra != rb && ra.MessageID != "" && ra.MessageID == rb.MessageID &&
-		a.Sum != 0 && a.Sum == b.Sum && a.Name == b.Name
+// name and input (read again from both lines, compared as JSON values).
+func sameCall(f *model.File, ra *entry.Record, a entry.Tool, rb *entry.Record, b entry.Tool) bool {
+	if ra == rb || ra.MessageID == "" || ra.MessageID != rb.MessageID || a.Name != b.Name {
+		return false
+	}
+	ia, ok := blockInput(f.LineBytes(ra), a.Block)
+	if !ok {
+		return false
+	}
+	ib, ok := blockInput(f.LineBytes(rb), b.Block)
+	return ok && reflect.DeepEqual(ia, ib)
+}
+
+// blockInput is the input of content block i of a line's message.
+func blockInput(line []byte, i int) (any, bool) {
+	var e struct {
+		Message struct {
+			Content []struct {
+				Input any `json:"input"`
+			} `json:"content"`
+		} `json:"message"`
+	}
+	d := json.NewDecoder(bytes.NewReader(line))
+	d.UseNumber()
+	if line == nil || d.Decode(&e) != nil || i < 0 || i >= len(e.Message.Content) {
+		return nil, false
+	}
+	return e.Message.Content[i].Input, true
 }
 
 // toolNameOnly is the tool's name, or "tool_use" when it has none.
