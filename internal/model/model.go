@@ -374,6 +374,9 @@ func (f *File) ReportRecord(r Rule, rec *entry.Record, ptr string, fd finding.Fi
 	f.Emit(r, fd)
 }
 
+// LineBytes reads rec's line again (nil when it cannot be read).
+func (f *File) LineBytes(rec *entry.Record) []byte { return f.lineAt(rec.Offset) }
+
 func (f *File) lineAt(off int64) []byte {
 	if off < 0 || off > f.Bytes {
 		return nil

@@ -1,6 +1,10 @@
 package rules
 
 import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/model"
@@ -16,8 +20,13 @@ var DuplicateToolUseID = register(&Rule{
 		"conversation holds the same id twice, the reader sends the later call as the text " +
 		"\"[Tool use interrupted]\" and its result as \"(no content)\", so no request is rejected " +
 		"but the model forgets that call and what it returned; tools that pair calls with results " +
-		"attach the output to the wrong call. An exact repeat of the whole line is reported by " +
-		"duplicate-uuid instead, and copies in other files (resume, --fork-session) are normal.",
+		"attach the output to the wrong call. A copy of the same call is different: Claude Code " +
+		"(seen on 2.0.x) writes a branch of a transcript again below an earlier entry, with new " +
+		"uuids but the same message ids, tool ids, inputs and timestamps; a real transcript with " +
+		"such copies, resumed by 2.1.330, sent each call once with its result, so a call that " +
+		"repeats one of the same message (same message.id, name and input) is a note. An exact " +
+		"repeat of the whole line is reported by duplicate-uuid instead, and copies in other files " +
+		"(resume, --fork-session) are normal.",
 	Bad:  `line 12: {"type":"assistant","uuid":"a…","message":{"content":[{"type":"tool_use","id":"toolu_01X…","name":"Bash",…}]}}  line 40: {"type":"assistant","uuid":"b…","message":{"content":[{"type":"tool_use","id":"toolu_01X…","name":"Read",…}]}}`,
 	Good: `line 40: {"type":"assistant","uuid":"b…","message":{"content":[{"type":"tool_use","id":"toolu_01Y…","name":"Read",…}]}}`,
 	Fix:  "Remove the copied assistant entry, or give the second call (and its tool_result's tool_use_id) a new id.",
@@ -47,17 +56,62 @@ var DuplicateToolUseID = register(&Rule{
 				if prev.rec == rec {
 					where = "block " + itoa(prev.tool.Block) + " of the same entry"
 				}
+				related := []finding.Location{relatedAt(f, prev.rec, blockPtr(prev.tool.Block, "id"), "first tool_use with this id")}
+				if sameCall(f, prev.rec, prev.tool, rec, t) {
+					f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
+						Severity: finding.Note,
+						Message: entryLabel(rec) + ": " + toolLabel(t) + " is a copy of the " + toolNameOnly(prev.tool) +
+							" call on " + where + " (the same message.id and input: a branch Claude Code wrote again); " +
+							"the reader sends the call once, with its result, so nothing is lost (a real transcript " +
+							"with such copies resumed by 2.1.330); only tools that pair calls with results by id " +
+							"across the whole file may count it twice",
+						Related: related,
+					})
+					continue
+				}
 				f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
 					Message: entryLabel(rec) + ": " + toolLabel(t) + " reuses the id of the " +
 						toolNameOnly(prev.tool) + " call on " + where +
 						"; on resume the reader sends this later call as the text \"[Tool use interrupted]\" and its " +
 						"result as \"(no content)\" (measured on 2.1.110 and 2.1.330), so the call and what it returned are lost",
-					Related: []finding.Location{relatedAt(f, prev.rec, blockPtr(prev.tool.Block, "id"), "first tool_use with this id")},
+					Related: related,
 				})
 			}
 		}
 	},
 })
+
+// sameCall reports whether tool_use b of entry rb is a copy of tool_use a
+// of another entry ra of the same assistant message: the same message.id,
+// name and input (read again from both lines, compared as JSON values).
+func sameCall(f *model.File, ra *entry.Record, a entry.Tool, rb *entry.Record, b entry.Tool) bool {
+	if ra == rb || ra.MessageID == "" || ra.MessageID != rb.MessageID || a.Name != b.Name {
+		return false
+	}
+	ia, ok := blockInput(f.LineBytes(ra), a.Block)
+	if !ok {
+		return false
+	}
+	ib, ok := blockInput(f.LineBytes(rb), b.Block)
+	return ok && reflect.DeepEqual(ia, ib)
+}
+
+// blockInput is the input of content block i of a line's message.
+func blockInput(line []byte, i int) (any, bool) {
+	var e struct {
+		Message struct {
+			Content []struct {
+				Input any `json:"input"`
+			} `json:"content"`
+		} `json:"message"`
+	}
+	d := json.NewDecoder(bytes.NewReader(line))
+	d.UseNumber()
+	if line == nil || d.Decode(&e) != nil || i < 0 || i >= len(e.Message.Content) {
+		return nil, false
+	}
+	return e.Message.Content[i].Input, true
+}
 
 // toolNameOnly is the tool's name, or "tool_use" when it has none.
 func toolNameOnly(t entry.Tool) string {

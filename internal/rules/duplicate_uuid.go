@@ -1,6 +1,10 @@
 package rules
 
 import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/model"
 )
@@ -14,7 +18,8 @@ var DuplicateUUID = register(&Rule{
 	Why: "Claude Code loads a transcript into a map by uuid, so the last line with a uuid silently " +
 		"replaces the earlier one, and every entry parented to the earlier line now hangs off the " +
 		"later one. An exact repeat of a line (issue 5034: stream-json input wrote the history again " +
-		"on every message) only bloats the file and is a warning; a different entry reusing a uuid " +
+		"on every message; Claude Code 2.1.14 also wrote an entry again with its keys in another " +
+		"order) only bloats the file and is a warning; a different entry reusing a uuid " +
 		"loses one of the two entries and can re-route the conversation on resume (issues 66454, " +
 		"66947), so it is an error. The same uuid in two files is normal: `--fork-session` and old " +
 		"resumes copy entries into a new file.",
@@ -42,6 +47,10 @@ var DuplicateUUID = register(&Rule{
 				fd.Severity = finding.Warning
 				fd.Message = "this line repeats " + lineRef(prev) + " exactly (uuid " + rec.UUID +
 					"); the reader keeps one copy, the repeat only bloats the file"
+			} else if sameEntry(f.LineBytes(prev), f.LineBytes(rec)) {
+				fd.Severity = finding.Warning
+				fd.Message = "this line repeats " + lineRef(prev) + " with its keys in another order (the same entry, uuid " +
+					rec.UUID + "); the reader keeps one copy, the repeat only bloats the file"
 			} else {
 				fd.Severity = finding.Error
 				fd.Message = entryLabel(rec) + " reuses the uuid of the " + prev.Type + " entry on " +
@@ -51,3 +60,23 @@ var DuplicateUUID = register(&Rule{
 		}
 	},
 })
+
+// sameEntry reports whether two lines hold the same JSON value (objects
+// compared member by member, whatever their order).
+func sameEntry(a, b []byte) bool {
+	if a == nil || b == nil {
+		return false
+	}
+	va, vb := decodeAny(a), decodeAny(b)
+	return va != nil && vb != nil && reflect.DeepEqual(va, vb)
+}
+
+func decodeAny(raw []byte) any {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) != nil {
+		return nil
+	}
+	return v
+}

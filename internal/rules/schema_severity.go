@@ -54,6 +54,15 @@ func readerUses(t, ptr string) bool {
 	return strings.HasPrefix(ptr, "/message/content/") || strings.HasPrefix(ptr, "/compactMetadata")
 }
 
+// thinkingSignature is the pointer of a content block's signature.
+var thinkingSignature = regexp.MustCompile(`^/message/content/[0-9]+/signature$`)
+
+// readAsEmpty reports whether a missing field at ptr reads as an empty one:
+// a thinking block without a signature (model gateways write none) is sent
+// as written, as with an empty signature (measured on 2.1.330, for a Claude
+// and a non-Claude message.model).
+func readAsEmpty(ptr string) bool { return thinkingSignature.MatchString(ptr) }
+
 // schemaFinding is one report of the schema rule with its severity.
 type schemaFinding struct {
 	ptr      string
@@ -83,14 +92,16 @@ func judgeSchema(t string, probs []schema.Problem, strict bool) []schemaFinding 
 		}
 		if p.Keyword == "required" && len(p.Missing) > 0 {
 			var bad []string
-			var names [2][]string // by severity: read by the reader, read by nothing
-			var ptrs [2][]string
+			var names [3][]string // read by the reader, read by nothing, read as empty
+			var ptrs [3][]string
 			for i, m := range p.Missing {
 				switch {
 				case lossy(t, m):
 					bad = append(bad, p.MissingNames[i])
-				case strict || readerUses(t, m): // --strict: one error for them all
+				case strict || (readerUses(t, m) && !readAsEmpty(m)): // --strict: one error for them all
 					names[0], ptrs[0] = append(names[0], p.MissingNames[i]), append(ptrs[0], m)
+				case readAsEmpty(m):
+					names[2], ptrs[2] = append(names[2], p.MissingNames[i]), append(ptrs[2], m)
 				default:
 					names[1], ptrs[1] = append(names[1], p.MissingNames[i]), append(ptrs[1], m)
 				}
@@ -98,11 +109,16 @@ func judgeSchema(t string, probs []schema.Problem, strict bool) []schemaFinding 
 			if len(bad) > 0 {
 				out = append(out, schemaFinding{p.Pointer, missingMsg(bad), finding.Error})
 			}
-			for k := range names {
+			for k := range names[:2] {
 				if len(names[k]) > 0 {
 					sev := tolerated(ptrs[k][0])
 					out = append(out, schemaFinding{p.Pointer, missingMsg(names[k]) + writtenBy(t, ptrs[k]) + unread(sev, len(ptrs[k])), sev})
 				}
+			}
+			if len(names[2]) > 0 {
+				out = append(out, schemaFinding{p.Pointer, missingMsg(names[2]) + writtenBy(t, ptrs[2]) +
+					"; the reader takes it as empty and sends the thinking block as written (measured on 2.1.330), " +
+					"so nothing changes", finding.Note})
 			}
 			continue
 		}

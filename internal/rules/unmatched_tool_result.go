@@ -3,6 +3,7 @@ package rules
 import (
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/model"
 )
 
@@ -20,7 +21,9 @@ var UnmatchedToolResult = register(&Rule{
 		"Calls and results are paired by id, not by file order: a result line flushed before its " +
 		"call's line is healthy (its place on the conversation is judged by tool-result-off-chain). " +
 		"A call in another transcript of the same project folder counts (old resumes and forks " +
-		"continue a conversation across files).",
+		"continue a conversation across files). A result on no conversation a resume rebuilds (the " +
+		"plan-mode hand-off that Claude Code 2.1.2x writes at the top of the new session, parented " +
+		"into the planning session) is a note.",
 	Bad:  `{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_01Q…(no such call)",…}]}}`,
 	Good: `{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_01P…(the call on the line before)",…}]}}`,
 	Fix: "Restore the assistant entry that made the call, or delete the tool_result block (and the " +
@@ -42,13 +45,14 @@ var UnmatchedToolResult = register(&Rule{
 			}
 			type miss struct {
 				rec  *entry.Record
+				i    int // index in f.Records
 				tool entry.Tool
 			}
 			var misses []miss
-			for _, rec := range f.Records {
+			for i, rec := range f.Records {
 				for _, t := range rec.ToolResults {
 					if t.ID != "" && !f.Digest.HasTool(t.ID) {
-						misses = append(misses, miss{rec, t})
+						misses = append(misses, miss{rec, i, t})
 					}
 				}
 			}
@@ -60,6 +64,22 @@ var UnmatchedToolResult = register(&Rule{
 				fd := finding.Finding{}
 				if toolInProject(p, t.ID) {
 					continue // the call is in another transcript of the project
+				}
+				if f.InLayout && f.Kind == layout.Transcript {
+					vs := readersOf(f, f.Records)
+					judged := vs[len(vs)-1]
+					if w := walkOf(f, judged); w.Failed == "" && w.Conv != nil && !w.Conv.On(m.i) {
+						// Not on the conversation today's reader rebuilds (the
+						// hand-off of a plan-mode session that a new session
+						// starts with, an abandoned branch): nothing of it is sent.
+						fd.Severity = finding.Note
+						fd.Message = entryLabel(rec) + ": tool_result for " + t.ID + " answers no tool_use in this " +
+							"transcript or the project; it is not on the conversation a resume of Claude Code " +
+							judged.String() + " rebuilds (another branch, such as the plan-mode hand-off a new " +
+							"session starts with), so its missing call changes nothing there"
+						f.ReportRecord(r, rec, blockPtr(t.Block, "tool_use_id"), fd)
+						continue
+					}
 				}
 				fd.Message = entryLabel(rec) + ": tool_result for " + t.ID + " answers no tool_use " +
 					"in this transcript or the project; on resume the reader drops it (no request fails), " +

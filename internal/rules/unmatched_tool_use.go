@@ -24,8 +24,14 @@ var UnmatchedToolUse = register(&Rule{
 		"call was pending, or a resume after the session stopped there), every reader drops the call and " +
 		"keeps what follows (no request fails): a warning, nothing needs doing. When it goes on only past " +
 		"an entry missing from the file, or below the results of other calls of its batch, its result's " +
-		"line is gone and the call is lost with it: an error. A call on no conversation a resume " +
-		"rebuilds (another branch) is a note. " +
+		"line is gone and the call is lost with it: an error. Measured on real transcripts (2.1.330, " +
+		"2.1.332): when only results of other calls of the same message follow (the session stopped " +
+		"while a parallel batch ran), the reader adds an is_error result for the missing one, as when " +
+		"the file ends on the call (a note); a new prompt parented to another line of the call's " +
+		"message (its text) is a call left pending (a warning); and a call whose response was replaced " +
+		"by a later one (the next entry answers only a later message's calls, as model gateways leave " +
+		"on a retry) was never run: the reader drops it and loses nothing else (a warning). A call on " +
+		"no conversation a resume rebuilds (another branch) is a note. " +
 		"Calls and results are paired by id, not by file order: a result line written before its call's " +
 		"line answers it.",
 	Bad:  `{"type":"assistant","uuid":"a…","message":{"content":[{"type":"tool_use","id":"toolu_01X…","name":"Bash",…}]}}  (no tool_result for toolu_01X… follows, but later turns do)`,
@@ -91,6 +97,7 @@ var UnmatchedToolUse = register(&Rule{
 		}
 		var readers []resume.Version
 		var dropped map[string]bool // tool ids the judged reader drops mid-conversation
+		callMsg := &messageIndex{}
 		for i, rec := range recs {
 			for _, t := range rec.ToolUses {
 				if t.Server || t.ID == "" {
@@ -122,7 +129,38 @@ var UnmatchedToolUse = register(&Rule{
 					})
 					continue
 				}
-				if next := below[side(rec)][i]; next >= 0 && len(recs[next].ToolResults) > 0 {
+				stopped, batch := false, false // nothing follows the call's message (but results of its batch)
+				if w := walkOf(f, judged); w.Failed == "" && w.Conv != nil {
+					stopped, batch = batchEnds(recs, w.Conv.Order, i, callMsg)
+				}
+				next := below[side(rec)][i]
+				if next < 0 && !stopped && rec.MessageID != "" {
+					// The conversation may go on below another line of the
+					// same assistant message (a new prompt parented to its
+					// text line while this call was pending).
+					for _, j := range callMsg.lines(recs, rec.MessageID) {
+						if b := below[side(rec)][j]; b >= 0 && (next < 0 || b < next) {
+							next = b
+						}
+					}
+				}
+				if stopped {
+					next = -1
+				} else if next >= 0 && len(recs[next].ToolResults) > 0 && !callMsg.answersMessage(recs, recs[next], rec.MessageID) {
+					// The entry below answers the calls of a later assistant
+					// message only: this call was never run (a response
+					// replaced by the next one, as model gateways leave).
+					f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
+						Severity: finding.Warning,
+						Message: entryLabel(rec) + ": " + toolLabel(t) + " has no tool_result, and the conversation goes on below it with " +
+							"the results of a later assistant message's calls (" + entryLabel(recs[next]) + ", " + lineRef(recs[next]) +
+							"): the call was never run (its response was replaced by a later one); on resume the reader drops the " +
+							"call (measured on 2.1.330 and 2.1.332; no request fails) and keeps everything after it; nothing needs doing",
+						Related: []finding.Location{relatedAt(f, recs[next], "/parentUuid", "the conversation continues here")},
+					})
+					continue
+				}
+				if next >= 0 && len(recs[next].ToolResults) > 0 {
 					// Results of other calls follow it, not this one's: a
 					// result line of a parallel batch is missing.
 					f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
@@ -149,7 +187,7 @@ var UnmatchedToolUse = register(&Rule{
 					})
 					continue
 				}
-				if dropped[t.ID] && f.Kind == layout.Transcript {
+				if dropped[t.ID] && f.Kind == layout.Transcript && !stopped {
 					// The conversation goes on only past a missing entry (the
 					// model's claims are checked on main transcripts only):
 					// the result's line is gone, and the call goes with it.
@@ -180,12 +218,92 @@ var UnmatchedToolUse = register(&Rule{
 					// reads; subagent transcripts are not checked against it.
 					sev = finding.Warning
 				}
+				what := " has no tool_result and nothing follows it on its branch: the session stopped while the tool ran"
+				if batch {
+					what = " has no tool_result and only results of other calls of its message follow it: the session " +
+						"stopped while the tools ran"
+				}
 				f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
 					Severity: sev,
-					Message: entryLabel(rec) + ": " + toolLabel(t) + " has no tool_result and nothing follows it " +
-						"on its branch: the session stopped while the tool ran (a closed terminal, a crash); on resume " + how + tail,
+					Message:  entryLabel(rec) + ": " + toolLabel(t) + what + " (a closed terminal, a crash); on resume " + how + tail,
 				})
 			}
 		}
 	},
 })
+
+// messageIndex finds, once asked, the lines of each assistant message.id
+// and the message.id of each tool_use id of a transcript.
+type messageIndex struct {
+	byMsg  map[string][]int
+	byTool map[string]string
+}
+
+func (x *messageIndex) build(recs []*entry.Record) {
+	if x.byMsg != nil {
+		return
+	}
+	x.byMsg, x.byTool = map[string][]int{}, map[string]string{}
+	for i, rec := range recs {
+		if rec.Type != "assistant" || rec.MessageID == "" {
+			continue
+		}
+		x.byMsg[rec.MessageID] = append(x.byMsg[rec.MessageID], i)
+		for _, t := range rec.ToolUses {
+			if _, ok := x.byTool[t.ID]; !ok {
+				x.byTool[t.ID] = rec.MessageID
+			}
+		}
+	}
+}
+
+// lines lists the indexes of the assistant lines of message id.
+func (x *messageIndex) lines(recs []*entry.Record, id string) []int {
+	x.build(recs)
+	return x.byMsg[id]
+}
+
+// answersMessage reports whether user entry u answers a call of message id
+// (one of its batch), or a call of no known message.
+func (x *messageIndex) answersMessage(recs []*entry.Record, u *entry.Record, id string) bool {
+	x.build(recs)
+	for _, t := range u.ToolResults {
+		if m, ok := x.byTool[t.ID]; !ok || id == "" || m == id {
+			return true
+		}
+	}
+	return false
+}
+
+// batchEnds reports whether the conversation order (record indexes, oldest
+// first) holds record i and, after it, only lines of i's assistant message
+// and user entries that hold nothing but results of that message's calls:
+// the session stopped while the batch's tools ran. Measured on real
+// transcripts of a gateway (GLM, Vertex) resumed by 2.1.330: the reader adds
+// an is_error result for each unanswered call of the batch, as when the
+// file ends on the calls.
+// results reports whether results of other calls come after it.
+func batchEnds(recs []*entry.Record, order []int, i int, x *messageIndex) (ends, results bool) {
+	id := recs[i].MessageID
+	pos := -1
+	for k := len(order) - 1; k >= 0; k-- {
+		if order[k] == i {
+			pos = k
+			break
+		}
+	}
+	if pos < 0 || id == "" {
+		return false, false
+	}
+	for _, j := range order[pos+1:] {
+		r := recs[j]
+		switch {
+		case r.Type == "assistant" && r.MessageID == id:
+		case r.Type == "user" && len(r.ToolResults) > 0 && int(r.Blocks) == len(r.ToolResults) && x.answersMessage(recs, r, id):
+			results = true
+		default:
+			return false, false
+		}
+	}
+	return true, results
+}
