@@ -49,6 +49,9 @@ import (
 //   - json: must be valid JSON (a shape; the real output is shown in console).
 //   - text: quoted text (a message, a snippet of a file), not run.
 //
+// With -update, a console command whose example elides nothing gets the
+// output ccvet prints now, written into the document (see console).
+//
 // A block between <!-- NAME --> markers is generated and checked by its own
 // test (TestReadme). Any other language, or none, fails the test. So an
 // example for a new feature is added by adding a fenced block.
@@ -90,11 +93,15 @@ func TestDocExamples(t *testing.T) {
 				t.Fatalf("%s: %v", doc, err)
 			}
 			sb := newSandbox(t, root, bin)
+			var rewrites []fenced
 			for _, b := range blocks {
 				where := fmt.Sprintf("%s:%d", doc, b.line)
 				switch b.lang {
 				case "console":
-					sb.console(t, where, b.body)
+					if body, changed := sb.console(t, where, b.body); changed {
+						b.body = body
+						rewrites = append(rewrites, b)
+					}
 				case "sh":
 					sb.sh(t, where, b.body)
 				case "yaml":
@@ -109,13 +116,39 @@ func TestDocExamples(t *testing.T) {
 					t.Errorf("%s: a fenced block must say what it is (console, sh, yaml, json or text), got %q", where, b.lang)
 				}
 			}
+			if len(rewrites) > 0 {
+				if err := os.WriteFile(filepath.Join(root, doc), []byte(rewriteBlocks(string(data), rewrites)), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				t.Logf("%s: -update rewrote the output of %d console block(s); check the diff", doc, len(rewrites))
+			}
 		})
 	}
+}
+
+// rewriteBlocks puts each block's new body between its fences.
+func rewriteBlocks(doc string, blocks []fenced) string {
+	lines := strings.Split(doc, "\n")
+	var out []string
+	next := 0 // the first line of lines not yet copied
+	for _, b := range blocks {
+		out = append(out, lines[next:b.line]...) // up to and including the opening fence
+		for _, l := range strings.Split(strings.TrimSuffix(b.body, "\n"), "\n") {
+			if l != "" {
+				l = strings.Repeat(" ", b.indent) + l
+			}
+			out = append(out, l)
+		}
+		next = b.end - 1 // the closing fence
+	}
+	return strings.Join(append(out, lines[next:]...), "\n")
 }
 
 type fenced struct {
 	lang, body string
 	line       int // of the opening fence
+	end        int // of the closing fence
+	indent     int // of the fences (a block in a list)
 }
 
 // fencedBlocks lists the fenced blocks of a Markdown document outside the
@@ -140,7 +173,7 @@ func fencedBlocks(doc string) ([]fenced, error) {
 		}
 		indent := len(l) - len(trim)
 		lang := strings.Fields(strings.TrimPrefix(trim, "```"))
-		b := fenced{line: i + 1}
+		b := fenced{line: i + 1, indent: indent}
 		if len(lang) > 0 {
 			b.lang = lang[0]
 		}
@@ -148,7 +181,7 @@ func fencedBlocks(doc string) ([]fenced, error) {
 		closed := false
 		for i++; i < len(lines); i++ {
 			if strings.TrimSpace(lines[i]) == "```" {
-				closed = true
+				closed, b.end = true, i+1
 				break
 			}
 			body = append(body, strings.TrimPrefix(lines[i], strings.Repeat(" ", indent)))
@@ -300,13 +333,20 @@ func wantExit(line string) int {
 	return 0
 }
 
-func (sb *sandbox) console(t *testing.T, where, body string) {
+// console runs a console block. With -update, a command whose output no
+// longer matches and whose example elides nothing gets the output it
+// prints now: console returns the block so rewritten, and whether it
+// changed. An example with "…" is the writer's to redo (the failure shows
+// the block as printed now, ready to paste); so is a changed exit status.
+func (sb *sandbox) console(t *testing.T, where, body string) (string, bool) {
 	t.Helper()
 	lines := strings.Split(strings.TrimSuffix(body, "\n"), "\n")
 	if len(lines) == 0 || !strings.HasPrefix(lines[0], "$ ") {
 		t.Errorf("%s: a console block starts with a \"$ \" command line", where)
-		return
+		return body, false
 	}
+	var rewritten strings.Builder
+	changed := false
 	// now is the block as the program prints it today, printed ready to
 	// paste when any of its commands does not match (elisions are the
 	// writer's to put back).
@@ -318,6 +358,7 @@ func (sb *sandbox) console(t *testing.T, where, body string) {
 		}
 	}()
 	for i := 0; i < len(lines); {
+		first := i
 		cmdline := strings.TrimPrefix(lines[i], "$ ")
 		for strings.HasSuffix(cmdline, `\`) && i+1 < len(lines) {
 			i++
@@ -326,26 +367,55 @@ func (sb *sandbox) console(t *testing.T, where, body string) {
 			cmdline += "\n" + strings.TrimPrefix(lines[i], "> ")
 		}
 		i++
+		for _, l := range lines[first:i] {
+			rewritten.WriteString(l + "\n")
+		}
 		var want []string
 		for ; i < len(lines) && !strings.HasPrefix(lines[i], "$ "); i++ {
 			want = append(want, lines[i])
 		}
 		got, code := sb.exec(t, cmdline)
 		now.WriteString("$ " + strings.ReplaceAll(cmdline, "\\\n", "\\\n> ") + "\n" + got)
-		if w := wantExit(cmdline); code != w {
-			t.Errorf("%s: `%s` exited %d, want %d; it printed:\n%s", where, cmdline, code, w, got)
-			failed = true
-			continue
-		}
 		gotLines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
 		if got == "" {
 			gotLines = nil
 		}
-		if !matchLines(want, gotLines) {
+		if w := wantExit(cmdline); code != w {
+			t.Errorf("%s: `%s` exited %d, want %d; it printed:\n%s", where, cmdline, code, w, got)
+			failed = true
+		} else if !matchLines(want, gotLines) {
+			if *update && updatable(want, gotLines) && !strings.Contains(got, sb.dir) {
+				for _, l := range gotLines {
+					rewritten.WriteString(l + "\n")
+				}
+				changed = true
+				continue
+			}
 			t.Errorf("%s: `%s` printed\n%s\nwhich does not match the example\n%s", where, cmdline, got, strings.Join(want, "\n"))
 			failed = true
 		}
+		for _, l := range want {
+			rewritten.WriteString(l + "\n")
+		}
 	}
+	return rewritten.String(), changed
+}
+
+// updatable: -update may replace an example's output by what ccvet prints
+// now when the example elides nothing and no printed line would read as a
+// command line or an elision (nor names the sandbox: the caller checks).
+func updatable(want, got []string) bool {
+	for _, l := range want {
+		if strings.Contains(l, "…") {
+			return false
+		}
+	}
+	for _, l := range got {
+		if strings.HasPrefix(l, "$ ") || strings.TrimSpace(l) == "…" || strings.HasPrefix(l, "```") {
+			return false
+		}
+	}
+	return true
 }
 
 // shRunHere are the commands an sh block runs in the sandbox; shElsewhere
