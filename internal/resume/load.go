@@ -13,12 +13,15 @@ import (
 	"github.com/ccvet/ccvet/internal/jsontree"
 )
 
+var bom = []byte("\xef\xbb\xbf")
+
 // Loaded is a transcript read the way the reader reads it, with the
 // message content of its user and assistant lines.
 type Loaded struct {
 	Source
 	Writer  Version // the newest version named by the file's entries (zero: none)
 	content map[int]json.RawMessage
+	model   map[int]string // message.model of assistant lines holding thinking
 	text    map[int]textFlags
 	Lines   int
 	EndsCut bool // the last line has no newline
@@ -44,6 +47,11 @@ func Load(r io.Reader) (*Loaded, error) {
 		ld.Lines = l.Num
 		ld.EndsCut = !l.Newline
 		raw := l.Bytes
+		if l.Num == 1 {
+			// The reader reads a first line that starts with a UTF-8 byte
+			// order mark (measured on 2.1.110, 2.1.330 and 2.1.332).
+			raw = bytes.TrimPrefix(raw, bom)
+		}
 		if len(bytes.TrimSpace(raw)) == 0 {
 			continue
 		}
@@ -73,9 +81,18 @@ func Load(r io.Reader) (*Loaded, error) {
 		if v, ok := ParseVersion(rec.Version); ok && ld.Writer.Less(v) {
 			ld.Writer = v
 		}
+		if rec.Type == "system" && rec.Subtype == "local_command" && root.Get("content").Exists() {
+			ld.content[i] = json.RawMessage(append([]byte(nil), raw...))
+		}
 		if rec.Type == "user" || rec.Type == "assistant" {
 			if root.Get("message").Get("content").Exists() {
 				ld.content[i] = json.RawMessage(append([]byte(nil), raw...))
+			}
+			if rec.Type == "assistant" && bytes.Contains(raw, []byte(`"thinking"`)) {
+				if ld.model == nil {
+					ld.model = map[int]string{}
+				}
+				ld.model[i] = root.Get("message").Get("model").String()
 			}
 			f := textFlags{badUTF8: !utf8.Valid(raw)}
 			if bytes.Contains(raw, []byte(`\u`)) && jsonpos.LoneSurrogate(raw) >= 0 {
@@ -92,6 +109,8 @@ func Load(r io.Reader) (*Loaded, error) {
 			return nil
 		}
 		var v struct {
+			Type    string `json:"type"`
+			Content any    `json:"content"`
 			Message struct {
 				Content any `json:"content"`
 			} `json:"message"`
@@ -99,8 +118,12 @@ func Load(r io.Reader) (*Loaded, error) {
 		if err := json.Unmarshal(raw, &v); err != nil {
 			return nil
 		}
+		if v.Type == "system" {
+			return v.Content
+		}
 		return v.Message.Content
 	}
+	ld.Model = func(i int) string { return ld.model[i] }
 	return ld, nil
 }
 
