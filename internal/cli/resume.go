@@ -17,7 +17,7 @@ import (
 func cmdResume(args []string, stdin io.Reader, stdout io.Writer) error {
 	fs := subFlags("resume", stdout)
 	format := fs.StringP("format", "f", "text", "text or json")
-	rv := fs.String("reader-version", "", "model the reader of Claude Code `V` (default: the version that wrote the file)")
+	rv := fs.String("reader-version", "", "model the reader of Claude Code `V` (default: the newest ccvet has measured, the reader users run today)")
 	if err := parseSub(fs, args); err != nil {
 		return err
 	}
@@ -63,10 +63,9 @@ func cmdResume(args []string, stdin io.Reader, stdout io.Writer) error {
 	reader := override
 	why := "set by --reader-version"
 	if reader.Zero() {
-		reader, why = ld.Writer, "the version that wrote the file"
-		if reader.Zero() {
-			reader, why = resume.Newest, "the newest version ccvet models (the file names no version)"
-		}
+		// Users upgrade and do not go back: the reader of a file is today's,
+		// as lint judges it.
+		reader, why = resume.Newest, "the newest version ccvet has measured, the reader users run today; --reader-version V models an older one"
 	}
 	res := resume.RunLoaded(ld, resume.ProfileOf(reader))
 	if path != "-" {
@@ -84,10 +83,15 @@ func cmdResume(args []string, stdin io.Reader, stdout io.Writer) error {
 // forked session in the same folder, or the parent session of a subagent):
 // the reader loads only this file, so it is still cut there.
 func explainCuts(path string, res *resume.Result) {
-	var cuts []int
+	var cuts []*resume.Event
 	for k, e := range res.LeftOut {
 		if e.Kind == resume.KindHistoryCut && e.Parent != "" {
-			cuts = append(cuts, k)
+			cuts = append(cuts, &res.LeftOut[k])
+		}
+	}
+	for k, e := range res.Changed {
+		if e.Kind == resume.KindBridged && e.Parent != "" {
+			cuts = append(cuts, &res.Changed[k])
 		}
 	}
 	if len(cuts) == 0 {
@@ -112,8 +116,7 @@ func explainCuts(path string, res *resume.Result) {
 		if err != nil {
 			continue
 		}
-		for _, k := range cuts {
-			e := &res.LeftOut[k]
+		for _, e := range cuts {
 			if strings.Contains(e.Reason, "; the parent is in ") {
 				continue
 			}

@@ -21,7 +21,7 @@ type Loaded struct {
 	Source
 	Writer  Version // the newest version named by the file's entries (zero: none)
 	content map[int]json.RawMessage
-	model   map[int]string // message.model of assistant lines holding thinking
+	model   map[int]string // message.model of assistant lines
 	text    map[int]textFlags
 	Lines   int
 	EndsCut bool // the last line has no newline
@@ -36,6 +36,7 @@ func Load(r io.Reader) (*Loaded, error) {
 	rd := jsonl.NewReader(r)
 	defer rd.Release()
 	var tree jsontree.Tree
+	lastModel := "" // shared by the entries naming the same model
 	for {
 		l, err := rd.Next()
 		if err == io.EOF {
@@ -88,11 +89,15 @@ func Load(r io.Reader) (*Loaded, error) {
 			if root.Get("message").Get("content").Exists() {
 				ld.content[i] = json.RawMessage(append([]byte(nil), raw...))
 			}
-			if rec.Type == "assistant" && bytes.Contains(raw, []byte(`"thinking"`)) {
+			if rec.Type == "assistant" {
 				if ld.model == nil {
 					ld.model = map[int]string{}
 				}
-				ld.model[i] = root.Get("message").Get("model").String()
+				m := root.Get("message").Get("model")
+				if !m.StrIs(lastModel) {
+					lastModel = m.String()
+				}
+				ld.model[i] = lastModel
 			}
 			f := textFlags{badUTF8: !utf8.Valid(raw)}
 			if bytes.Contains(raw, []byte(`\u`)) && jsonpos.LoneSurrogate(raw) >= 0 {

@@ -29,8 +29,8 @@ type Source struct {
 	Content func(i int) any
 	Skipped []Skip // lines the loader dropped
 	Agent   string // agent id when the file is a subagent transcript
-	// Model returns the message.model of record i when its content holds
-	// a thinking block; nil or "" when not known.
+	// Model returns the message.model of assistant record i; nil or "" when
+	// not known.
 	Model func(i int) string
 	// AnyLeaf: with no main-conversation entry, start from the latest
 	// message whatever it is (a subagent transcript without agent ids).
@@ -72,7 +72,7 @@ type Event struct {
 	UUID  string `json:"uuid,omitempty"`
 	Tool  string `json:"tool_use_id,omitempty"`
 	Count int    `json:"count,omitempty"`
-	// Parent is the missing parentUuid of a history-cut.
+	// Parent is the missing parentUuid of a history-cut or a gap-bridged.
 	Parent string `json:"parent_uuid,omitempty"`
 	Reason string `json:"reason"`
 	rec    int
@@ -317,7 +317,7 @@ func walkEvents(res *Result, g *chain.Graph, conv *chain.Conversation, p Profile
 		}
 		if b.To >= 0 {
 			to := recs[b.To]
-			res.Changed = append(res.Changed, Event{Kind: KindBridged, Line: from.Line, UUID: from.UUID, rec: b.From,
+			res.Changed = append(res.Changed, Event{Kind: KindBridged, Line: from.Line, UUID: from.UUID, rec: b.From, Parent: b.Want,
 				Reason: "parentUuid " + b.Want + " " + what + "; " + to.Type + " entry on line " + strconv.Itoa(to.Line) +
 					" was written " + Millis(b.Gap) + " earlier, within the 5 s the reader bridges, so the walk goes on there"})
 			continue

@@ -101,6 +101,19 @@ func IsLocalCommand(r *entry.Record) bool {
 // one message.id and adjacent user entries merged.
 func (res *Result) messages(src Source, g *chain.Graph, conv *chain.Conversation, p Profile) []*msg {
 	var out []*msg
+	// A thinking block's signature holds for the model of the last
+	// assistant message (measured on 2.1.332: the resume's own model does
+	// not matter).
+	current := ""
+	if p.ForeignThinking && src.Model != nil {
+		for k := len(conv.Order) - 1; k >= 0 && current == ""; k-- {
+			if i := conv.Order[k]; g.Records[i].Type == "assistant" {
+				if m := src.Model(i); m != "<synthetic>" {
+					current = m
+				}
+			}
+		}
+	}
 	for _, i := range conv.Order {
 		r := g.Records[i]
 		role := r.Type
@@ -123,7 +136,7 @@ func (res *Result) messages(src Source, g *chain.Graph, conv *chain.Conversation
 				Reason: "a task notification (origin.kind \"task-notification\"); the reader sends its text inside a system reminder, with words of its own before it"})
 		}
 		if ok && r.Type == "assistant" && p.ForeignThinking && src.Model != nil {
-			bs = res.foreignThinking(bs, src.Model(i), p.Model, r, i)
+			bs = res.foreignThinking(bs, src.Model(i), current, r, i)
 		}
 		if !ok {
 			what := "has no message.content"
@@ -171,18 +184,17 @@ func wrapReminder(bs []Block) []Block {
 }
 
 // foreignThinking drops the signed thinking blocks of an assistant entry
-// written by another model than the one the resume runs with: a signature
-// holds only for the model that made it.
+// written by another model than the conversation's last assistant message.
 func (res *Result) foreignThinking(bs []Block, model, current string, r *entry.Record, i int) []Block {
-	if model == "" || SameModel(model, current) {
+	if model == "" || current == "" || SameModel(model, current) {
 		return bs
 	}
 	var out []Block
 	for _, b := range bs {
 		if b.Type() == "thinking" && b.str("signature") != "" {
 			res.LeftOut = append(res.LeftOut, Event{Kind: KindThinkingDropped, Line: r.Line, UUID: r.UUID, rec: i,
-				Reason: "a signed thinking block of model " + strconv.Quote(model) + "; a resume with another model (ccvet assumes " +
-					current + ") leaves it out: its signature holds only for the model that wrote it"})
+				Reason: "a signed thinking block of model " + strconv.Quote(model) + ", not the model of the last assistant message (" +
+					strconv.Quote(current) + "); the reader leaves it out"})
 			continue
 		}
 		out = append(out, b)

@@ -67,10 +67,6 @@ var (
 	OldMeasured = Version{2, 1, 110}
 )
 
-// DefaultModel is the model 2.1.330 and 2.1.332 resume with when nothing
-// chooses another (measured: the model of their requests with an API key).
-const DefaultModel = "claude-sonnet-4-5-20250929"
-
 // Profile is the set of reader behaviours of one version.
 type Profile struct {
 	Version Version
@@ -102,11 +98,9 @@ type Profile struct {
 	// else the latest (2.1.330).
 	LastPromptLeaf bool
 	// ForeignThinking: a signed thinking block of an assistant entry whose
-	// message.model is not the model the resume runs with (Model) is
-	// dropped; the signature only holds for its own model (2.1.330).
+	// message.model is not the model of the conversation's last assistant
+	// message is dropped (2.1.330).
 	ForeignThinking bool
-	// Model is the model the resume runs with (ForeignThinking).
-	Model string
 	// WrapTaskNotification: a user entry with origin.kind
 	// "task-notification" is sent wrapped in a system reminder (2.1.330);
 	// 2.1.110 sends its text as it is.
@@ -139,7 +133,6 @@ func ProfileOf(v Version) Profile {
 		ChildlessLeaf:        !newer,
 		LastPromptLeaf:       newer,
 		ForeignThinking:      newer,
-		Model:                DefaultModel,
 		WrapTaskNotification: newer,
 		FileOrder:            newer,
 		QuietAfterCommand:    newer,
