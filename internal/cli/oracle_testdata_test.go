@@ -14,24 +14,30 @@ import (
 // 2.1.330 (see its README).
 var oracleTestdata = filepath.Join("..", "..", "testdata", "oracle", "2.1.330")
 
-// TestOracleTestdata: what the newest Claude Code writes in ordinary
-// sessions gets no error and no warning, also with --strict; the ledger
-// rebuilds.
+// TestOracleTestdata: what the real Claude Code writes in ordinary sessions
+// (every version folder of testdata/oracle) gets no finding, also with
+// --strict; the ledger rebuilds.
 func TestOracleTestdata(t *testing.T) {
 	t.Setenv("HOME", t.TempDir())
 	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
-	scenarios, err := os.ReadDir(oracleTestdata)
-	if err != nil {
-		t.Fatal(err)
+	versions, err := filepath.Glob(filepath.Join(filepath.Dir(oracleTestdata), "2.*"))
+	if err != nil || len(versions) < 2 {
+		t.Fatalf("version folders %v: %v", versions, err)
 	}
-	if len(scenarios) < 10 {
-		t.Fatalf("only %d scenarios", len(scenarios))
-	}
-	for _, s := range scenarios {
-		dir := filepath.Join(oracleTestdata, s.Name())
-		out, _, code := runJSON(t, "--strict", "--fail-on", "note", dir)
-		if code != ExitOK || len(out.Findings) > 0 {
-			t.Errorf("%s: exit %d, findings %+v", s.Name(), code, out.Findings)
+	for _, v := range versions {
+		scenarios, err := os.ReadDir(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(scenarios) < 10 {
+			t.Fatalf("%s: only %d scenarios", v, len(scenarios))
+		}
+		for _, s := range scenarios {
+			dir := filepath.Join(v, s.Name())
+			out, _, code := runJSON(t, "--strict", "--fail-on", "note", dir)
+			if code != ExitOK || len(out.Findings) > 0 {
+				t.Errorf("%s/%s: exit %d, findings %+v", filepath.Base(v), s.Name(), code, out.Findings)
+			}
 		}
 	}
 	// The forked session names requests of the session it was forked from.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ccvet/ccvet/internal/ccversion"
 	"github.com/ccvet/ccvet/internal/jsonpos"
 	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/internal/model"
@@ -307,10 +308,10 @@ func (s *Stats) Report(tool Tool, sum Summary, since string) *Report {
 	for v := range s.versions {
 		names = append(names, v)
 	}
-	sort.Slice(names, func(i, j int) bool { return versionLess(names[i], names[j]) })
+	sort.Slice(names, func(i, j int) bool { return ccversion.Less(names[i], names[j]) })
 	out.FirstWritten = s.firstWritten(names, since)
 	for _, name := range names {
-		if since != "" && (name == "" || versionLess(name, since)) {
+		if since != "" && (name == "" || ccversion.Less(name, since)) {
 			continue
 		}
 		v := s.versions[name]
@@ -358,11 +359,11 @@ func (s *Stats) firstWritten(names []string, since string) []First {
 				continue
 			}
 			seenNew[f] = true
-			if since != "" && name != "" && !versionLess(name, since) {
+			if since != "" && name != "" && !ccversion.Less(name, since) {
 				g.New = append(g.New, f)
 			}
 		}
-		if since != "" && (name == "" || versionLess(name, since)) {
+		if since != "" && (name == "" || ccversion.Less(name, since)) {
 			continue // only what the versions shown first wrote
 		}
 		sort.Strings(g.UnknownFields)
@@ -376,82 +377,6 @@ func (s *Stats) firstWritten(names []string, since string) []First {
 
 // ValidVersion reports whether v is a version --since accepts (x.y.z).
 func ValidVersion(v string) bool {
-	_, ok := parseSemver(v)
+	_, ok := ccversion.Parse(v)
 	return ok
-}
-
-// versionLess orders Claude Code versions: semantic versions by precedence
-// (2.1.9 before 2.1.17, a pre-release before its release), then other
-// strings in byte order, then "" (no version) last.
-func versionLess(a, b string) bool {
-	if (a == "") != (b == "") {
-		return b == ""
-	}
-	pa, oka := parseSemver(a)
-	pb, okb := parseSemver(b)
-	switch {
-	case oka && okb:
-		for i := 0; i < 3; i++ {
-			if pa.num[i] != pb.num[i] {
-				return pa.num[i] < pb.num[i]
-			}
-		}
-		if (pa.pre == "") != (pb.pre == "") {
-			return pa.pre != ""
-		}
-		if pa.pre != pb.pre {
-			return preLess(pa.pre, pb.pre)
-		}
-		return a < b
-	case oka != okb:
-		return oka
-	}
-	return a < b
-}
-
-type semver struct {
-	num [3]uint64
-	pre string
-}
-
-func parseSemver(s string) (semver, bool) {
-	var v semver
-	s = strings.TrimPrefix(s, "v")
-	s, _, _ = strings.Cut(s, "+")
-	s, v.pre, _ = strings.Cut(s, "-")
-	parts := strings.Split(s, ".")
-	if len(parts) != 3 {
-		return v, false
-	}
-	for i, p := range parts {
-		n, err := strconv.ParseUint(p, 10, 64)
-		if err != nil {
-			return v, false
-		}
-		v.num[i] = n
-	}
-	return v, true
-}
-
-// preLess compares pre-release strings as semver does: dot-separated
-// identifiers, numeric ones numerically and before alphanumeric ones.
-func preLess(a, b string) bool {
-	as, bs := strings.Split(a, "."), strings.Split(b, ".")
-	for i := 0; i < len(as) && i < len(bs); i++ {
-		if as[i] == bs[i] {
-			continue
-		}
-		na, ea := strconv.ParseUint(as[i], 10, 64)
-		nb, eb := strconv.ParseUint(bs[i], 10, 64)
-		switch {
-		case ea == nil && eb == nil:
-			return na < nb
-		case ea == nil:
-			return true
-		case eb == nil:
-			return false
-		}
-		return as[i] < bs[i]
-	}
-	return len(as) < len(bs)
 }

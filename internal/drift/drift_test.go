@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccvet/ccvet/internal/ccversion"
 	"github.com/ccvet/ccvet/internal/jsontree"
 )
 
@@ -26,7 +27,7 @@ func TestShape(t *testing.T) {
 
 func TestVersionOrder(t *testing.T) {
 	got := []string{"", "2.1.17", "banana", "2.1.9", "1.0.0", "2.1.17-beta.2", "2.1.17-beta.10", "2.1.17-alpha", "10.0.0"}
-	sort.Slice(got, func(i, j int) bool { return versionLess(got[i], got[j]) })
+	sort.Slice(got, func(i, j int) bool { return ccversion.Less(got[i], got[j]) })
 	want := "1.0.0 2.1.9 2.1.17-alpha 2.1.17-beta.2 2.1.17-beta.10 2.1.17 10.0.0 banana "
 	if strings.Join(got, " ") != want {
 		t.Errorf("order: %q\nwant   %q", strings.Join(got, " "), want)

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -294,26 +293,4 @@ func nonNilP(p []Problem) []Problem {
 		return []Problem{}
 	}
 	return p
-}
-
-// versionLess orders Claude Code versions numerically ("2.1.9" < "2.1.10").
-func versionLess(a, b string) bool {
-	as, bs := strings.Split(a, "."), strings.Split(b, ".")
-	for i := 0; i < len(as) && i < len(bs); i++ {
-		x, errx := strconv.Atoi(as[i])
-		y, erry := strconv.Atoi(bs[i])
-		if errx == nil && erry == nil {
-			if x != y {
-				return x < y
-			}
-			continue
-		}
-		if as[i] != bs[i] {
-			return as[i] < bs[i]
-		}
-	}
-	if len(as) != len(bs) {
-		return len(as) < len(bs)
-	}
-	return a < b
 }

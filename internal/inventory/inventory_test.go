@@ -20,14 +20,6 @@ func TestFields(t *testing.T) {
 	}
 }
 
-func TestVersionLess(t *testing.T) {
-	for _, c := range [][2]string{{"2.1.9", "2.1.10"}, {"1.0.128", "2.0.76"}, {"2.1.110", "2.1.330"}, {"2.1", "2.1.0"}} {
-		if !versionLess(c[0], c[1]) || versionLess(c[1], c[0]) {
-			t.Errorf("%s < %s", c[0], c[1])
-		}
-	}
-}
-
 func TestPromptOf(t *testing.T) {
 	cases := map[string][2]string{
 		`{"content":"hello\nworld"}`: {"hello world", ""},

@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/ccvet/ccvet/internal/ccversion"
 	"github.com/ccvet/ccvet/internal/jsonl"
 	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/internal/layout"
@@ -121,7 +122,7 @@ func (s *store) addSession(folder, p string) (int, bool) {
 	for v := range sc.versions {
 		ss.Versions = append(ss.Versions, v)
 	}
-	sort.Slice(ss.Versions, func(i, j int) bool { return versionLess(ss.Versions[i], ss.Versions[j]) })
+	sort.Slice(ss.Versions, func(i, j int) bool { return ccversion.Less(ss.Versions[i], ss.Versions[j]) })
 	ss.last = sc.last
 	if ss.last.IsZero() {
 		ss.last = st.ModTime()

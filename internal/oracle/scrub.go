@@ -11,6 +11,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/ccvet/ccvet/internal/jsontree"
+	"github.com/ccvet/ccvet/internal/ledger"
 )
 
 // Scrubbing: the files Claude Code writes hold text Anthropic wrote (system
@@ -204,8 +207,17 @@ func scrubValue(dec *json.Decoder, out *bytes.Buffer) error {
 // line by line, every .json file scrubbed (and compacted onto one line),
 // file-history/ backups as they are (their content is the files the
 // scenarios wrote), nothing else (debug logs, shell snapshots, plugins).
+// The request ledger names content by hash, so the hashes of what the scrub
+// changed are recomputed (see Rehash): ccvet finds the copy's ledger
+// consistent, as it found the original's.
 func ScrubTree(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+	type file struct {
+		rel string
+		out []byte
+	}
+	var files []file
+	hashes := map[string]string{}
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -231,6 +243,7 @@ func ScrubTree(src, dst string) error {
 		switch {
 		case strings.HasSuffix(p, ".jsonl"):
 			out = ScrubJSONL(data)
+			LedgerHashes(data, out, hashes)
 		case strings.HasSuffix(p, ".json") || strings.Contains(d.Name(), ".json.backup"):
 			var c bytes.Buffer
 			if json.Compact(&c, data) != nil {
@@ -242,10 +255,99 @@ func ScrubTree(src, dst string) error {
 		default:
 			return nil
 		}
-		t := filepath.Join(dst, rel)
+		files = append(files, file{rel, out})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		t := filepath.Join(dst, f.rel)
 		if err := os.MkdirAll(filepath.Dir(t), 0o755); err != nil {
 			return err
 		}
-		return os.WriteFile(t, out, 0o644)
+		out := f.out
+		if strings.HasSuffix(f.rel, ".jsonl") {
+			out = Rehash(out, hashes)
+		}
+		if err := os.WriteFile(t, out, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// LedgerHashes pairs the ledger hashes of a transcript before (raw) and
+// after (scrubbed) the scrub, which keeps its lines in order, into m (old
+// hash -> new hash): every api-request-blob and api-request-shape, and every
+// message the request recorder derives from its user and assistant entries
+// (as internal/ledger computes them).
+func LedgerHashes(raw, scrubbed []byte, m map[string]string) {
+	before, after := ledgerLines(raw, false), ledgerLines(scrubbed, true)
+	for i := 0; i < len(before) && i < len(after); i++ {
+		for j := 0; j < len(before[i]) && j < len(after[i]); j++ {
+			if before[i][j] != after[i][j] {
+				m[before[i][j]] = after[i][j]
+			}
+		}
+	}
+}
+
+// ledgerLines lists, per non-blank line of a transcript, the hashes it
+// stores or adds: a blob's or shape's stored hash (its content hash in the
+// scrubbed copy, where the stored one is stale), or the hash of the message
+// run the line extends.
+func ledgerLines(data []byte, scrubbed bool) [][]string {
+	f := &ledger.Facts{Known: map[string]bool{}}
+	var out [][]string
+	var tree jsontree.Tree
+	n := 0
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		n++
+		var hs []string
+		if tree.Parse(line) == nil {
+			nb, ns, nk := len(f.Blobs), len(f.Shapes), len(f.Known)
+			known := make(map[string]bool, nk)
+			for k := range f.Known {
+				known[k] = true
+			}
+			f.Note(n, jsontree.TreeVal(&tree))
+			switch {
+			case len(f.Blobs) > nb:
+				hs = append(hs, stored(f.Blobs[nb], scrubbed))
+			case len(f.Shapes) > ns:
+				hs = append(hs, stored(f.Shapes[ns], scrubbed))
+			case len(f.Known) > nk:
+				for k := range f.Known {
+					if !known[k] {
+						hs = append(hs, k)
+					}
+				}
+			}
+		}
+		out = append(out, hs)
+	}
+	return out
+}
+
+func stored(s ledger.Stored, scrubbed bool) string {
+	if scrubbed && s.Actual != "" {
+		return s.Actual
+	}
+	return s.Hash
+}
+
+var hashRE = regexp.MustCompile(`\b[0-9a-f]{64}\b`)
+
+// Rehash replaces, in scrubbed transcript bytes, every hash m maps.
+func Rehash(data []byte, m map[string]string) []byte {
+	return hashRE.ReplaceAllFunc(data, func(h []byte) []byte {
+		if n, ok := m[string(h)]; ok {
+			return []byte(n)
+		}
+		return h
 	})
 }

@@ -1,50 +1,14 @@
 package resume
 
-import (
-	"fmt"
-	"strconv"
-	"strings"
-)
+import "github.com/ccvet/ccvet/internal/ccversion"
 
-// Version is a Claude Code version, major.minor.patch.
-type Version struct{ Major, Minor, Patch int }
+// Version is a Claude Code version (see ccversion: a pre-release comes
+// before its release).
+type Version = ccversion.Version
 
-// ParseVersion reads "2.1.330" (a suffix such as "-beta" is ignored).
-func ParseVersion(s string) (Version, bool) {
-	s = strings.TrimPrefix(strings.TrimSpace(s), "v")
-	if i := strings.IndexAny(s, "-+ "); i >= 0 {
-		s = s[:i]
-	}
-	parts := strings.Split(s, ".")
-	if len(parts) != 3 {
-		return Version{}, false
-	}
-	var n [3]int
-	for i, p := range parts {
-		v, err := strconv.Atoi(p)
-		if err != nil || v < 0 {
-			return Version{}, false
-		}
-		n[i] = v
-	}
-	return Version{n[0], n[1], n[2]}, true
-}
-
-func (v Version) String() string { return fmt.Sprintf("%d.%d.%d", v.Major, v.Minor, v.Patch) }
-
-// Less orders versions.
-func (v Version) Less(o Version) bool {
-	if v.Major != o.Major {
-		return v.Major < o.Major
-	}
-	if v.Minor != o.Minor {
-		return v.Minor < o.Minor
-	}
-	return v.Patch < o.Patch
-}
-
-// Zero reports whether v is unset.
-func (v Version) Zero() bool { return v == Version{} }
+// ParseVersion reads "2.1.330" (also "v2.1.330", "2.1.330-beta.1", "2.1.330
+// (Claude Code)"); see ccversion.Parse.
+func ParseVersion(s string) (Version, bool) { return ccversion.Parse(s) }
 
 // The versions where the reader's behaviour changes, as far as ccvet knows.
 // Behaviours measured on 2.1.110 and 2.1.330 whose first version is not
@@ -53,18 +17,18 @@ func (v Version) Zero() bool { return v == Version{} }
 var (
 	// Bridge: from 2.1.94 a missing or looping parentUuid is bridged to the
 	// latest earlier entry written within 5 s (changelog).
-	BridgeSince = Version{2, 1, 94}
+	BridgeSince = Version{Major: 2, Minor: 1, Patch: 94}
 	// Measured is the newer reader measured against the real program: a
 	// trailing tool_use gets a synthetic error result, a result off the
 	// chain is re-attached by call id, lone surrogates become U+FFFD,
 	// last-prompt.leafUuid on a sidechain entry fails the resume, and a
 	// newline is written before appending to an unterminated last line.
 	// 2.1.110 does none of these; the first version that does is unknown.
-	Measured = Version{2, 1, 330}
+	Measured = Version{Major: 2, Minor: 1, Patch: 330}
 	// Newest is the newest version ccvet's model has been checked against.
-	Newest = Version{2, 1, 332}
+	Newest = Version{Major: 2, Minor: 1, Patch: 332}
 	// OldMeasured is the older reader measured against the real program.
-	OldMeasured = Version{2, 1, 110}
+	OldMeasured = Version{Major: 2, Minor: 1, Patch: 110}
 )
 
 // Profile is the set of reader behaviours of one version.

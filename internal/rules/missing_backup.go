@@ -11,11 +11,11 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ccvet/ccvet/internal/ccversion"
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/jsonpos"
 	"github.com/ccvet/ccvet/internal/model"
-	"github.com/ccvet/ccvet/internal/schema"
 )
 
 // MissingBackup reports a file-history snapshot naming a backup that is not
@@ -116,7 +116,7 @@ func backupsCheck(r *Rule, f *model.File) {
 			seenCwd[rec.Cwd], kept = true, true
 			cwds = append(cwds, rec.Cwd) // the launch cwd first
 		}
-		if kept && rec.Version != "" && !schema.VersionLess(rec.Version, "2.1.208") {
+		if kept && rec.Version != "" && !ccversion.Less(rec.Version, "2.1.208") {
 			prunes = true
 		}
 		for _, b := range rec.Backups {

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/ccvet/ccvet/internal/ccversion"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/model"
 	"github.com/ccvet/ccvet/internal/schema"
@@ -102,10 +103,10 @@ func writtenBy(t string, ptrs []string) string {
 		if !ok {
 			continue
 		}
-		if first == "" || schema.VersionLess(r.First, first) {
+		if first == "" || ccversion.Less(r.First, first) {
 			first = r.First
 		}
-		if last == "" || schema.VersionLess(last, r.Last) {
+		if last == "" || ccversion.Less(last, r.Last) {
 			last = r.Last
 		}
 	}
@@ -137,7 +138,7 @@ func writerNote(l *model.Line) string {
 	if !ok || !schema.ValidVersion(v) {
 		return ""
 	}
-	if newest := schema.NewestVersion(); newest != "" && schema.VersionLess(newest, v) {
+	if newest := schema.NewestVersion(); newest != "" && ccversion.Less(newest, v) {
 		return " (written by Claude Code " + v + ", newer than the " + newest + " ccvet's schemas were checked against)"
 	}
 	return " (written by Claude Code " + v + ")"

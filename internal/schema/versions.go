@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ccvet/ccvet/internal/ccversion"
 	"github.com/ccvet/ccvet/schemas"
 )
 
@@ -131,23 +132,6 @@ func VersionFields(t string) ([]string, map[string]Range) {
 	return names, out
 }
 
-// VersionLess compares two dotted version numbers (1.0.9 < 1.0.10); a
-// version that does not parse sorts first.
-func VersionLess(a, b string) bool {
-	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
-	for i := 0; i < len(pa) && i < len(pb); i++ {
-		x, ex := strconv.Atoi(pa[i])
-		y, ey := strconv.Atoi(pb[i])
-		if ex != nil || ey != nil {
-			return a < b
-		}
-		if x != y {
-			return x < y
-		}
-	}
-	return len(pa) < len(pb)
-}
-
 // ValidVersion reports whether v is a version number x.y.z.
 func ValidVersion(v string) bool {
 	parts := strings.Split(v, ".")
@@ -167,7 +151,7 @@ func ValidVersion(v string) bool {
 func NewestVersion() string {
 	newest := ""
 	for _, e := range versions().Types {
-		if newest == "" || VersionLess(newest, e.Seen[1]) {
+		if newest == "" || ccversion.Less(newest, e.Seen[1]) {
 			newest = e.Seen[1]
 		}
 	}

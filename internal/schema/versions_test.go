@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/ccvet/ccvet/internal/ccversion"
 )
 
 var updateVersions = flag.Bool("update-versions", false,
@@ -30,10 +32,10 @@ func (s seenFields) note(typ, field, v string) {
 		s[typ][field] = [2]string{v, v}
 		return
 	}
-	if VersionLess(v, r[0]) {
+	if ccversion.Less(v, r[0]) {
 		r[0] = v
 	}
-	if VersionLess(r[1], v) {
+	if ccversion.Less(r[1], v) {
 		r[1] = v
 	}
 	s[typ][field] = r
@@ -151,16 +153,16 @@ func TestVersionsTable(t *testing.T) {
 			default:
 				have, ok = e.Fields[field]
 			}
-			if ok && !VersionLess(r[0], have[0]) && !VersionLess(have[1], r[1]) {
+			if ok && !ccversion.Less(r[0], have[0]) && !ccversion.Less(have[1], r[1]) {
 				continue
 			}
 			missing = append(missing, fmt.Sprintf("%s %s: seen %s–%s, table %v", typ, field, r[0], r[1], have))
 			merged := r
 			if ok {
-				if VersionLess(have[0], merged[0]) {
+				if ccversion.Less(have[0], merged[0]) {
 					merged[0] = have[0]
 				}
-				if VersionLess(merged[1], have[1]) {
+				if ccversion.Less(merged[1], have[1]) {
 					merged[1] = have[1]
 				}
 			}
