@@ -127,8 +127,8 @@ func linear(h *Hand) {
 // and a reply written after entry 4.
 func forked(h *Hand, t5, t6 int64) {
 	linear(h)
-	h.Prompt(5, 2, t5, "Hand prompt two, again.")
-	h.Reply(6, 5, t6, "Hand reply two, again.")
+	h.Prompt(5, 2, t5, "Forked prompt.")
+	h.Reply(6, 5, t6, "Forked reply.")
 }
 
 const foreignModel = "glm-4.6"

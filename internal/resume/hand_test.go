@@ -17,8 +17,8 @@ import (
 var measuredHand = map[string]map[string]string{
 	"2.1.330": {
 		"leaf-last-prompt-older":    "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
-		"leaf-older-later-line":     "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two, again.] assistant[text:Hand reply two, again.]",
-		"leaf-tie":                  "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two, again.] assistant[text:Hand reply two, again.]",
+		"leaf-older-later-line":     "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Forked prompt.] assistant[text:Forked reply.]",
+		"leaf-tie":                  "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Forked prompt.] assistant[text:Forked reply.]",
 		"leaf-future-mid":           "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
 		"leaf-tie-descendant":       "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three. | text:Hand prompt four. | text:Hand prompt five.] assistant[text:No response requested.]",
 		"hand-bom":                  "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
@@ -33,7 +33,7 @@ var measuredHand = map[string]map[string]string{
 		"task-notification-end":     "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:<system-reminder>(task-notification)] assistant[text:No response requested.]",
 	},
 	"2.1.110": {
-		"leaf-last-prompt-older":  "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two, again.] assistant[text:Hand reply two, again.]",
+		"leaf-last-prompt-older":  "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Forked prompt.] assistant[text:Forked reply.]",
 		"thinking-foreign-signed": "user[text:Hand prompt one.] assistant[thinking | text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
 		"local-command-end":       "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
 		"task-notification-end":   "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:<task-notification> <task-id>hand1</task-id> <st] assistant[text:No response requested.]",
