@@ -155,7 +155,11 @@ func gapOutcome(m *resume.Result, i int) outcome {
 			why += " (no earlier entry with a usable timestamp to bridge to)"
 		}
 		if lost > 0 {
-			why += ": " + plural(lost, "earlier user/assistant entry", "earlier user/assistant entries") + " of this file are lost"
+			verb := " of this file are lost"
+			if lost == 1 {
+				verb = " of this file is lost"
+			}
+			why += ": " + plural(lost, "earlier user/assistant entry", "earlier user/assistant entries") + verb
 		}
 		return outcome{v, finding.Error, why}
 	}
