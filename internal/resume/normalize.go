@@ -530,21 +530,21 @@ func (res *Result) pairTools(msgs []*msg, src Source, g *chain.Graph, conv *chai
 
 // localCommandEnd reports whether the last user message ends with what a
 // local command (/compact…) or a compaction wrote, after which the reader
-// adds no reply (measured on 2.1.330).
+// adds no reply: a compaction summary in it (measured on 2.1.330), a meta
+// entry or a system local_command entry last (2.1.330, 2.1.332). A
+// command's text in plain user entries (the shape before 2.1) gets the
+// reply (measured on 2.1.332 with real 2.0.71 transcripts).
 func (res *Result) localCommandEnd(m *msg) bool {
 	if len(m.blocks) == 0 {
 		return false
 	}
-	b := m.blocks[len(m.blocks)-1]
-	if b.rec >= 0 {
-		r := res.Graph.Records[b.rec]
-		if r.IsCompactSummary || r.IsMeta || IsLocalCommand(r) {
+	if b := m.blocks[len(m.blocks)-1]; b.rec >= 0 {
+		if r := res.Graph.Records[b.rec]; r.IsMeta || IsLocalCommand(r) {
 			return true
 		}
 	}
-	t, _ := b.b["text"].(string)
-	for _, p := range []string{"<local-command-stdout>", "<local-command-stderr>", "<command-name>", "<local-command-caveat>"} {
-		if strings.HasPrefix(t, p) {
+	for _, b := range m.blocks {
+		if b.rec >= 0 && res.Graph.Records[b.rec].IsCompactSummary {
 			return true
 		}
 	}
