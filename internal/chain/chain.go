@@ -22,9 +22,13 @@ import (
 //     line is re-parented to that parent.
 //     A compaction boundary's preservedSegment relinks the kept messages
 //     (head to tail) below its anchor, the summary that follows the boundary.
-//  3. The leaf of the main conversation is the non-sidechain message with the
-//     latest timestamp (the first one wins a tie); a subagent's leaf is the
-//     latest of its messages that no other of its messages names as parent.
+//  3. The leaf of the main conversation is a non-sidechain message that no
+//     other message names as parent (ResumeLeaf, measured on 2.1.330 and
+//     2.1.332): the one the last last-prompt line's leafUuid names, else the
+//     last in map order, whatever the timestamps. 2.1.110 ignores
+//     last-prompt (ChildlessLeaf). With no such message, the latest
+//     non-sidechain message (MainLeaf). A subagent's leaf is the latest of
+//     its messages that no other of its messages names as parent.
 //  4. From the leaf it follows parentUuid until a null parent. When the parent
 //     is unknown, or already on the walk (a cycle), readers from 2.1.94 on
 //     bridge to the latest earlier message with the same isSidechain written
@@ -63,10 +67,11 @@ type Graph struct {
 	up    []int32
 	kept  []bool // per record: the line the reader keeps for its uuid
 	convs map[convKey]*Conversation
-	// childless and main are ChildlessLeaf()+2 and MainLeaf()+2 once known
-	// (0: not yet); agents holds AgentLeaf by agent id.
-	childless, main int
-	agents          map[string]int
+	// childless, main and resume are ChildlessLeaf()+2, MainLeaf()+2 and
+	// ResumeLeaf()+2 once known (0: not yet); agents holds AgentLeaf by
+	// agent id.
+	childless, main, resume int
+	agents                  map[string]int
 	// ms holds each record's timestamp in ms (noTime: none, or it does
 	// not parse), once a leaf or a bridge asked for one.
 	ms []int64
@@ -281,8 +286,10 @@ func (g *Graph) MainLeaf() int {
 
 // ChildlessLeaf is the leaf 2.1.110 resumes from: of the kept messages no
 // other names as parent, each stands for its nearest user or assistant
-// ancestor (itself when it is one), and the latest non-sidechain one of
-// those wins. -1 if there is none (the reader says "No conversation found").
+// ancestor (itself when it is one), and the one of the last such message in
+// map order wins, whatever the timestamps (measured on 2.1.110: an end
+// written later in the file but dated earlier wins). -1 if there is none
+// (the reader says "No conversation found").
 func (g *Graph) ChildlessLeaf() int {
 	if g.childless == 0 {
 		g.childless = g.childlessLeaf() + 2
@@ -291,6 +298,32 @@ func (g *Graph) ChildlessLeaf() int {
 }
 
 func (g *Graph) childlessLeaf() int {
+	hasChild := g.hasChildren()
+	// seen[j] == walk marks the records the current walk met.
+	seen := make([]int32, len(g.Records))
+	for w := len(g.order) - 1; w >= 0; w-- {
+		i := int(g.order[w])
+		if hasChild[i] || g.Records[i].IsSidechain || g.time(i) == noTime {
+			continue
+		}
+		walk := int32(w + 1)
+		for j := i; j >= 0 && seen[j] != walk; {
+			seen[j] = walk
+			if t := g.Records[j].Type; t == "user" || t == "assistant" {
+				if !g.Records[j].IsSidechain && g.time(j) != noTime {
+					return j
+				}
+				break
+			}
+			j = int(g.up[j])
+		}
+	}
+	return -1
+}
+
+// hasChildren marks, by record index, the kept messages another kept
+// message names as parent.
+func (g *Graph) hasChildren() []bool {
 	// Indexes stand for uuids: a parent that byUUID does not know names no
 	// kept message, so it cannot make one of them a parent.
 	hasChild := make([]bool, len(g.Records))
@@ -299,25 +332,45 @@ func (g *Graph) childlessLeaf() int {
 			hasChild[p] = true
 		}
 	}
-	cand := make([]bool, len(g.Records))
-	// seen[j] == walk marks the records the current walk met.
-	seen := make([]int32, len(g.Records))
-	for w, i32 := range g.order {
-		i := int(i32)
-		if hasChild[i] || g.Records[i].IsSidechain {
-			continue
-		}
-		walk := int32(w + 1)
-		for j := i; j >= 0 && seen[j] != walk; {
-			seen[j] = walk
-			if t := g.Records[j].Type; t == "user" || t == "assistant" {
-				cand[j] = true
-				break
-			}
-			j = int(g.up[j])
+	return hasChild
+}
+
+// ResumeLeaf is the leaf 2.1.330 and later resume from: of the kept
+// non-sidechain messages that no other names as parent, the one the last
+// last-prompt line's leafUuid names, else the last in map order whatever
+// the timestamps (measured on 2.1.330 and 2.1.332: an end written later but
+// dated earlier wins; so does the later of two with one timestamp). -1 if
+// there is none (MainLeaf is then the reader's).
+func (g *Graph) ResumeLeaf() int {
+	if g.resume == 0 {
+		g.resume = g.resumeLeaf() + 2
+	}
+	return g.resume - 2
+}
+
+func (g *Graph) resumeLeaf() int {
+	hasChild := g.hasChildren()
+	end := func(i int) bool { return !hasChild[i] && !g.Records[i].IsSidechain }
+	if k := g.Index(g.LastPromptLeaf()); k >= 0 && end(k) && g.time(k) != noTime {
+		return k
+	}
+	for w := len(g.order) - 1; w >= 0; w-- {
+		if i := int(g.order[w]); end(i) && g.time(i) != noTime {
+			return i
 		}
 	}
-	return g.latest(func(i int) bool { return cand[i] && !g.Records[i].IsSidechain })
+	return -1
+}
+
+// LastPromptLeaf is the leafUuid of the file's last last-prompt line that
+// has one ("" when none).
+func (g *Graph) LastPromptLeaf() string {
+	for i := len(g.Records) - 1; i >= 0; i-- {
+		if r := g.Records[i]; r.Type == "last-prompt" && r.Rare != nil && r.LeafUUID != "" {
+			return r.LeafUUID
+		}
+	}
+	return ""
 }
 
 // AgentLeaf is the leaf of subagent agentID's transcript: the latest of its

@@ -107,10 +107,15 @@ func cmdResume(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 // forked session in the same folder, or the parent session of a subagent):
 // the reader loads only this file, so it is still cut there.
 func explainCuts(path string, res *resume.Result) {
-	var cuts []int
+	var cuts []*resume.Event
 	for k, e := range res.LeftOut {
 		if e.Kind == resume.KindHistoryCut && e.Parent != "" {
-			cuts = append(cuts, k)
+			cuts = append(cuts, &res.LeftOut[k])
+		}
+	}
+	for k, e := range res.Changed {
+		if e.Kind == resume.KindBridged && e.Parent != "" {
+			cuts = append(cuts, &res.Changed[k])
 		}
 	}
 	if len(cuts) == 0 {
@@ -135,8 +140,7 @@ func explainCuts(path string, res *resume.Result) {
 		if err != nil {
 			continue
 		}
-		for _, k := range cuts {
-			e := &res.LeftOut[k]
+		for _, e := range cuts {
 			if strings.Contains(e.Reason, "; the parent is in ") {
 				continue
 			}

@@ -159,6 +159,9 @@ func TestResumeAgreesOnTheMatrix(t *testing.T) {
 		totals[v] = &tally{}
 		m := oracle.NewMatrix(t.TempDir())
 		for _, c := range oracle.Corruptions() {
+			if !oracle.Selected(c.ID) {
+				continue
+			}
 			b, data, err := m.Damaged(ctx, v, c.ID)
 			if errors.Is(err, oracle.ErrNotApplicable) {
 				continue
@@ -568,6 +571,9 @@ func TestLintAgreesWithRealReader(t *testing.T) {
 	for _, v := range versions {
 		m := oracle.NewMatrix(t.TempDir())
 		for _, c := range oracle.Corruptions() {
+			if !oracle.Selected(c.ID) {
+				continue
+			}
 			out, err := m.Run(ctx, v, c.ID)
 			if err != nil {
 				t.Errorf("%s %s: %v", v, c.ID, err)
@@ -581,7 +587,10 @@ func TestLintAgreesWithRealReader(t *testing.T) {
 				t.Fatal(err)
 			}
 			destroyed := false
-			for _, l := range strings.Split(string(data), "\n") {
+			for k, l := range strings.Split(string(data), "\n") {
+				if k == 0 {
+					l = strings.TrimPrefix(l, "\ufeff") // the reader reads it (measured)
+				}
 				if strings.TrimSpace(l) == "" {
 					continue
 				}
@@ -590,6 +599,11 @@ func TestLintAgreesWithRealReader(t *testing.T) {
 				}
 			}
 			want := out.Exit != 0 || out.Status >= 400 || len(out.Lost) > 0 || out.File == "appended-fused" || destroyed
+			if c.Healthy {
+				// Which branch end a resume starts from: the other branch
+				// is not sent, by design.
+				want = out.Exit != 0 || out.Status >= 400
+			}
 			dir := filepath.Join(t.TempDir(), "projects", "-oracle")
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				t.Fatal(err)

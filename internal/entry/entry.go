@@ -43,8 +43,14 @@ type Record struct {
 	IsMeta           bool
 	IsCompactSummary bool
 	// NotResent: a user entry the 2.1.330 reader leaves out of a resume (a
-	// turnCompanion reminder, an origin.kind "task-notification" prompt).
+	// turnCompanion reminder).
 	NotResent bool
+	// TaskNotification: a user entry with origin.kind "task-notification"
+	// (2.1.330 sends it wrapped in a system reminder).
+	TaskNotification bool
+	// ThinkingOnly: message.content is a non-empty list of thinking or
+	// redacted_thinking blocks only.
+	ThinkingOnly bool
 
 	// The shape of message.content, for the resume model.
 	Content ContentKind
@@ -169,7 +175,7 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 			}
 		case "origin":
 			if v.Get("kind").StrIs("task-notification") {
-				r.NotResent = true
+				r.TaskNotification = true
 			}
 		case "compactMetadata":
 			if ps := v.Get("preservedSegment"); ps.Kind() == jsontree.Object {
@@ -225,11 +231,14 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 				r.Content = ContentOther
 			}
 		}
+		thinking := 0
 		for i, b := range c.Items() {
 			if b.Kind() != jsontree.Object {
 				continue
 			}
 			switch t := b.Get("type"); {
+			case t.StrIs("thinking"), t.StrIs("redacted_thinking"):
+				thinking++
 			case t.StrIs("tool_use"), t.StrIs("server_tool_use"):
 				r.ToolUses = append(r.ToolUses, Tool{ID: in.recent(b.Get("id"), &in.tools), Name: in.str(b.Get("name")), Block: i,
 					Server: t.StrIs("server_tool_use")})
@@ -237,6 +246,7 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 				r.ToolResults = append(r.ToolResults, Tool{ID: in.recent(b.Get("tool_use_id"), &in.tools), Block: i})
 			}
 		}
+		r.ThinkingOnly = thinking > 0 && int32(thinking) == r.Blocks
 	}
 	if r.Type == "file-history-snapshot" {
 		if tfb := snapshot.Get("trackedFileBackups"); tfb.Kind() == jsontree.Object {

@@ -4,9 +4,12 @@ package oracle
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -22,6 +25,12 @@ const (
 	BaseCompact = "compact"
 	// BaseLarge: the large scenario (a transcript over 5 MiB, resumed once).
 	BaseLarge = "large"
+	// BaseHand: a hand-written session (HandCases' hand-linear: prompt,
+	// reply, prompt, reply), written, not played: no Claude Code text.
+	BaseHand = "hand"
+	// BaseHandFork: hand-linear with a second branch from the first reply,
+	// written later (HandCases' leaf-fork): the reader resumes that branch.
+	BaseHandFork = "hand-fork"
 )
 
 // The markers of BaseTurns.
@@ -51,6 +60,37 @@ type Corruption struct {
 	Base  string   // BaseTurns or BaseCompact
 	Rules []string // the ccvet rules meant to see it (informative)
 	Apply func(s *Session) error
+	// Healthy: a shape real sessions have, not damage (which branch end a
+	// resume starts from): lint must report no error on it, whatever the
+	// reader leaves out of the branch it does not pick.
+	Healthy bool
+}
+
+// handCorruption replaces a hand base by the hand-written case id, written
+// for the base's session id and working folder.
+func handCorruption(id, base string, healthy bool, rules ...string) Corruption {
+	c, ok := LookupHand(id)
+	if !ok {
+		panic("oracle: no hand case " + id)
+	}
+	return Corruption{ID: id, Base: base, Doc: c.Doc + " (hand-written)", Healthy: healthy, Rules: rules,
+		Apply: func(s *Session) error {
+			cwd := ""
+			for _, l := range s.Lines {
+				var e struct {
+					Cwd string `json:"cwd"`
+				}
+				if json.Unmarshal(bytes.TrimPrefix(l, []byte("\xef\xbb\xbf")), &e) == nil && e.Cwd != "" {
+					cwd = e.Cwd
+					break
+				}
+			}
+			h := &Hand{SID: HandSessionID, Cwd: cwd}
+			c.Build(h)
+			n := ParseSession(h.Bytes())
+			*s = *n
+			return nil
+		}}
 }
 
 // line returns the index of a line or an error naming what is missing.
@@ -402,6 +442,18 @@ func Corruptions() []Corruption {
 				}
 				return s.setField(i, "logicalParentUuid", `"`+missingUUID+`"`)
 			}},
+		{ID: "hand-none", Base: BaseHand, Doc: "no damage (the baseline of the hand-written session: prompt, reply, prompt, reply)",
+			Apply: func(s *Session) error { return nil }},
+		handCorruption("hand-bom", BaseHand, false, "invalid-json"),
+		handCorruption("leaf-future-mid", BaseHand, false),
+		handCorruption("leaf-tie-descendant", BaseHand, true),
+		{ID: "hand-fork-none", Base: BaseHandFork, Doc: "no damage (the baseline of the hand-written fork: two branch ends after the first reply, the second written later)",
+			Apply: func(s *Session) error { return nil }},
+		handCorruption("leaf-last-prompt-older", BaseHandFork, true),
+		handCorruption("leaf-last-prompt-parent", BaseHandFork, true),
+		handCorruption("leaf-last-prompt-missing", BaseHandFork, true),
+		handCorruption("leaf-older-later-line", BaseHandFork, true),
+		handCorruption("leaf-tie", BaseHandFork, true),
 		{ID: "large-none", Base: BaseLarge, Doc: "no damage (the baseline of the session over 5 MiB)",
 			Apply: func(s *Session) error { return nil }},
 		{ID: "large-reordered-keys", Base: BaseLarge, Rules: []string{"reordered-keys"}, Doc: "every entry's keys re-sorted, in the session over 5 MiB",
@@ -438,6 +490,15 @@ func (s *Session) boundary() int {
 		}
 	}
 	return -1
+}
+
+// Selected reports whether corruption id is to be run:
+// $CCVET_ORACLE_CORRUPTIONS (a comma list) names the rows to run (and, for
+// TestReaderBehaviour with CCVET_ORACLE_UPDATE=1, to rewrite, keeping the
+// others); unset, every row.
+func Selected(id string) bool {
+	only := os.Getenv("CCVET_ORACLE_CORRUPTIONS")
+	return only == "" || slices.Contains(strings.Split(only, ","), id)
 }
 
 // LookupCorruption returns the corruption with that id.

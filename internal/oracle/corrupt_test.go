@@ -77,6 +77,14 @@ func TestCorruptionsApply(t *testing.T) {
 			in = synthCompact()
 		case BaseLarge:
 			in = bytes.ReplaceAll(synthTurns(), []byte(TurnOneDone), []byte("Big reply 0."))
+		case BaseHand, BaseHandFork:
+			h := &Hand{SID: HandSessionID, Cwd: "/hand"}
+			if c.Base == BaseHand {
+				linear(h)
+			} else {
+				forked(h, 4000, 5000)
+			}
+			in = h.Bytes()
 		}
 		s := ParseSession(in)
 		if err := c.Apply(s); err != nil {

@@ -100,6 +100,15 @@ func playBase(ctx context.Context, version, base, dir string) (*Base, error) {
 	}
 	var id string
 	switch base {
+	case BaseHand, BaseHandFork:
+		// Written, not played: a resume of it is the first run.
+		c, _ := LookupHand(map[string]string{BaseHand: "hand-linear", BaseHandFork: "leaf-fork"}[base])
+		f, data, err := e.HandFile(c)
+		if err != nil {
+			srv.Close()
+			return nil, err
+		}
+		return &Base{Env: e, SessionID: HandSessionID, File: f, Pristine: data}, nil
 	case BaseTurns:
 		id, err = e.play(ctx, Prompt(TurnOnePrompt, Call(Bash(CmdOne)), Text(TurnOneDone)))
 		if err == nil {

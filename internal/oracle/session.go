@@ -51,6 +51,11 @@ func (s *Session) reparse() {
 	s.E = make([]SEntry, len(s.Lines))
 	for i, l := range s.Lines {
 		var e SEntry
+		if i == 0 {
+			// The readers read a first line after a UTF-8 byte order mark
+			// (measured on 2.1.110, 2.1.330 and 2.1.332).
+			l = bytes.TrimPrefix(l, []byte("\xef\xbb\xbf"))
+		}
 		if json.Unmarshal(l, &e) == nil {
 			e.OK = true
 			if e.Message != nil {

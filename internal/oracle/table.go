@@ -66,7 +66,8 @@ Method: a healthy session is written by each version against the stand-in Messag
 (base ` + "`turns`" + `: turn one = prompt, a Bash call, its result, a text reply; turn two, written
 by ` + "`--resume`" + ` = prompt, two parallel Bash calls, their results, a text reply; base
 ` + "`compact`" + `: a tool turn, ` + "`/compact`" + `, a tool turn; base ` + "`large`" + `: four replies of 1.6 MB
-with Bash calls, over 5 MiB). One damage is applied to a fresh copy,
+with Bash calls, over 5 MiB; bases ` + "`hand`" + ` and ` + "`hand-fork`" + `: sessions written by hand, no
+Claude Code text, internal/oracle/hand.go). One damage is applied to a fresh copy,
 then ` + "`claude -p --resume ID`" + ` sends a new prompt. The first conversation request the stand-in
 receives (what the reader rebuilt from the file) is compared, block by block, with the one
 the undamaged copy gives. The stand-in answers 400 with the real API's wording where the

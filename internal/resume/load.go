@@ -13,12 +13,15 @@ import (
 	"github.com/ccvet/ccvet/internal/jsontree"
 )
 
+var bom = []byte("\xef\xbb\xbf")
+
 // Loaded is a transcript read the way the reader reads it, with the
 // message content of its user and assistant lines.
 type Loaded struct {
 	Source
 	Writer  Version // the newest version named by the file's entries (zero: none)
 	content map[int]json.RawMessage
+	model   map[int]string // message.model of assistant lines
 	text    map[int]textFlags
 	Lines   int
 	EndsCut bool // the last line has no newline
@@ -33,6 +36,7 @@ func Load(r io.Reader) (*Loaded, error) {
 	rd := jsonl.NewReader(r)
 	defer rd.Release()
 	var tree jsontree.Tree
+	lastModel := "" // shared by the entries naming the same model
 	for {
 		l, err := rd.Next()
 		if err == io.EOF {
@@ -78,9 +82,22 @@ func Load(r io.Reader) (*Loaded, error) {
 		if v, ok := ParseVersion(rec.Version); ok && ld.Writer.Less(v) {
 			ld.Writer = v
 		}
+		if rec.Type == "system" && rec.Subtype == "local_command" && root.Get("content").Exists() {
+			ld.content[i] = json.RawMessage(append([]byte(nil), raw...))
+		}
 		if rec.Type == "user" || rec.Type == "assistant" {
 			if root.Get("message").Get("content").Exists() {
 				ld.content[i] = json.RawMessage(append([]byte(nil), raw...))
+			}
+			if rec.Type == "assistant" {
+				if ld.model == nil {
+					ld.model = map[int]string{}
+				}
+				m := root.Get("message").Get("model")
+				if !m.StrIs(lastModel) {
+					lastModel = m.String()
+				}
+				ld.model[i] = lastModel
 			}
 			f := textFlags{badUTF8: !utf8.Valid(raw)}
 			if bytes.Contains(raw, []byte(`\u`)) && jsonpos.LoneSurrogate(raw) >= 0 {
@@ -97,6 +114,8 @@ func Load(r io.Reader) (*Loaded, error) {
 			return nil
 		}
 		var v struct {
+			Type    string `json:"type"`
+			Content any    `json:"content"`
 			Message struct {
 				Content any `json:"content"`
 			} `json:"message"`
@@ -104,8 +123,12 @@ func Load(r io.Reader) (*Loaded, error) {
 		if err := json.Unmarshal(raw, &v); err != nil {
 			return nil
 		}
+		if v.Type == "system" {
+			return v.Content
+		}
 		return v.Message.Content
 	}
+	ld.Model = func(i int) string { return ld.model[i] }
 	return ld, nil
 }
 

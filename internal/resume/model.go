@@ -29,6 +29,9 @@ type Source struct {
 	Content func(i int) any
 	Skipped []Skip // lines the loader dropped
 	Agent   string // agent id when the file is a subagent transcript
+	// Model returns the message.model of assistant record i; nil or "" when
+	// not known.
+	Model func(i int) string
 	// AnyLeaf: with no main-conversation entry, start from the latest
 	// message whatever it is (a subagent transcript without agent ids).
 	AnyLeaf bool
@@ -69,7 +72,7 @@ type Event struct {
 	UUID  string `json:"uuid,omitempty"`
 	Tool  string `json:"tool_use_id,omitempty"`
 	Count int    `json:"count,omitempty"`
-	// Parent is the missing parentUuid of a history-cut.
+	// Parent is the missing parentUuid of a history-cut or a gap-bridged.
 	Parent string `json:"parent_uuid,omitempty"`
 	Reason string `json:"reason"`
 	rec    int
@@ -94,6 +97,13 @@ const (
 	KindOrphanedMarker  = "orphaned-marker"
 	KindContentLost     = "content-lost"
 	KindNotSent         = "not-sent"
+	// KindThinkingDropped: a signed thinking block of another model, or an
+	// assistant message holding only thinking, left out.
+	KindThinkingDropped = "thinking-dropped"
+	// KindWrapped: a task notification sent inside a system reminder.
+	KindWrapped = "wrapped-in-reminder"
+	// KindLocalCommand: a local command's system entry sent as user text.
+	KindLocalCommand = "local-command-sent"
 )
 
 // Leaf says where the walk started and why.
@@ -147,7 +157,7 @@ func Finish(w *Result, src Source, p Profile) *Result {
 func finish(res *Result, src Source, p Profile) *Result {
 	g, conv := res.Graph, res.Conv
 	walkEvents(res, g, conv, p)
-	msgs := res.messages(src, g, conv)
+	msgs := res.dropThinkingOnly(res.messages(src, g, conv, p))
 	msgs = res.pairTools(msgs, src, g, conv, p)
 	res.Messages = res.finish(msgs, p)
 	for _, m := range res.Messages {
@@ -184,9 +194,24 @@ func walk(src Source, p Profile) (*Result, bool) {
 		leaf = g.AgentLeaf(src.Agent)
 		why = "the latest entry of agent " + src.Agent + " that no other of its entries continues"
 	}
+	if leaf < 0 && p.LastPromptLeaf {
+		leaf = g.ResumeLeaf()
+		why = "the last main-conversation entry (non-sidechain) in the file that no other entry continues"
+		if lp := g.LastPromptLeaf(); leaf >= 0 && lp != "" {
+			switch k := g.Index(lp); {
+			case k == leaf:
+				why = "the entry the last last-prompt line names (leafUuid), which no other entry continues"
+			case k < 0:
+				why += "; the last last-prompt line's leafUuid names no entry, so the reader ignores it"
+			case !recs[k].IsSidechain:
+				why += "; the last last-prompt line's leafUuid names the " + recs[k].Type + " entry on line " +
+					strconv.Itoa(recs[k].Line) + ", which other entries continue, so the reader ignores it"
+			}
+		}
+	}
 	if leaf < 0 && p.ChildlessLeaf {
 		leaf = g.ChildlessLeaf()
-		why = "the latest main-conversation entry (non-sidechain) that no other entry continues"
+		why = "the last main-conversation entry (non-sidechain) in the file that no other entry continues"
 		if leaf < 0 && g.MainLeaf() >= 0 && !src.AnyLeaf {
 			res.Failed = "No conversation found with session ID " + sessionOf(recs) +
 				" (no main-conversation entry is left that nothing continues: the newest is marked isSidechain: true, or the parentUuid links loop)"
@@ -292,7 +317,7 @@ func walkEvents(res *Result, g *chain.Graph, conv *chain.Conversation, p Profile
 		}
 		if b.To >= 0 {
 			to := recs[b.To]
-			res.Changed = append(res.Changed, Event{Kind: KindBridged, Line: from.Line, UUID: from.UUID, rec: b.From,
+			res.Changed = append(res.Changed, Event{Kind: KindBridged, Line: from.Line, UUID: from.UUID, rec: b.From, Parent: b.Want,
 				Reason: "parentUuid " + b.Want + " " + what + "; " + to.Type + " entry on line " + strconv.Itoa(to.Line) +
 					" was written " + Millis(b.Gap) + " earlier, within the 5 s the reader bridges, so the walk goes on there"})
 			continue

@@ -39,6 +39,10 @@ func blocksOf(src Source, i int) ([]Block, bool) {
 		switch c := src.Content(i).(type) {
 		case string:
 			return []Block{{"type": "text", "text": c}}, true
+		case nil:
+			if r.Type == "system" {
+				return nil, false
+			}
 		case []any:
 			out := make([]Block, 0, len(c))
 			for _, x := range c {
@@ -50,13 +54,21 @@ func blocksOf(src Source, i int) ([]Block, bool) {
 		}
 		return nil, false
 	}
+	if r.Type == "system" {
+		// A local command's entry: its content string, as user text.
+		return []Block{{"type": "text"}}, true
+	}
 	switch r.Content {
 	case entry.ContentString:
 		return []Block{{"type": "text"}}, true
 	case entry.ContentArray:
 		out := make([]Block, r.Blocks)
+		typ := "text"
+		if r.ThinkingOnly {
+			typ = "thinking"
+		}
 		for k := range out {
-			out[k] = Block{"type": "text"}
+			out[k] = Block{"type": typ}
 		}
 		for _, t := range r.ToolUses {
 			if t.Block < len(out) {
@@ -77,22 +89,55 @@ func blocksOf(src Source, i int) ([]Block, bool) {
 	return nil, false
 }
 
+// IsLocalCommand reports whether r is the system entry of a local command
+// (/model, /cost…: its name and its output), which the reader sends as user
+// text.
+func IsLocalCommand(r *entry.Record) bool {
+	return r.Type == "system" && r.Rare != nil && r.Subtype == "local_command"
+}
+
 // messages turns the conversation's entries into API messages: user and
-// assistant entries only, assistant lines of one message.id and adjacent
-// user entries merged.
-func (res *Result) messages(src Source, g *chain.Graph, conv *chain.Conversation) []*msg {
+// assistant entries (and local commands, as user text), assistant lines of
+// one message.id and adjacent user entries merged.
+func (res *Result) messages(src Source, g *chain.Graph, conv *chain.Conversation, p Profile) []*msg {
 	var out []*msg
+	// A thinking block's signature holds for the model of the last
+	// assistant message (measured on 2.1.332: the resume's own model does
+	// not matter).
+	current := ""
+	if p.ForeignThinking && src.Model != nil {
+		for k := len(conv.Order) - 1; k >= 0 && current == ""; k-- {
+			if i := conv.Order[k]; g.Records[i].Type == "assistant" {
+				if m := src.Model(i); m != "<synthetic>" {
+					current = m
+				}
+			}
+		}
+	}
 	for _, i := range conv.Order {
 		r := g.Records[i]
-		if r.Type != "user" && r.Type != "assistant" {
+		role := r.Type
+		switch {
+		case r.Type == "user" || r.Type == "assistant":
+		case IsLocalCommand(r):
+			role = "user"
+		default:
 			continue
 		}
 		if r.NotResent {
 			res.LeftOut = append(res.LeftOut, Event{Kind: KindNotSent, Line: r.Line, UUID: r.UUID, rec: i,
-				Reason: "a reminder or task notification the program wrote beside a turn; the reader does not send it again (measured on 2.1.330)"})
+				Reason: "a reminder the program wrote beside a turn (turnCompanion); the reader does not send it again (measured on 2.1.330)"})
 			continue
 		}
 		bs, ok := blocksOf(src, i)
+		if ok && r.TaskNotification && p.WrapTaskNotification {
+			bs = wrapReminder(bs)
+			res.Changed = append(res.Changed, Event{Kind: KindWrapped, Line: r.Line, UUID: r.UUID, rec: i,
+				Reason: "a task notification (origin.kind \"task-notification\"); the reader sends its text inside a system reminder, with words of its own before it"})
+		}
+		if ok && r.Type == "assistant" && p.ForeignThinking && src.Model != nil {
+			bs = res.foreignThinking(bs, src.Model(i), current, r, i)
+		}
 		if !ok {
 			what := "has no message.content"
 			if r.Content == entry.ContentOther {
@@ -108,12 +153,12 @@ func (res *Result) messages(src Source, g *chain.Graph, conv *chain.Conversation
 		}
 		var m *msg
 		switch {
-		case last != nil && r.Type == "user" && last.role == "user":
+		case last != nil && role == "user" && last.role == "user":
 			m = last
-		case last != nil && r.Type == "assistant" && last.role == "assistant" && r.MessageID != "" && last.id == r.MessageID:
+		case last != nil && role == "assistant" && last.role == "assistant" && r.MessageID != "" && last.id == r.MessageID:
 			m = last
 		default:
-			m = &msg{role: r.Type, id: r.MessageID}
+			m = &msg{role: role, id: r.MessageID}
 			out = append(out, m)
 		}
 		for _, b := range bs {
@@ -122,6 +167,120 @@ func (res *Result) messages(src Source, g *chain.Graph, conv *chain.Conversation
 		m.addRec(i)
 	}
 	return out
+}
+
+// wrapReminder puts each text of a task notification inside a system
+// reminder, as the reader does (its own words before the text are not
+// reproduced).
+func wrapReminder(bs []Block) []Block {
+	out := make([]Block, len(bs))
+	for k, b := range bs {
+		if t, ok := b["text"].(string); ok && b.Type() == "text" {
+			b = Block{"type": "text", "text": "<system-reminder>\n" + t + "\n</system-reminder>"}
+		}
+		out[k] = b
+	}
+	return out
+}
+
+// foreignThinking drops the signed thinking blocks of an assistant entry
+// written by another model than the conversation's last assistant message.
+func (res *Result) foreignThinking(bs []Block, model, current string, r *entry.Record, i int) []Block {
+	if model == "" || current == "" || SameModel(model, current) {
+		return bs
+	}
+	var out []Block
+	for _, b := range bs {
+		if b.Type() == "thinking" && b.str("signature") != "" {
+			res.LeftOut = append(res.LeftOut, Event{Kind: KindThinkingDropped, Line: r.Line, UUID: r.UUID, rec: i,
+				Reason: "a signed thinking block of model " + strconv.Quote(model) + ", not the model of the last assistant message (" +
+					strconv.Quote(current) + "); the reader leaves it out"})
+			continue
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// SameModel reports whether two message.model names are one model for the
+// reader: "claude-sonnet-4-5-20250929", "claude-sonnet-4-5",
+// "anthropic/claude-sonnet-4.5" and
+// "us.anthropic.claude-sonnet-4-5-20250929-v1:0" are; "<synthetic>" (the
+// program's own message) is every model (measured on 2.1.332).
+func SameModel(a, b string) bool {
+	if a == "<synthetic>" || b == "<synthetic>" {
+		return true
+	}
+	return modelKey(a) == modelKey(b)
+}
+
+func modelKey(m string) string {
+	m = strings.ToLower(strings.TrimSpace(m))
+	if i := strings.LastIndexByte(m, '/'); i >= 0 {
+		m = m[i+1:]
+	}
+	if i := strings.IndexByte(m, '@'); i >= 0 { // Vertex: claude-sonnet-4-5@20250929
+		m = m[:i]
+	}
+	if i := strings.Index(m, "claude-"); i > 0 { // Bedrock: us.anthropic.claude-…
+		m = m[i:]
+	}
+	if i := strings.LastIndex(m, "-v"); i >= 0 && i+2 < len(m) && m[i+2] >= '0' && m[i+2] <= '9' {
+		m = m[:i]
+	}
+	m = strings.ReplaceAll(m, ".", "-")
+	if i := strings.LastIndexByte(m, '-'); i >= 0 && len(m)-i-1 == 8 && allDigits(m[i+1:]) {
+		m = m[:i]
+	}
+	return m
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// dropThinkingOnly leaves out the assistant messages that hold only
+// thinking (a reply cut off while it thought, or one whose thinking was
+// another model's) or nothing; the user messages around one merge.
+func (res *Result) dropThinkingOnly(msgs []*msg) []*msg {
+	var out []*msg
+	for _, m := range msgs {
+		if m.role == "assistant" && onlyThinking(m.blocks) {
+			for _, b := range m.blocks {
+				res.LeftOut = append(res.LeftOut, Event{Kind: KindThinkingDropped, Line: res.lineOf(b.rec), UUID: res.uuidOf(b.rec), rec: b.rec,
+					Reason: "an assistant message that holds only thinking (no text or call of its message.id follows it: a reply cut off while it thought); the reader leaves it out"})
+			}
+			if len(m.blocks) == 0 && len(m.recs) > 0 {
+				i := m.recs[0]
+				res.LeftOut = append(res.LeftOut, Event{Kind: KindThinkingDropped, Line: res.lineOf(i), UUID: res.uuidOf(i), rec: i,
+					Reason: "an assistant message left with nothing to send; the reader leaves it out and the user messages around it become one"})
+			}
+			continue
+		}
+		if n := len(out); n > 0 && m.role == "user" && out[n-1].role == "user" {
+			out[n-1].blocks = append(out[n-1].blocks, m.blocks...)
+			for _, i := range m.recs {
+				out[n-1].addRec(i)
+			}
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func onlyThinking(bs []blk) bool {
+	for _, b := range bs {
+		if t := b.b.Type(); t != "thinking" && t != "redacted_thinking" {
+			return false
+		}
+	}
+	return true
 }
 
 func hasResult(m *msg, id string) int {
@@ -371,21 +530,21 @@ func (res *Result) pairTools(msgs []*msg, src Source, g *chain.Graph, conv *chai
 
 // localCommandEnd reports whether the last user message ends with what a
 // local command (/compact…) or a compaction wrote, after which the reader
-// adds no reply (measured on 2.1.330).
+// adds no reply: a compaction summary in it (measured on 2.1.330), a meta
+// entry or a system local_command entry last (2.1.330, 2.1.332). A
+// command's text in plain user entries (the shape before 2.1) gets the
+// reply (measured on 2.1.332 with real 2.0.71 transcripts).
 func (res *Result) localCommandEnd(m *msg) bool {
 	if len(m.blocks) == 0 {
 		return false
 	}
-	b := m.blocks[len(m.blocks)-1]
-	if b.rec >= 0 {
-		r := res.Graph.Records[b.rec]
-		if r.IsCompactSummary || r.IsMeta {
+	if b := m.blocks[len(m.blocks)-1]; b.rec >= 0 {
+		if r := res.Graph.Records[b.rec]; r.IsMeta || IsLocalCommand(r) {
 			return true
 		}
 	}
-	t, _ := b.b["text"].(string)
-	for _, p := range []string{"<local-command-stdout>", "<local-command-stderr>", "<command-name>", "<local-command-caveat>"} {
-		if strings.HasPrefix(t, p) {
+	for _, b := range m.blocks {
+		if b.rec >= 0 && res.Graph.Records[b.rec].IsCompactSummary {
 			return true
 		}
 	}

@@ -30,7 +30,7 @@ var (
 	// 2.1.110 does none of these; the first version that does is unknown.
 	Measured = Version{Major: 2, Minor: 1, Patch: 330}
 	// Newest is the newest version ccvet's model has been checked against.
-	Newest = Version{Major: 2, Minor: 1, Patch: 330}
+	Newest = Version{Major: 2, Minor: 1, Patch: 332}
 	// OldMeasured is the older reader measured against the real program.
 	OldMeasured = Version{Major: 2, Minor: 1, Patch: 110}
 )
@@ -58,9 +58,21 @@ type Profile struct {
 	QuietAfterCommand bool
 	// FileOrder: parallel results are put back in file order, not by timestamp.
 	FileOrder bool
-	// ChildlessLeaf: the leaf is the latest of the entries nothing continues
-	// (2.1.110), not the latest non-sidechain message (2.1.330).
+	// ChildlessLeaf: the leaf is the latest of the entries nothing continues,
+	// each standing for its nearest user or assistant ancestor (2.1.110).
 	ChildlessLeaf bool
+	// LastPromptLeaf: the leaf is an entry nothing continues (of any type),
+	// the one the last last-prompt line's leafUuid names when it is one,
+	// else the latest (2.1.330).
+	LastPromptLeaf bool
+	// ForeignThinking: a signed thinking block of an assistant entry whose
+	// message.model is not the model of the conversation's last assistant
+	// message is dropped (2.1.330).
+	ForeignThinking bool
+	// WrapTaskNotification: a user entry with origin.kind
+	// "task-notification" is sent wrapped in a system reminder (2.1.330);
+	// 2.1.110 sends its text as it is.
+	WrapTaskNotification bool
 	// CrashOnBadContent: a message, or a message.content that is neither
 	// text nor a list (a number), missing on the conversation crashes the
 	// resume (2.1.110: "… is not iterable"); 2.1.330 sends nothing for it.
@@ -77,19 +89,22 @@ type Profile struct {
 func ProfileOf(v Version) Profile {
 	newer := !v.Less(Measured)
 	return Profile{
-		Version:            v,
-		Bridge:             !v.Less(BridgeSince),
-		SyntheticResult:    newer,
-		Reattach:           newer,
-		FixSurrogates:      newer,
-		ContinuePrompt:     !newer,
-		SidechainLeafFails: newer,
-		OrphanMarker:       newer,
-		CrashOnBadContent:  !newer,
-		ChildlessLeaf:      !newer,
-		FileOrder:          newer,
-		QuietAfterCommand:  newer,
-		NewlineFirst:       newer,
+		Version:              v,
+		Bridge:               !v.Less(BridgeSince),
+		SyntheticResult:      newer,
+		Reattach:             newer,
+		FixSurrogates:        newer,
+		ContinuePrompt:       !newer,
+		SidechainLeafFails:   newer,
+		OrphanMarker:         newer,
+		CrashOnBadContent:    !newer,
+		ChildlessLeaf:        !newer,
+		LastPromptLeaf:       newer,
+		ForeignThinking:      newer,
+		WrapTaskNotification: newer,
+		FileOrder:            newer,
+		QuietAfterCommand:    newer,
+		NewlineFirst:         newer,
 	}
 }
 

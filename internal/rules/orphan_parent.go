@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"path/filepath"
+
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/model"
@@ -28,8 +30,17 @@ var OrphanParent = register(&Rule{
 	Fix: "Point parentUuid at the entry that really precedes this one (usually the line above it in " +
 		"the file), or restore the deleted line. The message says how much history the cut hides.",
 	Keeps: func(r *Rule, p *model.Project, f *model.File) bool {
+		first := firstChainRecord(f)
 		for _, rec := range f.Records {
-			if rec.HasParent && !f.Digest.HasUUID(rec.ParentUUID) && !f.Ask(model.Ask{Kind: model.AskUUID, Name: rec.ParentUUID}) {
+			if !rec.HasParent || f.Digest.HasUUID(rec.ParentUUID) {
+				continue
+			}
+			if rec != first && isChainType(rec) && rec.Type != "progress" {
+				// In another transcript at best, which the reader does not
+				// load: reported below whatever the other files hold.
+				return true
+			}
+			if !f.Ask(model.Ask{Kind: model.AskUUID, Name: rec.ParentUUID}) {
 				return true
 			}
 		}
@@ -50,8 +61,15 @@ var OrphanParent = register(&Rule{
 				if !rec.HasParent {
 					continue
 				}
+				elsewhere := ""
 				if inProject(p, f, rec.ParentUUID) {
-					continue
+					if f.Digest.HasUUID(rec.ParentUUID) || rec == firstChain || rec.Type == "progress" {
+						// In the file; or the first entry of an old resume,
+						// a fork or a subagent, which names its parent
+						// session's entry by design.
+						continue
+					}
+					elsewhere = otherFileWith(p, f, rec.ParentUUID)
 				}
 				if rec.Type == "progress" {
 					// The reader skips progress entries; a dangling one only
@@ -75,6 +93,10 @@ var OrphanParent = register(&Rule{
 				}
 				msg := entryLabel(rec) + ": parentUuid " + rec.ParentUUID +
 					" names no entry in this file or any other transcript of the project; "
+				if elsewhere != "" {
+					msg = entryLabel(rec) + ": parentUuid " + rec.ParentUUID + " names no entry in this file (it is in " +
+						elsewhere + ", which the reader does not load); "
+				}
 				fd := finding.Finding{}
 				if rec == firstChain && !f.InLayout {
 					// A loose file that starts mid-conversation: an excerpt
@@ -138,7 +160,11 @@ func gapOutcome(m *resume.Result, i int) outcome {
 			why += " (no earlier entry with a usable timestamp to bridge to)"
 		}
 		if lost > 0 {
-			why += ": " + plural(lost, "earlier user/assistant entry", "earlier user/assistant entries") + " of this file are lost"
+			verb := " of this file are lost"
+			if lost == 1 {
+				verb = " of this file is lost"
+			}
+			why += ": " + plural(lost, "earlier user/assistant entry", "earlier user/assistant entries") + verb
 		}
 		return outcome{v, finding.Error, why}
 	}
@@ -153,4 +179,15 @@ func firstChainRecord(f *model.File) *entry.Record {
 		}
 	}
 	return nil
+}
+
+// otherFileWith names the other transcript of p that holds uuid (its base
+// name), or "another transcript of the project".
+func otherFileWith(p *model.Project, f *model.File, uuid string) string {
+	for _, o := range p.Files {
+		if o != f && o.Digest.HasUUID(uuid) {
+			return filepath.Base(o.Path)
+		}
+	}
+	return "another transcript of the project"
 }

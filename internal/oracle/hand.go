@@ -1,0 +1,356 @@
+//go:build unix
+
+package oracle
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ccvet/ccvet/internal/pathenc"
+)
+
+// HandSessionID is the session id of every hand-written session.
+const HandSessionID = "6c1f0a52-3e8b-4d7a-9c2e-5b4d8f1a7e30"
+
+// Hand builds a hand-written session: every text in it is the oracle's own
+// (no Claude Code text), every entry shaped as 2.1.33x writes it. Entry n
+// has the uuid U(n); times are in ms after a fixed start.
+type Hand struct {
+	SID, Cwd string
+	lines    []string
+	BOM      bool // a UTF-8 byte order mark before the first line
+}
+
+// handStart is the time of ms 0 of a hand-written session.
+var handStart = time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+
+// U is the uuid of entry n.
+func (h *Hand) U(n int) string { return fmt.Sprintf("6c1f0a52-0000-4000-8000-%012d", n) }
+
+// At is the timestamp ms after the start.
+func (h *Hand) At(ms int64) string {
+	return handStart.Add(time.Duration(ms) * time.Millisecond).UTC().Format("2006-01-02T15:04:05.000Z")
+}
+
+func (h *Hand) head(n, parent int, ms int64) string {
+	p := "null"
+	if parent > 0 {
+		p = `"` + h.U(parent) + `"`
+	}
+	return fmt.Sprintf(`"parentUuid":%s,"isSidechain":false,"userType":"external","cwd":%q,"sessionId":%q,"version":"2.1.330","gitBranch":""`, p, h.Cwd, h.SID)
+}
+
+// User writes a user entry; content is raw JSON (a string or blocks);
+// extra is raw JSON members added after the message (",\"origin\":{…}").
+func (h *Hand) User(n, parent int, ms int64, content, extra string) {
+	h.lines = append(h.lines, fmt.Sprintf(`{%s,"type":"user","message":{"role":"user","content":%s}%s,"uuid":%q,"timestamp":%q}`,
+		h.head(n, parent, ms), content, extra, h.U(n), h.At(ms)))
+}
+
+// Prompt writes a user prompt of plain text.
+func (h *Hand) Prompt(n, parent int, ms int64, text string) {
+	h.User(n, parent, ms, jsonString(text), "")
+}
+
+// Assistant writes an assistant entry: message id, model, content (raw JSON
+// blocks) and stop_reason (raw JSON: "null" or a quoted string).
+func (h *Hand) Assistant(n, parent int, ms int64, id, model, content, stop string) {
+	h.lines = append(h.lines, fmt.Sprintf(`{%s,"message":{"id":%q,"type":"message","role":"assistant","model":%q,"content":%s,"stop_reason":%s,"stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}},"requestId":"req_%s","type":"assistant","uuid":%q,"timestamp":%q}`,
+		h.head(n, parent, ms), id, model, content, stop, id, h.U(n), h.At(ms)))
+}
+
+// Reply writes an assistant text reply of a Claude model.
+func (h *Hand) Reply(n, parent int, ms int64, text string) {
+	h.Assistant(n, parent, ms, fmt.Sprintf("msg_hand%04d", n), "claude-sonnet-4-5-20250929",
+		`[{"type":"text","text":`+jsonString(text)+`}]`, `"end_turn"`)
+}
+
+// System writes a system entry of a subtype with a content string.
+func (h *Hand) System(n, parent int, ms int64, subtype, content string) {
+	h.lines = append(h.lines, fmt.Sprintf(`{%s,"type":"system","subtype":%q,"content":%s,"level":"info","timestamp":%q,"uuid":%q,"isMeta":false}`,
+		h.head(n, parent, ms), subtype, jsonString(content), h.At(ms), h.U(n)))
+}
+
+// LastPrompt writes a last-prompt line naming uuid.
+func (h *Hand) LastPrompt(uuid string) {
+	h.lines = append(h.lines, fmt.Sprintf(`{"type":"last-prompt","lastPrompt":"Hand prompt.","leafUuid":%q,"sessionId":%q}`, uuid, h.SID))
+}
+
+// Bytes is the file.
+func (h *Hand) Bytes() []byte {
+	s := strings.Join(h.lines, "\n") + "\n"
+	if h.BOM {
+		s = "\ufeff" + s
+	}
+	return []byte(s)
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// Thinking is a thinking block with a signature ("" for none).
+func Thinking(text, sig string) string {
+	return `{"type":"thinking","thinking":` + jsonString(text) + `,"signature":` + jsonString(sig) + `}`
+}
+
+// TextBlock is a text block.
+func TextBlock(text string) string { return `{"type":"text","text":` + jsonString(text) + `}` }
+
+// HandCase is one hand-written session the real reader resumes.
+type HandCase struct {
+	ID  string
+	Doc string
+	// Leaf: a case of which entry the resume starts from (in the reader
+	// table); otherwise a case of what the reader sends.
+	Leaf  bool
+	Build func(h *Hand)
+}
+
+// linear is the four-entry session every case starts from: prompt, reply,
+// prompt, reply, one second apart.
+func linear(h *Hand) {
+	h.Prompt(1, 0, 0, "Hand prompt one.")
+	h.Reply(2, 1, 1000, "Hand reply one.")
+	h.Prompt(3, 2, 2000, "Hand prompt two.")
+	h.Reply(4, 3, 3000, "Hand reply two.")
+}
+
+// forked is linear plus a second branch from entry 2 (a rewind): a prompt
+// and a reply written after entry 4.
+func forked(h *Hand, t5, t6 int64) {
+	linear(h)
+	h.Prompt(5, 2, t5, "Forked prompt.")
+	h.Reply(6, 5, t6, "Forked reply.")
+}
+
+const foreignModel = "glm-4.6"
+
+func thinkingModel(h *Hand, model string) {
+	h.Prompt(1, 0, 0, "Hand prompt one.")
+	h.Assistant(2, 1, 1000, "msg_hand0002", model, "["+Thinking("Hand thought.", "c2lnbmF0dXJl")+","+TextBlock("Hand reply one.")+"]", `"end_turn"`)
+	h.Prompt(3, 2, 2000, "Hand prompt two.")
+	h.Reply(4, 3, 3000, "Hand reply two.")
+}
+
+// HandCases are the hand-written sessions, in a stable order.
+func HandCases() []HandCase {
+	return []HandCase{
+		{ID: "hand-linear", Leaf: true, Doc: "four entries: prompt, reply, prompt, reply (the baseline)", Build: linear},
+		{ID: "hand-bom", Leaf: true, Doc: "the four entries with a UTF-8 byte order mark before the first line",
+			Build: func(h *Hand) { linear(h); h.BOM = true }},
+		{ID: "leaf-future-mid", Leaf: true, Doc: "the first reply, mid-session, dated 2099",
+			Build: func(h *Hand) {
+				linear(h)
+				h.lines[1] = strings.Replace(h.lines[1], h.At(1000), "2099-01-01T00:00:00.000Z", 1)
+			}},
+		{ID: "leaf-fork", Leaf: true, Doc: "two branch ends after the first reply; the second branch written later",
+			Build: func(h *Hand) { forked(h, 4000, 5000) }},
+		{ID: "leaf-last-prompt-older", Leaf: true, Doc: "two branch ends; a last-prompt line names the older end",
+			Build: func(h *Hand) { forked(h, 4000, 5000); h.LastPrompt(h.U(4)) }},
+		{ID: "leaf-last-prompt-parent", Leaf: true, Doc: "two branch ends; a last-prompt line names the first reply (an entry with children)",
+			Build: func(h *Hand) { forked(h, 4000, 5000); h.LastPrompt(h.U(2)) }},
+		{ID: "leaf-last-prompt-missing", Leaf: true, Doc: "two branch ends; a last-prompt line names no entry",
+			Build: func(h *Hand) { forked(h, 4000, 5000); h.LastPrompt(missingUUID) }},
+		{ID: "leaf-older-later-line", Leaf: true, Doc: "two branch ends; the second branch, later in the file, dated before the first branch's end",
+			Build: func(h *Hand) { forked(h, 2500, 2800) }},
+		{ID: "leaf-tie", Leaf: true, Doc: "two branch ends with the same timestamp (the second branch's reply dated as the first's)",
+			Build: func(h *Hand) { forked(h, 2500, 3000) }},
+		{ID: "leaf-tie-descendant", Leaf: true, Doc: "a chain of user entries dated T, T-48 ms, T after the last reply",
+			Build: func(h *Hand) {
+				linear(h)
+				h.Prompt(5, 4, 4000, "Hand prompt three.")
+				h.Prompt(6, 5, 3952, "Hand prompt four.")
+				h.Prompt(7, 6, 4000, "Hand prompt five.")
+			}},
+		{ID: "thinking-foreign-signed", Doc: "the first reply, of a non-Claude model, holds a signed thinking block and a text",
+			Build: func(h *Hand) {
+				h.Prompt(1, 0, 0, "Hand prompt one.")
+				h.Assistant(2, 1, 1000, "msg_hand0002", foreignModel, "["+Thinking("Hand thought.", "c2lnbmF0dXJl")+","+TextBlock("Hand reply one.")+"]", `"end_turn"`)
+				h.Prompt(3, 2, 2000, "Hand prompt two.")
+				h.Reply(4, 3, 3000, "Hand reply two.")
+			}},
+		{ID: "thinking-foreign-unsigned", Doc: "as thinking-foreign-signed, the signature empty",
+			Build: func(h *Hand) {
+				h.Prompt(1, 0, 0, "Hand prompt one.")
+				h.Assistant(2, 1, 1000, "msg_hand0002", foreignModel, "["+Thinking("Hand thought.", "")+","+TextBlock("Hand reply one.")+"]", `"end_turn"`)
+				h.Prompt(3, 2, 2000, "Hand prompt two.")
+				h.Reply(4, 3, 3000, "Hand reply two.")
+			}},
+		{ID: "thinking-claude-signed", Doc: "as thinking-foreign-signed, the model a Claude model",
+			Build: func(h *Hand) {
+				h.Prompt(1, 0, 0, "Hand prompt one.")
+				h.Assistant(2, 1, 1000, "msg_hand0002", "claude-sonnet-4-5-20250929", "["+Thinking("Hand thought.", "c2lnbmF0dXJl")+","+TextBlock("Hand reply one.")+"]", `"end_turn"`)
+				h.Prompt(3, 2, 2000, "Hand prompt two.")
+				h.Reply(4, 3, 3000, "Hand reply two.")
+			}},
+		{ID: "thinking-gateway-claude", Doc: "as thinking-foreign-signed, the model a gateway's name of a Claude model",
+			Build: func(h *Hand) { thinkingModel(h, "anthropic/claude-sonnet-4.5") }},
+		{ID: "thinking-other-claude", Doc: "as thinking-foreign-signed, the model an older Claude model than the reader's",
+			Build: func(h *Hand) { thinkingModel(h, "claude-3-5-haiku-20241022") }},
+		{ID: "thinking-synthetic", Doc: "as thinking-foreign-signed, the model \"<synthetic>\"",
+			Build: func(h *Hand) { thinkingModel(h, "<synthetic>") }},
+		{ID: "thinking-foreign-only", Doc: "the first reply, of a non-Claude model, holds only a signed thinking block",
+			Build: func(h *Hand) {
+				h.Prompt(1, 0, 0, "Hand prompt one.")
+				h.Assistant(2, 1, 1000, "msg_hand0002", foreignModel, "["+Thinking("Hand thought.", "c2lnbmF0dXJl")+"]", `"end_turn"`)
+				h.Prompt(3, 2, 2000, "Hand prompt two.")
+				h.Reply(4, 3, 3000, "Hand reply two.")
+			}},
+		{ID: "thinking-only-cut", Doc: "the first reply is only a signed thinking block of a Claude model, its own message.id, stop_reason null (the rest never written)",
+			Build: func(h *Hand) {
+				h.Prompt(1, 0, 0, "Hand prompt one.")
+				h.Assistant(2, 1, 1000, "msg_hand0002", "claude-sonnet-4-5-20250929", "["+Thinking("Hand thought.", "c2lnbmF0dXJl")+"]", "null")
+				h.Prompt(3, 2, 2000, "Hand prompt two.")
+				h.Reply(4, 3, 3000, "Hand reply two.")
+			}},
+		{ID: "thinking-only-ended", Doc: "as thinking-only-cut, stop_reason \"end_turn\"",
+			Build: func(h *Hand) {
+				h.Prompt(1, 0, 0, "Hand prompt one.")
+				h.Assistant(2, 1, 1000, "msg_hand0002", "claude-sonnet-4-5-20250929", "["+Thinking("Hand thought.", "c2lnbmF0dXJl")+"]", `"end_turn"`)
+				h.Prompt(3, 2, 2000, "Hand prompt two.")
+				h.Reply(4, 3, 3000, "Hand reply two.")
+			}},
+		{ID: "thinking-only-end", Doc: "the file ends on a prompt and a reply that is only a signed thinking block (its own message.id, stop_reason null)",
+			Build: func(h *Hand) {
+				linear(h)
+				h.Prompt(5, 4, 4000, "Hand prompt three.")
+				h.Assistant(6, 5, 5000, "msg_hand0006", "claude-sonnet-4-5-20250929", "["+Thinking("Hand thought.", "c2lnbmF0dXJl")+"]", "null")
+			}},
+		{ID: "thinking-split", Doc: "the first reply written as two entries of one message.id: a signed thinking block (stop_reason null), then the text",
+			Build: func(h *Hand) {
+				h.Prompt(1, 0, 0, "Hand prompt one.")
+				h.Assistant(2, 1, 1000, "msg_hand0002", "claude-sonnet-4-5-20250929", "["+Thinking("Hand thought.", "c2lnbmF0dXJl")+"]", "null")
+				h.Assistant(3, 2, 1100, "msg_hand0002", "claude-sonnet-4-5-20250929", "["+TextBlock("Hand reply one.")+"]", "null")
+				h.Prompt(4, 3, 2000, "Hand prompt two.")
+				h.Reply(5, 4, 3000, "Hand reply two.")
+			}},
+		{ID: "local-command-mid", Doc: "two system local_command entries (the command, its output) between the first reply and the second prompt",
+			Build: func(h *Hand) {
+				h.Prompt(1, 0, 0, "Hand prompt one.")
+				h.Reply(2, 1, 1000, "Hand reply one.")
+				h.System(3, 2, 1500, "local_command", "<command-name>/hand</command-name>\n            <command-message>hand</command-message>\n            <command-args></command-args>")
+				h.System(4, 3, 1501, "local_command", "<local-command-stdout>Hand output.</local-command-stdout>")
+				h.Prompt(5, 4, 2000, "Hand prompt two.")
+				h.Reply(6, 5, 3000, "Hand reply two.")
+			}},
+		{ID: "local-command-end", Doc: "the file ends on two system local_command entries after the last reply",
+			Build: func(h *Hand) {
+				linear(h)
+				h.System(5, 4, 3500, "local_command", "<command-name>/hand</command-name>\n            <command-message>hand</command-message>\n            <command-args></command-args>")
+				h.System(6, 5, 3501, "local_command", "<local-command-stdout>Hand output.</local-command-stdout>")
+			}},
+		{ID: "task-notification-mid", Doc: "a user entry with origin.kind task-notification between the first reply and a reply to it",
+			Build: func(h *Hand) {
+				h.Prompt(1, 0, 0, "Hand prompt one.")
+				h.Reply(2, 1, 1000, "Hand reply one.")
+				h.User(3, 2, 2000, jsonString("<task-notification>\n<task-id>hand1</task-id>\n<status>completed</status>\n<summary>Hand task done</summary>\n</task-notification>"), `,"origin":{"kind":"task-notification"}`)
+				h.Reply(4, 3, 3000, "Hand reply two.")
+			}},
+		{ID: "task-notification-end", Doc: "the file ends on a user entry with origin.kind task-notification",
+			Build: func(h *Hand) {
+				linear(h)
+				h.User(5, 4, 4000, jsonString("<task-notification>\n<task-id>hand1</task-id>\n<status>completed</status>\n<summary>Hand task done</summary>\n</task-notification>"), `,"origin":{"kind":"task-notification"}`)
+			}},
+	}
+}
+
+// LookupHand returns the hand-written case with that id.
+func LookupHand(id string) (HandCase, bool) {
+	for _, c := range HandCases() {
+		if c.ID == id {
+			return c, true
+		}
+	}
+	return HandCase{}, false
+}
+
+// HandFile writes a hand-written case as the session HandSessionID of the
+// env's working folder and returns its path and bytes.
+func (e *Env) HandFile(c HandCase) (string, []byte, error) {
+	h := &Hand{SID: HandSessionID, Cwd: e.Work}
+	c.Build(h)
+	data := h.Bytes()
+	dir := filepath.Join(e.Root, "projects", pathenc.Encode(e.Work))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", nil, err
+	}
+	p := filepath.Join(dir, HandSessionID+".jsonl")
+	return p, data, os.WriteFile(p, data, 0o600)
+}
+
+// ResumeHand writes a hand-written case and resumes it with prompt.
+func (e *Env) ResumeHand(ctx context.Context, c HandCase, prompt string) (Resumed, error) {
+	p, data, err := e.HandFile(c)
+	if err != nil {
+		return Resumed{}, err
+	}
+	e.Server.Reset()
+	run, err := e.Run(ctx, RunOpts{Prompt: prompt, Args: []string{"--resume", HandSessionID}, Timeout: 90 * time.Second})
+	r := Resumed{Run: run, Requests: e.Server.Requests(), Before: data}
+	if err != nil {
+		return r, err
+	}
+	r.After, err = os.ReadFile(p)
+	if errors.Is(err, os.ErrNotExist) {
+		err = nil
+	}
+	return r, err
+}
+
+// HandSignature is a request's messages in short, for the hand-written
+// cases: role[block,…] with each text's first words ("text:Hand prompt
+// one."), thinking blocks, tool ids. System messages, reminders only
+// made at run time and the resume prompt at the end are left out.
+func HandSignature(msgs []Message) string {
+	var out []string
+	for _, m := range msgs {
+		if m.Role != "user" && m.Role != "assistant" {
+			continue
+		}
+		var toks []string
+		for _, b := range m.Content {
+			switch b.Type {
+			case "text":
+				t := strings.TrimSpace(b.Text)
+				if strings.Contains(t, PlanMarker) {
+					continue
+				}
+				if strings.HasPrefix(t, "<system-reminder>") {
+					// Made at run time, except a task notification the
+					// reader wraps in one.
+					if strings.Contains(t, "<task-notification>") {
+						toks = append(toks, "text:<system-reminder>(task-notification)")
+					}
+					continue
+				}
+				t = strings.ReplaceAll(t, "\n", " ")
+				if len(t) > 48 {
+					t = t[:48]
+				}
+				toks = append(toks, "text:"+t)
+			case "tool_use":
+				toks = append(toks, "tool_use:"+b.ID)
+			case "tool_result":
+				s := "tool_result:" + b.ToolUseID
+				if b.IsError {
+					s += "!"
+				}
+				toks = append(toks, s)
+			default:
+				toks = append(toks, b.Type)
+			}
+		}
+		if len(toks) > 0 {
+			out = append(out, m.Role+"["+strings.Join(toks, " | ")+"]")
+		}
+	}
+	return strings.Join(out, " ")
+}

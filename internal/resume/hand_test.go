@@ -1,0 +1,68 @@
+//go:build unix
+
+package resume
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/ccvet/ccvet/internal/oracle"
+)
+
+// measuredHand is what the real readers sent for each hand-written case of
+// the oracle (oracle.HandSignature; TestResumeAgreesOnHandCases in
+// internal/cli checks it against the real program with CCVET_ORACLE=1).
+// 2.1.332 sent the same as 2.1.330 on every case.
+var measuredHand = map[string]map[string]string{
+	"2.1.330": {
+		"leaf-last-prompt-older":    "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"leaf-older-later-line":     "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Forked prompt.] assistant[text:Forked reply.]",
+		"leaf-tie":                  "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Forked prompt.] assistant[text:Forked reply.]",
+		"leaf-future-mid":           "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"leaf-tie-descendant":       "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three. | text:Hand prompt four. | text:Hand prompt five.] assistant[text:No response requested.]",
+		"hand-bom":                  "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"thinking-foreign-signed":   "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"thinking-foreign-unsigned": "user[text:Hand prompt one.] assistant[thinking | text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"thinking-gateway-claude":   "user[text:Hand prompt one.] assistant[thinking | text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"thinking-other-claude":     "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"thinking-foreign-only":     "user[text:Hand prompt one. | text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"thinking-only-cut":         "user[text:Hand prompt one. | text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"local-command-end":         "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:<command-name>/hand</command-name>             < | text:<local-command-stdout>Hand output.</local-comman]",
+		"task-notification-mid":     "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:<system-reminder>(task-notification)] assistant[text:Hand reply two.]",
+		"task-notification-end":     "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:<system-reminder>(task-notification)] assistant[text:No response requested.]",
+	},
+	"2.1.110": {
+		"leaf-last-prompt-older":  "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Forked prompt.] assistant[text:Forked reply.]",
+		"thinking-foreign-signed": "user[text:Hand prompt one.] assistant[thinking | text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"local-command-end":       "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"task-notification-end":   "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:<task-notification> <task-id>hand1</task-id> <st] assistant[text:No response requested.]",
+	},
+}
+
+func TestHandCasesAsMeasured(t *testing.T) {
+	for v, cases := range measuredHand {
+		ver, _ := ParseVersion(v)
+		for id, want := range cases {
+			c, ok := oracle.LookupHand(id)
+			if !ok {
+				t.Fatalf("no hand case %s", id)
+			}
+			h := &oracle.Hand{SID: oracle.HandSessionID, Cwd: "/hand"}
+			c.Build(h)
+			ld, err := Load(bytes.NewReader(h.Bytes()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := RunLoaded(ld, ProfileOf(ver))
+			b, _ := json.Marshal(res.Messages)
+			var msgs []oracle.Message
+			if err := json.Unmarshal(b, &msgs); err != nil {
+				t.Fatal(err)
+			}
+			if got := oracle.HandSignature(msgs); got != want {
+				t.Errorf("%s %s:\n got %s\nwant %s", v, id, got, want)
+			}
+		}
+	}
+}
