@@ -99,8 +99,9 @@ const TrailingMsg = "unexpected data after the JSON value"
 // Root is the index of the root node after a successful Parse.
 const Root = 0
 
-// isSpace reports JSON white space.
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+// isSpace reports JSON white space; the first test settles the usual byte
+// (a quote, a brace, a digit).
+func isSpace(c byte) bool { return c <= ' ' && (c == ' ' || c == '\t' || c == '\r' || c == '\n') }
 
 // plain marks the bytes a string may hold without a closer look.
 var plain = func() (t [256]bool) {
