@@ -3,6 +3,7 @@ package digest
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -249,38 +250,45 @@ func parse(s string) (key, bool) {
 	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
 		return key{}, false
 	}
-	hi, ok1 := hex16(s[0:8], s[9:13], s[14:18])
-	lo, ok2 := hex16(s[19:23], s[24:36], "")
-	return key{hi, lo}, ok1 && ok2
+	// Eight digits at a time: the first eight, the 4+4 of the second and
+	// third groups, the 4+4 of the fourth and the fifth's first four, the
+	// fifth's last eight.
+	w0 := le64(s, 0)
+	w1 := le64(s, 9)&0xffffffff | le64(s, 14)<<32
+	w2 := le64(s, 19)&0xffffffff | le64(s, 24)<<32
+	w3 := le64(s, 28)
+	d0, ok0 := hex8(w0)
+	d1, ok1 := hex8(w1)
+	d2, ok2 := hex8(w2)
+	d3, ok3 := hex8(w3)
+	return key{d0<<32 | d1, d2<<32 | d3}, ok0 && ok1 && ok2 && ok3
 }
 
-// hex16 decodes the 16 lowercase hex digits of a, b and c, one after the other.
-func hex16(a, b, c string) (uint64, bool) {
-	var v uint64
-	bad := byte(0)
-	for _, part := range [3]string{a, b, c} {
-		for i := 0; i < len(part); i++ {
-			h := unhex[part[i]]
-			bad |= h
-			v = v<<4 | uint64(h&0xf)
-		}
-	}
-	return v, bad&0x80 == 0
+// le64 is the eight bytes of s at i, the first one lowest.
+func le64(s string, i int) uint64 {
+	_ = s[i+7]
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
 }
 
-// unhex maps a lowercase hex digit to its value, anything else to 0x80.
-var unhex = func() (t [256]byte) {
-	for i := range t {
-		t[i] = 0x80
+// hex8 decodes eight lowercase hex digits packed in w (the first one in
+// its lowest byte), all at once; false when one is not such a digit.
+func hex8(w uint64) (uint64, bool) {
+	const ones, highs, lows = 0x0101010101010101, 0x8080808080808080, 0x7f7f7f7f7f7f7f7f
+	// The high bit of each byte (under 0x80) strictly between m and n:
+	// (ones*(127+n) - x) & ^w & (x + ones*(127-m)) & highs.
+	x := w & lows
+	digit := (ones*(127+'9'+1) - x) & ^w & (x + ones*(127-'0'+1)) & highs
+	letter := (ones*(127+'f'+1) - x) & ^w & (x + ones*(127-'a'+1)) & highs
+	if w&highs != 0 || digit|letter != highs {
+		return 0, false
 	}
-	for c := '0'; c <= '9'; c++ {
-		t[c] = byte(c - '0')
-	}
-	for c := 'a'; c <= 'f'; c++ {
-		t[c] = byte(c-'a') + 10
-	}
-	return t
-}()
+	v := w&0x0f0f0f0f0f0f0f0f + (letter>>7)*9 // each byte its digit's value
+	v = (v<<4 | v>>8) & 0x00ff00ff00ff00ff    // pairs of digits: bytes
+	v = (v | v>>8) & 0x0000ffff0000ffff
+	v = (v | v>>16) & 0xffffffff // the four bytes, the first one lowest
+	return uint64(bits.ReverseBytes32(uint32(v))), true
+}
 
 // format is the canonical string of k.
 func format(k key) string {

@@ -2,6 +2,8 @@ package digest
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/ccvet/ccvet/internal/entry"
@@ -133,6 +135,38 @@ func BenchmarkBuild(b *testing.B) {
 					b.Fatal("tool not found")
 				}
 			}
+		}
+	}
+}
+
+// TestParseEveryByte puts every byte value at every digit position of
+// valid uuids: parse accepts exactly the lowercase hex digits there, and
+// gives back the same string.
+func TestParseEveryByte(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	const hexd = "0123456789abcdef"
+	for range 40 {
+		b := []byte("00000000-0000-0000-0000-000000000000")
+		for i := range b {
+			if b[i] != '-' {
+				b[i] = hexd[rnd.IntN(16)]
+			}
+		}
+		for pos := range b {
+			if b[pos] == '-' {
+				continue
+			}
+			orig := b[pos]
+			for c := range 256 {
+				b[pos] = byte(c)
+				s := string(b)
+				k, ok := parse(s)
+				want := strings.IndexByte(hexd, byte(c)) >= 0
+				if ok != want || ok && format(k) != s {
+					t.Fatalf("%q: ok=%v, want %v, format %q", s, ok, want, format(k))
+				}
+			}
+			b[pos] = orig
 		}
 	}
 }

@@ -29,7 +29,7 @@ func (l *Line) frame() {
 	if l.Cut {
 		l.NUL = bytes.IndexByte(l.Bytes, 0)
 	}
-	if !utf8.Valid(l.Bytes) {
+	if !validUTF8(l.Bytes) {
 		l.BadUTF8 = FirstInvalidUTF8(l.Bytes)
 	}
 	if !l.Cut && len(bytes.TrimSpace(l.Bytes)) == 0 {

@@ -60,7 +60,23 @@ type Tree struct {
 	stack                []int32
 	buf                  []byte
 	keybuf               []byte
+	// memo holds the last lookups in objects of memoMin members or more
+	// (an entry's root is searched for "type" or "message" by several
+	// checks); Parse empties it.
+	memo     [4]getMemo
+	memoNext uint8
 }
+
+// A getMemo is one lookup Get made: key in object obj-1 (0: empty) is
+// node res.
+type getMemo struct {
+	key      string
+	obj, res int32
+}
+
+// memoMin is the number of members from which Get remembers a lookup:
+// below it, the search costs less than the look in the memo.
+const memoMin = 8
 
 // Error is a syntax error. Off is the byte offset of the offending byte, or
 // len(input) when the input ends too early (EOF is then true).
@@ -83,8 +99,9 @@ const TrailingMsg = "unexpected data after the JSON value"
 // Root is the index of the root node after a successful Parse.
 const Root = 0
 
-// isSpace reports JSON white space.
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+// isSpace reports JSON white space; the first test settles the usual byte
+// (a quote, a brace, a digit).
+func isSpace(c byte) bool { return c <= ' ' && (c == ' ' || c == '\t' || c == '\r' || c == '\n') }
 
 // plain marks the bytes a string may hold without a closer look.
 var plain = func() (t [256]bool) {
@@ -102,6 +119,7 @@ func (t *Tree) Parse(raw []byte) error {
 	t.Raw = raw
 	t.Nodes = t.Nodes[:0]
 	t.Surrogate, t.NULEscape = false, false
+	t.memo = [4]getMemo{}
 	t.stack = t.stack[:0]
 	if len(raw) > math.MaxInt32-1 {
 		return &Error{Off: 0, Msg: "input too large"}
@@ -441,9 +459,17 @@ func (t *Tree) Get(i int, key string) int {
 	if t.Kind(i) != Object {
 		return -1
 	}
+	n := t.Nodes[i].Len
+	if n >= memoMin {
+		for j := range t.memo {
+			if m := &t.memo[j]; m.obj == int32(i)+1 && m.key == key {
+				return int(m.res)
+			}
+		}
+	}
 	found := -1
 	k := i + 1
-	for m := int32(0); m < t.Nodes[i].Len; m++ {
+	for m := int32(0); m < n; m++ {
 		v := k + 1
 		// Most keys have no escape: their bytes are the key, and only one
 		// of the same length can match (KeyIs, a call, for the others).
@@ -455,6 +481,10 @@ func (t *Tree) Get(i int, key string) int {
 			found = v
 		}
 		k = int(t.Nodes[v].Next)
+	}
+	if n >= memoMin {
+		t.memo[t.memoNext%4] = getMemo{key: key, obj: int32(i) + 1, res: int32(found)}
+		t.memoNext++
 	}
 	return found
 }

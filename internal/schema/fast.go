@@ -867,14 +867,15 @@ func (c *checker) validate(s *fnode, i, ev int) int {
 		}
 	case jsontree.String:
 		if s.minLen >= 0 {
-			var n int
+			b := t.RawBytes(i)
 			if nd.Esc {
 				c.buf = t.AppendStr(c.buf[:0], i)
-				n = utf8.RuneCount(c.buf)
-			} else {
-				n = utf8.RuneCount(t.RawBytes(i))
+				b = c.buf
 			}
-			if n < s.minLen {
+			// A rune (or an invalid byte, which RuneCount counts as one)
+			// is at most utf8.UTFMax bytes: a string that long has enough
+			// runes without counting them (the long texts of real lines).
+			if len(b) < s.minLen*utf8.UTFMax && utf8.RuneCount(b) < s.minLen {
 				fail(rBad | rReal)
 			}
 		}
