@@ -24,7 +24,9 @@ var DuplicateToolUseID = register(&Rule{
 		"(seen on 2.0.x) writes a branch of a transcript again below an earlier entry, with new " +
 		"uuids but the same message ids, tool ids, inputs and timestamps; a real transcript with " +
 		"such copies, resumed by 2.1.330, sent each call once with its result, so a call that " +
-		"repeats one of the same message (same message.id, name and input) is a note. Within one " +
+		"repeats one of the same message (same message.id, or none on both as some gateways write, " +
+		"name and input) is a note; a 2.0.29 gateway transcript with such a copy without message ids, " +
+		"resumed by 2.1.332, also sent the call once with its result. Within one " +
 		"entry the reader sends only the first block with an id, with its first result; some model " +
 		"gateways stream one call as many blocks with the same id, each of which fails validation, " +
 		"so when every result for the id is an error nothing that ran is lost (a warning). An exact " +
@@ -64,7 +66,7 @@ var DuplicateToolUseID = register(&Rule{
 					f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
 						Severity: finding.Note,
 						Message: entryLabel(rec) + ": " + toolLabel(t) + " is a copy of the " + toolNameOnly(prev.tool) +
-							" call on " + where + " (the same message.id and input: a branch Claude Code wrote again); " +
+							" call on " + where + " (the same message.id, or none, and input: a branch Claude Code wrote again); " +
 							"the reader sends the call once, with its result, so nothing is lost (a real transcript " +
 							"with such copies resumed by 2.1.330); only tools that pair calls with results by id " +
 							"across the whole file may count it twice",
@@ -104,10 +106,13 @@ var DuplicateToolUseID = register(&Rule{
 })
 
 // sameCall reports whether tool_use b of entry rb is a copy of tool_use a
-// of another entry ra of the same assistant message: the same message.id,
-// name and input (read again from both lines, compared as JSON values).
+// of another entry ra of the same assistant message: the same message.id
+// (or none on both), name and input (read again from both lines, compared
+// as JSON values).
 func sameCall(f *model.File, ra *entry.Record, a entry.Tool, rb *entry.Record, b entry.Tool) bool {
-	if ra == rb || ra.MessageID == "" || ra.MessageID != rb.MessageID || a.Name != b.Name {
+	// Entries written through some gateways carry no message.id: a copy
+	// of one is the same call by name and input alone.
+	if ra == rb || ra.MessageID != rb.MessageID || a.Name != b.Name {
 		return false
 	}
 	ia, ok := blockInput(f.LineBytes(ra), a.Block)
