@@ -116,8 +116,8 @@ func TestReaderVersionNotice(t *testing.T) {
 	t.Setenv("CLAUDE_CONFIG_DIR", "")
 	dir := filepath.Join(fixtures, "nul-bytes", "bad")
 	file := filepath.Join(dir, "session.jsonl")
-	newer := "ccvet: --reader-version 9.9.9: Claude Code 9.9.9 is newer than the readers ccvet's model was measured on (2.1.110 and 2.1.332): it is modelled as 2.1.332\n"
-	older := "ccvet: --reader-version 1.0.0: Claude Code 1.0.0 is older than the readers ccvet's model was measured on (2.1.110 and 2.1.332): it is modelled as 2.1.110, without the 5 s bridge that 2.1.94 added\n"
+	newer := "ccvet: --reader-version 9.9.9: Claude Code 9.9.9 is newer than the readers ccvet's model was measured on (2.1.110 to 2.1.332): it is modelled as 2.1.332\n"
+	older := "ccvet: --reader-version 1.0.0: Claude Code 1.0.0 is older than the readers ccvet's model was measured on (2.1.110 to 2.1.332): it is modelled as 2.1.110, without the 5 s bridge that 2.1.94 added\n"
 	for _, c := range []struct {
 		args []string
 		want string

@@ -255,10 +255,10 @@ func TestSkippedLinesAndLostContent(t *testing.T) {
 
 func TestReaders(t *testing.T) {
 	v := func(s string) Version { x, _ := ParseVersion(s); return x }
-	if got := fmt.Sprint(Readers(v("2.1.17"), Version{})); got != "[2.1.17 2.1.94 2.1.330]" {
+	if got := fmt.Sprint(Readers(v("2.1.17"), Version{})); got != "[2.1.17 2.1.94 2.1.330 2.1.332]" {
 		t.Errorf("readers of 2.1.17: %s", got)
 	}
-	if got := fmt.Sprint(Readers(v("2.1.330"), Version{})); got != "[2.1.330]" {
+	if got := fmt.Sprint(Readers(v("2.1.330"), Version{})); got != "[2.1.330 2.1.332]" {
 		t.Errorf("readers of 2.1.330: %s", got)
 	}
 	if got := fmt.Sprint(Readers(v("2.1.17"), v("2.1.110"))); got != "[2.1.110]" {

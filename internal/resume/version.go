@@ -147,7 +147,7 @@ func Range(from, to Version, last bool) string {
 // and "" inside them: a version newer than Newest is modelled as Newest, an
 // older one as OldMeasured (without the 5 s bridge before BridgeSince).
 func Notice(v Version) string {
-	measured := fmt.Sprintf("the readers ccvet's model was measured on (%s and %s)", OldMeasured, Newest)
+	measured := fmt.Sprintf("the readers ccvet's model was measured on (%s to %s)", OldMeasured, Newest)
 	switch {
 	case Newest.Less(v):
 		return fmt.Sprintf("Claude Code %s is newer than %s: it is modelled as %s", v, measured, Newest)

@@ -24,7 +24,12 @@ var DuplicateToolUseID = register(&Rule{
 		"(seen on 2.0.x) writes a branch of a transcript again below an earlier entry, with new " +
 		"uuids but the same message ids, tool ids, inputs and timestamps; a real transcript with " +
 		"such copies, resumed by 2.1.330, sent each call once with its result, so a call that " +
-		"repeats one of the same message (same message.id, name and input) is a note. An exact " +
+		"repeats one of the same message (same message.id, or none on both as some gateways write, " +
+		"name and input) is a note; a 2.0.29 gateway transcript with such a copy without message ids, " +
+		"resumed by 2.1.332, also sent the call once with its result. Within one " +
+		"entry the reader sends only the first block with an id, with its first result; some model " +
+		"gateways stream one call as many blocks with the same id, each of which fails validation, " +
+		"so when every result for the id is an error nothing that ran is lost (a warning). An exact " +
 		"repeat of the whole line is reported by duplicate-uuid instead, and copies in other files " +
 		"(resume, --fork-session) are normal.",
 	Bad:  `line 12: {"type":"assistant","uuid":"a…","message":{"content":[{"type":"tool_use","id":"toolu_01X…","name":"Bash",…}]}}  line 40: {"type":"assistant","uuid":"b…","message":{"content":[{"type":"tool_use","id":"toolu_01X…","name":"Read",…}]}}`,
@@ -61,12 +66,31 @@ var DuplicateToolUseID = register(&Rule{
 					f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
 						Severity: finding.Note,
 						Message: entryLabel(rec) + ": " + toolLabel(t) + " is a copy of the " + toolNameOnly(prev.tool) +
-							" call on " + where + " (the same message.id and input: a branch Claude Code wrote again); " +
+							" call on " + where + " (the same message.id, or none, and input: a branch Claude Code wrote again); " +
 							"the reader sends the call once, with its result, so nothing is lost (a real transcript " +
 							"with such copies resumed by 2.1.330); only tools that pair calls with results by id " +
 							"across the whole file may count it twice",
 						Related: related,
 					})
+					continue
+				}
+				if prev.rec == rec {
+					// Blocks of one entry: the reader keeps the first block
+					// with the id and its first result, and drops the rest.
+					fd := finding.Finding{
+						Message: entryLabel(rec) + ": " + toolLabel(t) + " reuses the id of the " +
+							toolNameOnly(prev.tool) + " call on " + where + "; on resume the reader sends only the first " +
+							"block with this id, with the first result for it (a real transcript resumed by 2.1.330), so " +
+							"this call and its result are left out",
+						Related: related,
+					}
+					if n, failed := resultsFailed(f, t.ID); n > 0 && failed == n {
+						fd.Severity = finding.Warning
+						fd.Message += "; every result for this id is an error (" + plural(n, "failed result", "failed results") +
+							": a gateway that split one streamed call into several blocks, and none ran), so only " +
+							"failed attempts are left out and nothing needs doing"
+					}
+					f.ReportRecord(r, rec, blockPtr(t.Block, "id"), fd)
 					continue
 				}
 				f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
@@ -82,10 +106,13 @@ var DuplicateToolUseID = register(&Rule{
 })
 
 // sameCall reports whether tool_use b of entry rb is a copy of tool_use a
-// of another entry ra of the same assistant message: the same message.id,
-// name and input (read again from both lines, compared as JSON values).
+// of another entry ra of the same assistant message: the same message.id
+// (or none on both), name and input (read again from both lines, compared
+// as JSON values).
 func sameCall(f *model.File, ra *entry.Record, a entry.Tool, rb *entry.Record, b entry.Tool) bool {
-	if ra == rb || ra.MessageID == "" || ra.MessageID != rb.MessageID || a.Name != b.Name {
+	// Entries written through some gateways carry no message.id: a copy
+	// of one is the same call by name and input alone.
+	if ra == rb || ra.MessageID != rb.MessageID || a.Name != b.Name {
 		return false
 	}
 	ia, ok := blockInput(f.LineBytes(ra), a.Block)
@@ -111,6 +138,38 @@ func blockInput(line []byte, i int) (any, bool) {
 		return nil, false
 	}
 	return e.Message.Content[i].Input, true
+}
+
+// resultsFailed counts the tool_result blocks of f for id, and how many of
+// them have is_error true.
+func resultsFailed(f *model.File, id string) (n, failed int) {
+	for _, rec := range f.Records {
+		for _, t := range rec.ToolResults {
+			if t.ID != id {
+				continue
+			}
+			n++
+			if resultIsError(f.LineBytes(rec), t.Block) {
+				failed++
+			}
+		}
+	}
+	return n, failed
+}
+
+// resultIsError reports whether content block i of a line's message has is_error true.
+func resultIsError(line []byte, i int) bool {
+	var e struct {
+		Message struct {
+			Content []struct {
+				IsError bool `json:"is_error"`
+			} `json:"content"`
+		} `json:"message"`
+	}
+	if line == nil || json.Unmarshal(line, &e) != nil || i < 0 || i >= len(e.Message.Content) {
+		return false
+	}
+	return e.Message.Content[i].IsError
 }
 
 // toolNameOnly is the tool's name, or "tool_use" when it has none.

@@ -111,6 +111,7 @@ var OrphanParent = register(&Rule{
 					}
 					var how string
 					fd.Severity, how = verdict(outs)
+					fd.Severity, how = unreadFlatAgent(f, outs, fd.Severity, how)
 					msg += "on resume " + how
 				}
 				fd.Message = msg

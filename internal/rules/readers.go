@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"path/filepath"
 	"strings"
 
 	"github.com/ccvet/ccvet/internal/chain"
@@ -130,4 +131,29 @@ func verdict(outs []outcome) (finding.Severity, string) {
 		k = j + 1
 	}
 	return sev, strings.Join(parts, "; ")
+}
+
+// subagentDirSince is the first version that keeps subagent transcripts in
+// <session>/subagents/; 2.0.28 to 2.1.1 wrote them flat at the project root
+// (shared/notes/format.md), and later readers never open those.
+var subagentDirSince = resume.Version{Major: 2, Minor: 1, Patch: 2}
+
+// flatAgent reports whether f is a subagent transcript at the project root.
+func flatAgent(f *model.File) bool {
+	return f.Kind == layout.Subagent && f.InLayout &&
+		!strings.Contains("/"+filepath.ToSlash(f.OSPath), "/subagents/")
+}
+
+// unreadFlatAgent lowers to a note what the chain model predicts for a
+// flat subagent transcript when the reader judged (the last of outs) is
+// 2.1.2 or later: that reader never opens the file, so nothing it sends is
+// lost. A reader pinned before 2.1.2 keeps the verdict.
+func unreadFlatAgent(f *model.File, outs []outcome, sev finding.Severity, how string) (finding.Severity, string) {
+	if sev == finding.Note || len(outs) == 0 || !flatAgent(f) || outs[len(outs)-1].v.Less(subagentDirSince) {
+		return sev, how
+	}
+	return finding.Note, how + "; but that is what a resume of this file would do, and none happens: " +
+		"this subagent transcript sits at the project root, where 2.0.28 to 2.1.1 wrote them, and from " +
+		"2.1.2 on Claude Code reads subagent transcripts only from <session>/subagents/, so today's reader " +
+		"never opens it (nothing needs doing)"
 }

@@ -139,6 +139,7 @@ var ToolResultOffChain = register(&Rule{
 				all = append(all, o)
 			}
 			sev, how := verdict(all)
+			sev, how = unreadFlatAgent(f, all, sev, how)
 			if k.off {
 				msg := entryLabel(k.res) + ": this tool_result for " + toolLabel(k.tool) + " is not on the conversation a resume " +
 					"rebuilds, but its call (" + entryLabel(k.call) + ", " + lineRef(k.call) + ") is; " + how +

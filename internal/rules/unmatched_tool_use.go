@@ -160,6 +160,20 @@ var UnmatchedToolUse = register(&Rule{
 					})
 					continue
 				}
+				if next >= 0 && len(recs[next].ToolResults) > 0 && allResultsFailed(f, recs[next]) {
+					// Results of other calls of the batch follow, every one an
+					// error (the user interrupted the batch): this call was
+					// still running and never got a result line.
+					f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
+						Severity: finding.Warning,
+						Message: entryLabel(rec) + ": " + toolLabel(t) + " has no tool_result, and the conversation goes on below it " +
+							"with error results of other calls of its batch (" + entryLabel(recs[next]) + ", " + lineRef(recs[next]) +
+							"): the batch was interrupted while this call ran; on resume the reader drops the call (measured on " +
+							"2.1.110, 2.1.330 and 2.1.332; no request fails) and keeps everything after it; nothing needs doing",
+						Related: []finding.Location{relatedAt(f, recs[next], "/parentUuid", "the conversation continues here")},
+					})
+					continue
+				}
 				if next >= 0 && len(recs[next].ToolResults) > 0 {
 					// Results of other calls follow it, not this one's: a
 					// result line of a parallel batch is missing.
@@ -231,6 +245,18 @@ var UnmatchedToolUse = register(&Rule{
 		}
 	},
 })
+
+// allResultsFailed reports whether every tool_result block of rec has
+// is_error true.
+func allResultsFailed(f *model.File, rec *entry.Record) bool {
+	line := f.LineBytes(rec)
+	for _, t := range rec.ToolResults {
+		if !resultIsError(line, t.Block) {
+			return false
+		}
+	}
+	return len(rec.ToolResults) > 0
+}
 
 // messageIndex finds, once asked, the lines of each assistant message.id
 // and the message.id of each tool_use id of a transcript.
