@@ -1,0 +1,153 @@
+package secret
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/ccvet/ccvet/internal/jsontree"
+	"github.com/ccvet/ccvet/internal/secret/secrettest"
+)
+
+// reference is the scanner as it was before the keyword pass read long
+// texts in four chains and decoding trusted the reader's UTF-8 check: the
+// same rules, one chain, every run of a string checked.
+func reference() *Scanner {
+	ref := *Default()
+	m := *ref.ac
+	m.oneChain = true
+	ref.ac = &m
+	return &ref
+}
+
+type foundKey struct {
+	rule                         string
+	start, end, rawStart, rawEnd int
+	key, fp                      string
+}
+
+func foundOf(f Found) foundKey {
+	return foundKey{f.Rule.ID, f.Start, f.End, f.RawStart, f.RawEnd, f.Key, f.Fingerprint()}
+}
+
+// sameFinds compares what the reference and the scanner find in one JSON
+// line, in order; it returns how many secrets they found.
+func sameFinds(t *testing.T, ref *Scanner, tr *jsontree.Tree, line []byte, where string) int {
+	t.Helper()
+	if tr.Parse(line) != nil {
+		return 0
+	}
+	var want, got, got8 []foundKey
+	ref.ScanTree(tr, nil, nil, func(f Found) { want = append(want, foundOf(f)) })
+	Default().ScanTree(tr, nil, nil, func(f Found) { got = append(got, foundOf(f)) })
+	if utf8.Valid(line) {
+		Default().ScanTreeUTF8(tr, nil, nil, func(f Found) { got8 = append(got8, foundOf(f)) })
+	} else {
+		got8 = got
+	}
+	// Only rule ids, places and fingerprints are printed, never a value.
+	if !equalFinds(want, got) || !equalFinds(want, got8) {
+		t.Errorf("%s: reference %v, ScanTree %v, ScanTreeUTF8 %v", where, want, got, got8)
+	}
+	return len(want)
+}
+
+func equalFinds(a, b []foundKey) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// The scanner finds exactly what the reference finds, secret by secret and
+// place by place, in every line of the real corpus and of testdata/.
+func TestScanDifferentialCorpus(t *testing.T) {
+	ref := reference()
+	var tr jsontree.Tree
+	lines := 0
+	for _, dir := range []string{"../../../shared/corpus/real", "../../testdata"} {
+		if _, err := os.Stat(dir); err != nil {
+			t.Logf("skipping %s: %v", dir, err)
+			continue
+		}
+		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || (!strings.HasSuffix(p, ".jsonl") && !strings.HasSuffix(p, ".json")) {
+				return err
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			sc := bufio.NewScanner(bytes.NewReader(data))
+			sc.Buffer(nil, 1<<30)
+			n := 0
+			for sc.Scan() {
+				n++
+				lines++
+				sameFinds(t, ref, &tr, sc.Bytes(), p+":"+jsonNum(n))
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("%d lines", lines)
+}
+
+func jsonNum(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// And in generated transcript lines with secrets planted in long strings
+// (generated at run time), with escapes (\n, \", \u00e9, \u003c) and
+// invalid UTF-8 around them, at and across the quarters' edges.
+func TestScanDifferentialPlanted(t *testing.T) {
+	ref := reference()
+	var tr jsontree.Tree
+	rng := rand.New(rand.NewPCG(25, 25))
+	prose := []string{"the key to this ", "task: ask the disk ", "they said ", "token refresh ", "a <b> & \"quoted\" ",
+		"line\n", "tab\there ", "café ", "api_key = ", "password: ", "SKETCH ", "curl -H ", "sk-ant-", "\xff\xfe "}
+	found := 0
+	for n := 0; n < 120; n++ {
+		g := secrettest.New(uint64(n))
+		secrets := []string{"AWS_ACCESS_KEY_ID=" + g.AWS(), "token " + g.GitHub(), g.Anthropic(), g.Slack(), g.PEM(), "api_key=" + g.Generic()}
+		var b strings.Builder
+		size := rng.IntN(6000)
+		for b.Len() < size {
+			if rng.IntN(8) == 0 {
+				b.WriteString(secrets[rng.IntN(len(secrets))])
+				b.WriteByte(" \n\"'"[rng.IntN(4)])
+				continue
+			}
+			b.WriteString(prose[rng.IntN(len(prose))])
+		}
+		text := b.String()
+		enc, _ := json.Marshal(text) // \u003c, \u0026, \n, \" escapes; invalid bytes become U+FFFD
+		var line []byte
+		if rng.IntN(3) == 0 {
+			// invalid UTF-8 kept raw in the line
+			enc = bytes.ReplaceAll(enc, []byte("\\ufffd"), []byte("\xff"))
+		}
+		line = append(line, `{"type":"user","uuid":"u","message":{"role":"user","content":[{"type":"tool_result","content":`...)
+		line = append(line, enc...)
+		line = append(line, `}]},"toolUseResult":{"stdout":`...)
+		line = append(line, enc...)
+		line = append(line, `,"apiKey":"`+g.Generic()+`"}}`...)
+		found += sameFinds(t, ref, &tr, line, "planted line "+jsonNum(n))
+	}
+	if found < 120 {
+		t.Fatalf("only %d secrets found in the planted lines", found)
+	}
+	t.Logf("%d secrets found alike", found)
+}
