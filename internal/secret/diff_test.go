@@ -17,13 +17,15 @@ import (
 )
 
 // reference is the scanner as it was before the keyword pass read long
-// texts in four chains and decoding trusted the reader's UTF-8 check: the
-// same rules, one chain, every run of a string checked.
+// texts in four chains, decoding trusted the reader's UTF-8 check and
+// mayFind read escaped strings raw: the same rules, one chain, every
+// string decoded, every run of it checked.
 func reference() *Scanner {
 	ref := *Default()
 	m := *ref.ac
 	m.oneChain = true
 	ref.ac = &m
+	ref.oneByOne = true
 	return &ref
 }
 
@@ -121,7 +123,11 @@ func TestScanDifferentialPlanted(t *testing.T) {
 	found := 0
 	for n := 0; n < 120; n++ {
 		g := secrettest.New(uint64(n))
-		secrets := []string{"AWS_ACCESS_KEY_ID=" + g.AWS(), "token " + g.GitHub(), g.Anthropic(), g.Slack(), g.PEM(), "api_key=" + g.Generic()}
+		hex := make([]byte, 32)
+		for k := range hex {
+			hex[k] = "0123456789abcdef"[rng.IntN(16)]
+		}
+		secrets := []string{"S" + "K" + string(hex), "AWS_ACCESS_KEY_ID=" + g.AWS(), "token " + g.GitHub(), g.Anthropic(), g.Slack(), g.PEM(), "api_key=" + g.Generic()}
 		var b strings.Builder
 		size := rng.IntN(6000)
 		for b.Len() < size {
@@ -150,4 +156,33 @@ func TestScanDifferentialPlanted(t *testing.T) {
 		t.Fatalf("only %d secrets found in the planted lines", found)
 	}
 	t.Logf("%d secrets found alike", found)
+}
+
+// A secret in an escaped string, far from any escape, is read from the raw
+// bytes (mayFind) and found as the reference finds it; one next to an
+// escape too. The keys are generated at run time.
+func TestMayFindEscapedStrings(t *testing.T) {
+	ref := reference()
+	var tr jsontree.Tree
+	g := secrettest.New(25)
+	hex := strings.Repeat("0123456789abcdef", 2)
+	for _, v := range []string{"S" + "K" + hex, "AWS_ACCESS_KEY_ID=" + g.AWS(), g.GitHub(), g.Anthropic(), g.Slack(), "api_key=" + g.Generic(), `api_key": "` + g.Generic() + `",`} {
+		pad := strings.Repeat(" ", 100)
+		for _, text := range []string{"x\n" + pad + v + pad + "\ny", "x\n" + v + "\n", "\"" + v + "\""} {
+			enc, _ := json.Marshal(text)
+			line := []byte(`{"type":"user","message":{"content":` + string(enc) + `}}`)
+			if tr.Parse(line) != nil || !tr.Nodes[len(tr.Nodes)-1].Esc {
+				t.Fatal("the test string should hold escapes")
+			}
+			if n := sameFinds(t, ref, &tr, line, "escaped string"); n != 1 {
+				t.Errorf("%d secrets found, want 1 (fingerprint %s)", n, Fingerprint(v))
+			}
+		}
+	}
+	// Prose with keywords that no rule keeps ("task", "ask", "they") and
+	// escapes: nothing to decode.
+	raw := []byte(`x\n` + strings.Repeat(" ", 70) + "ask the task, they said" + strings.Repeat(" ", 70) + `\t\"ok\"`)
+	if Default().mayFind(raw) {
+		t.Error("mayFind: prose whose keywords no rule keeps")
+	}
 }

@@ -164,6 +164,11 @@ func (w *walker) str(i int, key []byte) {
 			return
 		}
 	}
+	named := key != nil && credentialName(key)
+	if nd.Esc && !named && !w.s.oneByOne && !w.s.mayFind(raw) {
+		w.remember(h)
+		return // read from the raw bytes: no secret, no need to decode
+	}
 	text := raw
 	if nd.Esc {
 		if w.utf8 {
@@ -181,7 +186,7 @@ func (w *walker) str(i int, key []byte) {
 	// raw JSON: the "name = value" rules need the name. Only what lies in
 	// the value is kept.
 	scanned, skip := text, 0
-	if key != nil && len(text) <= maxNamed && credentialName(key) {
+	if named && len(text) <= maxNamed {
 		w.named = append(append(append(w.named[:0], key...), `": "`...), text...)
 		scanned, skip = w.named, len(key)+4
 	}
@@ -202,13 +207,21 @@ func (w *walker) str(i int, key []byte) {
 		f.RawEnd += start
 		w.fn(f)
 	})
-	if h != 0 && !found {
-		if w.memo.clean == nil {
-			w.memo.clean = map[uint64]struct{}{}
-		}
-		if len(w.memo.clean) < maxMemo {
-			w.memo.clean[h] = struct{}{}
-		}
+	if !found {
+		w.remember(h)
+	}
+}
+
+// remember records, when h is not 0, that the string of hash h is clean.
+func (w *walker) remember(h uint64) {
+	if h == 0 {
+		return
+	}
+	if w.memo.clean == nil {
+		w.memo.clean = map[uint64]struct{}{}
+	}
+	if len(w.memo.clean) < maxMemo {
+		w.memo.clean[h] = struct{}{}
 	}
 }
 

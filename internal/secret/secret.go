@@ -10,6 +10,7 @@
 package secret
 
 import (
+	"bytes"
 	"crypto/sha256"
 	_ "embed"
 	"encoding/hex"
@@ -60,6 +61,10 @@ type Rule struct {
 	// "\\b(ey…", private-key's "-----BEGIN"); wordStart: and the
 	// expression asks for a word boundary before it.
 	anchored, wordStart bool
+	// prefix, for an anchored rule, is the literal (case-sensitive) every
+	// match starts with, "" when there is none: "SK" for twilio-api-key,
+	// whose keyword "sk" is in "task" and "ask".
+	prefix string
 }
 
 type allowlist struct {
@@ -97,6 +102,9 @@ type Scanner struct {
 	kw        []string
 	byKeyword [][]int
 	ac        *matcher
+	// oneByOne decodes and scans every string (no mayFind): the
+	// reference the tests compare with.
+	oneByOne bool
 }
 
 var (
@@ -291,6 +299,9 @@ func (r *Rule) compile() error {
 			return
 		}
 		r.re = re
+		if r.anchored {
+			r.prefix, _ = re.LiteralPrefix()
+		}
 		if p, err := syntax.Parse(r.expr, syntax.Perl); err == nil {
 			r.span = maxLen(p)
 		}
@@ -580,6 +591,117 @@ func assignsAfter(text []byte, i int) bool {
 		}
 	}
 	return false
+}
+
+// mayFind reports whether Scan can find a secret in the text raw decodes
+// to, raw being the contents of a JSON string holding escapes but no \u
+// escape (else it reports true): what Scan would find, read from the raw
+// bytes, so that most strings need not be decoded. Every keyword in the
+// decoded text is in raw too, its bytes literal (no keyword holds a byte
+// a short escape gives), not the letter of an escape (an odd run of
+// backslashes before it); the checks Scan makes on a place (a word
+// boundary before it, an assignment after it) read the bytes around it
+// decoded here, as Scan would read them. An anchored rule with a literal
+// prefix also needs the prefix at the place.
+func (s *Scanner) mayFind(raw []byte) bool {
+	if bytes.Contains(raw, []byte(`\u`)) {
+		return true
+	}
+	found := false
+	s.ac.each(raw, func(ki, i int) bool {
+		if oddBackslashes(raw, i) {
+			return true // the letter of an escape: not a keyword decoded
+		}
+		var after []byte // the decoded bytes after the keyword, when needed
+		k := s.kw[ki]
+		for _, ri := range s.byKeyword[ki] {
+			if s.placeCounts(s.rules[ri], raw, i, len(k), &after) {
+				found = true
+				return false
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// oddBackslashes reports whether an odd run of backslashes ends right
+// before raw[i]: raw[i] is then the letter of an escape.
+func oddBackslashes(raw []byte, i int) bool {
+	n := 0
+	for i-n-1 >= 0 && raw[i-n-1] == '\\' {
+		n++
+	}
+	return n%2 == 1
+}
+
+// afterWindow is how many decoded bytes after a keyword placeCounts reads:
+// assignsAfter reads at most 42.
+const afterWindow = 48
+
+// placeCounts reports whether rule r keeps keyword place i (keyword
+// length n) in raw (see mayFind). *after caches the keyword and the
+// decoded bytes after it.
+func (s *Scanner) placeCounts(r *Rule, raw []byte, i, n int, after *[]byte) bool {
+	if r.names != nil {
+		return true
+	}
+	if r.wordStart && i > 0 && isWord(raw[i]) {
+		// The decoded byte before: raw[i-1], unless it ends an escape
+		// (an escape decodes to no word byte).
+		if c := raw[i-1]; c != '\\' && isWord(c) && !oddBackslashes(raw, i-1) {
+			return false
+		}
+	}
+	if !r.assign && !r.anchored {
+		return true
+	}
+	if *after == nil {
+		*after = decodeShort(append(make([]byte, 0, n+afterWindow), raw[i:i+n]...), raw[i+n:], afterWindow)
+	}
+	if r.assign && !assignsAfter(*after, n) {
+		return false
+	}
+	if r.anchored {
+		if r.compile() != nil {
+			return true
+		}
+		if p := r.prefix; p != "" && len(p) <= n+afterWindow-8 && !bytes.HasPrefix(*after, []byte(p)) {
+			return false
+		}
+	}
+	return true
+}
+
+// decodeShort appends to dst the decoding of raw (JSON string contents
+// with no \u escape, starting at an escape's or a character's start),
+// stopping after max bytes.
+func decodeShort(dst, raw []byte, max int) []byte {
+	for r, n := 0, 0; r < len(raw) && n < max; n++ {
+		c := raw[r]
+		if c != '\\' || r+1 >= len(raw) {
+			dst = append(dst, c)
+			r++
+			continue
+		}
+		switch raw[r+1] {
+		case 'b':
+			c = '\b'
+		case 'f':
+			c = '\f'
+		case 'n':
+			c = '\n'
+		case 'r':
+			c = '\r'
+		case 't':
+			c = '\t'
+		default: // '"', '\\', '/'
+			c = raw[r+1]
+		}
+		dst = append(dst, c)
+		r += 2
+	}
+	return dst
 }
 
 // Scan calls fn for each secret in text. Only the rules whose keywords
