@@ -127,7 +127,15 @@ func TestScanDifferentialPlanted(t *testing.T) {
 		for k := range hex {
 			hex[k] = "0123456789abcdef"[rng.IntN(16)]
 		}
-		secrets := []string{"S" + "K" + string(hex), "AWS_ACCESS_KEY_ID=" + g.AWS(), "token " + g.GitHub(), g.Anthropic(), g.Slack(), g.PEM(), "api_key=" + g.Generic()}
+		lc := func(n int) string {
+			b := make([]byte, n)
+			for k := range b {
+				b[k] = "abcdefghijklmnopqrstuvwxyz0123456789"[rng.IntN(36)]
+			}
+			return string(b)
+		}
+		authress := "sc" + "_" + lc(12) + "." + lc(5) + ".acc_" + lc(16) + "." + lc(40)
+		secrets := []string{authress, "gh" + "s_" + lc(36), "S" + "K" + string(hex), "AWS_ACCESS_KEY_ID=" + g.AWS(), "token " + g.GitHub(), g.Anthropic(), g.Slack(), g.PEM(), "api_key=" + g.Generic()}
 		var b strings.Builder
 		size := rng.IntN(6000)
 		for b.Len() < size {

@@ -275,16 +275,61 @@ func anchoredOn(expr string, keywords []string) (anchored, wordStart bool) {
 			break
 		}
 	}
+	ok := true
 	for _, k := range keywords {
 		k = strings.ToLower(k)
 		if strings.ContainsAny(k, `\+*?()|[]{}^$`) {
 			return false, false
 		}
 		if !strings.HasPrefix(lr, k) && !strings.Contains(outer, "|"+k) {
-			return false, false
+			ok = false
 		}
 	}
+	if !ok && !altsStartWithKeywords(lr, outer, keywords) {
+		return false, false
+	}
 	return true, wordStart
+}
+
+// altsStartWithKeywords reports whether lr starts with a group of plain
+// alternatives (outer, closed by ')') and a literal after it, each
+// alternative with that literal starting with one of the keywords:
+// authress-service-client-access-key's "(?:sc|ext|scauth|authress)_" and
+// its keywords "sc_", "ext_", "scauth_", "authress_".
+func altsStartWithKeywords(lr, outer string, keywords []string) bool {
+	if len(outer) >= len(lr) || lr[len(outer)] != ')' {
+		return false
+	}
+	plain := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-' }
+	rest := lr[len(outer)+1:]
+	n := 0
+	for n < len(rest) && plain(rest[n]) {
+		n++
+	}
+	if n < len(rest) && strings.ContainsRune("?*+{", rune(rest[n])) && n > 0 {
+		n-- // the last byte is quantified
+	}
+	suffix := rest[:n]
+	for _, alt := range strings.Split(outer, "|") {
+		if alt == "" {
+			return false
+		}
+		for i := 0; i < len(alt); i++ {
+			if !plain(alt[i]) {
+				return false
+			}
+		}
+		starts := false
+		for _, k := range keywords {
+			if strings.HasPrefix(alt+suffix, strings.ToLower(k)) {
+				starts = true
+			}
+		}
+		if !starts {
+			return false
+		}
+	}
+	return true
 }
 
 // compile compiles r's expressions and allowlists, once: most rules never
@@ -739,6 +784,19 @@ func (s *Scanner) Scan(text []byte, fn func(Match)) {
 		r := s.rules[ri]
 		if r.compile() != nil {
 			continue
+		}
+		if r.prefix != "" {
+			// An anchored rule's matches start at its places, with the
+			// literal its expression starts with: the others go.
+			kept := sc.pos[ri][:0]
+			for _, p := range sc.pos[ri] {
+				if strings.HasPrefix(str[p:], r.prefix) {
+					kept = append(kept, p)
+				}
+			}
+			if sc.pos[ri] = kept; len(kept) == 0 {
+				continue
+			}
 		}
 		if r.names != nil {
 			sc.pos[ri] = namePlaces(text, r.names, sc.pos[ri][:0])
