@@ -17,9 +17,10 @@ import (
 )
 
 // reference is the scanner as it was before the keyword pass read long
-// texts in four chains, decoding trusted the reader's UTF-8 check and
-// mayFind read escaped strings raw: the same rules, one chain, every
-// string decoded, every run of it checked.
+// texts in four chains, decoding trusted the reader's UTF-8 check,
+// mayFind read escaped strings raw and mayMatch skipped windows without
+// the literals a match holds: the same rules, one chain, every string
+// decoded, every run of it checked, every window run.
 func reference() *Scanner {
 	ref := *Default()
 	m := *ref.ac
@@ -135,7 +136,9 @@ func TestScanDifferentialPlanted(t *testing.T) {
 			return string(b)
 		}
 		authress := "sc" + "_" + lc(12) + "." + lc(5) + ".acc_" + lc(16) + "." + lc(40)
-		secrets := []string{authress, "gh" + "s_" + lc(36), "S" + "K" + string(hex), "AWS_ACCESS_KEY_ID=" + g.AWS(), "token " + g.GitHub(), g.Anthropic(), g.Slack(), g.PEM(), "api_key=" + g.Generic()}
+		curl := []string{"curl -H \"Authorization: Bearer " + lc(40) + "\" https://x.test", "curl -u admin:" + lc(24) + " https://x.test",
+			"curl --header 'X-Api-Key: " + lc(32) + "' x", "curl\n  -X POST\n  -H \"Token: " + lc(30) + "\""}
+		secrets := []string{curl[rng.IntN(len(curl))], authress, "gh" + "s_" + lc(36), "S" + "K" + string(hex), "AWS_ACCESS_KEY_ID=" + g.AWS(), "token " + g.GitHub(), g.Anthropic(), g.Slack(), g.PEM(), "api_key=" + g.Generic()}
 		var b strings.Builder
 		size := rng.IntN(6000)
 		for b.Len() < size {

@@ -65,6 +65,9 @@ type Rule struct {
 	// match starts with, "" when there is none: "SK" for twilio-api-key,
 	// whose keyword "sk" is in "task" and "ask".
 	prefix string
+	// needs are sets of literals (case-sensitive): every match holds one
+	// literal of each set ("-H" or "--header" for curl-auth-header).
+	needs [][]string
 }
 
 type allowlist struct {
@@ -102,8 +105,8 @@ type Scanner struct {
 	kw        []string
 	byKeyword [][]int
 	ac        *matcher
-	// oneByOne decodes and scans every string (no mayFind): the
-	// reference the tests compare with.
+	// oneByOne decodes and scans every string (no mayFind) and runs every
+	// window (no mayMatch): the reference the tests compare with.
 	oneByOne bool
 }
 
@@ -349,6 +352,7 @@ func (r *Rule) compile() error {
 		}
 		if p, err := syntax.Parse(r.expr, syntax.Perl); err == nil {
 			r.span = maxLen(p)
+			r.needs = needs(p)
 		}
 		if r.assign && strings.HasPrefix(r.expr, namePrefix) {
 			if re, err := regexp.Compile(`^(?i)` + strings.TrimPrefix(r.expr, namePrefix)); err == nil {
@@ -365,6 +369,105 @@ func (r *Rule) compile() error {
 		}
 	})
 	return r.err
+}
+
+// needs lists the sets of literals every match of re holds one of: a
+// literal (not case-folded) in a sequence, or in each alternative of an
+// alternation in a sequence.
+func needs(re *syntax.Regexp) [][]string {
+	switch re.Op {
+	case syntax.OpCapture:
+		return needs(re.Sub[0])
+	case syntax.OpPlus:
+		return needs(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return needs(re.Sub[0])
+		}
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase == 0 && len(re.Rune) > 0 {
+			return [][]string{{string(re.Rune)}}
+		}
+	case syntax.OpConcat:
+		var out [][]string
+		for i, sub := range re.Sub {
+			// A literal then alternatives each starting with a literal
+			// ("-" then "H" or "-header"): the set of the joined literals.
+			if lit, ok := plainLiteral(sub); ok && i+1 < len(re.Sub) {
+				if set := firstLiterals(re.Sub[i+1]); set != nil {
+					for k := range set {
+						set[k] = lit + set[k]
+					}
+					out = append(out, set)
+					continue
+				}
+			}
+			out = append(out, needs(sub)...)
+		}
+		return out
+	case syntax.OpAlternate:
+		var set []string
+		for _, sub := range re.Sub {
+			n := needs(sub)
+			if len(n) == 0 {
+				return nil
+			}
+			set = append(set, n[0]...)
+		}
+		return [][]string{set}
+	}
+	return nil
+}
+
+// plainLiteral returns re's text when re is a literal not case-folded.
+func plainLiteral(re *syntax.Regexp) (string, bool) {
+	if re.Op == syntax.OpLiteral && re.Flags&syntax.FoldCase == 0 && len(re.Rune) > 0 {
+		return string(re.Rune), true
+	}
+	return "", false
+}
+
+// firstLiterals returns, for an alternation (or a capture of one) each of
+// whose alternatives starts with a literal not case-folded, those
+// literals; else nil.
+func firstLiterals(re *syntax.Regexp) []string {
+	if re.Op == syntax.OpCapture {
+		re = re.Sub[0]
+	}
+	if re.Op != syntax.OpAlternate {
+		return nil
+	}
+	var set []string
+	for _, sub := range re.Sub {
+		first := sub
+		if first.Op == syntax.OpConcat && len(first.Sub) > 0 {
+			first = first.Sub[0]
+		}
+		lit, ok := plainLiteral(first)
+		if !ok {
+			return nil
+		}
+		set = append(set, lit)
+	}
+	return set
+}
+
+// mayMatch reports whether text holds a literal of each of r.needs: when
+// it does not, r's expression has no match in it.
+func (r *Rule) mayMatch(text string) bool {
+	for _, set := range r.needs {
+		ok := false
+		for _, lit := range set {
+			if strings.Contains(text, lit) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // Check compiles every rule: an error names the first that does not.
@@ -840,6 +943,9 @@ func (s *Scanner) Scan(text []byte, fn func(Match)) {
 		whole := false
 	windows:
 		for _, w := range sc.wins {
+			if !s.oneByOne && !r.mayMatch(str[w[0]:w[1]]) {
+				continue
+			}
 			for _, m := range r.re.FindAllStringSubmatchIndex(str[w[0]:w[1]], -1) {
 				if (m[0] == 0 && w[0] > 0) || (m[1] == w[1]-w[0] && w[1] < len(str)) {
 					whole = true
