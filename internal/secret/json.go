@@ -157,14 +157,17 @@ func (w *walker) str(i int, key []byte) {
 		return // shorter than any secret, even escaped
 	}
 	raw := t.RawBytes(i)
+	named := key != nil && credentialName(key)
+	// The memo holds strings found clean on their own; a value under a
+	// credential name is scanned with that name (below), so it is neither
+	// looked up nor remembered there.
 	var h uint64
-	if w.memo != nil && len(raw) >= memoFrom {
+	if w.memo != nil && len(raw) >= memoFrom && !named {
 		h = maphash.Bytes(memoSeed, raw)
 		if _, ok := w.memo.clean[h]; ok {
 			return
 		}
 	}
-	named := key != nil && credentialName(key)
 	if nd.Esc && !named && !w.s.oneByOne && !w.s.mayFind(raw) {
 		w.remember(h)
 		return // read from the raw bytes: no secret, no need to decode
