@@ -74,13 +74,8 @@ func cmdFix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return fail(stderr, err)
 	}
-	if o.undo != "" {
-		if strings.ContainsAny(o.undo, `/\`) {
-			return fail(stderr, usagef("--undo takes a backup run ID (see --list-backups), not a path: %s", o.undo))
-		}
-		if fs.NArg() > 0 {
-			return fail(stderr, usagef("--undo takes one run ID and no PATH (got %s); write --undo ID or --undo=ID", strings.Join(fs.Args(), " ")))
-		}
+	if err := checkUndoArgs(o.undo, fs.Args()); err != nil {
+		return fail(stderr, err)
 	}
 	code, err := runFix(&o, fs.Args(), stdin, stdout, stderr)
 	if err != nil {
@@ -134,25 +129,14 @@ func runFix(o *fixOptions, paths []string, stdin io.Reader, stdout, stderr io.Wr
 	default:
 		return 0, usagef("--format: want text, json or sarif, got %q", o.format)
 	}
-	dir := o.backupDir
-	if dir == "" {
-		d, err := store.DefaultDir()
-		if err != nil {
-			return 0, usageError{err}
-		}
-		dir = d
+	st, err := backupStore(o.backupDir, o.force)
+	if err != nil {
+		return 0, err
 	}
-	st := &store.Store{Dir: dir, Force: o.force}
-	if o.listBackups {
-		return listBackups(st, stdout)
+	if code, done, err := listOrUndo(st, o.listBackups, o.undo, stdout); done {
+		return code, err
 	}
-	if o.undo != "" {
-		done, err := st.Undo(o.undo)
-		for _, d := range done {
-			fmt.Fprintln(stdout, report.Sanitize(d))
-		}
-		return ExitOK, err
-	}
+	dir := st.Dir
 	if o.write && o.backupDir != "" {
 		// Where the folder really is (a link in its path resolved), so
 		// that the check below and the printed undo command name it.

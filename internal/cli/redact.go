@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	flag "github.com/spf13/pflag"
 
@@ -50,13 +49,8 @@ func cmdRedact(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return fail(stderr, err)
 	}
-	if o.undo != "" {
-		if strings.ContainsAny(o.undo, `/\`) {
-			return fail(stderr, usagef("--undo takes a backup run ID (see --list-backups), not a path: %s", o.undo))
-		}
-		if fs.NArg() > 0 {
-			return fail(stderr, usagef("--undo takes one run ID and no PATH (got %s); write --undo ID or --undo=ID", strings.Join(fs.Args(), " ")))
-		}
+	if err := checkUndoArgs(o.undo, fs.Args()); err != nil {
+		return fail(stderr, err)
 	}
 	code, err := runRedact(&o, fs.Args(), stdin, stdout)
 	if err != nil {
@@ -70,25 +64,14 @@ func cmdRedact(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func runRedact(o *redactOptions, paths []string, stdin io.Reader, stdout io.Writer) (int, error) {
-	dir := o.backupDir
-	if dir == "" {
-		d, err := store.DefaultDir()
-		if err != nil {
-			return 0, usageError{err}
-		}
-		dir = d
+	st, err := backupStore(o.backupDir, o.force)
+	if err != nil {
+		return 0, err
 	}
-	st := &store.Store{Dir: dir, Force: o.force}
-	if o.listBackups {
-		return listBackups(st, stdout)
+	if code, done, err := listOrUndo(st, o.listBackups, o.undo, stdout); done {
+		return code, err
 	}
-	if o.undo != "" {
-		done, err := st.Undo(o.undo)
-		for _, d := range done {
-			fmt.Fprintln(stdout, report.Sanitize(d))
-		}
-		return ExitOK, err
-	}
+	dir := st.Dir
 	if len(paths) == 0 {
 		root, err := defaultRoot(stdin)
 		if err != nil {

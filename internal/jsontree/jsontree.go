@@ -562,51 +562,80 @@ func (t *Tree) Bool(i int) (v, ok bool) {
 // AppendStr appends the unescaped string of node i to dst, the way
 // encoding/json unquotes it (a lone or invalid surrogate escape becomes
 // U+FFFD; invalid UTF-8 bytes too).
-func (t *Tree) AppendStr(dst []byte, i int) []byte {
+func (t *Tree) AppendStr(dst []byte, i int) []byte { return t.appendStr(dst, i, false) }
+
+// AppendStrUTF8 is AppendStr for a tree whose input is known to be valid
+// UTF-8 (a line utf8.Valid accepted): the runs between escapes are copied
+// without checking them again.
+func (t *Tree) AppendStrUTF8(dst []byte, i int) []byte { return t.appendStr(dst, i, true) }
+
+func (t *Tree) appendStr(dst []byte, i int, valid bool) []byte {
 	nd := &t.Nodes[i]
 	s := t.Raw[nd.Start:nd.End]
 	for r := 0; r < len(s); {
 		c := s[r]
-		switch {
-		case c == '\\':
-			r++
-			switch s[r] {
-			case 'b':
-				dst = append(dst, '\b')
-			case 'f':
-				dst = append(dst, '\f')
-			case 'n':
-				dst = append(dst, '\n')
-			case 'r':
-				dst = append(dst, '\r')
-			case 't':
-				dst = append(dst, '\t')
-			case 'u':
-				rr := getu4(s[r-1:])
-				r += 5
-				if utf16.IsSurrogate(rr) {
-					rr1 := getu4(s[r:])
-					if dec := utf16.DecodeRune(rr, rr1); dec != unicode.ReplacementChar {
-						r += 6
-						dst = utf8.AppendRune(dst, dec)
-						continue
-					}
-					rr = unicode.ReplacementChar
-				}
-				dst = utf8.AppendRune(dst, rr)
-				continue
-			default: // '"', '\\', '/'
-				dst = append(dst, s[r])
+		if c != '\\' {
+			// A run up to the next escape: copied whole when it is valid
+			// UTF-8 (a multi-byte sequence never holds a backslash, so the
+			// run decodes as the bytes one at a time would).
+			j := bytes.IndexByte(s[r:], '\\')
+			if j < 0 {
+				j = len(s) - r
 			}
-			r++
-		case c < utf8.RuneSelf:
-			dst = append(dst, c)
-			r++
-		default:
-			rr, size := utf8.DecodeRune(s[r:])
-			r += size
-			dst = utf8.AppendRune(dst, rr)
+			if run := s[r : r+j]; valid || utf8.Valid(run) {
+				dst = append(dst, run...)
+			} else {
+				dst = appendRunes(dst, run)
+			}
+			r += j
+			continue
 		}
+		r++
+		switch s[r] {
+		case 'b':
+			dst = append(dst, '\b')
+		case 'f':
+			dst = append(dst, '\f')
+		case 'n':
+			dst = append(dst, '\n')
+		case 'r':
+			dst = append(dst, '\r')
+		case 't':
+			dst = append(dst, '\t')
+		case 'u':
+			rr := getu4(s[r-1:])
+			r += 5
+			if utf16.IsSurrogate(rr) {
+				rr1 := getu4(s[r:])
+				if dec := utf16.DecodeRune(rr, rr1); dec != unicode.ReplacementChar {
+					r += 6
+					dst = utf8.AppendRune(dst, dec)
+					continue
+				}
+				rr = unicode.ReplacementChar
+			}
+			dst = utf8.AppendRune(dst, rr)
+			continue
+		default: // '"', '\\', '/'
+			dst = append(dst, s[r])
+		}
+		r++
+	}
+	return dst
+}
+
+// appendRunes appends run, holding no backslash, one code point at a
+// time: an invalid UTF-8 byte becomes U+FFFD.
+func appendRunes(dst, run []byte) []byte {
+	for k := 0; k < len(run); {
+		if c := run[k]; c < utf8.RuneSelf {
+			dst = append(dst, c)
+			k++
+			continue
+		}
+		rr, size := utf8.DecodeRune(run[k:])
+		k += size
+		dst = utf8.AppendRune(dst, rr)
 	}
 	return dst
 }

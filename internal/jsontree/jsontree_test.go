@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -292,6 +293,36 @@ func BenchmarkParse(b *testing.B) {
 	for range b.N {
 		for _, l := range lines {
 			_ = tr.Parse(l)
+		}
+	}
+}
+
+// AppendStr decodes as encoding/json does: escapes, surrogate pairs, lone
+// surrogates and invalid UTF-8 (U+FFFD), whatever runs lie between escapes.
+func TestAppendStrRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 25))
+	pieces := []string{"a", "key", " ", `\n`, `\"`, `\\`, `\/`, `\t`, `\u00e9`, `\ud83d\ude00`, `\ud83d`, `\udc00x`, `\u0041`,
+		"é", "\xff", "\xc3", "\xe2\x82", "€", "\xed\xa0\x80", "\xf0\x9f\x98\x80"}
+	var tr Tree
+	for n := 0; n < 20000; n++ {
+		var b strings.Builder
+		b.WriteByte('"')
+		for k := rng.IntN(12); k > 0; k-- {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		b.WriteByte('"')
+		raw := []byte(b.String())
+		var want string
+		if json.Unmarshal(raw, &want) != nil || tr.Parse(raw) != nil {
+			continue
+		}
+		if got := string(tr.AppendStr(nil, Root)); got != want {
+			t.Fatalf("%q: got %q, want %q", raw, got, want)
+		}
+		if utf8.Valid(raw) {
+			if got := string(tr.AppendStrUTF8(nil, Root)); got != want {
+				t.Fatalf("%q: AppendStrUTF8 gives %q, want %q", raw, got, want)
+			}
 		}
 	}
 }

@@ -114,12 +114,18 @@ func (fs *fileSecrets) scanLine(l *model.Line) {
 	}
 	sc := secret.Default()
 	var uuid string
-	fs.buf = sc.ScanTree(t, fs.buf, &fs.memo, func(f secret.Found) {
+	found := func(f secret.Found) {
 		if uuid == "" {
 			uuid = l.Root.Get("uuid").String()
 		}
 		fs.add(f.Fingerprint(), f.Rule, l.Num, l.Column(f.RawStart), uuid)
-	})
+	}
+	if l.BadUTF8 < 0 && !l.Cut {
+		// The reader checked the line's UTF-8 (model.Line.BadUTF8).
+		fs.buf = sc.ScanTreeUTF8(t, fs.buf, &fs.memo, found)
+		return
+	}
+	fs.buf = sc.ScanTree(t, fs.buf, &fs.memo, found)
 }
 
 func (fs *fileSecrets) scanDoc(f *model.File) {

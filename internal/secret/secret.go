@@ -10,6 +10,7 @@
 package secret
 
 import (
+	"bytes"
 	"crypto/sha256"
 	_ "embed"
 	"encoding/hex"
@@ -60,6 +61,13 @@ type Rule struct {
 	// "\\b(ey…", private-key's "-----BEGIN"); wordStart: and the
 	// expression asks for a word boundary before it.
 	anchored, wordStart bool
+	// prefix, for an anchored rule, is the literal (case-sensitive) every
+	// match starts with, "" when there is none: "SK" for twilio-api-key,
+	// whose keyword "sk" is in "task" and "ask".
+	prefix string
+	// needs are sets of literals (case-sensitive): every match holds one
+	// literal of each set ("-H" or "--header" for curl-auth-header).
+	needs [][]string
 }
 
 type allowlist struct {
@@ -97,6 +105,9 @@ type Scanner struct {
 	kw        []string
 	byKeyword [][]int
 	ac        *matcher
+	// oneByOne decodes and scans every string (no mayFind) and runs every
+	// window (no mayMatch): the reference the tests compare with.
+	oneByOne bool
 }
 
 var (
@@ -267,16 +278,61 @@ func anchoredOn(expr string, keywords []string) (anchored, wordStart bool) {
 			break
 		}
 	}
+	ok := true
 	for _, k := range keywords {
 		k = strings.ToLower(k)
 		if strings.ContainsAny(k, `\+*?()|[]{}^$`) {
 			return false, false
 		}
 		if !strings.HasPrefix(lr, k) && !strings.Contains(outer, "|"+k) {
-			return false, false
+			ok = false
 		}
 	}
+	if !ok && !altsStartWithKeywords(lr, outer, keywords) {
+		return false, false
+	}
 	return true, wordStart
+}
+
+// altsStartWithKeywords reports whether lr starts with a group of plain
+// alternatives (outer, closed by ')') and a literal after it, each
+// alternative with that literal starting with one of the keywords:
+// authress-service-client-access-key's "(?:sc|ext|scauth|authress)_" and
+// its keywords "sc_", "ext_", "scauth_", "authress_".
+func altsStartWithKeywords(lr, outer string, keywords []string) bool {
+	if len(outer) >= len(lr) || lr[len(outer)] != ')' {
+		return false
+	}
+	plain := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-' }
+	rest := lr[len(outer)+1:]
+	n := 0
+	for n < len(rest) && plain(rest[n]) {
+		n++
+	}
+	if n < len(rest) && strings.ContainsRune("?*+{", rune(rest[n])) && n > 0 {
+		n-- // the last byte is quantified
+	}
+	suffix := rest[:n]
+	for _, alt := range strings.Split(outer, "|") {
+		if alt == "" {
+			return false
+		}
+		for i := 0; i < len(alt); i++ {
+			if !plain(alt[i]) {
+				return false
+			}
+		}
+		starts := false
+		for _, k := range keywords {
+			if strings.HasPrefix(alt+suffix, strings.ToLower(k)) {
+				starts = true
+			}
+		}
+		if !starts {
+			return false
+		}
+	}
+	return true
 }
 
 // compile compiles r's expressions and allowlists, once: most rules never
@@ -291,8 +347,12 @@ func (r *Rule) compile() error {
 			return
 		}
 		r.re = re
+		if r.anchored {
+			r.prefix, _ = re.LiteralPrefix()
+		}
 		if p, err := syntax.Parse(r.expr, syntax.Perl); err == nil {
 			r.span = maxLen(p)
+			r.needs = needs(p)
 		}
 		if r.assign && strings.HasPrefix(r.expr, namePrefix) {
 			if re, err := regexp.Compile(`^(?i)` + strings.TrimPrefix(r.expr, namePrefix)); err == nil {
@@ -309,6 +369,105 @@ func (r *Rule) compile() error {
 		}
 	})
 	return r.err
+}
+
+// needs lists the sets of literals every match of re holds one of: a
+// literal (not case-folded) in a sequence, or in each alternative of an
+// alternation in a sequence.
+func needs(re *syntax.Regexp) [][]string {
+	switch re.Op {
+	case syntax.OpCapture:
+		return needs(re.Sub[0])
+	case syntax.OpPlus:
+		return needs(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return needs(re.Sub[0])
+		}
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase == 0 && len(re.Rune) > 0 {
+			return [][]string{{string(re.Rune)}}
+		}
+	case syntax.OpConcat:
+		var out [][]string
+		for i, sub := range re.Sub {
+			// A literal then alternatives each starting with a literal
+			// ("-" then "H" or "-header"): the set of the joined literals.
+			if lit, ok := plainLiteral(sub); ok && i+1 < len(re.Sub) {
+				if set := firstLiterals(re.Sub[i+1]); set != nil {
+					for k := range set {
+						set[k] = lit + set[k]
+					}
+					out = append(out, set)
+					continue
+				}
+			}
+			out = append(out, needs(sub)...)
+		}
+		return out
+	case syntax.OpAlternate:
+		var set []string
+		for _, sub := range re.Sub {
+			n := needs(sub)
+			if len(n) == 0 {
+				return nil
+			}
+			set = append(set, n[0]...)
+		}
+		return [][]string{set}
+	}
+	return nil
+}
+
+// plainLiteral returns re's text when re is a literal not case-folded.
+func plainLiteral(re *syntax.Regexp) (string, bool) {
+	if re.Op == syntax.OpLiteral && re.Flags&syntax.FoldCase == 0 && len(re.Rune) > 0 {
+		return string(re.Rune), true
+	}
+	return "", false
+}
+
+// firstLiterals returns, for an alternation (or a capture of one) each of
+// whose alternatives starts with a literal not case-folded, those
+// literals; else nil.
+func firstLiterals(re *syntax.Regexp) []string {
+	if re.Op == syntax.OpCapture {
+		re = re.Sub[0]
+	}
+	if re.Op != syntax.OpAlternate {
+		return nil
+	}
+	var set []string
+	for _, sub := range re.Sub {
+		first := sub
+		if first.Op == syntax.OpConcat && len(first.Sub) > 0 {
+			first = first.Sub[0]
+		}
+		lit, ok := plainLiteral(first)
+		if !ok {
+			return nil
+		}
+		set = append(set, lit)
+	}
+	return set
+}
+
+// mayMatch reports whether text holds a literal of each of r.needs: when
+// it does not, r's expression has no match in it.
+func (r *Rule) mayMatch(text string) bool {
+	for _, set := range r.needs {
+		ok := false
+		for _, lit := range set {
+			if strings.Contains(text, lit) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // Check compiles every rule: an error names the first that does not.
@@ -582,6 +741,117 @@ func assignsAfter(text []byte, i int) bool {
 	return false
 }
 
+// mayFind reports whether Scan can find a secret in the text raw decodes
+// to, raw being the contents of a JSON string holding escapes but no \u
+// escape (else it reports true): what Scan would find, read from the raw
+// bytes, so that most strings need not be decoded. Every keyword in the
+// decoded text is in raw too, its bytes literal (no keyword holds a byte
+// a short escape gives), not the letter of an escape (an odd run of
+// backslashes before it); the checks Scan makes on a place (a word
+// boundary before it, an assignment after it) read the bytes around it
+// decoded here, as Scan would read them. An anchored rule with a literal
+// prefix also needs the prefix at the place.
+func (s *Scanner) mayFind(raw []byte) bool {
+	if bytes.Contains(raw, []byte(`\u`)) {
+		return true
+	}
+	found := false
+	s.ac.each(raw, func(ki, i int) bool {
+		if oddBackslashes(raw, i) {
+			return true // the letter of an escape: not a keyword decoded
+		}
+		var after []byte // the decoded bytes after the keyword, when needed
+		k := s.kw[ki]
+		for _, ri := range s.byKeyword[ki] {
+			if s.placeCounts(s.rules[ri], raw, i, len(k), &after) {
+				found = true
+				return false
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// oddBackslashes reports whether an odd run of backslashes ends right
+// before raw[i]: raw[i] is then the letter of an escape.
+func oddBackslashes(raw []byte, i int) bool {
+	n := 0
+	for i-n-1 >= 0 && raw[i-n-1] == '\\' {
+		n++
+	}
+	return n%2 == 1
+}
+
+// afterWindow is how many decoded bytes after a keyword placeCounts reads:
+// assignsAfter reads at most 42.
+const afterWindow = 48
+
+// placeCounts reports whether rule r keeps keyword place i (keyword
+// length n) in raw (see mayFind). *after caches the keyword and the
+// decoded bytes after it.
+func (s *Scanner) placeCounts(r *Rule, raw []byte, i, n int, after *[]byte) bool {
+	if r.names != nil {
+		return true
+	}
+	if r.wordStart && i > 0 && isWord(raw[i]) {
+		// The decoded byte before: raw[i-1], unless it ends an escape
+		// (an escape decodes to no word byte).
+		if c := raw[i-1]; c != '\\' && isWord(c) && !oddBackslashes(raw, i-1) {
+			return false
+		}
+	}
+	if !r.assign && !r.anchored {
+		return true
+	}
+	if *after == nil {
+		*after = decodeShort(append(make([]byte, 0, n+afterWindow), raw[i:i+n]...), raw[i+n:], afterWindow)
+	}
+	if r.assign && !assignsAfter(*after, n) {
+		return false
+	}
+	if r.anchored {
+		if r.compile() != nil {
+			return true
+		}
+		if p := r.prefix; p != "" && len(p) <= n+afterWindow-8 && !bytes.HasPrefix(*after, []byte(p)) {
+			return false
+		}
+	}
+	return true
+}
+
+// decodeShort appends to dst the decoding of raw (JSON string contents
+// with no \u escape, starting at an escape's or a character's start),
+// stopping after max bytes.
+func decodeShort(dst, raw []byte, max int) []byte {
+	for r, n := 0, 0; r < len(raw) && n < max; n++ {
+		c := raw[r]
+		if c != '\\' || r+1 >= len(raw) {
+			dst = append(dst, c)
+			r++
+			continue
+		}
+		switch raw[r+1] {
+		case 'b':
+			c = '\b'
+		case 'f':
+			c = '\f'
+		case 'n':
+			c = '\n'
+		case 'r':
+			c = '\r'
+		case 't':
+			c = '\t'
+		default: // '"', '\\', '/'
+			c = raw[r+1]
+		}
+		dst = append(dst, c)
+		r += 2
+	}
+	return dst
+}
+
 // Scan calls fn for each secret in text. Only the rules whose keywords
 // occur run, and each runs its expression only on windows around its
 // keywords (as wide as its longest match on each side): the expressions
@@ -617,6 +887,19 @@ func (s *Scanner) Scan(text []byte, fn func(Match)) {
 		r := s.rules[ri]
 		if r.compile() != nil {
 			continue
+		}
+		if r.prefix != "" {
+			// An anchored rule's matches start at its places, with the
+			// literal its expression starts with: the others go.
+			kept := sc.pos[ri][:0]
+			for _, p := range sc.pos[ri] {
+				if strings.HasPrefix(str[p:], r.prefix) {
+					kept = append(kept, p)
+				}
+			}
+			if sc.pos[ri] = kept; len(kept) == 0 {
+				continue
+			}
 		}
 		if r.names != nil {
 			sc.pos[ri] = namePlaces(text, r.names, sc.pos[ri][:0])
@@ -660,6 +943,9 @@ func (s *Scanner) Scan(text []byte, fn func(Match)) {
 		whole := false
 	windows:
 		for _, w := range sc.wins {
+			if !s.oneByOne && !r.mayMatch(str[w[0]:w[1]]) {
+				continue
+			}
 			for _, m := range r.re.FindAllStringSubmatchIndex(str[w[0]:w[1]], -1) {
 				if (m[0] == 0 && w[0] > 0) || (m[1] == w[1]-w[0] && w[1] < len(str)) {
 					whole = true

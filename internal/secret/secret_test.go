@@ -183,3 +183,28 @@ func TestScanTreeNamedValue(t *testing.T) {
 		t.Fatalf("found %+v", found)
 	}
 }
+
+// A long string found clean under an ordinary name is still scanned with
+// its name when a later member names it a credential: the memo of clean
+// strings must not hide it.
+func TestScanTreeMemoNamed(t *testing.T) {
+	v := secrettest.New(11).Generic()
+	s := v + " " + strings.Repeat("plain words here ", 20)
+	sc := secret.Default()
+	var memo secret.Memo
+	scan := func(line string) int {
+		var tr jsontree.Tree
+		if err := tr.Parse([]byte(line)); err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		sc.ScanTree(&tr, nil, &memo, func(secret.Found) { n++ })
+		return n
+	}
+	if n := scan(`{"note":"` + s + `"}`); n != 0 {
+		t.Skipf("the string alone already holds a secret (%d): the case needs one that only its name reveals", n)
+	}
+	if n := scan(`{"apiKey":"` + s + `"}`); n != 1 {
+		t.Fatalf("under apiKey after the memo saw it clean: %d found, want 1", n)
+	}
+}

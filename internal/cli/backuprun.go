@@ -1,0 +1,57 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/ccvet/ccvet/internal/fix/store"
+	"github.com/ccvet/ccvet/internal/report"
+)
+
+// checkUndoArgs refuses what `--undo` must not be given, the same for fix
+// and redact: a path as its value, or a PATH beside it (`--undo ID` is
+// read as `--undo=ID` by undoArgs).
+func checkUndoArgs(undo string, rest []string) error {
+	if undo == "" {
+		return nil
+	}
+	if strings.ContainsAny(undo, `/\`) {
+		return usagef("--undo takes a backup run ID (see --list-backups), not a path: %s", undo)
+	}
+	if len(rest) > 0 {
+		return usagef("--undo takes one run ID and no PATH (got %s); write --undo ID or --undo=ID", strings.Join(rest, " "))
+	}
+	return nil
+}
+
+// backupStore is the backup store of a fix or redact run: backupDir, or
+// the default folder.
+func backupStore(backupDir string, force bool) (*store.Store, error) {
+	dir := backupDir
+	if dir == "" {
+		d, err := store.DefaultDir()
+		if err != nil {
+			return nil, usageError{err}
+		}
+		dir = d
+	}
+	return &store.Store{Dir: dir, Force: force}, nil
+}
+
+// listOrUndo does --list-backups or --undo ID, which fix and redact share
+// (one manifest format, one undo); done is false when neither was asked.
+func listOrUndo(st *store.Store, list bool, undo string, stdout io.Writer) (code int, done bool, err error) {
+	switch {
+	case list:
+		code, err = listBackups(st, stdout)
+		return code, true, err
+	case undo != "":
+		restored, err := st.Undo(undo)
+		for _, d := range restored {
+			fmt.Fprintln(stdout, report.Sanitize(d))
+		}
+		return ExitOK, true, err
+	}
+	return 0, false, nil
+}

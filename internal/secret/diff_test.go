@@ -1,0 +1,199 @@
+package secret
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/ccvet/ccvet/internal/jsontree"
+	"github.com/ccvet/ccvet/internal/secret/secrettest"
+)
+
+// reference is the scanner as it was before the keyword pass read long
+// texts in four chains, decoding trusted the reader's UTF-8 check,
+// mayFind read escaped strings raw and mayMatch skipped windows without
+// the literals a match holds: the same rules, one chain, every string
+// decoded, every run of it checked, every window run.
+func reference() *Scanner {
+	ref := *Default()
+	m := *ref.ac
+	m.oneChain = true
+	ref.ac = &m
+	ref.oneByOne = true
+	return &ref
+}
+
+type foundKey struct {
+	rule                         string
+	start, end, rawStart, rawEnd int
+	key, fp                      string
+}
+
+func foundOf(f Found) foundKey {
+	return foundKey{f.Rule.ID, f.Start, f.End, f.RawStart, f.RawEnd, f.Key, f.Fingerprint()}
+}
+
+// sameFinds compares what the reference and the scanner find in one JSON
+// line, in order; it returns how many secrets they found.
+func sameFinds(t *testing.T, ref *Scanner, tr *jsontree.Tree, line []byte, where string) int {
+	t.Helper()
+	if tr.Parse(line) != nil {
+		return 0
+	}
+	var want, got, got8 []foundKey
+	ref.ScanTree(tr, nil, nil, func(f Found) { want = append(want, foundOf(f)) })
+	Default().ScanTree(tr, nil, nil, func(f Found) { got = append(got, foundOf(f)) })
+	if utf8.Valid(line) {
+		Default().ScanTreeUTF8(tr, nil, nil, func(f Found) { got8 = append(got8, foundOf(f)) })
+	} else {
+		got8 = got
+	}
+	// Only rule ids, places and fingerprints are printed, never a value.
+	if !equalFinds(want, got) || !equalFinds(want, got8) {
+		t.Errorf("%s: reference %v, ScanTree %v, ScanTreeUTF8 %v", where, want, got, got8)
+	}
+	return len(want)
+}
+
+func equalFinds(a, b []foundKey) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// The scanner finds exactly what the reference finds, secret by secret and
+// place by place, in every line of the real corpus and of testdata/.
+func TestScanDifferentialCorpus(t *testing.T) {
+	ref := reference()
+	var tr jsontree.Tree
+	lines := 0
+	for _, dir := range []string{"../../../shared/corpus/real", "../../testdata"} {
+		if _, err := os.Stat(dir); err != nil {
+			t.Logf("skipping %s: %v", dir, err)
+			continue
+		}
+		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || (!strings.HasSuffix(p, ".jsonl") && !strings.HasSuffix(p, ".json")) {
+				return err
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			sc := bufio.NewScanner(bytes.NewReader(data))
+			sc.Buffer(nil, 1<<30)
+			n := 0
+			for sc.Scan() {
+				n++
+				lines++
+				sameFinds(t, ref, &tr, sc.Bytes(), p+":"+jsonNum(n))
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("%d lines", lines)
+}
+
+func jsonNum(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// And in generated transcript lines with secrets planted in long strings
+// (generated at run time), with escapes (\n, \", \u00e9, \u003c) and
+// invalid UTF-8 around them, at and across the quarters' edges.
+func TestScanDifferentialPlanted(t *testing.T) {
+	ref := reference()
+	var tr jsontree.Tree
+	rng := rand.New(rand.NewPCG(25, 25))
+	prose := []string{"the key to this ", "task: ask the disk ", "they said ", "token refresh ", "a <b> & \"quoted\" ",
+		"line\n", "tab\there ", "café ", "api_key = ", "password: ", "SKETCH ", "curl -H ", "sk-ant-", "\xff\xfe "}
+	found := 0
+	for n := 0; n < 120; n++ {
+		g := secrettest.New(uint64(n))
+		hex := make([]byte, 32)
+		for k := range hex {
+			hex[k] = "0123456789abcdef"[rng.IntN(16)]
+		}
+		lc := func(n int) string {
+			b := make([]byte, n)
+			for k := range b {
+				b[k] = "abcdefghijklmnopqrstuvwxyz0123456789"[rng.IntN(36)]
+			}
+			return string(b)
+		}
+		authress := "sc" + "_" + lc(12) + "." + lc(5) + ".acc_" + lc(16) + "." + lc(40)
+		curl := []string{"curl -H \"Authorization: Bearer " + lc(40) + "\" https://x.test", "curl -u admin:" + lc(24) + " https://x.test",
+			"curl --header 'X-Api-Key: " + lc(32) + "' x", "curl\n  -X POST\n  -H \"Token: " + lc(30) + "\""}
+		secrets := []string{curl[rng.IntN(len(curl))], authress, "gh" + "s_" + lc(36), "S" + "K" + string(hex), "AWS_ACCESS_KEY_ID=" + g.AWS(), "token " + g.GitHub(), g.Anthropic(), g.Slack(), g.PEM(), "api_key=" + g.Generic()}
+		var b strings.Builder
+		size := rng.IntN(6000)
+		for b.Len() < size {
+			if rng.IntN(8) == 0 {
+				b.WriteString(secrets[rng.IntN(len(secrets))])
+				b.WriteByte(" \n\"'"[rng.IntN(4)])
+				continue
+			}
+			b.WriteString(prose[rng.IntN(len(prose))])
+		}
+		text := b.String()
+		enc, _ := json.Marshal(text) // \u003c, \u0026, \n, \" escapes; invalid bytes become U+FFFD
+		var line []byte
+		if rng.IntN(3) == 0 {
+			// invalid UTF-8 kept raw in the line
+			enc = bytes.ReplaceAll(enc, []byte("\\ufffd"), []byte("\xff"))
+		}
+		line = append(line, `{"type":"user","uuid":"u","message":{"role":"user","content":[{"type":"tool_result","content":`...)
+		line = append(line, enc...)
+		line = append(line, `}]},"toolUseResult":{"stdout":`...)
+		line = append(line, enc...)
+		line = append(line, `,"apiKey":"`+g.Generic()+`"}}`...)
+		found += sameFinds(t, ref, &tr, line, "planted line "+jsonNum(n))
+	}
+	if found < 120 {
+		t.Fatalf("only %d secrets found in the planted lines", found)
+	}
+	t.Logf("%d secrets found alike", found)
+}
+
+// A secret in an escaped string, far from any escape, is read from the raw
+// bytes (mayFind) and found as the reference finds it; one next to an
+// escape too. The keys are generated at run time.
+func TestMayFindEscapedStrings(t *testing.T) {
+	ref := reference()
+	var tr jsontree.Tree
+	g := secrettest.New(25)
+	hex := strings.Repeat("0123456789abcdef", 2)
+	for _, v := range []string{"S" + "K" + hex, "AWS_ACCESS_KEY_ID=" + g.AWS(), g.GitHub(), g.Anthropic(), g.Slack(), "api_key=" + g.Generic(), `api_key": "` + g.Generic() + `",`} {
+		pad := strings.Repeat(" ", 100)
+		for _, text := range []string{"x\n" + pad + v + pad + "\ny", "x\n" + v + "\n", "\"" + v + "\""} {
+			enc, _ := json.Marshal(text)
+			line := []byte(`{"type":"user","message":{"content":` + string(enc) + `}}`)
+			if tr.Parse(line) != nil || !tr.Nodes[len(tr.Nodes)-1].Esc {
+				t.Fatal("the test string should hold escapes")
+			}
+			if n := sameFinds(t, ref, &tr, line, "escaped string"); n != 1 {
+				t.Errorf("%d secrets found, want 1 (fingerprint %s)", n, Fingerprint(v))
+			}
+		}
+	}
+	// Prose with keywords that no rule keeps ("task", "ask", "they") and
+	// escapes: nothing to decode.
+	raw := []byte(`x\n` + strings.Repeat(" ", 70) + "ask the task, they said" + strings.Repeat(" ", 70) + `\t\"ok\"`)
+	if Default().mayFind(raw) {
+		t.Error("mayFind: prose whose keywords no rule keeps")
+	}
+}
