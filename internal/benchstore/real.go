@@ -267,9 +267,19 @@ func (b *realBuilder) rewrite(data []byte, k int, launch, newCwd string, agents 
 
 // toolIDs gives every toolu_… id of data one of its own for copy k (the
 // same length and alphabet), so that copies in one file or project do not
-// share tool call ids.
+// share tool call ids; and every msg_… and req_… id too: the reader puts
+// together every assistant line of a file that shares a message.id (a
+// parallel call), so a chain whose segments repeated one would merge
+// copies' calls into one message, which no real session writes.
 func (b *realBuilder) toolIDs(data []byte, k int) []byte {
-	const pre = "toolu_"
+	data = b.renameIDs(data, k, "toolu_", "")
+	data = b.renameIDs(data, k, "msg_", "msg/")
+	return b.renameIDs(data, k, "req_", "req/")
+}
+
+// renameIDs maps every pre… id (16 or more base62 characters) of data for
+// copy k; salt keeps the maps of different prefixes apart.
+func (b *realBuilder) renameIDs(data []byte, k int, pre, salt string) []byte {
 	for i := 0; ; {
 		j := bytes.Index(data[i:], []byte(pre))
 		if j < 0 {
@@ -281,7 +291,7 @@ func (b *realBuilder) toolIDs(data []byte, k int) []byte {
 			e++
 		}
 		if e-i >= 16 {
-			sum := sha256.Sum256(append([]byte(strconv.Itoa(k)+"/"+strconv.FormatUint(b.seed, 10)+"/"), data[i:e]...))
+			sum := sha256.Sum256(append([]byte(salt+strconv.Itoa(k)+"/"+strconv.FormatUint(b.seed, 10)+"/"), data[i:e]...))
 			for n := i; n < e; n++ {
 				data[n] = base62[int(sum[(n-i)%32]+byte(n-i)/32)%62]
 			}

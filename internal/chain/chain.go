@@ -14,6 +14,8 @@ import (
 // The reader (Claude Code 2.1.x, loadTranscriptFile and buildConversationChain)
 // works like this, and so does this package:
 //
+//  0. In a file over BigFile (5 MiB) the lines before the last compaction
+//     boundary without preservedSegment are not read.
 //  1. Every user, assistant, system and attachment line with a uuid goes into
 //     a map by uuid; a later line with the same uuid replaces the earlier one
 //     but keeps its place in iteration order.
@@ -57,7 +59,11 @@ func IsMessage(r *entry.Record) bool {
 // Graph is one file's messages as the reader loads them.
 type Graph struct {
 	Records []*entry.Record
-	byUUID  map[string]int // uuid -> index of the last message line with it
+	// From is the index of the first record the reader loads: in a file
+	// over BigFile, its last compaction boundary without preservedSegment
+	// (the records before it are in no map); else 0.
+	From   int
+	byUUID map[string]int // uuid -> index of the last message line with it
 	// order holds, per uuid in first-seen order (JavaScript Map order),
 	// the index of the line kept for it (byUUID's).
 	order  []int32
@@ -147,7 +153,11 @@ func Build(recs []*entry.Record) *Graph {
 		kept: make([]bool, len(recs)), up: make([]int32, len(recs))}
 	var bridge map[string]string
 	var first []int32 // per uuid in first-seen order, its first record
+	g.From = loadFrom(recs)
 	for i, r := range recs {
+		if i < g.From {
+			continue
+		}
 		p := r.ParentUUID
 		if p != "" && bridge != nil {
 			if b, ok := bridge[p]; ok {
@@ -186,6 +196,31 @@ func Build(recs []*entry.Record) *Graph {
 		}
 	}
 	return g
+}
+
+// BigFile is the size above which the reader skips, on load, every line
+// before the file's last compaction boundary that has no preservedSegment
+// (measured on 2.1.110, 2.1.330 and 2.1.332, the oracle's hand case
+// compaction-big-file: at 5,247,071 and 5,248,850 bytes a parallel call's
+// lines before the boundary that share the message.id of one after it are
+// not gathered; at 5,125,998 bytes they are).
+const BigFile = 5 << 20
+
+// loadFrom is the index of the first record the reader loads: that of the
+// last compaction boundary without preservedSegment when the file is over
+// BigFile, else 0. The file's size is taken as the last record's offset (a
+// last line that alone takes the file over BigFile is not counted).
+func loadFrom(recs []*entry.Record) int {
+	if len(recs) == 0 || recs[len(recs)-1].Offset <= BigFile {
+		return 0
+	}
+	for i := len(recs) - 1; i > 0; i-- {
+		r := recs[i]
+		if r.Type == "system" && r.Rare != nil && r.Subtype == "compact_boundary" && r.PreservedHead == "" {
+			return i
+		}
+	}
+	return 0
 }
 
 // relinkPreserved applies each compaction boundary's preservedSegment: the

@@ -136,11 +136,12 @@ func verdictOf(res *resume.Result, agent string) *checkVerdict {
 // isLoss reports whether a left-out event loses something the user would
 // want back. Not a loss: a reminder the reader never sends again (not-sent),
 // and entries on branches the conversation moved away from (a rewind, an
-// edit, a retry: other-branch with a count). A sidechain entry written after
+// edit, a retry: other-branch with a count), and what a big file holds before
+// its last compaction boundary (the summary after it stands for it). A sidechain entry written after
 // the leaf (other-branch naming one entry) is a loss.
 func isLoss(e resume.Event) bool {
 	switch e.Kind {
-	case resume.KindNotSent:
+	case resume.KindNotSent, resume.KindBeforeCompaction:
 		return false
 	case resume.KindOtherBranch:
 		return e.Count == 0

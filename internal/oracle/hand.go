@@ -77,6 +77,13 @@ func (h *Hand) System(n, parent int, ms int64, subtype, content string) {
 		h.head(n, parent, ms), subtype, jsonString(content), h.At(ms), h.U(n)))
 }
 
+// Boundary writes a compaction boundary (no preservedSegment) whose
+// logicalParentUuid is entry logical.
+func (h *Hand) Boundary(n, logical int, ms int64) {
+	h.lines = append(h.lines, fmt.Sprintf(`{%s,"logicalParentUuid":%q,"type":"system","subtype":"compact_boundary","content":"Conversation compacted","isMeta":false,"timestamp":%q,"uuid":%q,"level":"info","compactMetadata":{"trigger":"manual","preTokens":1000}}`,
+		h.head(n, 0, ms), h.U(logical), h.At(ms), h.U(n)))
+}
+
 // LastPrompt writes a last-prompt line naming uuid.
 func (h *Hand) LastPrompt(uuid string) {
 	h.lines = append(h.lines, fmt.Sprintf(`{"type":"last-prompt","lastPrompt":"Hand prompt.","leafUuid":%q,"sessionId":%q}`, uuid, h.SID))
@@ -138,6 +145,39 @@ func thinkingModel(h *Hand, model string) {
 	h.Assistant(2, 1, 1000, "msg_hand0002", model, "["+Thinking("Hand thought.", "c2lnbmF0dXJl")+","+TextBlock("Hand reply one.")+"]", `"end_turn"`)
 	h.Prompt(3, 2, 2000, "Hand prompt two.")
 	h.Reply(4, 3, 3000, "Hand reply two.")
+}
+
+// parallelBatch writes at n.. a prompt (parent: 0 for a root), two
+// assistant lines of message id with a call each (a, b), b's result, a's
+// result, each the child of the line before, and a reply.
+func parallelBatch(h *Hand, n, parent int, ms int64, id, a, b, prompt, reply string) {
+	use := func(t string) string {
+		return `[{"type":"tool_use","id":"` + t + `","name":"Glob","input":{"pattern":"*.hand"}}]`
+	}
+	res := func(t string) string {
+		return `[{"type":"tool_result","tool_use_id":"` + t + `","content":"No files found"}]`
+	}
+	h.Prompt(n, parent, ms, prompt)
+	h.Assistant(n+1, n, ms+1000, id, "claude-sonnet-4-5-20250929", use(a), "null")
+	h.Assistant(n+2, n+1, ms+1100, id, "claude-sonnet-4-5-20250929", use(b), `"tool_use"`)
+	h.User(n+3, n+2, ms+1500, res(b), "")
+	h.User(n+4, n+3, ms+1501, res(a), "")
+	h.Reply(n+5, n+4, ms+3000, reply)
+}
+
+// BigPad is how many times parallelRepeated repeats " pad" in the first
+// prompt to take the file over 5 MiB (5,247,071 bytes; 5 MiB is
+// 5,242,880).
+const BigPad = 1310000
+
+// parallelRepeated is a parallel batch, a compaction boundary, and a batch
+// with the same message.id (other tool ids); the first prompt ends in pad
+// times " pad".
+func parallelRepeated(h *Hand, pad int) {
+	parallelBatch(h, 1, 0, 0, "msg_handpar", "toolu_hand0000000000000A", "toolu_hand0000000000000B",
+		"Hand prompt one."+strings.Repeat(" pad", pad), "Hand reply one.")
+	h.Boundary(7, 6, 9000)
+	parallelBatch(h, 8, 7, 10000, "msg_handpar", "toolu_hand0000000000000C", "toolu_hand0000000000000D", "Hand prompt two.", "Hand reply two.")
 }
 
 // HandCases are the hand-written sessions, in a stable order.
@@ -254,6 +294,8 @@ func HandCases() []HandCase {
 				h.User(3, 2, 2000, jsonString("<task-notification>\n<task-id>hand1</task-id>\n<status>completed</status>\n<summary>Hand task done</summary>\n</task-notification>"), `,"origin":{"kind":"task-notification"}`)
 				h.Reply(4, 3, 3000, "Hand reply two.")
 			}},
+		{ID: "compaction-big-file", Doc: "a file over 5 MiB (a long first prompt): a 2.0.x parallel batch (call, call, result, result, each the child of the line before), a compaction boundary, and a batch with the same message.id and other tool ids: the reader reads from the boundary on, so the first batch's calls are not gathered",
+			Build: func(h *Hand) { parallelRepeated(h, BigPad) }},
 		{ID: "task-notification-end", Doc: "the file ends on a user entry with origin.kind task-notification",
 			Build: func(h *Hand) {
 				linear(h)

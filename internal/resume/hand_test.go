@@ -31,14 +31,21 @@ var measuredHand = map[string]map[string]string{
 		"local-command-end":         "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:<command-name>/hand</command-name>             < | text:<local-command-stdout>Hand output.</local-comman]",
 		"task-notification-mid":     "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:<system-reminder>(task-notification)] assistant[text:Hand reply two.]",
 		"task-notification-end":     "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:<system-reminder>(task-notification)] assistant[text:No response requested.]",
+		"compaction-big-file":       bigFileSent,
 	},
 	"2.1.110": {
 		"leaf-last-prompt-older":  "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Forked prompt.] assistant[text:Forked reply.]",
 		"thinking-foreign-signed": "user[text:Hand prompt one.] assistant[thinking | text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
 		"local-command-end":       "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
 		"task-notification-end":   "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:<task-notification> <task-id>hand1</task-id> <st] assistant[text:No response requested.]",
+		"compaction-big-file":     bigFileSent,
 	},
 }
+
+// bigFileSent is what 2.1.110, 2.1.330 and 2.1.332 sent for
+// compaction-big-file: only the batch after the boundary (the same file
+// under 5 MiB gets the first batch's calls gathered too).
+const bigFileSent = "user[text:Hand prompt two.] assistant[tool_use:toolu_hand0000000000000C | tool_use:toolu_hand0000000000000D] user[tool_result:toolu_hand0000000000000D | tool_result:toolu_hand0000000000000C] assistant[text:Hand reply two.]"
 
 func TestHandCasesAsMeasured(t *testing.T) {
 	for v, cases := range measuredHand {

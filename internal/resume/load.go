@@ -13,6 +13,7 @@ import (
 	"github.com/ccvet/ccvet/internal/jsontree"
 )
 
+// bom is the UTF-8 byte order mark the reader reads past on line 1.
 var bom = []byte("\xef\xbb\xbf")
 
 // Loaded is a transcript read the way the reader reads it, with the
@@ -48,7 +49,7 @@ func Load(r io.Reader) (*Loaded, error) {
 		ld.Lines = l.Num
 		ld.EndsCut = !l.Newline
 		raw := l.Bytes
-		if l.Num == 1 && bytes.HasPrefix(raw, []byte("\xef\xbb\xbf")) {
+		if l.Num == 1 && bytes.HasPrefix(raw, bom) {
 			// The reader reads the line after a byte order mark (2.1.330, 2.1.332).
 			raw = raw[3:]
 			l.Offset += 3

@@ -80,12 +80,15 @@ type Event struct {
 
 // Event kinds.
 const (
-	KindSkippedLine  = "skipped-line"
-	KindHistoryCut   = "history-cut"
-	KindBridged      = "gap-bridged"
-	KindOtherBranch  = "other-branch"
-	KindReplacedUUID = "replaced-uuid"
-	KindCallDropped  = "call-dropped"
+	KindSkippedLine = "skipped-line"
+	KindHistoryCut  = "history-cut"
+	KindBridged     = "gap-bridged"
+	KindOtherBranch = "other-branch"
+	// KindBeforeCompaction: a file over 5 MiB is read from its last
+	// compaction boundary on (Count: the user/assistant entries before it).
+	KindBeforeCompaction = "before-compaction"
+	KindReplacedUUID     = "replaced-uuid"
+	KindCallDropped      = "call-dropped"
 	// KindTrailingDropped: the call the file ends on, dropped (2.1.110).
 	KindTrailingDropped = "trailing-call-dropped"
 	KindResultDropped   = "result-dropped"
@@ -229,9 +232,21 @@ func walk(src Source, p Profile) (*Result, bool) {
 			}
 		}
 	}
+	if g.From > 0 {
+		n := 0
+		for _, r := range recs[:g.From] {
+			if (r.Type == "user" || r.Type == "assistant") && r.UUID != "" {
+				n++
+			}
+		}
+		b := recs[g.From]
+		res.LeftOut = append(res.LeftOut, Event{Kind: KindBeforeCompaction, Line: b.Line, UUID: b.UUID, Count: n, rec: g.From,
+			Reason: "the file is over 5 MiB, so the reader does not read the " + strconv.Itoa(n) +
+				" user/assistant entries before its last compaction boundary (this line)"})
+	}
 	// A displaced line (its uuid reused by a later line) is gone before anything else.
 	for i, r := range recs {
-		if chain.IsMessage(r) && !g.Kept(i) {
+		if i >= g.From && chain.IsMessage(r) && !g.Kept(i) {
 			k := g.Index(r.UUID)
 			res.LeftOut = append(res.LeftOut, Event{Kind: KindReplacedUUID, Line: r.Line, UUID: r.UUID, rec: i,
 				Reason: "line " + strconv.Itoa(recs[k].Line) + " reuses this uuid; the reader keeps only the later line"})
