@@ -41,7 +41,7 @@ func init() {
 			func(a []string, s stdio) error { return cmdStats(a, s.in, s.out, s.err) }},
 		{"init", "[--force]", "write a commented " + ".ccvet.yaml" + " with every setting at its default",
 			func(a []string, s stdio) error { return cmdInit(a, s.out, s.err) }},
-		{"fix", "[--write] [--unsafe] [--diff] [--root ROOT] PATH|SESSION_ID... | --undo [ID] | --list-backups",
+		{"fix", "[--write] [--unsafe] [--diff] [-v] [--root ROOT] PATH|SESSION_ID... | --undo [ID] | --list-backups",
 			"repair the damage lint finds by byte splices: plan by default, --write applies the safe fixes after a backup",
 			func(a []string, s stdio) error { return exitStatus(cmdFix(a, s.in, s.out, s.err)) }},
 		{"redact", "[--write] [--backup-dir DIR] [--undo [ID]] [--list-backups] PATH...",

@@ -16,7 +16,7 @@ var DuplicateToolUseID = register(&Rule{
 	Severity: finding.Error,
 	Enabled:  true,
 	Summary:  "two tool_use blocks of one transcript share an `id`",
-	Why: "Every tool_use id must be unique. Measured on 2.1.110 and 2.1.330: when a resumed " +
+	Why: "Every tool_use id must be unique. Measured on 2.1.110, 2.1.330 and 2.1.332: when a resumed " +
 		"conversation holds the same id twice, the reader sends the later call as the text " +
 		"\"[Tool use interrupted]\" and its result as \"(no content)\", so no request is rejected " +
 		"but the model forgets that call and what it returned; tools that pair calls with results " +
@@ -97,7 +97,7 @@ var DuplicateToolUseID = register(&Rule{
 					Message: entryLabel(rec) + ": " + toolLabel(t) + " reuses the id of the " +
 						toolNameOnly(prev.tool) + " call on " + where +
 						"; on resume the reader sends this later call as the text \"[Tool use interrupted]\" and its " +
-						"result as \"(no content)\" (measured on 2.1.110 and 2.1.330), so the call and what it returned are lost",
+						"result as \"(no content)\" (measured on 2.1.110, 2.1.330 and 2.1.332), so the call and what it returned are lost",
 					Related: related,
 				})
 			}

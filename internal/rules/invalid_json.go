@@ -14,7 +14,7 @@ var InvalidJSON = register(&Rule{
 	Enabled:  true,
 	Summary:  "a line is not a single JSON value",
 	Why: "Claude Code parses each line on its own and silently skips one that does not parse " +
-		"(measured on 2.1.110 and 2.1.330: the reader reads on, and only the broken line's entry is " +
+		"(measured on 2.1.110, 2.1.330 and 2.1.332: the reader reads on, and only the broken line's entry is " +
 		"lost). Entries parented to it then have a missing parent: 2.1.94 and later bridge it when " +
 		"the child was written within 5 s of the entry before it, otherwise the resumed conversation " +
 		"is cut there (see orphan-parent, issues 50347, 14132).",

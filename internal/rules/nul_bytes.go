@@ -13,7 +13,7 @@ var NULBytes = register(&Rule{
 	Enabled:  true,
 	Summary:  "a run of NUL bytes (what an interrupted append leaves behind)",
 	Why: "After a crash some file systems leave the end of the file filled with zero bytes. " +
-		"The bytes of the entry that stood there are destroyed. Measured on 2.1.110 and 2.1.330: the " +
+		"The bytes of the entry that stood there are destroyed. Measured on 2.1.110, 2.1.330 and 2.1.332: the " +
 		"reader skips that line and reads on (the entries after it are kept); the lost entry's child " +
 		"then has a missing parent, which 2.1.94 and later bridge when it was written within 5 s " +
 		"(see orphan-parent), and a call whose result was on the line is dropped.",

@@ -15,7 +15,7 @@ var UnmatchedToolUse = register(&Rule{
 	Enabled:  true,
 	Summary:  "a tool_use that no tool_result in the transcript answers",
 	Why: "The API requires the message after a tool_use to answer it with a tool_result, and the " +
-		"reader makes sure it does. Measured on 2.1.110 and 2.1.330: when nothing follows the call on " +
+		"reader makes sure it does. Measured on 2.1.110, 2.1.330 and 2.1.332: when nothing follows the call on " +
 		"its branch (the session stopped while the tool ran: a closed terminal, a crash), 2.1.330 keeps " +
 		"the call and adds an is_error result, as Claude Code records an interrupted tool itself: nothing " +
 		"is lost and nothing needs doing (a note; 2.1.110 drops the call, an error under --reader-version " +
@@ -181,7 +181,7 @@ var UnmatchedToolUse = register(&Rule{
 						Severity: finding.Error,
 						Message: entryLabel(rec) + ": " + toolLabel(t) + " has no tool_result, yet the conversation goes on below it (" +
 							entryLabel(recs[next]) + ", " + lineRef(recs[next]) + ", answers other calls); on resume the reader drops " +
-							"the call (measured on 2.1.110 and 2.1.330; no request fails), so the model forgets it made it",
+							"the call (measured on 2.1.110, 2.1.330 and 2.1.332; no request fails), so the model forgets it made it",
 						Related: []finding.Location{relatedAt(f, recs[next], "/parentUuid", "the conversation continues here")},
 					})
 					continue
@@ -196,7 +196,7 @@ var UnmatchedToolUse = register(&Rule{
 						Message: entryLabel(rec) + ": " + toolLabel(t) + " has no tool_result, yet the conversation goes on below it (" +
 							entryLabel(recs[next]) + ", " + lineRef(recs[next]) + "): the call was left pending (a new prompt while " +
 							"the tool ran, or a resume after the session stopped there); on resume the reader drops the call " +
-							"(measured on 2.1.110 and 2.1.330; no request fails) and keeps everything after it; nothing needs doing",
+							"(measured on 2.1.110, 2.1.330 and 2.1.332; no request fails) and keeps everything after it; nothing needs doing",
 						Related: []finding.Location{relatedAt(f, recs[next], "/parentUuid", "the conversation continues here")},
 					})
 					continue
@@ -209,7 +209,7 @@ var UnmatchedToolUse = register(&Rule{
 						Severity: finding.Error,
 						Message: entryLabel(rec) + ": " + toolLabel(t) + " has no tool_result, yet the conversation goes on after it " +
 							"past an entry missing from the file (its result's line?); on resume the reader drops the call " +
-							"(measured on 2.1.110 and 2.1.330; no request fails), so the model forgets it made it",
+							"(measured on 2.1.110, 2.1.330 and 2.1.332; no request fails), so the model forgets it made it",
 					})
 					continue
 				}
