@@ -8,10 +8,21 @@ Run once per gitleaks update, from this folder:
 
 Python's tomllib (3.11+) reads the TOML, so ccvet needs no TOML library at
 run time: the JSON keeps every field the Go side uses, in file order.
+
+One change of form, none of meaning: an allowlist regex that is a plain
+literal of 20 or more letters, digits, "_" or "-" is a sample key (the
+gcp-api-key rule lists 16 Google API keys), and a key must not be
+committed. It is stored as its length and SHA-256 under "hashes"; the Go
+side allows a target holding a substring of that length and digest, as the
+regex (which matches wherever the literal occurs) did.
 """
+import hashlib
 import json
+import re
 import sys
 import tomllib
+
+KEY_LITERAL = re.compile(r"[A-Za-z0-9_-]{20,}")
 
 
 def allowlist(a):
@@ -19,6 +30,13 @@ def allowlist(a):
     for k in ("description", "condition", "regexTarget", "regexes", "stopwords", "paths", "commits"):
         if k in a:
             out[k] = a[k]
+    if "regexes" in out:
+        keys = [r for r in out["regexes"] if KEY_LITERAL.fullmatch(r)]
+        if keys:
+            out["regexes"] = [r for r in out["regexes"] if not KEY_LITERAL.fullmatch(r)]
+            if not out["regexes"]:
+                del out["regexes"]
+            out["hashes"] = [{"length": len(r), "sha256": hashlib.sha256(r.encode()).hexdigest()} for r in keys]
     return out
 
 

@@ -76,6 +76,11 @@ type allowlist struct {
 	regexes   []*regexp.Regexp
 	stopwords []string
 	paths     bool // has path or commit conditions: never true for text alone
+	// hashes are literal regexes that are sample keys, stored by length
+	// and SHA-256 (gen_rules.py): a target holding such a substring
+	// matches, as the literal regex did.
+	hashes  map[[32]byte]bool
+	hashLen []int // the distinct lengths of hashes
 }
 
 // Match is one secret found in a text.
@@ -163,6 +168,13 @@ type allowlistJSON struct {
 	Stopwords   []string `json:"stopwords"`
 	Paths       []string `json:"paths"`
 	Commits     []string `json:"commits"`
+	// Hashes are the literal regexes that are sample keys (gen_rules.py).
+	Hashes []hashJSON `json:"hashes"`
+}
+
+type hashJSON struct {
+	Length int    `json:"length"`
+	SHA256 string `json:"sha256"`
 }
 
 func compileAllow(a allowlistJSON) (*allowlist, error) {
@@ -177,6 +189,19 @@ func compileAllow(a allowlistJSON) (*allowlist, error) {
 			return nil, err
 		}
 		al.regexes = append(al.regexes, re)
+	}
+	for _, h := range a.Hashes {
+		var sum [32]byte
+		if n, err := hex.Decode(sum[:], []byte(h.SHA256)); err != nil || n != len(sum) || h.Length <= 0 {
+			return nil, fmt.Errorf("allowlist hash %q (length %d): not a SHA-256", h.SHA256, h.Length)
+		}
+		if al.hashes == nil {
+			al.hashes = map[[32]byte]bool{}
+		}
+		al.hashes[sum] = true
+		if !slices.Contains(al.hashLen, h.Length) {
+			al.hashLen = append(al.hashLen, h.Length)
+		}
 	}
 	for _, w := range a.Stopwords {
 		al.stopwords = append(al.stopwords, strings.ToLower(w))
@@ -1074,6 +1099,9 @@ func (a *allowlist) allows(secret, whole, line string) bool {
 			break
 		}
 	}
+	if !regex && len(a.hashes) > 0 {
+		regex = a.hashed(target)
+	}
 	stop := false
 	if len(a.stopwords) > 0 {
 		ls := strings.ToLower(secret)
@@ -1088,15 +1116,28 @@ func (a *allowlist) allows(secret, whole, line string) bool {
 		if a.paths {
 			return false
 		}
-		if len(a.regexes) > 0 && !regex {
+		hasRegex := len(a.regexes) > 0 || len(a.hashes) > 0
+		if hasRegex && !regex {
 			return false
 		}
 		if len(a.stopwords) > 0 && !stop {
 			return false
 		}
-		return len(a.regexes) > 0 || len(a.stopwords) > 0
+		return hasRegex || len(a.stopwords) > 0
 	}
 	return regex || stop
+}
+
+// hashed reports whether target holds a substring among a.hashes.
+func (a *allowlist) hashed(target string) bool {
+	for _, n := range a.hashLen {
+		for i := 0; i+n <= len(target); i++ {
+			if a.hashes[sha256.Sum256([]byte(target[i:i+n]))] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // placeholder reports the documentation and example values gitleaks' own

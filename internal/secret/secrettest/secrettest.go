@@ -57,3 +57,6 @@ func (g *Gen) PEM() string {
 // Generic is a value the generic rule finds after a name such as
 // "api_key=": 32 random letters and digits.
 func (g *Gen) Generic() string { return g.pick(alnum, 32) }
+
+// GCP is a Google (GCP) API key.
+func (g *Gen) GCP() string { return "AI" + "za" + g.pick(b64url, 35) }
