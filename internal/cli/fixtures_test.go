@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ccvet/ccvet/internal/rules"
+	"github.com/ccvet/ccvet/internal/secret/secrettest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files from the current output")
@@ -89,6 +91,51 @@ func normalize(b []byte) []byte {
 	return append(out, '\n')
 }
 
+// expandSecrets returns dir, or, when a file of it holds a slot for a key
+// ({{secrettest.Generic(25)}}: no key is committed), a copy of it in a
+// temporary folder with every slot filled by secrettest.Expand (the same
+// key each run, so the golden's fingerprint holds).
+func expandSecrets(t *testing.T, dir string) string {
+	t.Helper()
+	slots := false
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() && !slots {
+			data, rerr := os.ReadFile(p)
+			slots = rerr == nil && secrettest.Expanding(data)
+		}
+		return nil
+	})
+	if !slots {
+		return dir
+	}
+	cp := filepath.Join(t.TempDir(), filepath.Base(dir))
+	copyTreeTimes(t, dir, cp)
+	err := filepath.WalkDir(cp, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil || !secrettest.Expanding(data) {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if data, err = secrettest.Expand(data); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			return err
+		}
+		return os.Chtimes(p, info.ModTime(), info.ModTime())
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cp
+}
+
 // TestRuleFixtures runs every case under testdata/rules/<rule>/<case>/ through
 // the CLI's JSON output. A case named bad* must trigger <rule>; a case named
 // good* must trigger neither <rule> nor any error. <case>.golden.json holds
@@ -128,7 +175,7 @@ func TestRuleFixtures(t *testing.T) {
 						}
 					}
 				}
-				args = append(args, dir)
+				args = append(args, expandSecrets(t, dir))
 				out, got, _ := runJSON(t, args...)
 				hits, errs := 0, 0
 				for _, f := range out.Findings {

@@ -172,7 +172,7 @@ func BenchmarkKeywordPassPlain(b *testing.B) {
 // value's.
 func TestScanTreeNamedValue(t *testing.T) {
 	v := secrettest.New(9).Generic()
-	line := []byte(`{"type":"tool_use","input":{"env":{"apiKey":"` + v + `","mode":"q7Zr0pL2mN8vX4cB6tY1wQ9s"}}}`)
+	line := []byte(`{"type":"tool_use","input":{"env":{"apiKey":"` + v + `","mode":"` + secrettest.New(10).Generic() + `"}}}`)
 	var tr jsontree.Tree
 	if err := tr.Parse(line); err != nil {
 		t.Fatal(err)

@@ -4,7 +4,11 @@
 package secrettest
 
 import (
+	"encoding/json"
+	"fmt"
 	"math/rand/v2"
+	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -60,3 +64,36 @@ func (g *Gen) Generic() string { return g.pick(alnum, 32) }
 
 // GCP is a Google (GCP) API key.
 func (g *Gen) GCP() string { return "AI" + "za" + g.pick(b64url, 35) }
+
+// markerRe is a fixture's slot for a key: {{secrettest.Kind(seed)}}, Kind
+// one of Gen's methods. Its braces make it a template value that
+// gitleaks' global allowlist lets through, so a fixture holding it holds
+// no key.
+var markerRe = regexp.MustCompile(`\{\{secrettest\.(\w+)\((\d+)\)\}\}`)
+
+// Expand replaces each {{secrettest.Kind(seed)}} in text with the first
+// key New(seed).Kind() draws, escaped for a JSON string (only PEM has a
+// byte to escape): the same text always expands to the same keys. An
+// unknown Kind or a bad seed is an error.
+func Expand(text []byte) ([]byte, error) {
+	var err error
+	out := markerRe.ReplaceAllFunc(text, func(m []byte) []byte {
+		sub := markerRe.FindSubmatch(m)
+		seed, perr := strconv.ParseUint(string(sub[2]), 10, 64)
+		kinds := map[string]func(*Gen) string{
+			"AWS": (*Gen).AWS, "GitHub": (*Gen).GitHub, "Anthropic": (*Gen).Anthropic, "Slack": (*Gen).Slack,
+			"PEM": (*Gen).PEM, "Generic": (*Gen).Generic, "GCP": (*Gen).GCP,
+		}
+		kind, ok := kinds[string(sub[1])]
+		if perr != nil || !ok {
+			err = fmt.Errorf("secrettest: %s: no such kind, or a bad seed", m)
+			return m
+		}
+		v, _ := json.Marshal(kind(New(seed)))
+		return v[1 : len(v)-1]
+	})
+	return out, err
+}
+
+// Expanding reports whether text holds a {{secrettest.Kind(seed)}} slot.
+func Expanding(text []byte) bool { return markerRe.Match(text) }
