@@ -136,7 +136,7 @@ func TestScanDifferentialPlanted(t *testing.T) {
 			return string(b)
 		}
 		authress := "sc" + "_" + lc(12) + "." + lc(5) + ".acc_" + lc(16) + "." + lc(40)
-		curl := []string{"curl -H \"Authorization: Bearer " + lc(40) + "\" https://x.test", "curl -u admin:" + lc(24) + " https://x.test",
+		curl := []string{"curl -H \"Authorization: Bearer " + lc(40) + "\" https://x.test", "curl -u " + "admin:" + lc(24) + " https://x.test",
 			"curl --header 'X-Api-Key: " + lc(32) + "' x", "curl\n  -X POST\n  -H \"Token: " + lc(30) + "\""}
 		secrets := []string{curl[rng.IntN(len(curl))], authress, "gh" + "s_" + lc(36), "S" + "K" + string(hex), "AWS_ACCESS_KEY_ID=" + g.AWS(), "token " + g.GitHub(), g.Anthropic(), g.Slack(), g.PEM(), "api_key=" + g.Generic()}
 		var b strings.Builder

@@ -1,11 +1,20 @@
 package secret
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"regexp"
+)
 
-// StrictRules is the default rule set without the rules' own allowlists
-// (the global one stays): the scanner TestRepositoryHoldsNoSecret also
-// runs, so that a key a rule's allowlist lets through (gitleaks' sample
-// keys, which other scanners do report) is not committed either.
+// keyLiteral is gen_rules.py's KEY_LITERAL: an allowlist regex that is a
+// plain literal this long is a sample key.
+var keyLiteral = regexp.MustCompile(`^[A-Za-z0-9_-]{20,}$`)
+
+// StrictRules is the default rule set with no allowlist entry that lists
+// keys by value (the hashes, and any key-like literal regex): the scanner
+// of TestRepositoryHoldsNoSecret, so that a sample key a rule lets
+// through (gitleaks' 16 Google API keys), a key to other scanners, is not
+// committed either. The allowlists of shapes (templates, EXAMPLE, $VAR)
+// stay.
 func StrictRules() (*Scanner, error) {
 	var doc map[string]any
 	if err := json.Unmarshal(rulesJSON, &doc); err != nil {
@@ -13,8 +22,19 @@ func StrictRules() (*Scanner, error) {
 	}
 	rules, _ := doc["rules"].([]any)
 	for _, r := range rules {
-		if m, ok := r.(map[string]any); ok && m["id"] != "generic-api-key" {
-			delete(m, "allowlists")
+		rm, _ := r.(map[string]any)
+		als, _ := rm["allowlists"].([]any)
+		for _, a := range als {
+			m, _ := a.(map[string]any)
+			delete(m, "hashes")
+			res, _ := m["regexes"].([]any)
+			kept := []any{}
+			for _, re := range res {
+				if s, _ := re.(string); !keyLiteral.MatchString(s) {
+					kept = append(kept, re)
+				}
+			}
+			m["regexes"] = kept
 		}
 	}
 	data, err := json.Marshal(doc)
@@ -22,6 +42,19 @@ func StrictRules() (*Scanner, error) {
 		return nil, err
 	}
 	return parse(data)
+}
+
+// AllowHashes reports whether some allowlist of r lists keys by hash.
+func AllowHashes(r *Rule) bool {
+	if r.compile() != nil {
+		return false
+	}
+	for _, a := range r.allow {
+		if len(a.hashes) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // Parse compiles a rule file.
