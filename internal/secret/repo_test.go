@@ -47,6 +47,10 @@ func TestRepositoryHoldsNoSecret(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
 		t.Fatalf("the repository root %s has no go.mod: %v", root, err)
 	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		t.Fatal(err)
+	}
 	files := repoFiles(t, root)
 	if len(files) < 100 {
 		t.Fatalf("only %d files under %s: not the repository?", len(files), root)
@@ -58,7 +62,7 @@ func TestRepositoryHoldsNoSecret(t *testing.T) {
 	var bad []string
 	used := make([]bool, len(repoPlaceholders))
 	for _, rel := range files {
-		data, ok := readInside(root, rel)
+		data, ok := readInside(root, realRoot, rel)
 		if !ok {
 			continue
 		}
@@ -160,9 +164,10 @@ func repoFiles(t *testing.T, root string) []string {
 }
 
 // readInside reads root/rel when it is a regular file inside root: a link
-// (git tracks links as such) or anything that would lead out is skipped,
-// so the test never reads outside the repository.
-func readInside(root, rel string) ([]byte, bool) {
+// (git tracks links as such), a file under a linked folder or anything
+// else that would lead out is skipped, so the test never reads outside
+// the repository. realRoot is root with its links resolved.
+func readInside(root, realRoot, rel string) ([]byte, bool) {
 	if !filepath.IsLocal(filepath.FromSlash(rel)) {
 		return nil, false
 	}
@@ -170,6 +175,13 @@ func readInside(root, rel string) ([]byte, bool) {
 	st, err := os.Lstat(p)
 	if err != nil || !st.Mode().IsRegular() {
 		return nil, false // a link, or deleted in the work tree
+	}
+	dir, err := filepath.EvalSymlinks(filepath.Dir(p))
+	if err != nil {
+		return nil, false
+	}
+	if r, err := filepath.Rel(realRoot, dir); err != nil || !filepath.IsLocal(r) && r != "." {
+		return nil, false
 	}
 	data, err := os.ReadFile(p)
 	if err != nil {
