@@ -1,7 +1,9 @@
 package secret_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -180,7 +182,12 @@ func TestScanTreeNamedValue(t *testing.T) {
 	var found []secret.Found
 	secret.Default().ScanTree(&tr, nil, nil, func(f secret.Found) { found = append(found, f) })
 	if len(found) != 1 || found[0].Value != v || string(line[found[0].RawStart:found[0].RawEnd]) != v {
-		t.Fatalf("found %+v", found)
+		// Never the value, even of a test key: rules, spans and fingerprints.
+		var got []string
+		for _, f := range found {
+			got = append(got, fmt.Sprintf("%s [%d,%d) %s", f.Rule.ID, f.RawStart, f.RawEnd, f.Fingerprint()))
+		}
+		t.Fatalf("found %v, want one generic-api-key at [%d,%d) %s", got, bytes.Index(line, []byte(v)), bytes.Index(line, []byte(v))+len(v), secret.Fingerprint(v))
 	}
 }
 
