@@ -168,7 +168,7 @@ func (w *walker) str(i int, key []byte) {
 			return
 		}
 	}
-	if nd.Esc && !named && !w.s.oneByOne && !w.s.mayFind(raw) {
+	if nd.Esc && !nd.UEsc && !named && !w.s.oneByOne && !w.s.mayFind(raw) {
 		w.remember(h)
 		return // read from the raw bytes: no secret, no need to decode
 	}

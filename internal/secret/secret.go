@@ -743,7 +743,8 @@ func assignsAfter(text []byte, i int) bool {
 
 // mayFind reports whether Scan can find a secret in the text raw decodes
 // to, raw being the contents of a JSON string holding escapes but no \u
-// escape (else it reports true): what Scan would find, read from the raw
+// escape (the parser's Node.UEsc says which hold one; those are decoded
+// without asking): what Scan would find, read from the raw
 // bytes, so that most strings need not be decoded. Every keyword in the
 // decoded text is in raw too, its bytes literal (no keyword holds a byte
 // a short escape gives), not the letter of an escape (an odd run of
@@ -752,9 +753,6 @@ func assignsAfter(text []byte, i int) bool {
 // decoded here, as Scan would read them. An anchored rule with a literal
 // prefix also needs the prefix at the place.
 func (s *Scanner) mayFind(raw []byte) bool {
-	if bytes.Contains(raw, []byte(`\u`)) {
-		return true
-	}
 	found := false
 	s.ac.each(raw, func(ki, i int) bool {
 		if oddBackslashes(raw, i) {
