@@ -197,3 +197,28 @@ func TestMayFindEscapedStrings(t *testing.T) {
 		t.Error("mayFind: prose whose keywords no rule keeps")
 	}
 }
+
+// The key cache gives each member name the class classify reads, whatever
+// the names that share its slots and the order they come in.
+func TestKeyCache(t *testing.T) {
+	keys := []string{"type", "content", "apiKey", "uuid", "parentUuid", "text", "token", "x", "", "API_KEY",
+		"file_path", "toolUseResult", "sessionId", "fooUuid", "Authorization", "data", "signature", "credentials"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for n := 0; n < 3000; n++ {
+		b := make([]byte, rng.IntN(12))
+		for k := range b {
+			b[k] = "abcdefghijklmnopqrstuvwxyzIUKT_"[rng.IntN(31)]
+		}
+		keys = append(keys, string(b))
+	}
+	var kc keyCache
+	for n := 0; n < 100000; n++ {
+		k := []byte(keys[rng.IntN(len(keys))])
+		if n%3 == 0 {
+			k = []byte(keys[rng.IntN(18)]) // the frequent ones
+		}
+		if got, want := kc.class(k), classify(k); got != want {
+			t.Fatalf("%q: class %d, classify %d", k, got, want)
+		}
+	}
+}

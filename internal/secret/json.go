@@ -3,6 +3,7 @@ package secret
 import (
 	"bytes"
 	"hash/maphash"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/ccvet/ccvet/internal/jsontree"
@@ -66,7 +67,9 @@ func (s *Scanner) scanTree(t *jsontree.Tree, buf []byte, memo *Memo, utf8 bool, 
 		return buf
 	}
 	w := walker{s: s, t: t, buf: buf, fn: fn, memo: memo, utf8: utf8}
-	w.node(jsontree.Root, nil)
+	w.keys = keyPool.Get().(*keyCache)
+	defer keyPool.Put(w.keys)
+	w.node(jsontree.Root, nil, 0)
 	return w.buf
 }
 
@@ -77,6 +80,57 @@ func (s *Scanner) scanTree(t *jsontree.Tree, buf []byte, memo *Memo, utf8 bool, 
 type Memo struct {
 	clean map[uint64]struct{}
 }
+
+// keyClass is what a member's name says of its value.
+type keyClass uint8
+
+const (
+	keySkip  keyClass = 1 << iota // never scanned (skipKey)
+	keyNamed                      // a credential's name (credentialName)
+)
+
+// classify reads member name k's class.
+func classify(k []byte) keyClass {
+	var c keyClass
+	if skipKey(k) {
+		c |= keySkip
+	}
+	if credentialName(k) {
+		c |= keyNamed
+	}
+	return c
+}
+
+// keyCache remembers the classes of the member names met: Claude Code's
+// files repeat a few hundred ("type", "text", "content", ...), 2.5
+// million times in a 200 MB store. A name's hash picks a pair of slots; a
+// name met is moved to the first, a new one takes it and the other moves
+// to the second. The caches are pooled: each lives on from line to line
+// and file to file.
+type keyCache [1024]struct {
+	key   string
+	class keyClass
+}
+
+func (kc *keyCache) class(k []byte) keyClass {
+	h := uint32(len(k))
+	for _, c := range k {
+		h = (h ^ uint32(c)) * 0x01000193
+	}
+	set := kc[(h^h>>16)&1022:][:2]
+	if set[0].key == string(k) {
+		return set[0].class
+	}
+	if set[1].key == string(k) {
+		set[0], set[1] = set[1], set[0]
+		return set[0].class
+	}
+	set[1] = set[0]
+	set[0].key, set[0].class = string(k), classify(k)
+	return set[0].class
+}
+
+var keyPool = sync.Pool{New: func() any { return new(keyCache) }}
 
 // memoFrom is the shortest string a Memo remembers; maxMemo bounds it.
 const (
@@ -110,6 +164,7 @@ func credentialName(k []byte) bool {
 
 type walker struct {
 	utf8  bool // the input is valid UTF-8
+	keys  *keyCache
 	named []byte
 	memo  *Memo
 	s     *Scanner
@@ -118,17 +173,19 @@ type walker struct {
 	fn    func(Found)
 }
 
-func (w *walker) node(i int, key []byte) {
+// node walks value i; key is its member's name (nil for an array item or
+// the root) and class that name's class.
+func (w *walker) node(i int, key []byte, class keyClass) {
 	t := w.t
 	switch t.Nodes[i].Kind {
 	case jsontree.String:
-		w.str(i, key)
+		w.str(i, key, class)
 	case jsontree.Array:
 		if key != nil && (string(key) == "tail") {
 			return // ledger hashes
 		}
 		for c := t.Child(i); c >= 0 && c < t.Next(i); c = t.Next(c) {
-			w.node(c, nil)
+			w.node(c, nil, 0)
 		}
 	case jsontree.Object:
 		base64 := t.StrIs(t.Get(i, "type"), "base64")
@@ -142,22 +199,22 @@ func (w *walker) node(i int, key []byte) {
 			} else {
 				kb = t.RawBytes(k)
 			}
-			if !skipKey(kb) && (!base64 || string(kb) != "data") {
-				w.node(v, kb)
+			if c := w.keys.class(kb); c&keySkip == 0 && (!base64 || string(kb) != "data") {
+				w.node(v, kb, c)
 			}
 			k = t.Next(v)
 		}
 	}
 }
 
-func (w *walker) str(i int, key []byte) {
+func (w *walker) str(i int, key []byte, class keyClass) {
 	t := w.t
 	nd := &t.Nodes[i]
 	if nd.End-nd.Start < minSecret {
 		return // shorter than any secret, even escaped
 	}
 	raw := t.RawBytes(i)
-	named := key != nil && credentialName(key)
+	named := class&keyNamed != 0
 	// The memo holds strings found clean on their own; a value under a
 	// credential name is scanned with that name (below), so it is neither
 	// looked up nor remembered there.
