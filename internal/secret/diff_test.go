@@ -222,3 +222,36 @@ func TestKeyCache(t *testing.T) {
 		}
 	}
 }
+
+// A match that runs to the end of its window may go on past it: found on
+// the whole text, as the reference finds it (curl's user:password and a
+// JWT longer than the 8 KB window after their place; generated at run
+// time).
+func TestScanWindowEdge(t *testing.T) {
+	ref := reference()
+	var tr jsontree.Tree
+	rng := rand.New(rand.NewPCG(8, 8))
+	run := func(n int) string {
+		b := make([]byte, n)
+		for k := range b {
+			b[k] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"[rng.IntN(62)]
+		}
+		return string(b)
+	}
+	found := 0
+	for _, n := range []int{8100, 8170, 8185, 8190, 8200, 9000} {
+		for _, text := range []string{
+			"run curl -u admin:" + run(n) + " now",
+			"run curl -u admin:" + run(n),
+			"tok ey" + run(20) + ".ey" + run(n) + " end",
+			"curl -H 'Authorization: Bearer " + run(n) + "' x",
+		} {
+			enc, _ := json.Marshal(text)
+			line := []byte(`{"type":"user","message":{"content":` + string(enc) + `}}`)
+			found += sameFinds(t, ref, &tr, line, "window edge")
+		}
+	}
+	if found == 0 {
+		t.Fatal("nothing found at the window edges")
+	}
+}

@@ -61,6 +61,12 @@ type Rule struct {
 	// "\\b(ey…", private-key's "-----BEGIN"); wordStart: and the
 	// expression asks for a word boundary before it.
 	anchored, wordStart bool
+	// atPlace, for an anchored rule, is its expression anchored ("^"): it
+	// runs from each place in a window, not over the whole window (see
+	// scanAtPlaces). Nil where the word boundary before a keyword that
+	// starts with a byte not a word byte would read differently at the
+	// start of a text.
+	atPlace *regexp.Regexp
 	// prefix, for an anchored rule, is the literal (case-sensitive) every
 	// match starts with, "" when there is none: "SK" for twilio-api-key,
 	// whose keyword "sk" is in "task" and "ask".
@@ -349,6 +355,15 @@ func (r *Rule) compile() error {
 		r.re = re
 		if r.anchored {
 			r.prefix, _ = re.LiteralPrefix()
+			atStart := true
+			for _, k := range r.keywords {
+				atStart = atStart && (!r.wordStart || isWord(k[0]))
+			}
+			if atStart {
+				if re, err := regexp.Compile(`^(?:` + r.expr + `)`); err == nil {
+					r.atPlace = re
+				}
+			}
 		}
 		if p, err := syntax.Parse(r.expr, syntax.Perl); err == nil {
 			r.span = maxLen(p)
@@ -518,6 +533,7 @@ type scratch struct {
 	named []bool    // per rule with names: its keywords occur
 	hit   []int     // rules with some position
 	wins  [][2]int
+	first []int // per window: the index of its first place
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -644,6 +660,42 @@ func (s *Scanner) scanAtNames(r *Rule, str string, pos []int32) []Match {
 		}
 	}
 	return found
+}
+
+// scanAtPlaces runs anchored rule r's anchored expression from each of
+// its places in one window of str (ending at b): what the expression
+// finds over the window, as every match starts at a place (found left to
+// right, each after the previous one's end, so a place inside a match is
+// skipped). The bytes before a place are not read: the places kept say
+// what the expression reads there (a word boundary before a word byte is
+// a byte not a word byte or none, as at a text's start). It reports cut
+// when a match reaches the window's end before the text's (the window
+// may have cut it: Scan then runs the rule on the whole text).
+func (s *Scanner) scanAtPlaces(r *Rule, str string, b int, pos []int32, found []Match) (_ []Match, cut bool) {
+	end := 0
+	for _, p32 := range pos {
+		p := int(p32)
+		if p < end {
+			continue
+		}
+		m := r.atPlace.FindStringSubmatchIndex(str[p:b])
+		if m == nil {
+			continue
+		}
+		for k := range m {
+			if m[k] >= 0 {
+				m[k] += p
+			}
+		}
+		if m[1] == b && b < len(str) {
+			return found, true
+		}
+		end = max(m[1], p+1)
+		if mt, ok := s.match(r, str, m); ok {
+			found = append(found, mt)
+		}
+	}
+	return found, false
 }
 
 // maxNameValue bounds what an anchored "name = value" match is looked for
@@ -928,20 +980,33 @@ func (s *Scanner) Scan(text []byte, fn func(Match)) {
 				after = 320 // name, operator, a 150-byte value; a longer base64 value reruns on the whole text
 			}
 		}
-		sc.wins = sc.wins[:0]
-		for _, p := range sc.pos[ri] {
+		sc.wins, sc.first = sc.wins[:0], sc.first[:0]
+		for k, p := range sc.pos[ri] {
 			a, b := max(0, int(p)-before-1), min(len(str), int(p)+after+1)
 			if n := len(sc.wins); n > 0 && a <= sc.wins[n-1][1] {
 				sc.wins[n-1][1] = b
 				continue
 			}
 			sc.wins = append(sc.wins, [2]int{a, b})
+			sc.first = append(sc.first, k)
 		}
 		var found []Match
 		whole := false
 	windows:
-		for _, w := range sc.wins {
+		for wi, w := range sc.wins {
 			if !s.oneByOne && !r.mayMatch(str[w[0]:w[1]]) {
+				continue
+			}
+			if r.atPlace != nil && !s.oneByOne {
+				last := len(sc.pos[ri])
+				if wi+1 < len(sc.first) {
+					last = sc.first[wi+1]
+				}
+				var cut bool
+				if found, cut = s.scanAtPlaces(r, str, w[1], sc.pos[ri][sc.first[wi]:last], found); cut {
+					whole = true
+					break windows
+				}
 				continue
 			}
 			for _, m := range r.re.FindAllStringSubmatchIndex(str[w[0]:w[1]], -1) {
