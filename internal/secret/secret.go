@@ -114,6 +114,10 @@ type Scanner struct {
 	// oneByOne decodes and scans every string (no mayFind) and runs every
 	// window (no mayMatch): the reference the tests compare with.
 	oneByOne bool
+	// wholeText runs each rule whose keywords occur (anywhere, as gitleaks
+	// does) over the whole text: the reference for the places, the
+	// windows and the anchored runs.
+	wholeText bool
 }
 
 var (
@@ -544,6 +548,13 @@ func (s *Scanner) keywords(text []byte, sc *scratch) {
 		k := s.kw[ki]
 		for _, ri := range s.byKeyword[ki] {
 			r := s.rules[ri]
+			if s.wholeText {
+				if !sc.named[ri] {
+					sc.named[ri] = true
+					sc.hit = append(sc.hit, ri)
+				}
+				continue
+			}
 			if r.names != nil {
 				if len(sc.pos[ri]) == 0 && !sc.named[ri] {
 					sc.named[ri] = true
@@ -936,6 +947,18 @@ func (s *Scanner) Scan(text []byte, fn func(Match)) {
 	for _, ri := range sc.hit {
 		r := s.rules[ri]
 		if r.compile() != nil {
+			continue
+		}
+		if s.wholeText {
+			for _, m := range r.re.FindAllStringSubmatchIndex(str, -1) {
+				if mt, ok := s.match(r, str, m); ok {
+					if r.generic {
+						generic = append(generic, mt)
+					} else {
+						out = append(out, mt)
+					}
+				}
+			}
 			continue
 		}
 		if r.prefix != "" {
