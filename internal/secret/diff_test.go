@@ -134,7 +134,8 @@ func TestScanDifferentialPlanted(t *testing.T) {
 	var tr jsontree.Tree
 	rng := rand.New(rand.NewPCG(25, 25))
 	prose := []string{"the key to this ", "task: ask the disk ", "they said ", "token refresh ", "a <b> & \"quoted\" ",
-		"line\n", "tab\there ", "café ", "api_key = ", "password: ", "SKETCH ", "curl -H ", "sk-ant-", "\xff\xfe "}
+		"line\n", "tab\there ", "café ", "api_key = ", "password: ", "SKETCH ", "curl -H ", "sk-ant-", "\xff\xfe ",
+		"test_case(", "s.rules = ", "TASK_1 ", "\u212a SK", "eyJhbGciOi ", "API-KEY "}
 	found := 0
 	for n := 0; n < 120; n++ {
 		g := secrettest.New(uint64(n))
@@ -152,7 +153,12 @@ func TestScanDifferentialPlanted(t *testing.T) {
 		authress := "sc" + "_" + lc(12) + "." + lc(5) + ".acc_" + lc(16) + "." + lc(40)
 		curl := []string{"curl -H \"Authorization: Bearer " + lc(40) + "\" https://x.test", "curl -u admin:" + lc(24) + " https://x.test",
 			"curl --header 'X-Api-Key: " + lc(32) + "' x", "curl\n  -X POST\n  -H \"Token: " + lc(30) + "\""}
-		secrets := []string{curl[rng.IntN(len(curl))], authress, "gh" + "s_" + lc(36), "S" + "K" + string(hex), "AWS_ACCESS_KEY_ID=" + g.AWS(), "token " + g.GitHub(), g.Anthropic(), g.Slack(), g.PEM(), "api_key=" + g.Generic()}
+		hex35 := lc(0)
+		for len(hex35) < 35 {
+			hex35 += "0123456789abcdef"[rng.IntN(16):][:1]
+		}
+		lob := []string{"LOB_API_KEY=" + "test" + "_" + hex35, "lob_key: 'live" + "_" + hex35 + "'", "lob = test_" + hex35[:20]}
+		secrets := []string{curl[rng.IntN(len(curl))], authress, lob[rng.IntN(len(lob))], "vault s." + lc(24) + " ok", "hvs." + lc(95), "gh" + "s_" + lc(36), "S" + "K" + string(hex), "AWS_ACCESS_KEY_ID=" + g.AWS(), "token " + g.GitHub(), g.Anthropic(), g.Slack(), g.PEM(), "api_key=" + g.Generic()}
 		var b strings.Builder
 		size := rng.IntN(6000)
 		for b.Len() < size {
@@ -296,4 +302,49 @@ func setMinus(a, b []foundKey) []foundKey {
 		}
 	}
 	return out
+}
+
+// A lead rules out the places where no match can start, and only those:
+// a case-folded k or s may be the Kelvin sign or the long s, and a text
+// cut short (a window) does not rule a place out.
+func TestLead(t *testing.T) {
+	s := Default()
+	hex := strings.Repeat("0123456789abcdef", 3)
+	for _, c := range []struct {
+		rule, text string
+		end, want  bool
+	}{
+		{"twilio-api-key", "SK" + hex[:32], true, true},
+		{"twilio-api-key", "SK" + hex[:31] + "z", true, false},
+		{"twilio-api-key", "SK" + hex[:20], true, false},
+		{"twilio-api-key", "SK" + hex[:20], false, true},
+		{"twilio-api-key", "sk" + hex[:32], true, false},
+		{"twilio-api-key", "SKETCH", true, false},
+		{"vault-service-token", "s.rules", true, false},
+		{"vault-service-token", "s." + strings.Repeat("aZ09", 6), true, true},
+		{"vault-service-token", "s." + strings.Repeat("a", 23) + "\u212a", true, true},
+		{"vault-service-token", "hvs." + strings.Repeat("a-", 45), true, true},
+		{"lob-api-key", "test_" + hex[:35], true, true},
+		{"lob-api-key", "TEST_" + strings.ToUpper(hex[:35]), true, true},
+		{"lob-api-key", "te\u017ft_" + hex[:35], true, true},
+		{"lob-api-key", "test_case", true, false},
+		{"jwt", "eyJhbGciOiJIUzI1NiIsInR5", true, true},
+		{"jwt", "eyes", true, false},
+	} {
+		r := s.Lookup(c.rule)
+		if err := r.compile(); err != nil || r.lead == nil {
+			t.Fatalf("%s: no lead (%v)", c.rule, err)
+		}
+		text := []byte(c.text)
+		if strings.Contains(c.text, `\u`) {
+			var tr jsontree.Tree
+			if err := tr.Parse([]byte(`"` + c.text + `"`)); err != nil {
+				t.Fatal(err)
+			}
+			text = tr.AppendStr(nil, 0)
+		}
+		if got := r.lead.may(text, 0, c.end); got != c.want {
+			t.Errorf("%s: lead.may(%q, end %v) = %v", c.rule, c.text, c.end, got)
+		}
+	}
 }

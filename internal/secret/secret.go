@@ -67,6 +67,11 @@ type Rule struct {
 	// starts with a byte not a word byte would read differently at the
 	// start of a text.
 	atPlace *regexp.Regexp
+	// lead, for an anchored rule, is what its matches start with; for a
+	// rule with names, what its value starts with when every keyword
+	// starts that value (lob-api-key's "test_" then 35 hex digits): a
+	// keyword place where it cannot start is dropped (lead.go).
+	lead lead
 	// prefix, for an anchored rule, is the literal (case-sensitive) every
 	// match starts with, "" when there is none: "SK" for twilio-api-key,
 	// whose keyword "sk" is in "task" and "ask".
@@ -288,20 +293,62 @@ func anchoredOn(expr string, keywords []string) (anchored, wordStart bool) {
 			break
 		}
 	}
-	ok := true
 	for _, k := range keywords {
-		k = strings.ToLower(k)
 		if strings.ContainsAny(k, `\+*?()|[]{}^$`) {
 			return false, false
 		}
-		if !strings.HasPrefix(lr, k) && !strings.Contains(outer, "|"+k) {
-			ok = false
+	}
+	// Every alternative must start with a keyword (after a word boundary
+	// or group openings): an alternative of a nested group does not count
+	// (okta-access-token's "[\\w.-]{0,50}?(?i:…(?-i:[Oo]kta|OKTA)…" is not
+	// anchored).
+	ok := true
+	for n, alt := range topAlternatives(outer) {
+		if n > 0 {
+			alt = strings.TrimPrefix(alt, `\b`)
+			for strings.HasPrefix(alt, "(?:") || strings.HasPrefix(alt, "(") && !strings.HasPrefix(alt, "(?") {
+				alt = alt[strings.IndexByte(alt, '(')+1:]
+				alt = strings.TrimPrefix(alt, "?:")
+			}
 		}
+		starts := false
+		for _, k := range keywords {
+			starts = starts || strings.HasPrefix(alt, strings.ToLower(k))
+		}
+		ok = ok && starts
 	}
 	if !ok && !altsStartWithKeywords(lr, outer, keywords) {
 		return false, false
 	}
 	return true, wordStart
+}
+
+// topAlternatives splits an expression's text at its '|' outside groups
+// and classes.
+func topAlternatives(expr string) []string {
+	var alts []string
+	depth, class, from := 0, false, 0
+	for i := 0; i < len(expr); i++ {
+		switch c := expr[i]; {
+		case c == '\\':
+			i++
+		case class:
+			class = c != ']'
+		case c == '[':
+			class = true
+			if strings.HasPrefix(expr[i+1:], "]") || strings.HasPrefix(expr[i+1:], "^]") {
+				i += strings.IndexByte(expr[i+1:], ']') + 1 // a ']' first is a member
+			}
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+		case c == '|' && depth == 0:
+			alts = append(alts, expr[from:i])
+			from = i + 1
+		}
+	}
+	return append(alts, expr[from:])
 }
 
 // altsStartWithKeywords reports whether lr starts with a group of plain
@@ -372,6 +419,12 @@ func (r *Rule) compile() error {
 		if p, err := syntax.Parse(r.expr, syntax.Perl); err == nil {
 			r.span = maxLen(p)
 			r.needs = needs(p)
+			if r.anchored {
+				r.lead = leadOf(p)
+			}
+		}
+		if r.names != nil {
+			r.lead = valueLead(r.expr, r.keywords)
 		}
 		if r.assign && strings.HasPrefix(r.expr, namePrefix) {
 			if re, err := regexp.Compile(`^(?i)` + strings.TrimPrefix(r.expr, namePrefix)); err == nil {
@@ -554,6 +607,9 @@ func (s *Scanner) keywords(text []byte, sc *scratch) {
 					sc.hit = append(sc.hit, ri)
 				}
 				continue
+			}
+			if (r.anchored || r.names != nil) && !s.oneByOne && r.compile() == nil && r.lead != nil && !r.lead.may(text, i, true) {
+				continue // no match starts here
 			}
 			if r.names != nil {
 				if len(sc.pos[ri]) == 0 && !sc.named[ri] {
@@ -852,6 +908,19 @@ const afterWindow = 48
 // length n) in raw (see mayFind). *after caches the keyword and the
 // decoded bytes after it.
 func (s *Scanner) placeCounts(r *Rule, raw []byte, i, n int, after *[]byte) bool {
+	if r.names != nil || r.anchored {
+		if r.compile() != nil {
+			return true
+		}
+		if r.lead != nil {
+			if *after == nil {
+				*after = decodeShort(append(make([]byte, 0, n+afterWindow), raw[i:i+n]...), raw[i+n:], afterWindow)
+			}
+			if !r.lead.may(*after, 0, len(*after) < n+afterWindow) {
+				return false
+			}
+		}
+	}
 	if r.names != nil {
 		return true
 	}
