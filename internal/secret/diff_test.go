@@ -158,7 +158,10 @@ func TestScanDifferentialPlanted(t *testing.T) {
 			hex35 += "0123456789abcdef"[rng.IntN(16):][:1]
 		}
 		lob := []string{"LOB_API_KEY=" + "test" + "_" + hex35, "lob_key: 'live" + "_" + hex35 + "'", "lob = test_" + hex35[:20]}
-		secrets := []string{curl[rng.IntN(len(curl))], authress, lob[rng.IntN(len(lob))], "vault s." + lc(24) + " ok", "hvs." + lc(95), "gh" + "s_" + lc(36), "S" + "K" + string(hex), "AWS_ACCESS_KEY_ID=" + g.AWS(), "token " + g.GitHub(), g.Anthropic(), g.Slack(), g.PEM(), "api_key=" + g.Generic()}
+		// Generic values of 11, 12 and 13 distinct bytes: 12 is the fewest
+		// with more than 3.5 bits of entropy.
+		distinct := []string{"token: q7Zr0pL2mN8q7Zr0pL2mN8", "token: q7Zr0pL2mN8vq7Zr0pL2mN8v", "auth=q7Zr0pL2mN8vX", "secret = q7Zr0pL2mN8vq7Zr"}
+		secrets := []string{curl[rng.IntN(len(curl))], authress, lob[rng.IntN(len(lob))], distinct[rng.IntN(len(distinct))], "vault s." + lc(24) + " ok", "hvs." + lc(95), "gh" + "s_" + lc(36), "S" + "K" + string(hex), "AWS_ACCESS_KEY_ID=" + g.AWS(), "token " + g.GitHub(), g.Anthropic(), g.Slack(), g.PEM(), "api_key=" + g.Generic()}
 		var b strings.Builder
 		size := rng.IntN(6000)
 		for b.Len() < size {

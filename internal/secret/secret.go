@@ -57,6 +57,9 @@ type Rule struct {
 	// for ("lob"): the keywords only say the rule may match, its places
 	// are where a name is followed by an assignment.
 	names []string
+	// distinct, for the generic rule, is how many distinct bytes its
+	// value needs to have more entropy than the rule asks (distinctRun).
+	distinct int
 	// anchored: every match starts with one of the keywords (jwt's
 	// "\\b(ey…", private-key's "-----BEGIN"); wordStart: and the
 	// expression asks for a word boundary before it.
@@ -226,6 +229,11 @@ func parse(data []byte) (*Scanner, error) {
 			secretGroup: rj.SecretGroup, entropy: rj.Entropy,
 			generic: rj.ID == "generic-api-key",
 			assign:  assignRule(rj.Regex, rj.Keywords),
+		}
+		if r.generic && r.assign && r.entropy > 0 {
+			// Its value is of [\\w.=+/-] (or [a-z0-9+/] case-folded: the
+			// Kelvin sign and the long s, which distinctRun lets through).
+			r.distinct = int(math.Floor(math.Exp2(r.entropy))) + 1
 		}
 		if !r.assign {
 			if names := nameLiterals(rj.Regex); names != nil {
@@ -618,8 +626,14 @@ func (s *Scanner) keywords(text []byte, sc *scratch) {
 				}
 				continue
 			}
-			if r.assign && !assignsAfter(text, i+len(k)) {
-				continue
+			if r.assign {
+				need := r.distinct
+				if s.oneByOne {
+					need = 0
+				}
+				if !assignsAfterNeed(text, i+len(k), need, true) {
+					continue
+				}
 			}
 			if r.wordStart && i > 0 && isWord(text[i-1]) && isWord(text[i]) {
 				continue
@@ -644,17 +658,19 @@ func (s *Scanner) keywords(text []byte, sc *scratch) {
 // assignment operator whose first byte ends at i: the rest of the operator
 // and up to 5 quotes, blanks or '=' (at most 8 bytes of [=:|>\x60'"\s]), then
 // 10 of [\w.=+/-].
-func valueAfter(text []byte, i int) bool {
+//
+// When need > 0, the value must also hold need distinct bytes (see
+// distinctRun; end says text ends where the text does).
+func valueAfter(text []byte, i, need int, end bool) bool {
 	for skip := 0; skip <= 8 && i+skip < len(text); skip++ {
 		n := 0
 		for p := i + skip; p < len(text) && n < 10; p++ {
-			c := text[p]
-			if !isWord(c) && c != '.' && c != '=' && c != '+' && c != '/' && c != '-' {
+			if !valueByte(text[p]) {
 				break
 			}
 			n++
 		}
-		if n >= 10 {
+		if n >= 10 && (need == 0 || distinctRun(text, i+skip, need, end)) {
 			return true
 		}
 		switch text[i+skip] {
@@ -664,6 +680,36 @@ func valueAfter(text []byte, i int) bool {
 		break
 	}
 	return false
+}
+
+func valueByte(c byte) bool {
+	return isWord(c) || c == '.' || c == '=' || c == '+' || c == '/' || c == '-'
+}
+
+// distinctRun reports whether the run of value bytes ([\\w.=+/-]) from
+// text[v] holds need distinct bytes, or a byte beyond ASCII (counted as
+// enough), or reaches the end of text where end is false. A secret of
+// fewer distinct code points than 2^entropy has no more entropy than the
+// generic rule asks (3.5 bits: 12 of them): its value, which is part of
+// that run, is dropped, so the place need not be scanned.
+func distinctRun(text []byte, v, need int, end bool) bool {
+	var seen [2]uint64
+	d := 0
+	for _, c := range text[v:] {
+		if c >= 0x80 {
+			return true
+		}
+		if !valueByte(c) {
+			return false
+		}
+		if seen[c>>6]&(1<<(c&63)) == 0 {
+			seen[c>>6] |= 1 << (c & 63)
+			if d++; d >= need {
+				return true
+			}
+		}
+	}
+	return !end
 }
 
 func quoteOrSpace(c byte) bool {
@@ -837,12 +883,16 @@ func assignRule(expr string, keywords []string) bool {
 // i as assignShape reads it: at most 20 of [ \t\w.-], at most 3 of
 // [\s'"], then one of = > : | ? ,. Where none can, no match of a rule of
 // that shape uses this keyword.
-func assignsAfter(text []byte, i int) bool {
+func assignsAfter(text []byte, i int) bool { return assignsAfterNeed(text, i, 0, true) }
+
+// assignsAfterNeed is assignsAfter for a value that must hold need
+// distinct bytes (valueAfter); end says text ends where the text does.
+func assignsAfterNeed(text []byte, i, need int, end bool) bool {
 	for j := 0; j <= 20 && i+j <= len(text); j++ {
 		for k := 0; k <= 3 && i+j+k < len(text); k++ {
 			switch text[i+j+k] {
 			case '=', '>', ':', '|', '?', ',':
-				if valueAfter(text, i+j+k+1) {
+				if valueAfter(text, i+j+k+1, need, end) {
 					return true
 				}
 			}
@@ -904,6 +954,10 @@ func oddBackslashes(raw []byte, i int) bool {
 // assignsAfter reads at most 42.
 const afterWindow = 48
 
+// longWindow is how many decoded bytes after a keyword placeCounts reads
+// for a value's distinct bytes.
+const longWindow = 256
+
 // placeCounts reports whether rule r keeps keyword place i (keyword
 // length n) in raw (see mayFind). *after caches the keyword and the
 // decoded bytes after it.
@@ -939,6 +993,13 @@ func (s *Scanner) placeCounts(r *Rule, raw []byte, i, n int, after *[]byte) bool
 	}
 	if r.assign && !assignsAfter(*after, n) {
 		return false
+	}
+	if r.distinct > 0 {
+		// The value's distinct bytes: read further than the window.
+		long := decodeShort(append(make([]byte, 0, n+longWindow), raw[i:i+n]...), raw[i+n:], longWindow)
+		if !assignsAfterNeed(long, n, r.distinct, len(long) < n+longWindow) {
+			return false
+		}
 	}
 	if r.anchored {
 		if r.compile() != nil {
