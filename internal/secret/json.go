@@ -75,10 +75,46 @@ func (s *Scanner) scanTree(t *jsontree.Tree, buf []byte, memo *Memo, utf8 bool, 
 
 // Memo remembers the long strings that held no secret, so that the copies
 // of one text a file holds (a tool result is also in toolUseResult, in
-// progress entries, in ledger blobs) are scanned once. The zero Memo is
-// ready; it is not safe for concurrent use.
+// progress entries, in ledger blobs) are scanned once. Whether a string
+// holds a secret depends on its bytes alone (a value under a credential's
+// name, scanned with the name, is neither looked up nor remembered). The
+// zero Memo is ready; it is not safe for concurrent use (its Shared is).
 type Memo struct {
 	clean map[uint64]struct{}
+	// Shared, when set, is the set of clean strings the Memos of the
+	// other files of the store share: a resumed session's file holds
+	// copies of the texts of the files before it (on a 200 MB real-shaped
+	// store, 95 of the 127 MB of long strings are copies of one in
+	// another file).
+	Shared *Clean
+}
+
+// Clean is a set of long strings found clean, for Memos to share. It is
+// safe for concurrent use; the zero Clean is ready.
+type Clean struct {
+	mu  sync.RWMutex
+	set map[uint64]struct{}
+}
+
+// maxShared bounds a Clean.
+const maxShared = 1 << 18
+
+func (c *Clean) has(h uint64) bool {
+	c.mu.RLock()
+	_, ok := c.set[h]
+	c.mu.RUnlock()
+	return ok
+}
+
+func (c *Clean) add(h uint64) {
+	c.mu.Lock()
+	if c.set == nil {
+		c.set = map[uint64]struct{}{}
+	}
+	if len(c.set) < maxShared {
+		c.set[h] = struct{}{}
+	}
+	c.mu.Unlock()
 }
 
 // keyClass is what a member's name says of its value.
@@ -224,6 +260,9 @@ func (w *walker) str(i int, key []byte, class keyClass) {
 		if _, ok := w.memo.clean[h]; ok {
 			return
 		}
+		if sh := w.memo.Shared; sh != nil && sh.has(h) {
+			return
+		}
 	}
 	if nd.Esc && !nd.UEsc && !named && !w.s.oneByOne && !w.s.mayFind(raw) {
 		w.remember(h)
@@ -282,6 +321,9 @@ func (w *walker) remember(h uint64) {
 	}
 	if len(w.memo.clean) < maxMemo {
 		w.memo.clean[h] = struct{}{}
+	}
+	if w.memo.Shared != nil {
+		w.memo.Shared.add(h)
 	}
 }
 
