@@ -229,6 +229,12 @@ func (w *walker) node(i int, key []byte, class keyClass) {
 		k := t.Child(i)
 		for m := 0; m < n; m++ {
 			v := k + 1
+			// A number, a literal or a string too short for a secret is
+			// passed by without reading its name.
+			if vn := &t.Nodes[v]; vn.Kind < jsontree.String || vn.Kind == jsontree.String && vn.End-vn.Start < minSecret {
+				k = t.Next(v)
+				continue
+			}
 			var kb []byte
 			if t.Nodes[k].Esc {
 				kb = t.AppendStr(nil, k)
