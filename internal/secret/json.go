@@ -224,7 +224,6 @@ func (w *walker) node(i int, key []byte, class keyClass) {
 			w.node(c, nil, 0)
 		}
 	case jsontree.Object:
-		base64 := t.StrIs(t.Get(i, "type"), "base64")
 		n := t.Len(i)
 		k := t.Child(i)
 		for m := 0; m < n; m++ {
@@ -241,7 +240,7 @@ func (w *walker) node(i int, key []byte, class keyClass) {
 			} else {
 				kb = t.RawBytes(k)
 			}
-			if c := w.keys.class(kb); c&keySkip == 0 && (!base64 || string(kb) != "data") {
+			if c := w.keys.class(kb); c&keySkip == 0 && (string(kb) != "data" || !t.StrIs(t.Get(i, "type"), "base64")) {
 				w.node(v, kb, c)
 			}
 			k = t.Next(v)

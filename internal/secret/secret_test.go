@@ -255,3 +255,26 @@ func TestScanTreeSharedMemo(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// The data of a base64 block (an image, a document) is not scanned,
+// whichever of its members comes first; a member named data elsewhere is.
+func TestScanTreeBase64Data(t *testing.T) {
+	g := secrettest.New(17)
+	key := g.GitHub()
+	for line, want := range map[string]int{
+		`{"source":{"type":"base64","media_type":"image/png","data":"iVBOR ` + key + `"}}`: 0,
+		`{"source":{"data":"iVBOR ` + key + `","type":"base64"}}`:                          0,
+		`{"source":{"type":"text","data":"see ` + key + `"}}`:                              1,
+		`{"data":"see ` + key + `"}`:                                                       1,
+	} {
+		var tr jsontree.Tree
+		if err := tr.Parse([]byte(line)); err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		secret.Default().ScanTree(&tr, nil, nil, func(secret.Found) { n++ })
+		if n != want {
+			t.Errorf("%d found, want %d (fingerprint %s)", n, want, secret.Fingerprint(key))
+		}
+	}
+}
