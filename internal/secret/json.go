@@ -170,7 +170,7 @@ var keyPool = sync.Pool{New: func() any { return new(keyCache) }}
 
 // memoFrom is the shortest string a Memo remembers; maxMemo bounds it.
 const (
-	memoFrom = 256
+	memoFrom = 64
 	maxMemo  = 1 << 16
 )
 
