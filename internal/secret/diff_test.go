@@ -351,3 +351,10 @@ func TestLead(t *testing.T) {
 		}
 	}
 }
+
+// The generic rule's value is the one distinctRun was written for.
+func TestGenericDistinct(t *testing.T) {
+	if r := Default().Lookup("generic-api-key"); r == nil || r.distinct != 12 {
+		t.Fatal("generic-api-key: no distinct check (its value group changed?)")
+	}
+}

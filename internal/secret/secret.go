@@ -230,7 +230,7 @@ func parse(data []byte) (*Scanner, error) {
 			generic: rj.ID == "generic-api-key",
 			assign:  assignRule(rj.Regex, rj.Keywords),
 		}
-		if r.generic && r.assign && r.entropy > 0 {
+		if r.generic && r.assign && r.entropy > 0 && strings.HasPrefix(rj.Regex, "(?i)") && strings.Contains(rj.Regex, genericValue) {
 			// Its value is of [\\w.=+/-] (or [a-z0-9+/] case-folded: the
 			// Kelvin sign and the long s, which distinctRun lets through).
 			r.distinct = int(math.Floor(math.Exp2(r.entropy))) + 1
@@ -953,6 +953,10 @@ func oddBackslashes(raw []byte, i int) bool {
 // afterWindow is how many decoded bytes after a keyword placeCounts reads:
 // assignsAfter reads at most 42.
 const afterWindow = 48
+
+// genericValue is the generic rule's value group, whose bytes distinctRun
+// counts: a rule file with another one gets no distinct check.
+const genericValue = `[\x60'"\s=]{0,5}([\w.=-]{10,150}|[a-z0-9][a-z0-9+/]{11,}={0,3})(?:[\x60'"\s;]|\\[nr]|$)`
 
 // longWindow is how many decoded bytes after a keyword placeCounts reads
 // for a value's distinct bytes.
