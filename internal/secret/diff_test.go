@@ -160,7 +160,10 @@ func TestScanDifferentialPlanted(t *testing.T) {
 		lob := []string{"LOB_API_KEY=" + "test" + "_" + hex35, "lob_key: 'live" + "_" + hex35 + "'", "lob = test_" + hex35[:20]}
 		// Generic values of 11, 12 and 13 distinct bytes: 12 is the fewest
 		// with more than 3.5 bits of entropy.
-		distinct := []string{"token: q7Zr0pL2mN8q7Zr0pL2mN8", "token: q7Zr0pL2mN8vq7Zr0pL2mN8v", "auth=q7Zr0pL2mN8vX", "secret = q7Zr0pL2mN8vq7Zr"}
+		// And values of letters, '_', '.' and '-' only (the rule's
+		// allowlist lets them through), and with a digit or a '+'.
+		distinct := []string{"token: q7Zr0pL2mN8q7Zr0pL2mN8", "token: q7Zr0pL2mN8vq7Zr0pL2mN8v", "auth=q7Zr0pL2mN8vX", "secret = q7Zr0pL2mN8vq7Zr",
+			"token: qZrpLmNvXcBtYw_abc", "token: qZrpLmNvXcBtYw.ab-9", "api_key=" + lc(0) + "QwErTyUiOpAsDfGh", "api_key=QwErTyUiOpAsDfGh+"}
 		secrets := []string{curl[rng.IntN(len(curl))], authress, lob[rng.IntN(len(lob))], distinct[rng.IntN(len(distinct))], "vault s." + lc(24) + " ok", "hvs." + lc(95), "gh" + "s_" + lc(36), "S" + "K" + string(hex), "AWS_ACCESS_KEY_ID=" + g.AWS(), "token " + g.GitHub(), g.Anthropic(), g.Slack(), g.PEM(), "api_key=" + g.Generic()}
 		var b strings.Builder
 		size := rng.IntN(6000)
