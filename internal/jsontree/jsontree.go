@@ -45,8 +45,10 @@ type Node struct {
 	// Len is the number of items of an array or members of an object.
 	Len  int32
 	Kind Kind
-	// Esc is true for a string that holds a backslash escape.
-	Esc bool
+	// Esc is true for a string that holds a backslash escape; UEsc for
+	// one that holds a \u escape (the only escape that decodes to other
+	// than one byte).
+	Esc, UEsc bool
 }
 
 // Tree is a parsed value. The zero Tree is ready for Parse; reusing it for the
@@ -168,11 +170,11 @@ value:
 		}
 		goto key
 	case c == '"':
-		end, esc, err := t.scanString(raw, i)
+		end, esc, uesc, err := t.scanString(raw, i)
 		if err != nil {
 			return err
 		}
-		t.Nodes = append(t.Nodes, Node{Kind: String, Start: int32(i + 1), End: int32(end), Next: int32(len(t.Nodes) + 1), Esc: esc})
+		t.Nodes = append(t.Nodes, Node{Kind: String, Start: int32(i + 1), End: int32(end), Next: int32(len(t.Nodes) + 1), Esc: esc, UEsc: uesc})
 		i = end + 1
 	case c == '-' || (c >= '0' && c <= '9'):
 		j := i
@@ -294,11 +296,11 @@ afterValue:
 
 key:
 	{
-		end, esc, err := t.scanString(raw, i)
+		end, esc, uesc, err := t.scanString(raw, i)
 		if err != nil {
 			return err
 		}
-		t.Nodes = append(t.Nodes, Node{Kind: String, Start: int32(i + 1), End: int32(end), Next: int32(len(t.Nodes) + 1), Esc: esc})
+		t.Nodes = append(t.Nodes, Node{Kind: String, Start: int32(i + 1), End: int32(end), Next: int32(len(t.Nodes) + 1), Esc: esc, UEsc: uesc})
 		i = end + 1
 		for i < n && isSpace(raw[i]) {
 			i++
@@ -331,10 +333,10 @@ const (
 )
 
 // scanString scans the string whose opening quote is at raw[i]; it returns
-// the offset of the closing quote and whether the string holds an escape.
-func (t *Tree) scanString(raw []byte, i int) (int, bool, error) {
+// the offset of the closing quote, whether the string holds an escape and
+// whether it holds a \u escape.
+func (t *Tree) scanString(raw []byte, i int) (end int, esc, uesc bool, err error) {
 	n := len(raw)
-	esc := false
 	j := i + 1
 	for {
 		// Find the first '"', '\\' or byte < 0x20: 32 bytes at a time where
@@ -345,7 +347,7 @@ func (t *Tree) scanString(raw []byte, i int) (int, bool, error) {
 			j, e = stringStop(raw, j)
 			esc = esc || e
 			if j >= n {
-				return 0, false, &Error{Off: n, EOF: true}
+				return 0, false, false, &Error{Off: n, EOF: true}
 			}
 			goto found
 		}
@@ -367,28 +369,29 @@ func (t *Tree) scanString(raw []byte, i int) (int, bool, error) {
 			j++
 		}
 		if j >= n {
-			return 0, false, &Error{Off: n, EOF: true}
+			return 0, false, false, &Error{Off: n, EOF: true}
 		}
 	found:
 		switch raw[j] {
 		case '"':
-			return j, esc, nil
+			return j, esc, uesc, nil
 		case '\\':
 			esc = true
 			j++
 			if j >= n {
-				return 0, false, &Error{Off: n, EOF: true}
+				return 0, false, false, &Error{Off: n, EOF: true}
 			}
 			switch raw[j] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				j++
 			case 'u':
+				uesc = true
 				for m := 1; m <= 4; m++ {
 					if j+m >= n {
-						return 0, false, &Error{Off: n, EOF: true}
+						return 0, false, false, &Error{Off: n, EOF: true}
 					}
 					if !isHex(raw[j+m]) {
-						return 0, false, &Error{Off: j + m, Msg: "in \\u hexadecimal character escape"}
+						return 0, false, false, &Error{Off: j + m, Msg: "in \\u hexadecimal character escape"}
 					}
 				}
 				if c, d := raw[j+1]|0x20, raw[j+2]|0x20; c == 'd' && (d == '8' || d == '9' || d >= 'a') {
@@ -398,10 +401,10 @@ func (t *Tree) scanString(raw []byte, i int) (int, bool, error) {
 				}
 				j += 5
 			default:
-				return 0, false, &Error{Off: j, Msg: "in string escape code"}
+				return 0, false, false, &Error{Off: j, Msg: "in string escape code"}
 			}
 		default: // a control character
-			return 0, false, &Error{Off: j, Msg: "in string literal"}
+			return 0, false, false, &Error{Off: j, Msg: "in string literal"}
 		}
 	}
 }

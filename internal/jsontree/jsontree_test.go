@@ -80,7 +80,26 @@ func compare(t *Tree, raw []byte) string {
 	if jsonpos.LoneSurrogate(raw) >= 0 && !t.Surrogate {
 		return "lone surrogate but Surrogate is false"
 	}
+	for i, nd := range t.Nodes {
+		if nd.Kind == String && nd.UEsc != holdsUEsc(t.RawBytes(i)) {
+			return "node " + itoa(i) + ": UEsc is " + boolStr(nd.UEsc)
+		}
+	}
 	return ""
+}
+
+// holdsUEsc reports whether the contents of a valid JSON string hold a \u
+// escape, read escape by escape.
+func holdsUEsc(raw []byte) bool {
+	for i := 0; i < len(raw); i++ {
+		if raw[i] == '\\' {
+			if raw[i+1] == 'u' {
+				return true
+			}
+			i++
+		}
+	}
+	return false
 }
 
 // holdsNUL reports whether a decoded value holds a NUL in a string or key.

@@ -217,10 +217,18 @@ func secretsOf(f *model.File) *fileSecrets {
 	fs := fileSecretsOf[f]
 	if fs == nil {
 		fs = &fileSecrets{buf: (*stringBufs.Get().(*[]byte))[:0]}
+		if f.Store != nil {
+			// The files of a store share the strings found clean: a
+			// resumed session's file copies the files before it.
+			fs.memo.Shared = f.Store.Shared(cleanKey{}, func() any { return new(secret.Clean) }).(*secret.Clean)
+		}
 		fileSecretsOf[f] = fs
 	}
 	return fs
 }
+
+// cleanKey names the store's set of strings found clean in Store.Shared.
+type cleanKey struct{}
 
 func forgetSecrets(f *model.File) {
 	fileSecretsMu.Lock()

@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp/syntax"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -28,6 +30,15 @@ func reference() *Scanner {
 	ref.ac = &m
 	ref.oneByOne = true
 	return &ref
+}
+
+// wholeRef is the reference that runs every rule whose keywords occur
+// over the whole text, as gitleaks does: no places, windows or anchored
+// runs.
+func wholeRef() *Scanner {
+	ref := reference()
+	ref.wholeText = true
+	return ref
 }
 
 type foundKey struct {
@@ -57,7 +68,7 @@ func sameFinds(t *testing.T, ref *Scanner, tr *jsontree.Tree, line []byte, where
 	}
 	// Only rule ids, places and fingerprints are printed, never a value.
 	if !equalFinds(want, got) || !equalFinds(want, got8) {
-		t.Errorf("%s: reference %v, ScanTree %v, ScanTreeUTF8 %v", where, want, got, got8)
+		t.Errorf("%s: only reference %v, only ScanTree %v", where, setMinus(want, got), setMinus(got, want))
 	}
 	return len(want)
 }
@@ -75,9 +86,11 @@ func equalFinds(a, b []foundKey) bool {
 }
 
 // The scanner finds exactly what the reference finds, secret by secret and
-// place by place, in every line of the real corpus and of testdata/.
+// place by place, in every line of the real corpus and of testdata/; and
+// what every rule whose keywords occur finds over the whole text (gitleaks'
+// way: no places, windows or anchored runs).
 func TestScanDifferentialCorpus(t *testing.T) {
-	ref := reference()
+	ref, whole := reference(), wholeRef()
 	var tr jsontree.Tree
 	lines := 0
 	for _, dir := range []string{"../../../shared/corpus/real", "../../testdata"} {
@@ -100,6 +113,7 @@ func TestScanDifferentialCorpus(t *testing.T) {
 				n++
 				lines++
 				sameFinds(t, ref, &tr, sc.Bytes(), p+":"+jsonNum(n))
+				sameFinds(t, whole, &tr, sc.Bytes(), p+":"+jsonNum(n)+" (whole text)")
 			}
 			return nil
 		})
@@ -120,7 +134,8 @@ func TestScanDifferentialPlanted(t *testing.T) {
 	var tr jsontree.Tree
 	rng := rand.New(rand.NewPCG(25, 25))
 	prose := []string{"the key to this ", "task: ask the disk ", "they said ", "token refresh ", "a <b> & \"quoted\" ",
-		"line\n", "tab\there ", "café ", "api_key = ", "password: ", "SKETCH ", "curl -H ", "sk-ant-", "\xff\xfe "}
+		"line\n", "tab\there ", "café ", "api_key = ", "password: ", "SKETCH ", "curl -H ", "sk-ant-", "\xff\xfe ",
+		"test_case(", "s.rules = ", "TASK_1 ", "\u212a SK", "eyJhbGciOi ", "API-KEY "}
 	found := 0
 	for n := 0; n < 120; n++ {
 		g := secrettest.New(uint64(n))
@@ -138,7 +153,18 @@ func TestScanDifferentialPlanted(t *testing.T) {
 		authress := "sc" + "_" + lc(12) + "." + lc(5) + ".acc_" + lc(16) + "." + lc(40)
 		curl := []string{"curl -H \"Authorization: Bearer " + lc(40) + "\" https://x.test", "curl -u " + "admin:" + lc(24) + " https://x.test",
 			"curl --header 'X-Api-Key: " + lc(32) + "' x", "curl\n  -X POST\n  -H \"Token: " + lc(30) + "\""}
-		secrets := []string{curl[rng.IntN(len(curl))], authress, "gh" + "s_" + lc(36), "S" + "K" + string(hex), "AWS_ACCESS_KEY_ID=" + g.AWS(), "token " + g.GitHub(), g.Anthropic(), g.Slack(), g.PEM(), "api_key=" + g.Generic()}
+		hex35 := lc(0)
+		for len(hex35) < 35 {
+			hex35 += "0123456789abcdef"[rng.IntN(16):][:1]
+		}
+		lob := []string{"LOB_API_KEY=" + "test" + "_" + hex35, "lob_key: 'live" + "_" + hex35 + "'", "lob = test_" + hex35[:20]}
+		// Generic values of 11, 12 and 13 distinct bytes: 12 is the fewest
+		// with more than 3.5 bits of entropy.
+		// And values of letters, '_', '.' and '-' only (the rule's
+		// allowlist lets them through), and with a digit or a '+'.
+		distinct := []string{"token: q7Zr0pL2mN8q7Zr0pL2mN8", "token: q7Zr0pL2mN8vq7Zr0pL2mN8v", "auth=q7Zr0pL2mN8vX", "secret = q7Zr0pL2mN8vq7Zr",
+			"token: qZrpLmNvXcBtYw_abc", "token: qZrpLmNvXcBtYw.ab-9", "api_key=" + lc(0) + "QwErTyUiOpAsDfGh", "api_key=QwErTyUiOpAsDfGh+"}
+		secrets := []string{curl[rng.IntN(len(curl))], authress, lob[rng.IntN(len(lob))], distinct[rng.IntN(len(distinct))], "vault s." + lc(24) + " ok", "hvs." + lc(95), "gh" + "s_" + lc(36), "S" + "K" + string(hex), "AWS_ACCESS_KEY_ID=" + g.AWS(), "token " + g.GitHub(), g.Anthropic(), g.Slack(), g.PEM(), "api_key=" + g.Generic()}
 		var b strings.Builder
 		size := rng.IntN(6000)
 		for b.Len() < size {
@@ -195,5 +221,143 @@ func TestMayFindEscapedStrings(t *testing.T) {
 	raw := []byte(`x\n` + strings.Repeat(" ", 70) + "ask the task, they said" + strings.Repeat(" ", 70) + `\t\"ok\"`)
 	if Default().mayFind(raw) {
 		t.Error("mayFind: prose whose keywords no rule keeps")
+	}
+}
+
+// The key cache gives each member name the class classify reads, whatever
+// the names that share its slots and the order they come in.
+func TestKeyCache(t *testing.T) {
+	keys := []string{"type", "content", "apiKey", "uuid", "parentUuid", "text", "token", "x", "", "API_KEY",
+		"file_path", "toolUseResult", "sessionId", "fooUuid", "Authorization", "data", "signature", "credentials"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for n := 0; n < 3000; n++ {
+		b := make([]byte, rng.IntN(12))
+		for k := range b {
+			b[k] = "abcdefghijklmnopqrstuvwxyzIUKT_"[rng.IntN(31)]
+		}
+		keys = append(keys, string(b))
+	}
+	var kc keyCache
+	for n := 0; n < 100000; n++ {
+		k := []byte(keys[rng.IntN(len(keys))])
+		if n%3 == 0 {
+			k = []byte(keys[rng.IntN(18)]) // the frequent ones
+		}
+		if got, want := kc.class(k), classify(k); got != want {
+			t.Fatalf("%q: class %d, classify %d", k, got, want)
+		}
+	}
+}
+
+// A match that runs to the end of its window may go on past it: found on
+// the whole text, as the reference finds it (curl's user:password and a
+// JWT longer than the 8 KB window after their place; generated at run
+// time).
+func TestScanWindowEdge(t *testing.T) {
+	ref := reference()
+	var tr jsontree.Tree
+	rng := rand.New(rand.NewPCG(8, 8))
+	run := func(n int) string {
+		b := make([]byte, n)
+		for k := range b {
+			b[k] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"[rng.IntN(62)]
+		}
+		return string(b)
+	}
+	found := 0
+	for _, n := range []int{8100, 8170, 8185, 8190, 8200, 9000} {
+		for _, text := range []string{
+			"run curl -u admin:" + run(n) + " now",
+			"run curl -u admin:" + run(n),
+			"tok ey" + run(20) + ".ey" + run(n) + " end",
+			"curl -H 'Authorization: Bearer " + run(n) + "' x",
+		} {
+			enc, _ := json.Marshal(text)
+			line := []byte(`{"type":"user","message":{"content":` + string(enc) + `}}`)
+			found += sameFinds(t, ref, &tr, line, "window edge")
+		}
+	}
+	if found == 0 {
+		t.Fatal("nothing found at the window edges")
+	}
+}
+
+// maxLen bounds a match's bytes: a class of ASCII bytes takes one, a
+// case-folded letter may take three (the Kelvin sign), a class with
+// other runes their width.
+func TestMaxLen(t *testing.T) {
+	for expr, want := range map[string]int{
+		`[a-z0-9]{20}`: 20, `(?i)[a-z]{2}`: 6, `(?i)key`: 5, `key`: 3, `[é]x`: 3, `(?:ab|c)d?`: 3,
+		`[\w.-]{0,50}`: 50, `\b(v1\.0-[a-f0-9]{24})`: 29, `a.`: 5, `a+`: -1,
+	} {
+		p, err := syntax.Parse(expr, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := maxLen(p); got != want {
+			t.Errorf("maxLen(%s) = %d, want %d", expr, got, want)
+		}
+	}
+}
+
+func setMinus(a, b []foundKey) []foundKey {
+	var out []foundKey
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// A lead rules out the places where no match can start, and only those:
+// a case-folded k or s may be the Kelvin sign or the long s, and a text
+// cut short (a window) does not rule a place out.
+func TestLead(t *testing.T) {
+	s := Default()
+	hex := strings.Repeat("0123456789abcdef", 3)
+	for _, c := range []struct {
+		rule, text string
+		end, want  bool
+	}{
+		{"twilio-api-key", "SK" + hex[:32], true, true},
+		{"twilio-api-key", "SK" + hex[:31] + "z", true, false},
+		{"twilio-api-key", "SK" + hex[:20], true, false},
+		{"twilio-api-key", "SK" + hex[:20], false, true},
+		{"twilio-api-key", "sk" + hex[:32], true, false},
+		{"twilio-api-key", "SKETCH", true, false},
+		{"vault-service-token", "s.rules", true, false},
+		{"vault-service-token", "s." + strings.Repeat("aZ09", 6), true, true},
+		{"vault-service-token", "s." + strings.Repeat("a", 23) + "\u212a", true, true},
+		{"vault-service-token", "hvs." + strings.Repeat("a-", 45), true, true},
+		{"lob-api-key", "test_" + hex[:35], true, true},
+		{"lob-api-key", "TEST_" + strings.ToUpper(hex[:35]), true, true},
+		{"lob-api-key", "te\u017ft_" + hex[:35], true, true},
+		{"lob-api-key", "test_case", true, false},
+		{"jwt", "eyJhbGciOiJIUzI1NiIsInR5", true, true},
+		{"jwt", "eyes", true, false},
+	} {
+		r := s.Lookup(c.rule)
+		if err := r.compile(); err != nil || r.lead == nil {
+			t.Fatalf("%s: no lead (%v)", c.rule, err)
+		}
+		text := []byte(c.text)
+		if strings.Contains(c.text, `\u`) {
+			var tr jsontree.Tree
+			if err := tr.Parse([]byte(`"` + c.text + `"`)); err != nil {
+				t.Fatal(err)
+			}
+			text = tr.AppendStr(nil, 0)
+		}
+		if got := r.lead.may(text, 0, c.end); got != c.want {
+			t.Errorf("%s: lead.may(%q, end %v) = %v", c.rule, c.text, c.end, got)
+		}
+	}
+}
+
+// The generic rule's value is the one distinctRun was written for.
+func TestGenericDistinct(t *testing.T) {
+	if r := Default().Lookup("generic-api-key"); r == nil || r.distinct != 12 {
+		t.Fatal("generic-api-key: no distinct check (its value group changed?)")
 	}
 }

@@ -3,6 +3,7 @@ package secret
 import (
 	"bytes"
 	"hash/maphash"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/ccvet/ccvet/internal/jsontree"
@@ -66,21 +67,110 @@ func (s *Scanner) scanTree(t *jsontree.Tree, buf []byte, memo *Memo, utf8 bool, 
 		return buf
 	}
 	w := walker{s: s, t: t, buf: buf, fn: fn, memo: memo, utf8: utf8}
-	w.node(jsontree.Root, nil)
+	w.keys = keyPool.Get().(*keyCache)
+	defer keyPool.Put(w.keys)
+	w.node(jsontree.Root, nil, 0)
 	return w.buf
 }
 
 // Memo remembers the long strings that held no secret, so that the copies
 // of one text a file holds (a tool result is also in toolUseResult, in
-// progress entries, in ledger blobs) are scanned once. The zero Memo is
-// ready; it is not safe for concurrent use.
+// progress entries, in ledger blobs) are scanned once. Whether a string
+// holds a secret depends on its bytes alone (a value under a credential's
+// name, scanned with the name, is neither looked up nor remembered). The
+// zero Memo is ready; it is not safe for concurrent use (its Shared is).
 type Memo struct {
 	clean map[uint64]struct{}
+	// Shared, when set, is the set of clean strings the Memos of the
+	// other files of the store share: a resumed session's file holds
+	// copies of the texts of the files before it (on a 200 MB real-shaped
+	// store, 95 of the 127 MB of long strings are copies of one in
+	// another file).
+	Shared *Clean
 }
+
+// Clean is a set of long strings found clean, for Memos to share. It is
+// safe for concurrent use; the zero Clean is ready.
+type Clean struct {
+	mu  sync.RWMutex
+	set map[uint64]struct{}
+}
+
+// maxShared bounds a Clean.
+const maxShared = 1 << 18
+
+func (c *Clean) has(h uint64) bool {
+	c.mu.RLock()
+	_, ok := c.set[h]
+	c.mu.RUnlock()
+	return ok
+}
+
+func (c *Clean) add(h uint64) {
+	c.mu.Lock()
+	if c.set == nil {
+		c.set = map[uint64]struct{}{}
+	}
+	if len(c.set) < maxShared {
+		c.set[h] = struct{}{}
+	}
+	c.mu.Unlock()
+}
+
+// keyClass is what a member's name says of its value.
+type keyClass uint8
+
+const (
+	keySkip  keyClass = 1 << iota // never scanned (skipKey)
+	keyNamed                      // a credential's name (credentialName)
+)
+
+// classify reads member name k's class.
+func classify(k []byte) keyClass {
+	var c keyClass
+	if skipKey(k) {
+		c |= keySkip
+	}
+	if credentialName(k) {
+		c |= keyNamed
+	}
+	return c
+}
+
+// keyCache remembers the classes of the member names met: Claude Code's
+// files repeat a few hundred ("type", "text", "content", ...), 2.5
+// million times in a 200 MB store. A name's hash picks a pair of slots; a
+// name met is moved to the first, a new one takes it and the other moves
+// to the second. The caches are pooled: each lives on from line to line
+// and file to file.
+type keyCache [1024]struct {
+	key   string
+	class keyClass
+}
+
+func (kc *keyCache) class(k []byte) keyClass {
+	h := uint32(len(k))
+	for _, c := range k {
+		h = (h ^ uint32(c)) * 0x01000193
+	}
+	set := kc[(h^h>>16)&1022:][:2]
+	if set[0].key == string(k) {
+		return set[0].class
+	}
+	if set[1].key == string(k) {
+		set[0], set[1] = set[1], set[0]
+		return set[0].class
+	}
+	set[1] = set[0]
+	set[0].key, set[0].class = string(k), classify(k)
+	return set[0].class
+}
+
+var keyPool = sync.Pool{New: func() any { return new(keyCache) }}
 
 // memoFrom is the shortest string a Memo remembers; maxMemo bounds it.
 const (
-	memoFrom = 256
+	memoFrom = 64
 	maxMemo  = 1 << 16
 )
 
@@ -110,6 +200,7 @@ func credentialName(k []byte) bool {
 
 type walker struct {
 	utf8  bool // the input is valid UTF-8
+	keys  *keyCache
 	named []byte
 	memo  *Memo
 	s     *Scanner
@@ -118,46 +209,53 @@ type walker struct {
 	fn    func(Found)
 }
 
-func (w *walker) node(i int, key []byte) {
+// node walks value i; key is its member's name (nil for an array item or
+// the root) and class that name's class.
+func (w *walker) node(i int, key []byte, class keyClass) {
 	t := w.t
 	switch t.Nodes[i].Kind {
 	case jsontree.String:
-		w.str(i, key)
+		w.str(i, key, class)
 	case jsontree.Array:
 		if key != nil && (string(key) == "tail") {
 			return // ledger hashes
 		}
 		for c := t.Child(i); c >= 0 && c < t.Next(i); c = t.Next(c) {
-			w.node(c, nil)
+			w.node(c, nil, 0)
 		}
 	case jsontree.Object:
-		base64 := t.StrIs(t.Get(i, "type"), "base64")
 		n := t.Len(i)
 		k := t.Child(i)
 		for m := 0; m < n; m++ {
 			v := k + 1
+			// A number, a literal or a string too short for a secret is
+			// passed by without reading its name.
+			if vn := &t.Nodes[v]; vn.Kind < jsontree.String || vn.Kind == jsontree.String && vn.End-vn.Start < minSecret {
+				k = t.Next(v)
+				continue
+			}
 			var kb []byte
 			if t.Nodes[k].Esc {
 				kb = t.AppendStr(nil, k)
 			} else {
 				kb = t.RawBytes(k)
 			}
-			if !skipKey(kb) && (!base64 || string(kb) != "data") {
-				w.node(v, kb)
+			if c := w.keys.class(kb); c&keySkip == 0 && (string(kb) != "data" || !t.StrIs(t.Get(i, "type"), "base64")) {
+				w.node(v, kb, c)
 			}
 			k = t.Next(v)
 		}
 	}
 }
 
-func (w *walker) str(i int, key []byte) {
+func (w *walker) str(i int, key []byte, class keyClass) {
 	t := w.t
 	nd := &t.Nodes[i]
 	if nd.End-nd.Start < minSecret {
 		return // shorter than any secret, even escaped
 	}
 	raw := t.RawBytes(i)
-	named := key != nil && credentialName(key)
+	named := class&keyNamed != 0
 	// The memo holds strings found clean on their own; a value under a
 	// credential name is scanned with that name (below), so it is neither
 	// looked up nor remembered there.
@@ -167,8 +265,11 @@ func (w *walker) str(i int, key []byte) {
 		if _, ok := w.memo.clean[h]; ok {
 			return
 		}
+		if sh := w.memo.Shared; sh != nil && sh.has(h) {
+			return
+		}
 	}
-	if nd.Esc && !named && !w.s.oneByOne && !w.s.mayFind(raw) {
+	if nd.Esc && !nd.UEsc && !named && !w.s.oneByOne && !w.s.mayFind(raw) {
 		w.remember(h)
 		return // read from the raw bytes: no secret, no need to decode
 	}
@@ -225,6 +326,9 @@ func (w *walker) remember(h uint64) {
 	}
 	if len(w.memo.clean) < maxMemo {
 		w.memo.clean[h] = struct{}{}
+	}
+	if w.memo.Shared != nil {
+		w.memo.Shared.add(h)
 	}
 }
 

@@ -1,6 +1,9 @@
 package secret
 
-import "regexp/syntax"
+import (
+	"regexp/syntax"
+	"unicode"
+)
 
 // maxLen is the most bytes a match of re can span, or -1 when unbounded.
 func maxLen(re *syntax.Regexp) int {
@@ -11,10 +14,21 @@ func maxLen(re *syntax.Regexp) int {
 	case syntax.OpLiteral:
 		n := 0
 		for _, r := range re.Rune {
-			n += utf8Len(r)
+			if re.Flags&syntax.FoldCase != 0 {
+				n += foldLen(r) // (?i)k matches the Kelvin sign, 3 bytes
+			} else {
+				n += utf8Len(r)
+			}
 		}
 		return n
-	case syntax.OpCharClass, syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+	case syntax.OpCharClass:
+		// The class's widest rune (its ranges hold every case folding).
+		n := 0
+		for i := 1; i < len(re.Rune); i += 2 {
+			n = max(n, utf8Len(re.Rune[i]))
+		}
+		return n
+	case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
 		return 4
 	case syntax.OpCapture:
 		return maxLen(re.Sub[0])
@@ -65,4 +79,13 @@ func utf8Len(r rune) int {
 		return 3
 	}
 	return 4
+}
+
+// foldLen is the most bytes a rune that r matches case-insensitively takes.
+func foldLen(r rune) int {
+	n := utf8Len(r)
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		n = max(n, utf8Len(f))
+	}
+	return n
 }

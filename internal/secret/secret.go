@@ -57,10 +57,24 @@ type Rule struct {
 	// for ("lob"): the keywords only say the rule may match, its places
 	// are where a name is followed by an assignment.
 	names []string
+	// distinct, for the generic rule, is how many distinct bytes its
+	// value needs to have more entropy than the rule asks (distinctRun).
+	distinct int
 	// anchored: every match starts with one of the keywords (jwt's
 	// "\\b(ey…", private-key's "-----BEGIN"); wordStart: and the
 	// expression asks for a word boundary before it.
 	anchored, wordStart bool
+	// atPlace, for an anchored rule, is its expression anchored ("^"): it
+	// runs from each place in a window, not over the whole window (see
+	// scanAtPlaces). Nil where the word boundary before a keyword that
+	// starts with a byte not a word byte would read differently at the
+	// start of a text.
+	atPlace *regexp.Regexp
+	// lead, for an anchored rule, is what its matches start with; for a
+	// rule with names, what its value starts with when every keyword
+	// starts that value (lob-api-key's "test_" then 35 hex digits): a
+	// keyword place where it cannot start is dropped (lead.go).
+	lead lead
 	// prefix, for an anchored rule, is the literal (case-sensitive) every
 	// match starts with, "" when there is none: "SK" for twilio-api-key,
 	// whose keyword "sk" is in "task" and "ask".
@@ -113,6 +127,10 @@ type Scanner struct {
 	// oneByOne decodes and scans every string (no mayFind) and runs every
 	// window (no mayMatch): the reference the tests compare with.
 	oneByOne bool
+	// wholeText runs each rule whose keywords occur (anywhere, as gitleaks
+	// does) over the whole text: the reference for the places, the
+	// windows and the anchored runs.
+	wholeText bool
 }
 
 var (
@@ -237,6 +255,11 @@ func parse(data []byte) (*Scanner, error) {
 			generic: rj.ID == "generic-api-key",
 			assign:  assignRule(rj.Regex, rj.Keywords),
 		}
+		if r.generic && r.assign && r.entropy > 0 && strings.HasPrefix(rj.Regex, "(?i)") && strings.Contains(rj.Regex, genericValue) {
+			// Its value is of [\\w.=+/-] (or [a-z0-9+/] case-folded: the
+			// Kelvin sign and the long s, which distinctRun lets through).
+			r.distinct = int(math.Floor(math.Exp2(r.entropy))) + 1
+		}
 		if !r.assign {
 			if names := nameLiterals(rj.Regex); names != nil {
 				r.assign, r.names = true, names
@@ -303,20 +326,62 @@ func anchoredOn(expr string, keywords []string) (anchored, wordStart bool) {
 			break
 		}
 	}
-	ok := true
 	for _, k := range keywords {
-		k = strings.ToLower(k)
 		if strings.ContainsAny(k, `\+*?()|[]{}^$`) {
 			return false, false
 		}
-		if !strings.HasPrefix(lr, k) && !strings.Contains(outer, "|"+k) {
-			ok = false
+	}
+	// Every alternative must start with a keyword (after a word boundary
+	// or group openings): an alternative of a nested group does not count
+	// (okta-access-token's "[\\w.-]{0,50}?(?i:…(?-i:[Oo]kta|OKTA)…" is not
+	// anchored).
+	ok := true
+	for n, alt := range topAlternatives(outer) {
+		if n > 0 {
+			alt = strings.TrimPrefix(alt, `\b`)
+			for strings.HasPrefix(alt, "(?:") || strings.HasPrefix(alt, "(") && !strings.HasPrefix(alt, "(?") {
+				alt = alt[strings.IndexByte(alt, '(')+1:]
+				alt = strings.TrimPrefix(alt, "?:")
+			}
 		}
+		starts := false
+		for _, k := range keywords {
+			starts = starts || strings.HasPrefix(alt, strings.ToLower(k))
+		}
+		ok = ok && starts
 	}
 	if !ok && !altsStartWithKeywords(lr, outer, keywords) {
 		return false, false
 	}
 	return true, wordStart
+}
+
+// topAlternatives splits an expression's text at its '|' outside groups
+// and classes.
+func topAlternatives(expr string) []string {
+	var alts []string
+	depth, class, from := 0, false, 0
+	for i := 0; i < len(expr); i++ {
+		switch c := expr[i]; {
+		case c == '\\':
+			i++
+		case class:
+			class = c != ']'
+		case c == '[':
+			class = true
+			if strings.HasPrefix(expr[i+1:], "]") || strings.HasPrefix(expr[i+1:], "^]") {
+				i += strings.IndexByte(expr[i+1:], ']') + 1 // a ']' first is a member
+			}
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+		case c == '|' && depth == 0:
+			alts = append(alts, expr[from:i])
+			from = i + 1
+		}
+	}
+	return append(alts, expr[from:])
 }
 
 // altsStartWithKeywords reports whether lr starts with a group of plain
@@ -374,10 +439,25 @@ func (r *Rule) compile() error {
 		r.re = re
 		if r.anchored {
 			r.prefix, _ = re.LiteralPrefix()
+			atStart := true
+			for _, k := range r.keywords {
+				atStart = atStart && (!r.wordStart || isWord(k[0]))
+			}
+			if atStart {
+				if re, err := regexp.Compile(`^(?:` + r.expr + `)`); err == nil {
+					r.atPlace = re
+				}
+			}
 		}
 		if p, err := syntax.Parse(r.expr, syntax.Perl); err == nil {
 			r.span = maxLen(p)
 			r.needs = needs(p)
+			if r.anchored {
+				r.lead = leadOf(p)
+			}
+		}
+		if r.names != nil {
+			r.lead = valueLead(r.expr, r.keywords)
 		}
 		if r.assign && strings.HasPrefix(r.expr, namePrefix) {
 			if re, err := regexp.Compile(`^(?i)` + strings.TrimPrefix(r.expr, namePrefix)); err == nil {
@@ -543,6 +623,7 @@ type scratch struct {
 	named []bool    // per rule with names: its keywords occur
 	hit   []int     // rules with some position
 	wins  [][2]int
+	first []int // per window: the index of its first place
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -553,6 +634,16 @@ func (s *Scanner) keywords(text []byte, sc *scratch) {
 		k := s.kw[ki]
 		for _, ri := range s.byKeyword[ki] {
 			r := s.rules[ri]
+			if s.wholeText {
+				if !sc.named[ri] {
+					sc.named[ri] = true
+					sc.hit = append(sc.hit, ri)
+				}
+				continue
+			}
+			if (r.anchored || r.names != nil) && !s.oneByOne && r.compile() == nil && r.lead != nil && !r.lead.may(text, i, true) {
+				continue // no match starts here
+			}
 			if r.names != nil {
 				if len(sc.pos[ri]) == 0 && !sc.named[ri] {
 					sc.named[ri] = true
@@ -560,8 +651,14 @@ func (s *Scanner) keywords(text []byte, sc *scratch) {
 				}
 				continue
 			}
-			if r.assign && !assignsAfter(text, i+len(k)) {
-				continue
+			if r.assign {
+				need := r.distinct
+				if s.oneByOne {
+					need = 0
+				}
+				if !assignsAfterNeed(text, i+len(k), need, true) {
+					continue
+				}
 			}
 			if r.wordStart && i > 0 && isWord(text[i-1]) && isWord(text[i]) {
 				continue
@@ -586,17 +683,19 @@ func (s *Scanner) keywords(text []byte, sc *scratch) {
 // assignment operator whose first byte ends at i: the rest of the operator
 // and up to 5 quotes, blanks or '=' (at most 8 bytes of [=:|>\x60'"\s]), then
 // 10 of [\w.=+/-].
-func valueAfter(text []byte, i int) bool {
+//
+// When need > 0, the value must also hold need distinct bytes (see
+// distinctRun; end says text ends where the text does).
+func valueAfter(text []byte, i, need int, end bool) bool {
 	for skip := 0; skip <= 8 && i+skip < len(text); skip++ {
 		n := 0
 		for p := i + skip; p < len(text) && n < 10; p++ {
-			c := text[p]
-			if !isWord(c) && c != '.' && c != '=' && c != '+' && c != '/' && c != '-' {
+			if !valueByte(text[p]) {
 				break
 			}
 			n++
 		}
-		if n >= 10 {
+		if n >= 10 && (need == 0 || distinctRun(text, i+skip, need, end)) {
 			return true
 		}
 		switch text[i+skip] {
@@ -606,6 +705,36 @@ func valueAfter(text []byte, i int) bool {
 		break
 	}
 	return false
+}
+
+func valueByte(c byte) bool {
+	return isWord(c) || c == '.' || c == '=' || c == '+' || c == '/' || c == '-'
+}
+
+// distinctRun reports whether the run of value bytes ([\\w.=+/-]) from
+// text[v] holds need distinct bytes, or a byte beyond ASCII (counted as
+// enough), or reaches the end of text where end is false. A secret of
+// fewer distinct code points than 2^entropy has no more entropy than the
+// generic rule asks (3.5 bits: 12 of them): its value, which is part of
+// that run, is dropped, so the place need not be scanned.
+func distinctRun(text []byte, v, need int, end bool) bool {
+	var seen [2]uint64
+	d := 0
+	for _, c := range text[v:] {
+		if c >= 0x80 {
+			return true
+		}
+		if !valueByte(c) {
+			return false
+		}
+		if seen[c>>6]&(1<<(c&63)) == 0 {
+			seen[c>>6] |= 1 << (c & 63)
+			if d++; d >= need {
+				return true
+			}
+		}
+	}
+	return !end
 }
 
 func quoteOrSpace(c byte) bool {
@@ -669,6 +798,42 @@ func (s *Scanner) scanAtNames(r *Rule, str string, pos []int32) []Match {
 		}
 	}
 	return found
+}
+
+// scanAtPlaces runs anchored rule r's anchored expression from each of
+// its places in one window of str (ending at b): what the expression
+// finds over the window, as every match starts at a place (found left to
+// right, each after the previous one's end, so a place inside a match is
+// skipped). The bytes before a place are not read: the places kept say
+// what the expression reads there (a word boundary before a word byte is
+// a byte not a word byte or none, as at a text's start). It reports cut
+// when a match reaches the window's end before the text's (the window
+// may have cut it: Scan then runs the rule on the whole text).
+func (s *Scanner) scanAtPlaces(r *Rule, str string, b int, pos []int32, found []Match) (_ []Match, cut bool) {
+	end := 0
+	for _, p32 := range pos {
+		p := int(p32)
+		if p < end {
+			continue
+		}
+		m := r.atPlace.FindStringSubmatchIndex(str[p:b])
+		if m == nil {
+			continue
+		}
+		for k := range m {
+			if m[k] >= 0 {
+				m[k] += p
+			}
+		}
+		if m[1] == b && b < len(str) {
+			return found, true
+		}
+		end = max(m[1], p+1)
+		if mt, ok := s.match(r, str, m); ok {
+			found = append(found, mt)
+		}
+	}
+	return found, false
 }
 
 // maxNameValue bounds what an anchored "name = value" match is looked for
@@ -743,12 +908,16 @@ func assignRule(expr string, keywords []string) bool {
 // i as assignShape reads it: at most 20 of [ \t\w.-], at most 3 of
 // [\s'"], then one of = > : | ? ,. Where none can, no match of a rule of
 // that shape uses this keyword.
-func assignsAfter(text []byte, i int) bool {
+func assignsAfter(text []byte, i int) bool { return assignsAfterNeed(text, i, 0, true) }
+
+// assignsAfterNeed is assignsAfter for a value that must hold need
+// distinct bytes (valueAfter); end says text ends where the text does.
+func assignsAfterNeed(text []byte, i, need int, end bool) bool {
 	for j := 0; j <= 20 && i+j <= len(text); j++ {
 		for k := 0; k <= 3 && i+j+k < len(text); k++ {
 			switch text[i+j+k] {
 			case '=', '>', ':', '|', '?', ',':
-				if valueAfter(text, i+j+k+1) {
+				if valueAfter(text, i+j+k+1, need, end) {
 					return true
 				}
 			}
@@ -768,7 +937,8 @@ func assignsAfter(text []byte, i int) bool {
 
 // mayFind reports whether Scan can find a secret in the text raw decodes
 // to, raw being the contents of a JSON string holding escapes but no \u
-// escape (else it reports true): what Scan would find, read from the raw
+// escape (the parser's Node.UEsc says which hold one; those are decoded
+// without asking): what Scan would find, read from the raw
 // bytes, so that most strings need not be decoded. Every keyword in the
 // decoded text is in raw too, its bytes literal (no keyword holds a byte
 // a short escape gives), not the letter of an escape (an odd run of
@@ -777,9 +947,6 @@ func assignsAfter(text []byte, i int) bool {
 // decoded here, as Scan would read them. An anchored rule with a literal
 // prefix also needs the prefix at the place.
 func (s *Scanner) mayFind(raw []byte) bool {
-	if bytes.Contains(raw, []byte(`\u`)) {
-		return true
-	}
 	found := false
 	s.ac.each(raw, func(ki, i int) bool {
 		if oddBackslashes(raw, i) {
@@ -812,10 +979,31 @@ func oddBackslashes(raw []byte, i int) bool {
 // assignsAfter reads at most 42.
 const afterWindow = 48
 
+// genericValue is the generic rule's value group, whose bytes distinctRun
+// counts: a rule file with another one gets no distinct check.
+const genericValue = `[\x60'"\s=]{0,5}([\w.=-]{10,150}|[a-z0-9][a-z0-9+/]{11,}={0,3})(?:[\x60'"\s;]|\\[nr]|$)`
+
+// longWindow is how many decoded bytes after a keyword placeCounts reads
+// for a value's distinct bytes.
+const longWindow = 256
+
 // placeCounts reports whether rule r keeps keyword place i (keyword
 // length n) in raw (see mayFind). *after caches the keyword and the
 // decoded bytes after it.
 func (s *Scanner) placeCounts(r *Rule, raw []byte, i, n int, after *[]byte) bool {
+	if r.names != nil || r.anchored {
+		if r.compile() != nil {
+			return true
+		}
+		if r.lead != nil {
+			if *after == nil {
+				*after = decodeShort(append(make([]byte, 0, n+afterWindow), raw[i:i+n]...), raw[i+n:], afterWindow)
+			}
+			if !r.lead.may(*after, 0, len(*after) < n+afterWindow) {
+				return false
+			}
+		}
+	}
 	if r.names != nil {
 		return true
 	}
@@ -834,6 +1022,13 @@ func (s *Scanner) placeCounts(r *Rule, raw []byte, i, n int, after *[]byte) bool
 	}
 	if r.assign && !assignsAfter(*after, n) {
 		return false
+	}
+	if r.distinct > 0 {
+		// The value's distinct bytes: read further than the window.
+		long := decodeShort(append(make([]byte, 0, n+longWindow), raw[i:i+n]...), raw[i+n:], longWindow)
+		if !assignsAfterNeed(long, n, r.distinct, len(long) < n+longWindow) {
+			return false
+		}
 	}
 	if r.anchored {
 		if r.compile() != nil {
@@ -913,6 +1108,18 @@ func (s *Scanner) Scan(text []byte, fn func(Match)) {
 		if r.compile() != nil {
 			continue
 		}
+		if s.wholeText {
+			for _, m := range r.re.FindAllStringSubmatchIndex(str, -1) {
+				if mt, ok := s.match(r, str, m); ok {
+					if r.generic {
+						generic = append(generic, mt)
+					} else {
+						out = append(out, mt)
+					}
+				}
+			}
+			continue
+		}
 		if r.prefix != "" {
 			// An anchored rule's matches start at its places, with the
 			// literal its expression starts with: the others go.
@@ -955,20 +1162,33 @@ func (s *Scanner) Scan(text []byte, fn func(Match)) {
 				after = 320 // name, operator, a 150-byte value; a longer base64 value reruns on the whole text
 			}
 		}
-		sc.wins = sc.wins[:0]
-		for _, p := range sc.pos[ri] {
+		sc.wins, sc.first = sc.wins[:0], sc.first[:0]
+		for k, p := range sc.pos[ri] {
 			a, b := max(0, int(p)-before-1), min(len(str), int(p)+after+1)
 			if n := len(sc.wins); n > 0 && a <= sc.wins[n-1][1] {
 				sc.wins[n-1][1] = b
 				continue
 			}
 			sc.wins = append(sc.wins, [2]int{a, b})
+			sc.first = append(sc.first, k)
 		}
 		var found []Match
 		whole := false
 	windows:
-		for _, w := range sc.wins {
+		for wi, w := range sc.wins {
 			if !s.oneByOne && !r.mayMatch(str[w[0]:w[1]]) {
+				continue
+			}
+			if r.atPlace != nil && !s.oneByOne {
+				last := len(sc.pos[ri])
+				if wi+1 < len(sc.first) {
+					last = sc.first[wi+1]
+				}
+				var cut bool
+				if found, cut = s.scanAtPlaces(r, str, w[1], sc.pos[ri][sc.first[wi]:last], found); cut {
+					whole = true
+					break windows
+				}
 				continue
 			}
 			for _, m := range r.re.FindAllStringSubmatchIndex(str[w[0]:w[1]], -1) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ccvet/ccvet/internal/jsontree"
@@ -213,5 +214,74 @@ func TestScanTreeMemoNamed(t *testing.T) {
 	}
 	if n := scan(`{"apiKey":"` + s + `"}`); n != 1 {
 		t.Fatalf("under apiKey after the memo saw it clean: %d found, want 1", n)
+	}
+}
+
+// Memos that share a Clean skip a long string another file found clean,
+// and still find a secret in a string none of them saw, or in a value
+// under a credential's name; files read at once may share it.
+func TestScanTreeSharedMemo(t *testing.T) {
+	v := secrettest.New(13).Generic()
+	s := v + " " + strings.Repeat("plain words here ", 20)
+	clean := strings.Repeat("nothing to see in this text ", 20)
+	sc := secret.Default()
+	shared := new(secret.Clean)
+	scan := func(memo *secret.Memo, line string) int {
+		var tr jsontree.Tree
+		if err := tr.Parse([]byte(line)); err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		sc.ScanTree(&tr, nil, memo, func(secret.Found) { n++ })
+		return n
+	}
+	if n := scan(nil, `{"note":"`+s+`"}`); n != 0 {
+		t.Skipf("the string alone already holds a secret (%d): the case needs one that only its name reveals", n)
+	}
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := 0; k < 50; k++ {
+				memo := &secret.Memo{Shared: shared}
+				if n := scan(memo, `{"note":"`+clean+`"}`); n != 0 {
+					t.Errorf("clean text: %d found", n)
+				}
+				if n := scan(memo, `{"note":"`+s+`"}`); n != 0 {
+					t.Errorf("the string alone: %d found", n)
+				}
+				if n := scan(&secret.Memo{Shared: shared}, `{"apiKey":"`+s+`"}`); n != 1 {
+					t.Errorf("under apiKey after another file saw it clean: %d found, want 1", n)
+				}
+				if n := scan(&secret.Memo{Shared: shared}, `{"note":"`+clean+` api_key=`+v+`"}`); n != 1 {
+					t.Errorf("a secret after a clean text: %d found, want 1", n)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// The data of a base64 block (an image, a document) is not scanned,
+// whichever of its members comes first; a member named data elsewhere is.
+func TestScanTreeBase64Data(t *testing.T) {
+	g := secrettest.New(17)
+	key := g.GitHub()
+	for line, want := range map[string]int{
+		`{"source":{"type":"base64","media_type":"image/png","data":"iVBOR ` + key + `"}}`: 0,
+		`{"source":{"data":"iVBOR ` + key + `","type":"base64"}}`:                          0,
+		`{"source":{"type":"text","data":"see ` + key + `"}}`:                              1,
+		`{"data":"see ` + key + `"}`:                                                       1,
+	} {
+		var tr jsontree.Tree
+		if err := tr.Parse([]byte(line)); err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		secret.Default().ScanTree(&tr, nil, nil, func(secret.Found) { n++ })
+		if n != want {
+			t.Errorf("%d found, want %d (fingerprint %s)", n, want, secret.Fingerprint(key))
+		}
 	}
 }
