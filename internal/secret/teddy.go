@@ -11,25 +11,28 @@ import (
 // automaton finds, in half the time or less on real text.
 type teddy struct {
 	tables tedTables
-	// first2[c0<<7|c1] is the group of the keywords that start with the
-	// lowercased bytes c0 c1 (0: none); group g's keywords are
-	// keys[start[g]:start[g+1]].
-	first2 [128 * 128]uint8
+	// first2[c0&31<<5|c1&31] is the group of the keywords that start
+	// with lowercased bytes c0 c1 read so (0: none): group g's keywords
+	// are keys[start[g]:start[g+1]], their words pats. The tables are
+	// small (1 KB, 4 KB) so as to stay in the cache between strings.
+	first2 [32 * 32]uint8
 	start  []uint16
+	pats   []tedPat
 	keys   []tedKey
 }
+
+// tedPat is a keyword's first 8 bytes (or fewer) as a little-endian
+// word, and the mask of those bytes.
+type tedPat struct{ pat, mask uint64 }
 
 // tedTables says, for each group of 8 buckets and each of a keyword's
 // first four bytes, which buckets allow each ASCII byte there.
 type tedTables [4][4][128]byte
 
-// tedKey is a keyword to compare at a candidate: its first 8 bytes (or
-// fewer) as a little-endian word and the mask of those bytes.
+// tedKey is a keyword to compare at a candidate.
 type tedKey struct {
-	pat, mask uint64
-	ki        int32
-	n         int32 // its length
-	k         string
+	ki int
+	k  string
 }
 
 // tedBuckets assigns keyword prefixes (a keyword's first four bytes, or
@@ -50,7 +53,7 @@ func newTeddy(kws []string) *teddy {
 		return nil
 	}
 	t := &teddy{}
-	groups := [][]tedKey{nil}
+	groups := [][]int{nil}
 	units := map[string]bool{}
 	for _, k := range kws {
 		if len(k) < 2 {
@@ -69,7 +72,7 @@ func newTeddy(kws []string) *teddy {
 		if len(k) > 2 && !units[k[:2]] {
 			units[k[:min(4, len(k))]] = true
 		}
-		i := int(k[0])<<7 | int(k[1])
+		i := int(k[0]&31)<<5 | int(k[1]&31)
 		if t.first2[i] == 0 {
 			if len(groups) == 256 {
 				return nil
@@ -77,17 +80,21 @@ func newTeddy(kws []string) *teddy {
 			t.first2[i] = uint8(len(groups))
 			groups = append(groups, nil)
 		}
-		e := tedKey{ki: int32(ki), n: int32(len(k)), k: k}
-		for j := 0; j < min(8, len(k)); j++ {
-			e.pat |= uint64(k[j]) << (8 * j)
-			e.mask |= 0xff << (8 * j)
-		}
 		g := t.first2[i]
-		groups[g] = append(groups[g], e)
+		groups[g] = append(groups[g], ki)
 	}
 	for _, g := range groups {
 		t.start = append(t.start, uint16(len(t.keys)))
-		t.keys = append(t.keys, g...)
+		for _, ki := range g {
+			k := kws[ki]
+			var p tedPat
+			for j := 0; j < min(8, len(k)); j++ {
+				p.pat |= uint64(k[j]) << (8 * j)
+				p.mask |= 0xff << (8 * j)
+			}
+			t.pats = append(t.pats, p)
+			t.keys = append(t.keys, tedKey{ki, k})
+		}
 	}
 	t.start = append(t.start, uint16(len(t.keys)))
 	for u := range units {
@@ -132,8 +139,8 @@ func (t *teddy) each(text []byte, fn func(ki, start int) bool) {
 				// The candidate's first 8 bytes, lowercased, say the
 				// keywords to compare: those that start with its first 2.
 				x := lower8(binary.LittleEndian.Uint64(text[p:]))
-				g := t.first2[(x&0x7f)<<7|(x>>8&0x7f)]
-				if g == 0 || x&0x8080 != 0 {
+				g := t.first2[(x&31)<<5|(x>>8&31)]
+				if g == 0 {
 					continue
 				}
 				if !t.check(text, p, x, g, fn) {
@@ -148,11 +155,14 @@ func (t *teddy) each(text []byte, fn func(ki, start int) bool) {
 // being the 8 bytes there, lowercased.
 func (t *teddy) check(text []byte, p int, x uint64, g uint8, fn func(ki, start int) bool) bool {
 	for i := int(t.start[g]); i < int(t.start[g+1]); i++ {
-		e := &t.keys[i]
-		if (x^e.pat)&e.mask != 0 || (e.n > 8 && !hasKeywordAt(text, p, e.k)) {
+		if (x^t.pats[i].pat)&t.pats[i].mask != 0 {
 			continue
 		}
-		if !fn(int(e.ki), p) {
+		e := &t.keys[i]
+		if len(e.k) > 8 && !hasKeywordAt(text, p, e.k) {
+			continue
+		}
+		if !fn(e.ki, p) {
 			return false
 		}
 	}
@@ -164,11 +174,7 @@ func (t *teddy) checkEnd(text []byte, p int, fn func(ki, start int) bool) bool {
 	if p+1 >= len(text) {
 		return true
 	}
-	c0, c1 := lower[text[p]], lower[text[p+1]]
-	if c0|c1 >= 0x80 {
-		return true
-	}
-	g := t.first2[int(c0)<<7|int(c1)]
+	g := t.first2[int(text[p]&31)<<5|int(text[p+1]&31)]
 	if g == 0 {
 		return true
 	}
@@ -176,7 +182,7 @@ func (t *teddy) checkEnd(text []byte, p int, fn func(ki, start int) bool) bool {
 		if !hasKeywordAt(text, p, e.k) {
 			continue
 		}
-		if !fn(int(e.ki), p) {
+		if !fn(e.ki, p) {
 			return false
 		}
 	}
