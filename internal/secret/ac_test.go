@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // naiveHits lists every (keyword, start) in text by trying each keyword at
@@ -244,4 +245,25 @@ func FuzzMatcherTeddy(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text []byte) {
 		sameHits(t, withTeddy(t, s), automaton(s), text, "fuzz")
 	})
+}
+
+// Near the end of a memory page the finder reads the last bytes of a
+// text with masked loads, not whole: both ways find the same, for texts
+// that start or end at every place of a page's last 100 bytes.
+func TestMatcherTeddyPageEnd(t *testing.T) {
+	s := Default()
+	ted, ref := withTeddy(t, s), automaton(s)
+	buf := make([]byte, 3*4096)
+	// The offset in buf of the second page's start.
+	page := 4096 - int(uintptr(unsafe.Pointer(&buf[0]))%4096)
+	fill := []byte("xTOKEN sk_live api_key=ey s. q~ EY")
+	for i := range buf {
+		buf[i] = fill[i%len(fill)]
+	}
+	for n := 0; n <= 140; n++ {
+		for end := page - 100; end <= page+4; end++ {
+			sameHits(t, ted, ref, buf[end-n:end], "page end "+strconv.Itoa(end-page)+" length "+strconv.Itoa(n))
+			sameHits(t, ted, ref, buf[end:end+n], "page start "+strconv.Itoa(end-page)+" length "+strconv.Itoa(n))
+		}
+	}
 }
