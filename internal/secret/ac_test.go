@@ -46,14 +46,21 @@ func automaton(s *Scanner) *matcher {
 	return &m
 }
 
-// withTeddy returns s's matcher, skipping the test when the processor
-// has no SIMD finder.
+// withTeddy returns s's matcher with the finder: where the processor has
+// no AVX-512 VBMI, one that reads the blocks in Go (teddyBlocksGo), so
+// that its tables and checks are tested everywhere.
 func withTeddy(t testing.TB, s *Scanner) *matcher {
 	t.Helper()
-	if s.ac.ted == nil {
-		t.Skip("no SIMD keyword finder on this processor")
+	if s.ac.ted != nil {
+		return s.ac
 	}
-	return s.ac
+	m := *s.ac
+	m.ted = newTeddy(s.kw)
+	if m.ted == nil {
+		t.Fatal("no finder for the keywords")
+	}
+	m.ted.generic = true
+	return &m
 }
 
 // sameHits fails t when the finder and the automaton disagree on text.
@@ -264,6 +271,40 @@ func TestMatcherTeddyPageEnd(t *testing.T) {
 		for end := page - 100; end <= page+4; end++ {
 			sameHits(t, ted, ref, buf[end-n:end], "page end "+strconv.Itoa(end-page)+" length "+strconv.Itoa(n))
 			sameHits(t, ted, ref, buf[end:end+n], "page start "+strconv.Itoa(end-page)+" length "+strconv.Itoa(n))
+		}
+	}
+}
+
+// The assembly finds the candidates its Go specification finds, and
+// others only among the last three positions of a text (read whole past
+// its end).
+func TestTeddyBlocksSpec(t *testing.T) {
+	s := Default()
+	if s.ac.ted == nil {
+		t.Skip("no AVX-512 VBMI on this processor")
+	}
+	tab := &s.ac.ted.tables
+	texts := adversarialTexts(s.kw)
+	corpus := realStrings(t, corpusDir)
+	texts = append(texts, corpus[:min(20000, len(corpus))]...)
+	for i, text := range texts {
+		n := (len(text) + 63) / 64
+		got, want := make([]uint64, n), make([]uint64, n)
+		for off := 0; off < len(text); off += 64 * tedChunk {
+			k := min((len(text)-off+63)/64, tedChunk)
+			teddyBlocks(tab, text[off:], got[off/64:off/64+k])
+			teddyBlocksGo(tab, text[off:], want[off/64:off/64+k])
+		}
+		for k := range got {
+			extra := got[k] &^ want[k]
+			for b := 0; b < 64; b++ {
+				if extra>>b&1 != 0 && 64*k+b < len(text)-3 {
+					t.Fatalf("text %d: candidate at %d the specification has not", i, 64*k+b)
+				}
+			}
+			if missing := want[k] &^ got[k]; missing != 0 {
+				t.Fatalf("text %d, block %d: candidates %x missing", i, k, missing)
+			}
 		}
 	}
 }
