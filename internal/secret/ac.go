@@ -15,6 +15,10 @@ type matcher struct {
 	lens     []int   // keyword lengths
 	maxLen   int     // the longest keyword's
 	oneChain bool    // read every text in one chain (the reference, for tests)
+	// ted finds the same occurrences 64 bytes at a time, where the
+	// processor can (AVX-512 VBMI; nil elsewhere): each uses it, the
+	// automaton is the portable path and the reference (teddy.go).
+	ted *teddy
 }
 
 func newMatcher(kws []string) *matcher {
@@ -107,11 +111,15 @@ func newMatcher(kws []string) *matcher {
 		}
 		m.out[num[i]] = n.out
 	}
+	if wideKeywords {
+		m.ted = newTeddy(kws)
+	}
 	return m
 }
 
 // each calls fn(keyword, start) for every keyword occurrence in text, in
-// no set order; it stops when fn returns false.
+// no set order; it stops when fn returns false. With the SIMD finder
+// (m.ted) it reads text 64 bytes at a time; else by the automaton:
 //
 // The automaton's state after a byte depends only on the last maxLen bytes
 // read (the longest keyword prefix they end with), so a long text is read
@@ -119,6 +127,10 @@ func newMatcher(kws []string) *matcher {
 // maxLen bytes before give: four independent chains of table loads, which
 // the processor overlaps, where one chain waits for each load (3x faster).
 func (m *matcher) each(text []byte, fn func(ki, start int) bool) {
+	if m.ted != nil && !m.oneChain {
+		m.ted.each(text, fn)
+		return
+	}
 	delta, shift, first, class := m.delta, m.shift, uint16(m.firstOut), &m.class
 	n := len(text)
 	q := n / 4

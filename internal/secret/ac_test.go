@@ -1,10 +1,13 @@
 package secret
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // naiveHits lists every (keyword, start) in text by trying each keyword at
@@ -21,9 +24,12 @@ func naiveHits(s *Scanner, text []byte) [][2]int {
 	return out
 }
 
-func acHits(s *Scanner, text []byte) [][2]int {
+func acHits(s *Scanner, text []byte) [][2]int { return hitsOf(s.ac, text) }
+
+// hitsOf lists what m.each reports in text, by start then keyword.
+func hitsOf(m *matcher, text []byte) [][2]int {
 	var out [][2]int
-	s.ac.each(text, func(ki, start int) bool { out = append(out, [2]int{ki, start}); return true })
+	m.each(text, func(ki, start int) bool { out = append(out, [2]int{ki, start}); return true })
 	slices.SortFunc(out, func(a, b [2]int) int {
 		if a[1] != b[1] {
 			return a[1] - b[1]
@@ -31,6 +37,40 @@ func acHits(s *Scanner, text []byte) [][2]int {
 		return a[0] - b[0]
 	})
 	return out
+}
+
+// automaton is s's matcher without the SIMD finder: the reference.
+func automaton(s *Scanner) *matcher {
+	m := *s.ac
+	m.ted = nil
+	return &m
+}
+
+// withTeddy returns s's matcher with the finder: where the processor has
+// no AVX-512 VBMI, one that reads the blocks in Go (teddyBlocksGo), so
+// that its tables and checks are tested everywhere.
+func withTeddy(t testing.TB, s *Scanner) *matcher {
+	t.Helper()
+	if s.ac.ted != nil {
+		return s.ac
+	}
+	m := *s.ac
+	m.ted = newTeddy(s.kw)
+	if m.ted == nil {
+		t.Fatal("no finder for the keywords")
+	}
+	m.ted.generic = true
+	return &m
+}
+
+// sameHits fails t when the finder and the automaton disagree on text.
+func sameHits(t testing.TB, ted, ref *matcher, text []byte, where string) {
+	t.Helper()
+	got, want := hitsOf(ted, text), hitsOf(ref, text)
+	if !slices.Equal(got, want) {
+		// Keyword indexes and places only: the text may hold a secret.
+		t.Fatalf("%s (%d bytes): finder %v, automaton %v", where, len(text), got, want)
+	}
 }
 
 // The four-chain keyword pass reports exactly the occurrences a plain
@@ -65,19 +105,206 @@ func TestMatcherEachExact(t *testing.T) {
 		if got := acHits(s, text); !slices.Equal(got, want) {
 			t.Fatalf("text of %d bytes: %d hits, want %d", len(text), len(got), len(want))
 		}
+		if got := hitsOf(automaton(s), text); !slices.Equal(got, want) {
+			t.Fatalf("automaton, text of %d bytes: %d hits, want %d", len(text), len(got), len(want))
+		}
 	}
 }
 
 // each stops at the first hit fn refuses, in whichever quarter it is.
 func TestMatcherEachStops(t *testing.T) {
 	s := Default()
-	text := []byte(strings.Repeat(" ", 5000) + "token" + strings.Repeat(" ", 5000))
-	calls := 0
-	s.ac.each(text, func(int, int) bool { calls++; return false })
-	if calls != 1 {
-		t.Fatalf("%d calls", calls)
+	for _, pad := range []int{0, 1, 63, 64, 1000, 5000} {
+		text := []byte(strings.Repeat(" ", pad) + "token token sk_x" + strings.Repeat(" ", pad))
+		for _, m := range []*matcher{s.ac, automaton(s)} {
+			calls := 0
+			m.each(text, func(int, int) bool { calls++; return false })
+			if calls != 1 {
+				t.Fatalf("pad %d: %d calls", pad, calls)
+			}
+		}
 	}
-	if !s.Candidates(text) || s.Candidates([]byte(strings.Repeat(" ", 9000))) {
+	if !s.Candidates([]byte(strings.Repeat(" ", 5000)+"token")) || s.Candidates([]byte(strings.Repeat(" ", 9000))) {
 		t.Fatal("Candidates")
+	}
+}
+
+// The SIMD finder reports exactly what the automaton reports in every
+// string of the real corpus (raw, as mayFind reads them).
+func TestMatcherTeddyCorpus(t *testing.T) {
+	s := Default()
+	ted, ref := withTeddy(t, s), automaton(s)
+	texts := realStrings(t, corpusDir)
+	if texts == nil {
+		t.Skip("no corpus at " + corpusDir)
+	}
+	hits := 0
+	for i, text := range texts {
+		sameHits(t, ted, ref, text, "corpus string "+strconv.Itoa(i))
+		hits += KeywordHits(s, text)
+	}
+	t.Logf("%d strings, %d keyword hits", len(texts), hits)
+}
+
+// adversarialTexts are texts where the finder could go wrong: every
+// keyword at every place of texts around the 64-byte blocks' edges, in
+// three cases, cut by the text's end, next to bytes of 0x80 and above
+// (0xe1 and 0xcb read as 'a' and 'K' by their low 7 bits), and random
+// texts of 0 to 100 bytes.
+func adversarialTexts(kws []string) [][]byte {
+	var out [][]byte
+	fills := []byte{' ', 'a', 0xe1, 0x00, '_', 0xff}
+	cases := []func(string) string{func(k string) string { return k }, strings.ToUpper, func(k string) string {
+		b := []byte(k)
+		for i := range b {
+			if i%2 == 0 {
+				b[i] = strings.ToUpper(string(b[i]))[0]
+			}
+		}
+		return string(b)
+	}}
+	for ki, k := range kws {
+		kc := cases[ki%3](k)
+		fill := fills[ki%len(fills)]
+		for _, n := range []int{len(k), len(k) + 1, 63, 64, 65, 66, 67, 127, 128, 130, 1030} {
+			if n < len(k) {
+				continue
+			}
+			for at := 0; at+len(k) <= n; at++ {
+				if n > 200 && at%7 != 0 && at < n-70 {
+					continue
+				}
+				b := bytes.Repeat([]byte{fill}, n)
+				copy(b[at:], kc)
+				out = append(out, b)
+			}
+		}
+		// Cut by the end: every proper prefix at the end of the text.
+		for cut := 1; cut < len(k); cut++ {
+			out = append(out, append(bytes.Repeat([]byte{'x'}, 64-cut+ki%3), kc[:cut]...))
+		}
+		// With the high bit set on each byte in turn (no keyword there).
+		for j := 0; j < len(k); j++ {
+			b := []byte(" " + k + " ")
+			b[1+j] |= 0x80
+			out = append(out, b)
+		}
+	}
+	rng := rand.New(rand.NewPCG(25, 2))
+	alphabet := []byte("eyskq.~-_=tokenapiKEYSECRET \xe1\xcb\xf3\x80\n0123456789")
+	for range 3000 {
+		b := make([]byte, rng.IntN(101))
+		for i := range b {
+			if rng.IntN(4) == 0 {
+				b[i] = byte(rng.IntN(256))
+			} else {
+				b[i] = alphabet[rng.IntN(len(alphabet))]
+			}
+		}
+		if len(b) > 0 && rng.IntN(2) == 0 {
+			k := kws[rng.IntN(len(kws))]
+			at := rng.IntN(len(b))
+			b = append(b[:at], append([]byte(k), b[at:]...)...)
+		}
+		out = append(out, b)
+	}
+	// Every keyword, one after the other, at each shift, with overlaps.
+	all := strings.Join(kws, "")
+	for shift := range 70 {
+		out = append(out, []byte(strings.Repeat(" ", shift)+all))
+		out = append(out, []byte(strings.Repeat("s", shift)+strings.ToUpper(all)))
+	}
+	return out
+}
+
+func TestMatcherTeddyAdversarial(t *testing.T) {
+	s := Default()
+	ted, ref := withTeddy(t, s), automaton(s)
+	texts := adversarialTexts(s.kw)
+	for i, text := range texts {
+		sameHits(t, ted, ref, text, "text "+strconv.Itoa(i))
+	}
+	// And against a plain search, in case both are wrong alike.
+	for i, text := range texts[:2000] {
+		want := naiveHits(s, text)
+		slices.SortFunc(want, func(a, b [2]int) int {
+			if a[1] != b[1] {
+				return a[1] - b[1]
+			}
+			return a[0] - b[0]
+		})
+		if got := hitsOf(ted, text); !slices.Equal(got, want) {
+			t.Fatalf("text %d: finder %v, plain search %v", i, got, want)
+		}
+	}
+	t.Logf("%d texts", len(texts))
+}
+
+// FuzzMatcherTeddy checks the SIMD finder against the automaton on any
+// text.
+func FuzzMatcherTeddy(f *testing.F) {
+	s := Default()
+	for i, text := range adversarialTexts(s.kw) {
+		if i%13 == 0 {
+			f.Add(text)
+		}
+	}
+	f.Fuzz(func(t *testing.T, text []byte) {
+		sameHits(t, withTeddy(t, s), automaton(s), text, "fuzz")
+	})
+}
+
+// Near the end of a memory page the finder reads the last bytes of a
+// text with masked loads, not whole: both ways find the same, for texts
+// that start or end at every place of a page's last 100 bytes.
+func TestMatcherTeddyPageEnd(t *testing.T) {
+	s := Default()
+	ted, ref := withTeddy(t, s), automaton(s)
+	buf := make([]byte, 3*4096)
+	// The offset in buf of the second page's start.
+	page := 4096 - int(uintptr(unsafe.Pointer(&buf[0]))%4096)
+	fill := []byte("xTOKEN sk_live api_key=ey s. q~ EY")
+	for i := range buf {
+		buf[i] = fill[i%len(fill)]
+	}
+	for n := 0; n <= 140; n++ {
+		for end := page - 100; end <= page+4; end++ {
+			sameHits(t, ted, ref, buf[end-n:end], "page end "+strconv.Itoa(end-page)+" length "+strconv.Itoa(n))
+			sameHits(t, ted, ref, buf[end:end+n], "page start "+strconv.Itoa(end-page)+" length "+strconv.Itoa(n))
+		}
+	}
+}
+
+// The assembly finds the candidates its Go specification finds, and
+// others only among the last three positions of a text (read whole past
+// its end).
+func TestTeddyBlocksSpec(t *testing.T) {
+	s := Default()
+	if s.ac.ted == nil {
+		t.Skip("no AVX-512 VBMI on this processor")
+	}
+	tab := &s.ac.ted.tables
+	texts := adversarialTexts(s.kw)
+	corpus := realStrings(t, corpusDir)
+	texts = append(texts, corpus[:min(20000, len(corpus))]...)
+	for i, text := range texts {
+		n := (len(text) + 63) / 64
+		got, want := make([]uint64, n), make([]uint64, n)
+		for off := 0; off < len(text); off += 64 * tedChunk {
+			k := min((len(text)-off+63)/64, tedChunk)
+			teddyBlocks(tab, text[off:], got[off/64:off/64+k])
+			teddyBlocksGo(tab, text[off:], want[off/64:off/64+k])
+		}
+		for k := range got {
+			extra := got[k] &^ want[k]
+			for b := 0; b < 64; b++ {
+				if extra>>b&1 != 0 && 64*k+b < len(text)-3 {
+					t.Fatalf("text %d: candidate at %d the specification has not", i, 64*k+b)
+				}
+			}
+			if missing := want[k] &^ got[k]; missing != 0 {
+				t.Fatalf("text %d, block %d: candidates %x missing", i, k, missing)
+			}
+		}
 	}
 }

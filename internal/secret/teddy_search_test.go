@@ -1,0 +1,150 @@
+package secret
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// TestTeddyBucketSearch re-derives tedBuckets (run it when gitleaks'
+// keywords change; a prefix not listed still works, from bucket 31, only
+// with more candidates): a local search, from the current assignment,
+// that moves one prefix at a time to the bucket that lets the fewest
+// positions of real strings through the tables. It prints the map to
+// paste into teddy.go. Slow (minutes); run only on demand:
+//
+//	CCVET_TEDDY_SEARCH=1 CCVET_BENCH_STORE=/path/to/store go test ./internal/secret -run TestTeddyBucketSearch -v -timeout 1h
+func TestTeddyBucketSearch(t *testing.T) {
+	if os.Getenv("CCVET_TEDDY_SEARCH") == "" {
+		t.Skip("set CCVET_TEDDY_SEARCH=1 (and CCVET_BENCH_STORE) to search")
+	}
+	dir := os.Getenv("CCVET_BENCH_STORE")
+	if dir == "" {
+		dir = corpusDir
+	}
+	texts := realStrings(t, dir)
+	if len(texts) == 0 {
+		t.Skip("no strings at " + dir)
+	}
+	// The 4-byte windows of the texts, as the tables read them: ASCII
+	// lowercased, other bytes 0x7f, past the end 0 (which no keyword
+	// holds, as a masked load reads it).
+	val := func(b byte) uint32 {
+		if b >= 0x80 {
+			return 0x7f
+		}
+		return uint32(lower[b])
+	}
+	counts := map[uint32]int{}
+	total := 0
+	for _, s := range texts {
+		total += len(s)
+		for i := range s {
+			var w uint32
+			for j := range 4 {
+				var v uint32
+				if i+j < len(s) {
+					v = val(s[i+j])
+				}
+				w |= v << (8 * j)
+			}
+			counts[w]++
+		}
+	}
+	type window struct {
+		b [4]uint8
+		n int
+	}
+	windows := make([]window, 0, len(counts))
+	for w, n := range counts {
+		windows = append(windows, window{[4]uint8{uint8(w), uint8(w >> 8), uint8(w >> 16), uint8(w >> 24)}, n})
+	}
+	// The prefixes, as newTeddy makes them.
+	kws := Default().kw
+	set := map[string]bool{}
+	for _, k := range kws {
+		if len(k) == 2 {
+			set[k] = true
+		}
+	}
+	for _, k := range kws {
+		if len(k) > 2 && !set[k[:2]] {
+			set[k[:min(4, len(k))]] = true
+		}
+	}
+	var units []string
+	for u := range set {
+		units = append(units, u)
+	}
+	sort.Strings(units)
+	asg := make([]int, len(units))
+	for i, u := range units {
+		b, ok := tedBuckets[u]
+		if !ok {
+			b = uint8(i % 32)
+		}
+		asg[i] = int(b)
+	}
+	cost := func() int {
+		var acc [4][128]uint32
+		for ui, u := range units {
+			bit := uint32(1) << asg[ui]
+			for j := range 4 {
+				for c := range 128 {
+					if j >= len(u) || lower[c] == u[j] {
+						acc[j][c] |= bit
+					}
+				}
+			}
+		}
+		n := 0
+		for _, w := range windows {
+			if acc[0][w.b[0]]&acc[1][w.b[1]]&acc[2][w.b[2]]&acc[3][w.b[3]] != 0 {
+				n += w.n
+			}
+		}
+		return n
+	}
+	cur := cost()
+	t.Logf("%d prefixes, %d distinct windows; now %.2f%% of %d positions", len(units), len(windows), 100*float64(cur)/float64(total), total)
+	for sweep := range 3 {
+		moved := false
+		for ui := range units {
+			orig, best, bestCost := asg[ui], asg[ui], cur
+			for b := range 32 {
+				if b == orig {
+					continue
+				}
+				asg[ui] = b
+				if c := cost(); c < bestCost {
+					best, bestCost = b, c
+				}
+			}
+			asg[ui] = best
+			if best != orig {
+				moved, cur = true, bestCost
+			}
+		}
+		t.Logf("sweep %d: %.2f%%", sweep, 100*float64(cur)/float64(total))
+		if !moved {
+			break
+		}
+	}
+	var lines []string
+	for b := range 32 {
+		var l []string
+		for ui, u := range units {
+			if asg[ui] == b {
+				l = append(l, fmt.Sprintf("%q: %d,", u, b))
+			}
+		}
+		if len(l) > 0 {
+			lines = append(lines, "\t"+strings.Join(l, " "))
+		}
+	}
+	slices.Sort(lines)
+	fmt.Printf("var tedBuckets = map[string]uint8{\n%s\n}\n", strings.Join(lines, "\n"))
+}
