@@ -16,7 +16,7 @@ func atime(t *testing.T, p string) time.Time {
 		t.Fatal(err)
 	}
 	a := st.Sys().(*syscall.Stat_t).Atim
-	return time.Unix(a.Sec, a.Nsec).UTC()
+	return time.Unix(int64(a.Sec), int64(a.Nsec)).UTC() // int32 fields on 386
 }
 
 // TestAtimeKept: a run, snippets and all, leaves the access time of the

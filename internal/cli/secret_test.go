@@ -101,9 +101,9 @@ func makeSecretStore(t *testing.T) *secretStore {
 	sa["isSidechain"], sa["agentId"] = true, "a1"
 	write("projects/"+secretProj+"/"+secretSID+"/subagents/agent-a1.jsonl", line(sa))
 	write("history.jsonl", line(map[string]any{"display": "deploy with AWS_ACCESS_KEY_ID=" + st.aws + " now", "pastedContents": map[string]any{},
-		"timestamp": 1765935954080, "project": "/tmp/app", "sessionId": secretSID})+
+		"timestamp": int64(1765935954080), "project": "/tmp/app", "sessionId": secretSID})+
 		line(map[string]any{"display": "[Pasted text #1]", "pastedContents": map[string]any{"1": map[string]any{"id": 1, "type": "text", "content": "SLACK=" + st.slak}},
-			"timestamp": 1765935954081, "project": "/tmp/app", "sessionId": secretSID}))
+			"timestamp": int64(1765935954081), "project": "/tmp/app", "sessionId": secretSID}))
 	write("todos/"+secretSID+"-agent-"+secretSID+".json", line([]any{map[string]any{"content": "rotate " + st.gh, "status": "pending", "activeForm": "Rotating"}}))
 	write("paste-cache/abc.txt", "pasted:\nexport GITHUB_TOKEN="+st.gh+"\n")
 	write("projects/"+secretProj+"/"+secretSID+"/tool-results/toolu_01.txt", "header\n"+st.pem+"\n")
