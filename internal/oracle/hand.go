@@ -5,7 +5,6 @@ package oracle
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -334,17 +333,7 @@ func (e *Env) ResumeHand(ctx context.Context, c HandCase, prompt string) (Resume
 	if err != nil {
 		return Resumed{}, err
 	}
-	e.Server.Reset()
-	run, err := e.Run(ctx, RunOpts{Prompt: prompt, Args: []string{"--resume", HandSessionID}, Timeout: 90 * time.Second})
-	r := Resumed{Run: run, Requests: e.Server.Requests(), Before: data}
-	if err != nil {
-		return r, err
-	}
-	r.After, err = os.ReadFile(p)
-	if errors.Is(err, os.ErrNotExist) {
-		err = nil
-	}
-	return r, err
+	return e.resumeFile(ctx, p, HandSessionID, data, prompt)
 }
 
 // HandSignature is a request's messages in short, for the hand-written

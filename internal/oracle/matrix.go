@@ -153,17 +153,7 @@ func (b *Base) Resume(ctx context.Context, data []byte, prompt string) (Resumed,
 	if err := os.WriteFile(b.File, data, 0o600); err != nil {
 		return Resumed{}, err
 	}
-	b.Env.Server.Reset()
-	run, err := b.Env.Run(ctx, RunOpts{Prompt: prompt, Args: []string{"--resume", b.SessionID}, Timeout: 90 * time.Second})
-	r := Resumed{Run: run, Requests: b.Env.Server.Requests(), Before: data}
-	if err != nil {
-		return r, err
-	}
-	r.After, err = os.ReadFile(b.File)
-	if errors.Is(err, os.ErrNotExist) {
-		err = nil
-	}
-	return r, err
+	return b.Env.resumeFile(ctx, b.File, b.SessionID, data, prompt)
 }
 
 // Outcome is one cell of the reader-behaviour table.
