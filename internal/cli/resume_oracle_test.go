@@ -305,14 +305,8 @@ func signatureFor(msgs []oracle.Message, prompt string) string {
 					continue
 				}
 				toks = append(toks, "text")
-			case "tool_use":
-				toks = append(toks, "tool_use:"+b.ID)
-			case "tool_result":
-				s := "tool_result:" + b.ToolUseID
-				if b.IsError {
-					s += ":error"
-				}
-				toks = append(toks, s)
+			case "tool_use", "tool_result":
+				toks = append(toks, oracle.ToolToken(b))
 			case "thinking", "redacted_thinking":
 			default:
 				toks = append(toks, b.Type)

@@ -330,20 +330,29 @@ func Signatures(msgs []Message) []string {
 					t = t[:60]
 				}
 				out = append(out, m.Role+" text:"+t)
-			case "tool_use":
-				out = append(out, "tool_use:"+b.ID)
-			case "tool_result":
-				s := "tool_result:" + b.ToolUseID
-				if b.IsError {
-					s += "!"
-				}
-				out = append(out, s)
+			case "tool_use", "tool_result":
+				out = append(out, ToolToken(b))
 			default:
 				out = append(out, m.Role+" "+b.Type)
 			}
 		}
 	}
 	return out
+}
+
+// ToolToken is a tool block in the signatures: tool_use:ID, or
+// tool_result:ID with "!" when is_error ("" for another block).
+func ToolToken(b Block) string {
+	switch b.Type {
+	case "tool_use":
+		return "tool_use:" + b.ID
+	case "tool_result":
+		if b.IsError {
+			return "tool_result:" + b.ToolUseID + "!"
+		}
+		return "tool_result:" + b.ToolUseID
+	}
+	return ""
 }
 
 // FileSignatures lists the conversation blocks of a transcript's readable
