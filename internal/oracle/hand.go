@@ -211,18 +211,19 @@ func parallelBatch(h *Hand, n, parent int, ms int64, id, a, b, prompt, reply str
 }
 
 // BigPad is how many times parallelRepeated repeats " pad" in the first
-// prompt to take the file over 5 MiB (5,247,071 bytes; 5 MiB is
-// 5,242,880).
+// prompt (or the last reply) to take the file over 5 MiB (5,247,071 bytes;
+// 5 MiB is 5,242,880).
 const BigPad = 1310000
 
 // parallelRepeated is a parallel batch, a compaction boundary, and a batch
 // with the same message.id (other tool ids); the first prompt ends in pad
-// times " pad".
-func parallelRepeated(h *Hand, pad int) {
+// times " pad", the last reply (the file's last line) in tail times.
+func parallelRepeated(h *Hand, pad, tail int) {
 	parallelBatch(h, 1, 0, 0, "msg_handpar", "toolu_hand0000000000000A", "toolu_hand0000000000000B",
 		"Hand prompt one."+strings.Repeat(" pad", pad), "Hand reply one.")
 	h.Boundary(7, 6, 9000)
-	parallelBatch(h, 8, 7, 10000, "msg_handpar", "toolu_hand0000000000000C", "toolu_hand0000000000000D", "Hand prompt two.", "Hand reply two.")
+	parallelBatch(h, 8, 7, 10000, "msg_handpar", "toolu_hand0000000000000C", "toolu_hand0000000000000D", "Hand prompt two.",
+		"Hand reply two."+strings.Repeat(" pad", tail))
 }
 
 // HandCases are the hand-written sessions, in a stable order.
@@ -303,9 +304,11 @@ func HandCases() []HandCase {
 				h.Reply(4, 3, 3000, "Hand reply two.")
 			}},
 		{ID: "compaction-big-file", Doc: "a file over 5 MiB (a long first prompt): a 2.0.x parallel batch (call, call, result, result, each the child of the line before), a compaction boundary, and a batch with the same message.id and other tool ids: the reader reads from the boundary on, so the first batch's calls are not gathered",
-			Build: func(h *Hand) { parallelRepeated(h, BigPad) }},
+			Build: func(h *Hand) { parallelRepeated(h, BigPad, 0) }},
 		{ID: "task-notification-end", Doc: "the file ends on a user entry with origin.kind task-notification",
 			Build: func(h *Hand) { linear(h); taskNotification(h, 5, 4, 4000) }},
+		{ID: "compaction-big-last-line", Doc: "as compaction-big-file, the file over 5 MiB by its last line alone (the last reply ends in the padding; every earlier line starts in the first 5 KiB): the reader goes by the file's size, so it reads from the boundary on too",
+			Build: func(h *Hand) { parallelRepeated(h, 0, BigPad) }},
 	}
 }
 
