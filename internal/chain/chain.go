@@ -147,13 +147,21 @@ type convKey struct {
 	opt  Options
 }
 
-// Build loads recs (one file, in file order).
-func Build(recs []*entry.Record) *Graph {
+// Build loads recs (one file, in file order) when the file's size is not
+// known: BuildSize(recs, 0).
+func Build(recs []*entry.Record) *Graph { return BuildSize(recs, 0) }
+
+// BuildSize loads recs, one file's records in file order, of a file of
+// size bytes: the reader goes by the file's size to decide whether it
+// reads it whole (BigFile). size <= 0: not known, and the last record's
+// offset stands for it (a lower bound: a last line that alone takes the
+// file over BigFile is not counted).
+func BuildSize(recs []*entry.Record, size int64) *Graph {
 	g := &Graph{Records: recs, byUUID: make(map[string]int, len(recs)), parent: make([]string, len(recs)),
 		kept: make([]bool, len(recs)), up: make([]int32, len(recs))}
 	var bridge map[string]string
 	var first []int32 // per uuid in first-seen order, its first record
-	g.From = loadFrom(recs)
+	g.From = loadFrom(recs, size)
 	for i, r := range recs {
 		if i < g.From {
 			continue
@@ -203,15 +211,22 @@ func Build(recs []*entry.Record) *Graph {
 // (measured on 2.1.110, 2.1.330 and 2.1.332, the oracle's hand case
 // compaction-big-file: at 5,247,071 and 5,248,850 bytes a parallel call's
 // lines before the boundary that share the message.id of one after it are
-// not gathered; at 5,125,998 bytes they are).
+// not gathered; at 5,125,998 bytes they are). It goes by the file's size:
+// over 5 MiB by its last line alone (hand case compaction-big-last-line),
+// the file is read from the boundary too.
 const BigFile = 5 << 20
 
 // loadFrom is the index of the first record the reader loads: that of the
-// last compaction boundary without preservedSegment when the file is over
-// BigFile, else 0. The file's size is taken as the last record's offset (a
-// last line that alone takes the file over BigFile is not counted).
-func loadFrom(recs []*entry.Record) int {
-	if len(recs) == 0 || recs[len(recs)-1].Offset <= BigFile {
+// last compaction boundary without preservedSegment when the file (size
+// bytes, see BuildSize) is over BigFile, else 0.
+func loadFrom(recs []*entry.Record, size int64) int {
+	if len(recs) == 0 {
+		return 0
+	}
+	if size <= 0 {
+		size = recs[len(recs)-1].Offset
+	}
+	if size <= BigFile {
 		return 0
 	}
 	for i := len(recs) - 1; i > 0; i-- {

@@ -192,3 +192,27 @@ func TestFirstAndLastWith(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildSizeBound: a file over BigFile is loaded from its last
+// compaction boundary without preservedSegment on, by the file's size
+// (BuildSize), not where its last line starts; Build, the size not known,
+// goes by the last record's offset.
+func TestBuildSizeBound(t *testing.T) {
+	rs := recs("a< user", "b<a assistant", "c system", "d<c user", "e<d assistant")
+	rs[2].Rare = &entry.Rare{Subtype: "compact_boundary"}
+	for i, r := range rs {
+		r.Offset = int64(i) * 100 // every line starts in the first KiB
+	}
+	for _, c := range []struct {
+		size int64
+		from int
+	}{{BigFile, 0}, {BigFile + 1, 2}, {0, 0}} {
+		if g := BuildSize(rs, c.size); g.From != c.from {
+			t.Errorf("BuildSize(size %d): loads from record %d, want %d", c.size, g.From, c.from)
+		}
+	}
+	rs[4].Offset = BigFile + 1
+	if g := Build(rs); g.From != 2 {
+		t.Errorf("Build, last line at %d: loads from record %d, want 2", rs[4].Offset, g.From)
+	}
+}

@@ -55,3 +55,29 @@ func listOrUndo(st *store.Store, list bool, undo string, stdout io.Writer) (code
 	}
 	return 0, false, nil
 }
+
+// printWritten says what a fix or redact run wrote, in one format for both:
+// "wrote N file(s)[, carrying over B bytes appended meanwhile]; backup run
+// ID in RUNDIR", what the backups hold when it must be said (note), and
+// the command that undoes the run.
+func printWritten(w io.Writer, cmd string, done []store.Written, run *store.Run, backupDir, note string) {
+	var carried int64
+	for _, d := range done {
+		carried += d.Carried
+	}
+	more := ""
+	if carried > 0 {
+		more = fmt.Sprintf(", carrying over %d bytes appended meanwhile", carried)
+	}
+	if note != "" {
+		note = " (" + note + ")"
+	}
+	fmt.Fprintf(w, "wrote %d file(s)%s; backup run %s in %s%s\nundo: %s\n", len(done), more, report.Sanitize(run.ID()),
+		report.Sanitize(run.Dir()), note, undoCommand(cmd, run.ID(), backupDir))
+}
+
+// undoCommand is the command that undoes run id of backup folder dir with
+// ccvet cmd (fix or redact), as it can be typed.
+func undoCommand(cmd, id, dir string) string {
+	return "ccvet " + cmd + " --undo " + shellWord(id) + " --backup-dir " + shellWord(dir)
+}

@@ -232,7 +232,7 @@ func runFix(o *fixOptions, paths []string, stdin io.Reader, stdout, stderr io.Wr
 	}
 	if werr != nil {
 		if run != nil && o.format != "text" {
-			fmt.Fprintf(stderr, "ccvet fix: %d file(s) written before this; undo: %s\n", written, undoCommand(run.ID(), st.Dir))
+			fmt.Fprintf(stderr, "ccvet fix: %d file(s) written before this; undo: %s\n", written, undoCommand("fix", run.ID(), st.Dir))
 		}
 		return 0, werr
 	}
@@ -289,12 +289,6 @@ func displayPath(res *fix.Result, p string) string {
 		}
 	}
 	return p
-}
-
-// undoCommand is the command that undoes run id of backup folder dir, as
-// it can be typed.
-func undoCommand(id, dir string) string {
-	return "ccvet fix --undo " + shellWord(id) + " --backup-dir " + shellWord(dir)
 }
 
 // shellWord quotes s for a POSIX shell when it needs it; control
@@ -412,16 +406,7 @@ func printPlan(w io.Writer, res *fix.Result, o *fixOptions, done []store.Written
 			counts[rules.FixSafe], counts[rules.FixUnsafe], counts[rules.FixManual], files, counts[rules.FixNone])
 		switch {
 		case written > 0:
-			var carried int64
-			for _, d := range done {
-				carried += d.Carried
-			}
-			more := ""
-			if carried > 0 {
-				more = fmt.Sprintf(", carrying over %d bytes appended meanwhile", carried)
-			}
-			fmt.Fprintf(&b, "wrote %d file(s)%s; backup run %s in %s\nundo: %s\n", written, more, report.Sanitize(run.ID()),
-				report.Sanitize(run.Dir()), undoCommand(run.ID(), backupDir))
+			printWritten(&b, "fix", done, run, backupDir, "")
 		case !o.write && (counts[rules.FixSafe] > 0 || counts[rules.FixUnsafe] > 0 && o.unsafe):
 			fmt.Fprintln(&b, "nothing written: run with --write to apply")
 		}

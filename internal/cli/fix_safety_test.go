@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ccvet/ccvet/internal/fix/store/storetest"
 )
 
 // secondSession copies fixHome's broken transcript into another project
@@ -278,7 +280,7 @@ func TestFixWriteAndUndoUnderAppender(t *testing.T) {
 			orig, _ := os.ReadFile(file)
 			bak := filepath.Join(t.TempDir(), "bak")
 			if where == "other" {
-				bak = filepath.Join(otherFileSystem(t, file), "bak")
+				bak = filepath.Join(storetest.OtherFileSystem(t, file), "bak")
 			}
 			stop := make(chan struct{})
 			a := appendDuring(file, 0, stop)

@@ -99,8 +99,10 @@ func runRedact(o *redactOptions, paths []string, stdin io.Reader, stdout io.Writ
 			}
 		}
 	}
-	var run *store.Run
-	written := 0
+	var (
+		run  *store.Run
+		done []store.Written
+	)
 	if o.write && len(plan.Files) > 0 {
 		changes := make([]store.Change, 0, len(plan.Files))
 		for _, f := range plan.Files {
@@ -114,17 +116,16 @@ func runRedact(o *redactOptions, paths []string, stdin io.Reader, stdout io.Writ
 		// changed file refuses the run before any file is written. The
 		// manifest keeps no edit records: their old bytes would hold the
 		// secrets (the backups do, and the docs say so).
-		r, done, err := st.Write("redact", Version(), changes)
-		run, written = r, len(done)
+		run, done, err = st.Write("redact", Version(), changes)
 		if err != nil {
-			if written > 0 && run != nil {
+			if len(done) > 0 && run != nil {
 				return 0, fmt.Errorf("%w (%d file(s) already redacted; undo: %s)",
-					err, written, "ccvet redact --undo "+shellWord(run.ID())+" --backup-dir "+shellWord(st.Dir))
+					err, len(done), undoCommand("redact", run.ID(), st.Dir))
 			}
 			return 0, err
 		}
 	}
-	printRedactPlan(stdout, plan, o, written, run, st.Dir)
+	printRedactPlan(stdout, plan, o, done, run, st.Dir)
 	if len(plan.Secrets) > 0 && !o.write {
 		return ExitFindings, nil
 	}
@@ -150,7 +151,7 @@ func redactChange(f *redact.File) (store.Change, error) {
 	return store.Change{Path: f.OSPath, Orig: f.Orig, New: out, Fixes: notes}, nil
 }
 
-func printRedactPlan(w io.Writer, plan *redact.Plan, o *redactOptions, written int, run *store.Run, backupDir string) {
+func printRedactPlan(w io.Writer, plan *redact.Plan, o *redactOptions, done []store.Written, run *store.Run, backupDir string) {
 	if len(plan.Secrets) == 0 {
 		if !o.quiet {
 			fmt.Fprintln(w, "no secret found")
@@ -176,10 +177,9 @@ func printRedactPlan(w io.Writer, plan *redact.Plan, o *redactOptions, written i
 	}
 	fmt.Fprintln(w)
 	switch {
-	case written > 0:
-		fmt.Fprintf(w, "%d secret(s) redacted in %d file(s); backup run %s in %s (the backups hold the secrets)\n",
-			len(plan.Secrets), written, run.ID(), report.Sanitize(backupDir))
-		fmt.Fprintf(w, "undo: ccvet redact --undo %s --backup-dir %s\n", shellWord(run.ID()), shellWord(backupDir))
+	case len(done) > 0:
+		fmt.Fprintf(w, "%d secret(s) redacted\n", len(plan.Secrets))
+		printWritten(w, "redact", done, run, backupDir, "the backups hold the secrets")
 	default:
 		fmt.Fprintf(w, "%d secret(s) in %d file(s); nothing written (ccvet redact --write replaces them; revoke them too)\n",
 			len(plan.Secrets), len(plan.Files))

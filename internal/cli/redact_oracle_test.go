@@ -23,39 +23,14 @@ import (
 // placeholders) and no secret in any request. Opt-in (CCVET_ORACLE=1);
 // 2.1.330 and 2.1.332 unless CCVET_ORACLE_VERSIONS names others.
 func TestRedactRealResume(t *testing.T) {
-	oracle.Require(t)
-	cache, err := oracle.CacheRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("CCVET_CLAUDE_CACHE", cache) // before HOME moves to a temp folder
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(home, ".claude"))
-	t.Setenv("XDG_STATE_HOME", filepath.Join(home, "state"))
-	versions := []string{"2.1.330", "2.1.332"}
-	if v := os.Getenv("CCVET_ORACLE_VERSIONS"); v != "" {
-		versions = strings.Split(v, ",")
-	}
-	for _, v := range versions {
-		bin, err := oracle.Install(context.Background(), v)
-		if err != nil {
-			t.Errorf("Claude Code %s: %v", v, err)
-			continue
-		}
-		t.Run(v, func(t *testing.T) { redactRealResume(t, v, bin) })
-	}
+	oracle.RunVersions(t, []string{"2.1.330", "2.1.332"}, redactRealResume)
 }
 
 func redactRealResume(t *testing.T, v, bin string) {
 	ctx := context.Background()
 	g := secrettest.New(332)
 	aws, gh, slack := g.AWS(), g.GitHub(), g.Slack()
-	srv, err := oracle.NewServer()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := oracle.TestServer(t)
 	env, err := oracle.NewEnv(v, bin, filepath.Join(t.TempDir(), "env"), srv)
 	if err != nil {
 		t.Fatal(err)
@@ -117,38 +92,13 @@ func redactRealResume(t *testing.T, v, bin string) {
 	}
 	old := time.Now().Add(-time.Hour)
 	resume := func() []oracle.Request {
-		srv.Reset()
-		rr, err := env.Run(ctx, oracle.RunOpts{Prompt: oracle.Prompt("Go on.", oracle.Text("Resumed.")), Args: []string{"--resume", r.SessionID}})
+		rr, reqs, err := env.Resume(ctx, r.SessionID, oracle.Prompt("Go on.", oracle.Text("Resumed.")), 0)
 		if err != nil || rr.Exit != 0 {
 			t.Fatalf("resume: %v %+v", err, rr)
 		}
-		return srv.Requests()
+		return reqs
 	}
-	mainShape := func(reqs []oracle.Request) []string {
-		for _, q := range reqs {
-			if q.Kind == "main" {
-				msgs, _ := q.Messages()
-				var out []string
-				for _, m := range msgs {
-					for _, b := range m.Content {
-						switch b.Type {
-						case "tool_use":
-							out = append(out, m.Role+" tool_use "+b.ID+" "+string(b.Input))
-						case "tool_result":
-							out = append(out, m.Role+" tool_result "+b.ToolUseID)
-						case "text":
-							if !strings.HasPrefix(strings.TrimSpace(b.Text), "<") {
-								out = append(out, m.Role+" text "+b.Text)
-							}
-						}
-					}
-				}
-				return out
-			}
-		}
-		return nil
-	}
-	before := mainShape(resume())
+	before := oracle.MainShape(resume(), true)
 	if len(before) == 0 {
 		t.Fatal("the resume sent no main request")
 	}
@@ -198,7 +148,7 @@ func redactRealResume(t *testing.T, v, bin string) {
 			}
 		}
 	}
-	after := mainShape(reqs)
+	after := oracle.MainShape(reqs, true)
 	// What was sent before, with each secret read as its placeholder.
 	repl := strings.NewReplacer(aws, "[REDACTED:aws-access-token:"+secret.Fingerprint(aws)+"]",
 		gh, "[REDACTED:github-pat:"+secret.Fingerprint(gh)+"]", slack, "[REDACTED:slack-bot-token:"+secret.Fingerprint(slack)+"]")

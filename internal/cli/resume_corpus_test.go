@@ -29,10 +29,7 @@ func TestResumeAgreesOnCorpus(t *testing.T) {
 		t.Skip("no corpus at " + corpusDir)
 	}
 	ctx := context.Background()
-	versions := []string{"2.1.332"}
-	if v := os.Getenv("CCVET_ORACLE_VERSIONS"); v != "" {
-		versions = strings.Split(v, ",")
-	}
+	versions := oracle.VersionsOr("2.1.332")
 	var files []string
 	_ = filepath.WalkDir(corpusDir, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !sessionFileRE.MatchString(d.Name()) || !strings.Contains(filepath.ToSlash(p), "/projects/") {
@@ -44,16 +41,8 @@ func TestResumeAgreesOnCorpus(t *testing.T) {
 		return nil
 	})
 	sort.Strings(files)
-	srv, err := oracle.NewServer()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	for _, v := range versions {
-		bin, err := oracle.Install(ctx, v)
-		if err != nil {
-			t.Fatal(err)
-		}
+	srv := oracle.TestServer(t)
+	for v, bin := range oracle.InstallEach(ctx, t, versions) {
 		compared, equal := 0, 0
 		for k, f := range files {
 			data, err := os.ReadFile(f)
@@ -72,24 +61,14 @@ func TestResumeAgreesOnCorpus(t *testing.T) {
 			if err := os.WriteFile(path, data, 0o600); err != nil {
 				t.Fatal(err)
 			}
-			pred := predictResume(t, v, path)
-			srv.Reset()
+			pred := predictResume(t, v, path, resumeSignature)
 			id := strings.TrimSuffix(filepath.Base(f), ".jsonl")
-			if _, err := env.Run(ctx, oracle.RunOpts{Prompt: oracle.ResumePrompt, Args: []string{"--resume", id}, Timeout: 90 * time.Second}); err != nil {
+			run, reqs, err := env.Resume(ctx, id, oracle.ResumePrompt, 90*time.Second)
+			if err != nil {
 				t.Errorf("%s: %v", f, err)
 				continue
 			}
-			real := "FAILED"
-			for _, q := range srv.Requests() {
-				if q.Kind == "main" || q.Kind == "invalid" {
-					msgs, err := q.Messages()
-					if err != nil {
-						t.Fatal(err)
-					}
-					real = signatureFor(msgs, oracle.ResumePrompt)
-					break
-				}
-			}
+			real, _ := sentSignature(t, oracle.Resumed{Run: run, Requests: reqs}, func(msgs []oracle.Message) string { return signatureFor(msgs, oracle.ResumePrompt) })
 			compared++
 			if real == pred {
 				equal++

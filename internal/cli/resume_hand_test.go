@@ -3,10 +3,6 @@
 package cli
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
-
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,22 +18,10 @@ import (
 // the first words of each text, thinking blocks, their order. None of the
 // cases is damage: lint must report no error of a reader rule on any.
 func TestResumeAgreesOnHandCases(t *testing.T) {
-	oracle.Require(t)
-	ctx := context.Background()
-	versions := agreementVersions(ctx, t)
-	srv, err := oracle.NewServer()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	type tally struct{ compared, equal, lintClean int }
-	totals := map[string]*tally{}
-	for _, v := range versions {
-		bin, err := oracle.Install(ctx, v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		totals[v] = &tally{}
+	ctx, tally := startAgreement(t)
+	srv := oracle.TestServer(t)
+	lintClean := map[string]int{}
+	for v, bin := range oracle.InstallEach(ctx, t, tally.versions) {
 		for _, c := range oracle.HandCases() {
 			env, err := oracle.NewEnv(v, bin, filepath.Join(t.TempDir(), c.ID), srv)
 			if err != nil {
@@ -48,25 +32,12 @@ func TestResumeAgreesOnHandCases(t *testing.T) {
 				t.Errorf("%s %s: %v", v, c.ID, err)
 				continue
 			}
-			real := "FAILED"
-			if q, ok := r.Main(); ok {
-				msgs, err := q.Messages()
-				if err != nil {
-					t.Fatal(err)
-				}
-				real = oracle.HandSignature(msgs)
-			}
+			real, why := sentSignature(t, r, oracle.HandSignature)
 			path, _, err := env.HandFile(c)
 			if err != nil {
 				t.Fatal(err)
 			}
-			pred := predictHand(t, v, path)
-			totals[v].compared++
-			if pred == real {
-				totals[v].equal++
-			} else {
-				t.Errorf("%s/%s: ccvet resume and the real reader disagree\n real:  %s\n ccvet: %s", v, c.ID, real, pred)
-			}
+			tally.check(t, v, c.ID, real, why, predictResume(t, v, path, oracle.HandSignature))
 			res, _, _ := runJSON(t, "--no-config", "--reader-version", v, path)
 			var errs []string
 			for _, f := range res.Findings {
@@ -75,7 +46,7 @@ func TestResumeAgreesOnHandCases(t *testing.T) {
 				}
 			}
 			if len(errs) == 0 {
-				totals[v].lintClean++
+				lintClean[v]++
 			} else if why, ok := lintPending[c.ID]; ok {
 				t.Logf("%s/%s: lint still reports %s (%s)", v, c.ID, strings.Join(errs, "; "), why)
 			} else {
@@ -83,9 +54,9 @@ func TestResumeAgreesOnHandCases(t *testing.T) {
 			}
 		}
 	}
-	for _, v := range versions {
-		tl := totals[v]
-		t.Logf("hand-written cases, reader %s: %d compared, %d equal, %d without a lint error", v, tl.compared, tl.equal, tl.lintClean)
+	tally.log(t, "hand-written cases, ")
+	for _, v := range tally.versions {
+		t.Logf("hand-written cases, reader %s: %d without a lint error", v, lintClean[v])
 	}
 }
 
@@ -93,24 +64,3 @@ func TestResumeAgreesOnHandCases(t *testing.T) {
 // differ from the real reader, each with the reason: logged, not failed.
 // Empty: the byte order mark case is read as the reader reads it.
 var lintPending = map[string]string{}
-
-// predictHand runs ccvet resume on path and returns oracle.HandSignature
-// of the messages it predicts ("FAILED" when it predicts no request).
-func predictHand(t *testing.T, v, path string) string {
-	t.Helper()
-	var stdout, stderr bytes.Buffer
-	if code := Main([]string{"resume", "--reader-version", v, "--format", "json", path}, strings.NewReader(""), &stdout, &stderr); code != ExitOK {
-		t.Fatalf("ccvet resume %s: exit %d: %s", path, code, stderr.String())
-	}
-	var doc struct {
-		Failed   string           `json:"failed"`
-		Messages []oracle.Message `json:"messages"`
-	}
-	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
-		t.Fatalf("ccvet resume JSON: %v", err)
-	}
-	if doc.Failed != "" {
-		return "FAILED"
-	}
-	return oracle.HandSignature(doc.Messages)
-}

@@ -32,26 +32,13 @@ import (
 // TestResumeAgreesOnTheMatrix; this one plays every healthy scenario and
 // damages of its own on the parallel and write-edit sessions.
 func TestResumeAgreesWithRealReader(t *testing.T) {
-	oracle.Require(t)
-	ctx := context.Background()
-	versions := agreementVersions(ctx, t)
-	srv, err := oracle.NewServer()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	ctx, tally := startAgreement(t)
+	srv := oracle.TestServer(t)
 	// The damaged copies are tried on these scenarios; the others only healthy.
 	damaged := map[string]bool{"parallel": true, "write-edit": true}
 	wanted := map[string]bool{"plain": true, "tool": true, "parallel": true, "write-edit": true, "subagent": true,
 		"resume": true, "continue": true, "compact": true}
-	type tally struct{ compared, equal int }
-	totals := map[string]*tally{}
-	for _, v := range versions {
-		bin, err := oracle.Install(ctx, v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		totals[v] = &tally{}
+	for v, bin := range oracle.InstallEach(ctx, t, tally.versions) {
 		for _, sc := range oracle.Scenarios() {
 			if !wanted[sc.Name] {
 				continue
@@ -81,19 +68,18 @@ func TestResumeAgreesWithRealReader(t *testing.T) {
 				if !ok {
 					continue
 				}
-				name := v + "/" + sc.Name + "/" + c.name
+				name := sc.Name + "/" + c.name
 				if err := os.WriteFile(path, data, 0o644); err != nil {
 					t.Fatal(err)
 				}
-				pred := predictResume(t, v, path)
-				srv.Reset()
-				rec, err := env.Run(ctx, oracle.RunOpts{Prompt: resumePrompt, Args: []string{"--resume", id}, Timeout: 90 * time.Second})
+				pred := predictResume(t, v, path, resumeSignature)
+				rec, reqs, err := env.Resume(ctx, id, resumePrompt, 90*time.Second)
 				if err != nil {
-					t.Errorf("%s: %v", name, err)
+					t.Errorf("%s/%s: %v", v, name, err)
 					continue
 				}
 				real := "FAILED"
-				for _, r := range srv.Requests() {
+				for _, r := range reqs {
 					if r.Kind != "main" {
 						continue
 					}
@@ -111,21 +97,14 @@ func TestResumeAgreesWithRealReader(t *testing.T) {
 				if real == "FAILED" {
 					why = fmt.Sprintf(" (exit %d: %q %q)", rec.Exit, rec.Stderr, rec.Result)
 				}
-				totals[v].compared++
-				if real == pred {
-					totals[v].equal++
-				} else {
-					t.Errorf("%s: ccvet resume and the real reader disagree\n real: %s%s\n ccvet: %s", name, real, why, pred)
-				}
+				tally.check(t, v, name, real, why, pred)
 				if err := os.WriteFile(path, healthy, 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
 		}
 	}
-	for _, v := range versions {
-		t.Logf("reader %s: %d cases compared, %d equal", v, totals[v].compared, totals[v].equal)
-	}
+	tally.log(t, "")
 }
 
 const resumePrompt = "Resume check: reply briefly."
@@ -149,14 +128,9 @@ func agreementVersions(ctx context.Context, t *testing.T) []string {
 // the messages sent with what ccvet resume predicts (see
 // TestResumeAgreesWithRealReader).
 func TestResumeAgreesOnTheMatrix(t *testing.T) {
-	oracle.Require(t)
-	ctx := context.Background()
-	versions := agreementVersions(ctx, t)
+	ctx, tally := startAgreement(t)
 	prompt := oracle.ResumePrompt
-	type tally struct{ compared, equal int }
-	totals := map[string]*tally{}
-	for _, v := range versions {
-		totals[v] = &tally{}
+	for _, v := range tally.versions {
 		m := oracle.NewMatrix(t.TempDir())
 		for _, c := range oracle.Corruptions() {
 			if !oracle.Selected(c.ID) {
@@ -174,39 +148,23 @@ func TestResumeAgreesOnTheMatrix(t *testing.T) {
 			if err := os.WriteFile(copyPath, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			pred := predictResume(t, v, copyPath)
+			pred := predictResume(t, v, copyPath, resumeSignature)
 			r, err := b.Resume(ctx, data, prompt)
 			if err != nil {
 				t.Errorf("%s %s: %v", v, c.ID, err)
 				continue
 			}
-			real, why := "FAILED", ""
-			if q, ok := r.Main(); ok {
-				msgs, err := q.Messages()
-				if err != nil {
-					t.Fatal(err)
-				}
-				real = signatureFor(msgs, prompt)
-			} else {
-				why = fmt.Sprintf(" (exit %d: %q %q)", r.Run.Exit, r.Run.Stderr, r.Run.Result)
-			}
-			totals[v].compared++
-			if real == pred {
-				totals[v].equal++
-			} else {
-				t.Errorf("%s/%s: ccvet resume and the real reader disagree\n real: %s%s\n ccvet: %s", v, c.ID, real, why, pred)
-			}
+			real, why := sentSignature(t, r, func(msgs []oracle.Message) string { return signatureFor(msgs, prompt) })
+			tally.check(t, v, c.ID, real, why, pred)
 			if pv, ok := resume.ParseVersion(v); ok && !pv.Less(resume.Newest) {
 				// The default reader is today's: it must predict this version too.
-				if def := predictResume(t, "", copyPath); def != real {
+				if def := predictResume(t, "", copyPath, resumeSignature); def != real {
 					t.Errorf("%s/%s: ccvet resume (default reader) and the real reader disagree\n real: %s%s\n ccvet: %s", v, c.ID, real, why, def)
 				}
 			}
 		}
 	}
-	for _, v := range versions {
-		t.Logf("matrix, reader %s: %d cases compared, %d equal", v, totals[v].compared, totals[v].equal)
-	}
+	tally.log(t, "matrix, ")
 }
 
 func contains(list []string, s string) bool {
@@ -228,9 +186,61 @@ func newestFile(files []string) string {
 	return best
 }
 
+// An agreement counts, per reader version, the cases compared and those
+// on which ccvet resume predicts what the real reader sent.
+type agreement struct {
+	versions        []string
+	compared, equal map[string]int
+}
+
+// startAgreement skips t unless the oracle is enabled, and returns the
+// tally of the reader versions the agreement tests cover.
+func startAgreement(t *testing.T) (context.Context, *agreement) {
+	t.Helper()
+	oracle.Require(t)
+	ctx := context.Background()
+	return ctx, &agreement{versions: agreementVersions(ctx, t), compared: map[string]int{}, equal: map[string]int{}}
+}
+
+// check compares what the real reader of v sent on case name (why: how it
+// failed, when it did) with ccvet's prediction, and reports a difference.
+func (a *agreement) check(t *testing.T, v, name, real, why, pred string) bool {
+	t.Helper()
+	a.compared[v]++
+	if real == pred {
+		a.equal[v]++
+		return true
+	}
+	t.Errorf("%s/%s: ccvet resume and the real reader disagree\n real: %s%s\n ccvet: %s", v, name, real, why, pred)
+	return false
+}
+
+// log says the counts of each version, what naming the cases.
+func (a *agreement) log(t *testing.T, what string) {
+	for _, v := range a.versions {
+		t.Logf("%sreader %s: %d cases compared, %d equal", what, v, a.compared[v], a.equal[v])
+	}
+}
+
+// sentSignature is sig of the messages of the resume's main request, or
+// "FAILED" and why when it sent none.
+func sentSignature(t *testing.T, r oracle.Resumed, sig func([]oracle.Message) string) (real, why string) {
+	t.Helper()
+	q, ok := r.Main()
+	if !ok {
+		return "FAILED", fmt.Sprintf(" (exit %d: %q %q)", r.Run.Exit, r.Run.Stderr, r.Run.Result)
+	}
+	msgs, err := q.Messages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sig(msgs), ""
+}
+
 // predictResume runs ccvet resume on path for reader v ("" for the
-// default, today's reader) and returns its signature.
-func predictResume(t *testing.T, v, path string) string {
+// default, today's reader) and returns sig of the messages it predicts
+// ("FAILED" when it predicts no request).
+func predictResume(t *testing.T, v, path string, sig func([]oracle.Message) string) string {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	args := []string{"resume", "--format", "json", path}
@@ -250,8 +260,11 @@ func predictResume(t *testing.T, v, path string) string {
 	if doc.Failed != "" {
 		return "FAILED"
 	}
-	return signatureFor(doc.Messages, "")
+	return sig(doc.Messages)
 }
+
+// resumeSignature is signatureFor with no prompt to leave out.
+func resumeSignature(msgs []oracle.Message) string { return signatureFor(msgs, "") }
 
 // signature is the messages in short: "user[text] assistant[tool_use:ID]
 // user[tool_result:ID]". Run-time additions are left out: system messages,
@@ -292,14 +305,8 @@ func signatureFor(msgs []oracle.Message, prompt string) string {
 					continue
 				}
 				toks = append(toks, "text")
-			case "tool_use":
-				toks = append(toks, "tool_use:"+b.ID)
-			case "tool_result":
-				s := "tool_result:" + b.ToolUseID
-				if b.IsError {
-					s += ":error"
-				}
-				toks = append(toks, s)
+			case "tool_use", "tool_result":
+				toks = append(toks, oracle.ToolToken(b))
 			case "thinking", "redacted_thinking":
 			default:
 				toks = append(toks, b.Type)

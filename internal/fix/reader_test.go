@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 	"time"
 
@@ -23,60 +22,12 @@ import (
 // healthy file sends. Opt-in like every oracle test (CCVET_ORACLE=1);
 // 2.1.330 and 2.1.110 unless CCVET_ORACLE_VERSIONS names others.
 func TestRealReader(t *testing.T) {
-	oracle.Require(t)
-	cache, err := oracle.CacheRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("CCVET_CLAUDE_CACHE", cache) // before HOME moves to a temp folder
-	isolate(t)
-	versions := []string{"2.1.330", "2.1.110"}
-	if v := os.Getenv("CCVET_ORACLE_VERSIONS"); v != "" {
-		versions = strings.Split(v, ",")
-	}
-	ran := 0
-	for _, v := range versions {
-		bin, err := oracle.Install(context.Background(), v)
-		if err != nil {
-			t.Errorf("Claude Code %s: %v", v, err)
-			continue
-		}
-		ran++
-		t.Run(v, func(t *testing.T) { realReader(t, v, bin) })
-	}
-	if ran == 0 {
-		t.Fatal("no Claude Code version to run")
-	}
-}
-
-// shape is what a request's messages say, without the texts Claude Code
-// adds around them (reminders, dates): roles, tool ids, plain texts.
-func shape(msgs []oracle.Message) []string {
-	var out []string
-	for _, m := range msgs {
-		for _, b := range m.Content {
-			switch b.Type {
-			case "tool_use":
-				out = append(out, m.Role+" tool_use "+b.ID)
-			case "tool_result":
-				out = append(out, m.Role+" tool_result "+b.ToolUseID)
-			case "text":
-				if !strings.HasPrefix(strings.TrimSpace(b.Text), "<") {
-					out = append(out, m.Role+" text "+b.Text)
-				}
-			}
-		}
-	}
-	return out
+	oracle.RunVersions(t, []string{"2.1.330", "2.1.110"}, realReader)
 }
 
 func realReader(t *testing.T, v, bin string) {
 	ctx := context.Background()
-	srv, err := oracle.NewServer()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := oracle.TestServer(t)
 	base, err := oracle.NewEnv(v, bin, filepath.Join(t.TempDir(), "healthy"), srv)
 	if err != nil {
 		t.Fatal(err)
@@ -99,21 +50,11 @@ func realReader(t *testing.T, v, bin string) {
 	}
 
 	resume := func(e *oracle.Env) ([]oracle.Request, oracle.RunRecord) {
-		srv.Reset()
-		r, err := e.Run(ctx, oracle.RunOpts{Prompt: oracle.Prompt("Go on.", oracle.Text("Resumed.")), Args: []string{"--resume", id}})
+		r, reqs, err := e.Resume(ctx, id, oracle.Prompt("Go on.", oracle.Text("Resumed.")), 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return srv.Requests(), r
-	}
-	mainShape := func(reqs []oracle.Request) []string {
-		for _, q := range reqs {
-			if q.Kind == "main" {
-				msgs, _ := q.Messages()
-				return shape(msgs)
-			}
-		}
-		return nil
+		return reqs, r
 	}
 	// Every case runs in the healthy session's own environment (the project
 	// folder encodes its working folder), with the file put back first.
@@ -126,7 +67,7 @@ func realReader(t *testing.T, v, bin string) {
 		return base
 	}
 	reqs, br := resume(fresh("baseline", healthy))
-	want := mainShape(reqs)
+	want := oracle.MainShape(reqs, false)
 	if len(want) == 0 {
 		kinds := []string{}
 		for _, q := range reqs {
@@ -168,7 +109,7 @@ func realReader(t *testing.T, v, bin string) {
 			if run.Exit != 0 {
 				t.Fatalf("claude --resume exited %d: %s", run.Exit, run.Stderr)
 			}
-			have := mainShape(reqs)
+			have := oracle.MainShape(reqs, false)
 			if len(have) == 0 {
 				t.Fatal("no main request after the fix")
 			}
@@ -202,16 +143,8 @@ func realReader(t *testing.T, v, bin string) {
 // unsafe one, it is accepted.
 func TestRealReaderCatalogue(t *testing.T) {
 	oracle.Require(t)
-	cache, err := oracle.CacheRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("CCVET_CLAUDE_CACHE", cache)
-	isolate(t)
-	versions := []string{"2.1.330", "2.1.110"}
-	if v := os.Getenv("CCVET_ORACLE_VERSIONS"); v != "" {
-		versions = strings.Split(v, ",")
-	}
+	oracle.Isolate(t)
+	versions := oracle.VersionsOr("2.1.330", "2.1.110")
 	m := oracle.NewMatrix(t.TempDir())
 	ctx := context.Background()
 	for _, v := range versions {

@@ -30,7 +30,7 @@ func resumeView(data []byte, lf *layout.File) (leaf string, reached map[string]b
 		}
 		off = end + 1
 	}
-	g := chain.Build(recs)
+	g := chain.BuildSize(recs, int64(len(data)))
 	li := -1
 	if lf.Kind == layout.Subagent && lf.AgentID != "" {
 		li = g.AgentLeaf(lf.AgentID)

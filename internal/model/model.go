@@ -264,14 +264,15 @@ type File struct {
 	Asks []Ask
 
 	emit  func(finding.Finding)
-	graph *chain.Graph // chain.Build(Records), once Graph asked for it
+	graph *chain.Graph // chain.BuildSize(Records, Bytes), once Graph asked for it
 }
 
-// Graph is chain.Build(f.Records), built once and shared by the file rules
-// (they run one after the other, and the graph is read-only once built).
+// Graph is chain.BuildSize(f.Records, f.Bytes), built once and shared by
+// the file rules (they run one after the other, and the graph is
+// read-only once built).
 func (f *File) Graph() *chain.Graph {
 	if f.graph == nil || len(f.graph.Records) != len(f.Records) {
-		f.graph = chain.Build(f.Records)
+		f.graph = chain.BuildSize(f.Records, f.Bytes)
 	}
 	return f.graph
 }

@@ -10,11 +10,15 @@ import (
 	"testing"
 )
 
-// TestTestOnly: internal/oracle is test-only code: no non-test file outside
-// it imports it, and it has no main package.
+// TestTestOnly: internal/oracle and internal/fix/store/storetest are
+// test-only code: no non-test file outside them imports them, and
+// internal/oracle has no main package.
 func TestTestOnly(t *testing.T) {
 	root := filepath.Join("..", "..")
-	const imp = `"github.com/ccvet/ccvet/internal/oracle"`
+	testOnly := map[string]string{ // import path: its folder
+		`"github.com/ccvet/ccvet/internal/oracle"`:              filepath.Join("internal", "oracle"),
+		`"github.com/ccvet/ccvet/internal/fix/store/storetest"`: filepath.Join("internal", "fix", "store", "storetest"),
+	}
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -33,8 +37,11 @@ func TestTestOnly(t *testing.T) {
 		if inOracle && strings.Contains(string(b), "\npackage main\n") {
 			t.Errorf("%s: a main package in internal/oracle", p)
 		}
-		if !inOracle && !strings.HasSuffix(p, "_test.go") && strings.Contains(string(b), imp) {
-			t.Errorf("%s imports internal/oracle outside a test", p)
+		for imp, dir := range testOnly {
+			rel, _ := filepath.Rel(root, filepath.Dir(p))
+			if rel != dir && !strings.HasSuffix(p, "_test.go") && strings.Contains(string(b), imp) {
+				t.Errorf("%s imports %s outside a test", p, imp)
+			}
 		}
 		return nil
 	})

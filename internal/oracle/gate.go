@@ -5,7 +5,6 @@ package oracle
 import (
 	"context"
 	"os"
-	"strings"
 	"sync"
 	"testing"
 
@@ -48,8 +47,8 @@ func Notice() {
 // Versions are the versions the oracle covers: $CCVET_ORACLE_VERSIONS (a
 // comma list) when set, else Pinned plus the newest published one.
 func Versions(ctx context.Context) ([]string, error) {
-	if v := os.Getenv("CCVET_ORACLE_VERSIONS"); v != "" {
-		return strings.Split(v, ","), nil
+	if v := VersionsOr(); v != nil {
+		return v, nil
 	}
 	out := append([]string(nil), Pinned...)
 	newest, err := Newest(ctx)

@@ -5,7 +5,6 @@ package oracle
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -67,8 +66,7 @@ func (h *Hand) Assistant(n, parent int, ms int64, id, model, content, stop strin
 
 // Reply writes an assistant text reply of a Claude model.
 func (h *Hand) Reply(n, parent int, ms int64, text string) {
-	h.Assistant(n, parent, ms, fmt.Sprintf("msg_hand%04d", n), "claude-sonnet-4-5-20250929",
-		`[{"type":"text","text":`+jsonString(text)+`}]`, `"end_turn"`)
+	h.Assistant(n, parent, ms, fmt.Sprintf("msg_hand%04d", n), claudeModel, blocks(TextBlock(text)), endTurn)
 }
 
 // System writes a system entry of a subtype with a content string.
@@ -124,8 +122,19 @@ type HandCase struct {
 // linear is the four-entry session every case starts from: prompt, reply,
 // prompt, reply, one second apart.
 func linear(h *Hand) {
+	firstTurn(h)
+	secondTurn(h)
+}
+
+// firstTurn writes the first prompt and reply (entries 1 and 2).
+func firstTurn(h *Hand) {
 	h.Prompt(1, 0, 0, "Hand prompt one.")
 	h.Reply(2, 1, 1000, "Hand reply one.")
+}
+
+// secondTurn writes the second prompt, child of entry 2, and its reply
+// (entries 3 and 4).
+func secondTurn(h *Hand) {
 	h.Prompt(3, 2, 2000, "Hand prompt two.")
 	h.Reply(4, 3, 3000, "Hand reply two.")
 }
@@ -138,13 +147,49 @@ func forked(h *Hand, t5, t6 int64) {
 	h.Reply(6, 5, t6, "Forked reply.")
 }
 
-const foreignModel = "glm-4.6"
+const (
+	foreignModel = "glm-4.6"
+	claudeModel  = "claude-sonnet-4-5-20250929"
+	endTurn      = `"end_turn"`
+	noStop       = "null"
+)
 
-func thinkingModel(h *Hand, model string) {
-	h.Prompt(1, 0, 0, "Hand prompt one.")
-	h.Assistant(2, 1, 1000, "msg_hand0002", model, "["+Thinking("Hand thought.", "c2lnbmF0dXJl")+","+TextBlock("Hand reply one.")+"]", `"end_turn"`)
-	h.Prompt(3, 2, 2000, "Hand prompt two.")
-	h.Reply(4, 3, 3000, "Hand reply two.")
+// blocks is a content list of raw JSON blocks.
+func blocks(b ...string) string { return "[" + strings.Join(b, ",") + "]" }
+
+// Blocks of the cases: a signed thinking block, an unsigned one, the
+// first reply's text.
+var (
+	signedThought   = Thinking("Hand thought.", "c2lnbmF0dXJl")
+	unsignedThought = Thinking("Hand thought.", "")
+	replyOne        = TextBlock("Hand reply one.")
+)
+
+// firstReply is linear with the first reply an assistant entry of model
+// with content blocks and stop_reason stop.
+func firstReply(model, stop string, content ...string) func(h *Hand) {
+	return func(h *Hand) {
+		h.Prompt(1, 0, 0, "Hand prompt one.")
+		h.Assistant(2, 1, 1000, "msg_hand0002", model, blocks(content...), stop)
+		secondTurn(h)
+	}
+}
+
+// thinkingModel is firstReply with a signed thinking block and a text.
+func thinkingModel(model string) func(h *Hand) {
+	return firstReply(model, endTurn, signedThought, replyOne)
+}
+
+// localCommand writes at n, n+1 the two system local_command entries of
+// a command: its name, then its output.
+func localCommand(h *Hand, n, parent int, ms int64) {
+	h.System(n, parent, ms, "local_command", "<command-name>/hand</command-name>\n            <command-message>hand</command-message>\n            <command-args></command-args>")
+	h.System(n+1, n, ms+1, "local_command", "<local-command-stdout>Hand output.</local-command-stdout>")
+}
+
+// taskNotification writes a user entry with origin.kind task-notification.
+func taskNotification(h *Hand, n, parent int, ms int64) {
+	h.User(n, parent, ms, jsonString("<task-notification>\n<task-id>hand1</task-id>\n<status>completed</status>\n<summary>Hand task done</summary>\n</task-notification>"), `,"origin":{"kind":"task-notification"}`)
 }
 
 // parallelBatch writes at n.. a prompt (parent: 0 for a root), two
@@ -158,26 +203,27 @@ func parallelBatch(h *Hand, n, parent int, ms int64, id, a, b, prompt, reply str
 		return `[{"type":"tool_result","tool_use_id":"` + t + `","content":"No files found"}]`
 	}
 	h.Prompt(n, parent, ms, prompt)
-	h.Assistant(n+1, n, ms+1000, id, "claude-sonnet-4-5-20250929", use(a), "null")
-	h.Assistant(n+2, n+1, ms+1100, id, "claude-sonnet-4-5-20250929", use(b), `"tool_use"`)
+	h.Assistant(n+1, n, ms+1000, id, claudeModel, use(a), noStop)
+	h.Assistant(n+2, n+1, ms+1100, id, claudeModel, use(b), `"tool_use"`)
 	h.User(n+3, n+2, ms+1500, res(b), "")
 	h.User(n+4, n+3, ms+1501, res(a), "")
 	h.Reply(n+5, n+4, ms+3000, reply)
 }
 
 // BigPad is how many times parallelRepeated repeats " pad" in the first
-// prompt to take the file over 5 MiB (5,247,071 bytes; 5 MiB is
-// 5,242,880).
+// prompt (or the last reply) to take the file over 5 MiB (5,247,071 bytes;
+// 5 MiB is 5,242,880).
 const BigPad = 1310000
 
 // parallelRepeated is a parallel batch, a compaction boundary, and a batch
 // with the same message.id (other tool ids); the first prompt ends in pad
-// times " pad".
-func parallelRepeated(h *Hand, pad int) {
+// times " pad", the last reply (the file's last line) in tail times.
+func parallelRepeated(h *Hand, pad, tail int) {
 	parallelBatch(h, 1, 0, 0, "msg_handpar", "toolu_hand0000000000000A", "toolu_hand0000000000000B",
 		"Hand prompt one."+strings.Repeat(" pad", pad), "Hand reply one.")
 	h.Boundary(7, 6, 9000)
-	parallelBatch(h, 8, 7, 10000, "msg_handpar", "toolu_hand0000000000000C", "toolu_hand0000000000000D", "Hand prompt two.", "Hand reply two.")
+	parallelBatch(h, 8, 7, 10000, "msg_handpar", "toolu_hand0000000000000C", "toolu_hand0000000000000D", "Hand prompt two.",
+		"Hand reply two."+strings.Repeat(" pad", tail))
 }
 
 // HandCases are the hand-written sessions, in a stable order.
@@ -211,96 +257,58 @@ func HandCases() []HandCase {
 				h.Prompt(7, 6, 4000, "Hand prompt five.")
 			}},
 		{ID: "thinking-foreign-signed", Doc: "the first reply, of a non-Claude model, holds a signed thinking block and a text",
-			Build: func(h *Hand) {
-				h.Prompt(1, 0, 0, "Hand prompt one.")
-				h.Assistant(2, 1, 1000, "msg_hand0002", foreignModel, "["+Thinking("Hand thought.", "c2lnbmF0dXJl")+","+TextBlock("Hand reply one.")+"]", `"end_turn"`)
-				h.Prompt(3, 2, 2000, "Hand prompt two.")
-				h.Reply(4, 3, 3000, "Hand reply two.")
-			}},
+			Build: thinkingModel(foreignModel)},
 		{ID: "thinking-foreign-unsigned", Doc: "as thinking-foreign-signed, the signature empty",
-			Build: func(h *Hand) {
-				h.Prompt(1, 0, 0, "Hand prompt one.")
-				h.Assistant(2, 1, 1000, "msg_hand0002", foreignModel, "["+Thinking("Hand thought.", "")+","+TextBlock("Hand reply one.")+"]", `"end_turn"`)
-				h.Prompt(3, 2, 2000, "Hand prompt two.")
-				h.Reply(4, 3, 3000, "Hand reply two.")
-			}},
+			Build: firstReply(foreignModel, endTurn, unsignedThought, replyOne)},
 		{ID: "thinking-claude-signed", Doc: "as thinking-foreign-signed, the model a Claude model",
-			Build: func(h *Hand) {
-				h.Prompt(1, 0, 0, "Hand prompt one.")
-				h.Assistant(2, 1, 1000, "msg_hand0002", "claude-sonnet-4-5-20250929", "["+Thinking("Hand thought.", "c2lnbmF0dXJl")+","+TextBlock("Hand reply one.")+"]", `"end_turn"`)
-				h.Prompt(3, 2, 2000, "Hand prompt two.")
-				h.Reply(4, 3, 3000, "Hand reply two.")
-			}},
+			Build: thinkingModel(claudeModel)},
 		{ID: "thinking-gateway-claude", Doc: "as thinking-foreign-signed, the model a gateway's name of a Claude model",
-			Build: func(h *Hand) { thinkingModel(h, "anthropic/claude-sonnet-4.5") }},
+			Build: thinkingModel("anthropic/claude-sonnet-4.5")},
 		{ID: "thinking-other-claude", Doc: "as thinking-foreign-signed, the model an older Claude model than the reader's",
-			Build: func(h *Hand) { thinkingModel(h, "claude-3-5-haiku-20241022") }},
+			Build: thinkingModel("claude-3-5-haiku-20241022")},
 		{ID: "thinking-synthetic", Doc: "as thinking-foreign-signed, the model \"<synthetic>\"",
-			Build: func(h *Hand) { thinkingModel(h, "<synthetic>") }},
+			Build: thinkingModel("<synthetic>")},
 		{ID: "thinking-foreign-only", Doc: "the first reply, of a non-Claude model, holds only a signed thinking block",
-			Build: func(h *Hand) {
-				h.Prompt(1, 0, 0, "Hand prompt one.")
-				h.Assistant(2, 1, 1000, "msg_hand0002", foreignModel, "["+Thinking("Hand thought.", "c2lnbmF0dXJl")+"]", `"end_turn"`)
-				h.Prompt(3, 2, 2000, "Hand prompt two.")
-				h.Reply(4, 3, 3000, "Hand reply two.")
-			}},
+			Build: firstReply(foreignModel, endTurn, signedThought)},
 		{ID: "thinking-only-cut", Doc: "the first reply is only a signed thinking block of a Claude model, its own message.id, stop_reason null (the rest never written)",
-			Build: func(h *Hand) {
-				h.Prompt(1, 0, 0, "Hand prompt one.")
-				h.Assistant(2, 1, 1000, "msg_hand0002", "claude-sonnet-4-5-20250929", "["+Thinking("Hand thought.", "c2lnbmF0dXJl")+"]", "null")
-				h.Prompt(3, 2, 2000, "Hand prompt two.")
-				h.Reply(4, 3, 3000, "Hand reply two.")
-			}},
+			Build: firstReply(claudeModel, noStop, signedThought)},
 		{ID: "thinking-only-ended", Doc: "as thinking-only-cut, stop_reason \"end_turn\"",
-			Build: func(h *Hand) {
-				h.Prompt(1, 0, 0, "Hand prompt one.")
-				h.Assistant(2, 1, 1000, "msg_hand0002", "claude-sonnet-4-5-20250929", "["+Thinking("Hand thought.", "c2lnbmF0dXJl")+"]", `"end_turn"`)
-				h.Prompt(3, 2, 2000, "Hand prompt two.")
-				h.Reply(4, 3, 3000, "Hand reply two.")
-			}},
+			Build: firstReply(claudeModel, endTurn, signedThought)},
 		{ID: "thinking-only-end", Doc: "the file ends on a prompt and a reply that is only a signed thinking block (its own message.id, stop_reason null)",
 			Build: func(h *Hand) {
 				linear(h)
 				h.Prompt(5, 4, 4000, "Hand prompt three.")
-				h.Assistant(6, 5, 5000, "msg_hand0006", "claude-sonnet-4-5-20250929", "["+Thinking("Hand thought.", "c2lnbmF0dXJl")+"]", "null")
+				h.Assistant(6, 5, 5000, "msg_hand0006", claudeModel, blocks(signedThought), noStop)
 			}},
 		{ID: "thinking-split", Doc: "the first reply written as two entries of one message.id: a signed thinking block (stop_reason null), then the text",
 			Build: func(h *Hand) {
 				h.Prompt(1, 0, 0, "Hand prompt one.")
-				h.Assistant(2, 1, 1000, "msg_hand0002", "claude-sonnet-4-5-20250929", "["+Thinking("Hand thought.", "c2lnbmF0dXJl")+"]", "null")
-				h.Assistant(3, 2, 1100, "msg_hand0002", "claude-sonnet-4-5-20250929", "["+TextBlock("Hand reply one.")+"]", "null")
+				h.Assistant(2, 1, 1000, "msg_hand0002", claudeModel, blocks(signedThought), noStop)
+				h.Assistant(3, 2, 1100, "msg_hand0002", claudeModel, blocks(replyOne), noStop)
 				h.Prompt(4, 3, 2000, "Hand prompt two.")
 				h.Reply(5, 4, 3000, "Hand reply two.")
 			}},
 		{ID: "local-command-mid", Doc: "two system local_command entries (the command, its output) between the first reply and the second prompt",
 			Build: func(h *Hand) {
-				h.Prompt(1, 0, 0, "Hand prompt one.")
-				h.Reply(2, 1, 1000, "Hand reply one.")
-				h.System(3, 2, 1500, "local_command", "<command-name>/hand</command-name>\n            <command-message>hand</command-message>\n            <command-args></command-args>")
-				h.System(4, 3, 1501, "local_command", "<local-command-stdout>Hand output.</local-command-stdout>")
+				firstTurn(h)
+				localCommand(h, 3, 2, 1500)
 				h.Prompt(5, 4, 2000, "Hand prompt two.")
 				h.Reply(6, 5, 3000, "Hand reply two.")
 			}},
 		{ID: "local-command-end", Doc: "the file ends on two system local_command entries after the last reply",
-			Build: func(h *Hand) {
-				linear(h)
-				h.System(5, 4, 3500, "local_command", "<command-name>/hand</command-name>\n            <command-message>hand</command-message>\n            <command-args></command-args>")
-				h.System(6, 5, 3501, "local_command", "<local-command-stdout>Hand output.</local-command-stdout>")
-			}},
+			Build: func(h *Hand) { linear(h); localCommand(h, 5, 4, 3500) }},
 		{ID: "task-notification-mid", Doc: "a user entry with origin.kind task-notification between the first reply and a reply to it",
 			Build: func(h *Hand) {
-				h.Prompt(1, 0, 0, "Hand prompt one.")
-				h.Reply(2, 1, 1000, "Hand reply one.")
-				h.User(3, 2, 2000, jsonString("<task-notification>\n<task-id>hand1</task-id>\n<status>completed</status>\n<summary>Hand task done</summary>\n</task-notification>"), `,"origin":{"kind":"task-notification"}`)
+				firstTurn(h)
+				taskNotification(h, 3, 2, 2000)
 				h.Reply(4, 3, 3000, "Hand reply two.")
 			}},
 		{ID: "compaction-big-file", Doc: "a file over 5 MiB (a long first prompt): a 2.0.x parallel batch (call, call, result, result, each the child of the line before), a compaction boundary, and a batch with the same message.id and other tool ids: the reader reads from the boundary on, so the first batch's calls are not gathered",
-			Build: func(h *Hand) { parallelRepeated(h, BigPad) }},
+			Build: func(h *Hand) { parallelRepeated(h, BigPad, 0) }},
 		{ID: "task-notification-end", Doc: "the file ends on a user entry with origin.kind task-notification",
-			Build: func(h *Hand) {
-				linear(h)
-				h.User(5, 4, 4000, jsonString("<task-notification>\n<task-id>hand1</task-id>\n<status>completed</status>\n<summary>Hand task done</summary>\n</task-notification>"), `,"origin":{"kind":"task-notification"}`)
-			}},
+			Build: func(h *Hand) { linear(h); taskNotification(h, 5, 4, 4000) }},
+		{ID: "compaction-big-last-line", Doc: "as compaction-big-file, the file over 5 MiB by its last line alone (the last reply ends in the padding; every earlier line starts in the first 5 KiB): the reader goes by the file's size, so it reads from the boundary on too",
+			Build: func(h *Hand) { parallelRepeated(h, 0, BigPad) }},
 	}
 }
 
@@ -334,17 +342,7 @@ func (e *Env) ResumeHand(ctx context.Context, c HandCase, prompt string) (Resume
 	if err != nil {
 		return Resumed{}, err
 	}
-	e.Server.Reset()
-	run, err := e.Run(ctx, RunOpts{Prompt: prompt, Args: []string{"--resume", HandSessionID}, Timeout: 90 * time.Second})
-	r := Resumed{Run: run, Requests: e.Server.Requests(), Before: data}
-	if err != nil {
-		return r, err
-	}
-	r.After, err = os.ReadFile(p)
-	if errors.Is(err, os.ErrNotExist) {
-		err = nil
-	}
-	return r, err
+	return e.resumeFile(ctx, p, HandSessionID, data, prompt)
 }
 
 // HandSignature is a request's messages in short, for the hand-written
@@ -378,14 +376,8 @@ func HandSignature(msgs []Message) string {
 					t = t[:48]
 				}
 				toks = append(toks, "text:"+t)
-			case "tool_use":
-				toks = append(toks, "tool_use:"+b.ID)
-			case "tool_result":
-				s := "tool_result:" + b.ToolUseID
-				if b.IsError {
-					s += "!"
-				}
-				toks = append(toks, s)
+			case "tool_use", "tool_result":
+				toks = append(toks, ToolToken(b))
 			default:
 				toks = append(toks, b.Type)
 			}

@@ -153,17 +153,7 @@ func (b *Base) Resume(ctx context.Context, data []byte, prompt string) (Resumed,
 	if err := os.WriteFile(b.File, data, 0o600); err != nil {
 		return Resumed{}, err
 	}
-	b.Env.Server.Reset()
-	run, err := b.Env.Run(ctx, RunOpts{Prompt: prompt, Args: []string{"--resume", b.SessionID}, Timeout: 90 * time.Second})
-	r := Resumed{Run: run, Requests: b.Env.Server.Requests(), Before: data}
-	if err != nil {
-		return r, err
-	}
-	r.After, err = os.ReadFile(b.File)
-	if errors.Is(err, os.ErrNotExist) {
-		err = nil
-	}
-	return r, err
+	return b.Env.resumeFile(ctx, b.File, b.SessionID, data, prompt)
 }
 
 // Outcome is one cell of the reader-behaviour table.
@@ -340,20 +330,29 @@ func Signatures(msgs []Message) []string {
 					t = t[:60]
 				}
 				out = append(out, m.Role+" text:"+t)
-			case "tool_use":
-				out = append(out, "tool_use:"+b.ID)
-			case "tool_result":
-				s := "tool_result:" + b.ToolUseID
-				if b.IsError {
-					s += "!"
-				}
-				out = append(out, s)
+			case "tool_use", "tool_result":
+				out = append(out, ToolToken(b))
 			default:
 				out = append(out, m.Role+" "+b.Type)
 			}
 		}
 	}
 	return out
+}
+
+// ToolToken is a tool block in the signatures: tool_use:ID, or
+// tool_result:ID with "!" when is_error ("" for another block).
+func ToolToken(b Block) string {
+	switch b.Type {
+	case "tool_use":
+		return "tool_use:" + b.ID
+	case "tool_result":
+		if b.IsError {
+			return "tool_result:" + b.ToolUseID + "!"
+		}
+		return "tool_result:" + b.ToolUseID
+	}
+	return ""
 }
 
 // FileSignatures lists the conversation blocks of a transcript's readable

@@ -32,13 +32,15 @@ var measuredHand = map[string]map[string]string{
 		"task-notification-mid":     "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:<system-reminder>(task-notification)] assistant[text:Hand reply two.]",
 		"task-notification-end":     "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:<system-reminder>(task-notification)] assistant[text:No response requested.]",
 		"compaction-big-file":       bigFileSent,
+		"compaction-big-last-line":  bigLastLineSent,
 	},
 	"2.1.110": {
-		"leaf-last-prompt-older":  "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Forked prompt.] assistant[text:Forked reply.]",
-		"thinking-foreign-signed": "user[text:Hand prompt one.] assistant[thinking | text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
-		"local-command-end":       "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
-		"task-notification-end":   "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:<task-notification> <task-id>hand1</task-id> <st] assistant[text:No response requested.]",
-		"compaction-big-file":     bigFileSent,
+		"leaf-last-prompt-older":   "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Forked prompt.] assistant[text:Forked reply.]",
+		"thinking-foreign-signed":  "user[text:Hand prompt one.] assistant[thinking | text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"local-command-end":        "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"task-notification-end":    "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:<task-notification> <task-id>hand1</task-id> <st] assistant[text:No response requested.]",
+		"compaction-big-file":      bigFileSent,
+		"compaction-big-last-line": bigLastLineSent,
 	},
 }
 
@@ -46,6 +48,12 @@ var measuredHand = map[string]map[string]string{
 // compaction-big-file: only the batch after the boundary (the same file
 // under 5 MiB gets the first batch's calls gathered too).
 const bigFileSent = "user[text:Hand prompt two.] assistant[tool_use:toolu_hand0000000000000C | tool_use:toolu_hand0000000000000D] user[tool_result:toolu_hand0000000000000D | tool_result:toolu_hand0000000000000C] assistant[text:Hand reply two.]"
+
+// bigLastLineSent is what they sent for compaction-big-last-line (over
+// 5 MiB by its last line alone; measured on 2.1.110, 2.1.330 and 2.1.332):
+// the same, the reply's padding cut by the signature. The reader goes by
+// the file's size, not where its last line starts.
+const bigLastLineSent = "user[text:Hand prompt two.] assistant[tool_use:toolu_hand0000000000000C | tool_use:toolu_hand0000000000000D] user[tool_result:toolu_hand0000000000000D | tool_result:toolu_hand0000000000000C] assistant[text:Hand reply two. pad pad pad pad pad pad pad pad ]"
 
 func TestHandCasesAsMeasured(t *testing.T) {
 	for v, cases := range measuredHand {

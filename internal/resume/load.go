@@ -48,6 +48,10 @@ func Load(r io.Reader) (*Loaded, error) {
 		}
 		ld.Lines = l.Num
 		ld.EndsCut = !l.Newline
+		ld.Size = l.Offset + l.Length // the reader goes by the file's size
+		if l.Newline {
+			ld.Size++
+		}
 		raw := l.Bytes
 		if l.Num == 1 && bytes.HasPrefix(raw, bom) {
 			// The reader reads the line after a byte order mark (2.1.330, 2.1.332).

@@ -35,9 +35,11 @@ type Source struct {
 	// AnyLeaf: with no main-conversation entry, start from the latest
 	// message whatever it is (a subagent transcript without agent ids).
 	AnyLeaf bool
-	// Graph is chain.Build(Records) when the caller has it already (it
-	// does not depend on the reader); nil: Run builds it.
+	// Graph is chain.BuildSize(Records, Size) when the caller has it
+	// already (it does not depend on the reader); nil: Run builds it.
 	Graph *chain.Graph
+	// Size is the file's size in bytes (0: not known; see chain.BuildSize).
+	Size int64
 }
 
 // Skip is a line the loader dropped.
@@ -188,7 +190,7 @@ func walk(src Source, p Profile) (*Result, bool) {
 	}
 	g := src.Graph
 	if g == nil {
-		g = chain.Build(src.Records)
+		g = chain.BuildSize(src.Records, src.Size)
 	}
 	res.Graph = g
 	recs := src.Records

@@ -139,8 +139,19 @@ func gapOutcome(m *resume.Result, i int) outcome {
 			continue
 		}
 		before := ""
-		if b.Near >= 0 {
+		switch {
+		case b.Near < 0:
+		case b.From == i:
 			before = "the entry before it (" + lineRef(recs[b.Near]) + ") was written " + resume.Millis(b.Gap) + " earlier"
+		default:
+			// The reader skips a progress entry: the gap it measures is
+			// from the entry below it that inherits the missing parent.
+			before = lineRef(recs[b.From]) + ", read in its place as the reader skips progress entries, was written " +
+				resume.Millis(b.Gap) + " after the entry before it (" + lineRef(recs[b.Near]) + ")"
+			if recs[i].Type != "progress" {
+				before = lineRef(recs[b.From]) + ", which names the same missing parent, was written " +
+					resume.Millis(b.Gap) + " after the entry before it (" + lineRef(recs[b.Near]) + ")"
+			}
 		}
 		if b.To >= 0 {
 			return outcome{v, finding.Warning, "bridge the gap, since " + before + ", within the 5 s the reader bridges (nothing lost)"}

@@ -86,7 +86,7 @@ type resumeKey struct {
 }
 
 func sourceOf(f *model.File, g *chain.Graph) resume.Source {
-	src := resume.Source{Records: f.Records, Graph: g}
+	src := resume.Source{Records: f.Records, Graph: g, Size: f.Bytes}
 	if f.Kind == layout.Subagent && f.AgentID != "" {
 		src.Agent = f.AgentID
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ccvet/ccvet/internal/edit"
+	"github.com/ccvet/ccvet/internal/fix/store/storetest"
 )
 
 var (
@@ -362,7 +363,7 @@ func TestLiveAppenderDuringWrite(t *testing.T) {
 			bak, file := setup(t)
 			s := &Store{Dir: bak, copyBackup: mode == "copy"}
 			if mode == "other-fs" {
-				s.Dir = filepath.Join(otherFS(t, filepath.Dir(file)), "backups")
+				s.Dir = filepath.Join(storetest.OtherFileSystem(t, filepath.Dir(file)), "backups")
 			}
 			o := append(append([]byte{}, orig...), '\n')
 			writeOld(t, file, o)
