@@ -210,7 +210,8 @@ func TestFixLiveSessionWhateverPath(t *testing.T) {
 }
 
 // cliAppender appends one JSON line every 2 ms (open, append, close) from
-// when the temp file of path appears until stop is closed.
+// when the temp file of path appears, or kick is closed (a run so quick
+// that the appender missed its temp file), until stop is closed.
 type cliAppender struct {
 	mu   sync.Mutex
 	n    int
@@ -218,11 +219,12 @@ type cliAppender struct {
 	done chan struct{}
 }
 
-func appendDuring(path string, start int, stop <-chan struct{}) *cliAppender {
+func appendDuring(path string, start int, stop, kick <-chan struct{}) *cliAppender {
 	a := &cliAppender{n: start, done: make(chan struct{})}
 	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".ccvet-fix.tmp")
 	go func() {
 		defer close(a.done)
+	wait:
 		for {
 			if _, err := os.Lstat(tmp); err == nil {
 				break
@@ -230,6 +232,8 @@ func appendDuring(path string, start int, stop <-chan struct{}) *cliAppender {
 			select {
 			case <-stop:
 				return
+			case <-kick:
+				break wait
 			default:
 				time.Sleep(100 * time.Microsecond)
 			}
@@ -283,18 +287,25 @@ func TestFixWriteAndUndoUnderAppender(t *testing.T) {
 				bak = filepath.Join(storetest.OtherFileSystem(t, file), "bak")
 			}
 			stop := make(chan struct{})
-			a := appendDuring(file, 0, stop)
+			kick := make(chan struct{})
+			a := appendDuring(file, 0, stop, kick)
 			out, errOut, code := run(t, "", "fix", "--write", "--backup-dir", bak, file)
-			// A few more lines after the run, into the new file.
+			// A few more lines after the run, into the new file (under load
+			// the appender may have missed the run's temp file: kick it).
+			close(kick)
 			a.mu.Lock()
 			n0 := a.n
 			a.mu.Unlock()
+			deadline := time.Now().Add(time.Minute)
 			for {
 				a.mu.Lock()
 				n, err := a.n, a.err
 				a.mu.Unlock()
 				if n >= n0+3 || err != nil {
 					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("the appender appended %d lines in a minute after the fix", n-n0)
 				}
 				time.Sleep(time.Millisecond)
 			}
@@ -315,7 +326,7 @@ func TestFixWriteAndUndoUnderAppender(t *testing.T) {
 			t.Logf("%s: %d lines appended during and after the fix; %s", where, a.n, strings.TrimSpace(strings.Split(out, "\n")[len(strings.Split(out, "\n"))-3]))
 
 			stop = make(chan struct{})
-			b := appendDuring(file, a.n, stop)
+			b := appendDuring(file, a.n, stop, nil)
 			out, errOut, code = run(t, "", "fix", "--undo", m[2], "--backup-dir", bak, "--force")
 			close(stop)
 			<-b.done
