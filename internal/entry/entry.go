@@ -33,11 +33,6 @@ type Record struct {
 	ToolUses                []Tool // tool_use blocks in message.content
 	ToolResults             []Tool // tool_result blocks in message.content
 
-	// Hash is a hash of the raw line, to tell exact duplicates from reused
-	// uuids. The engine sets it only on records whose uuid occurs more than
-	// once in their file (0 otherwise).
-	Hash uint64
-
 	HasParent        bool // parentUuid key present and not null
 	IsSidechain      bool
 	IsMeta           bool

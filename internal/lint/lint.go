@@ -413,6 +413,8 @@ func (e *Engine) open(f *model.File) (rc io.ReadCloser, grew func() bool, err er
 		return io.NopCloser(io.TeeReader(in, sp)), func() bool { return false }, nil
 	}
 	if data, ok := e.opts.Overlay[f.OSPath]; ok {
+		// What reads f again (LineHashes) reads these bytes, not the file's.
+		f.Source = func() (*io.SectionReader, func(), error) { return e.reopen(f) }
 		return io.NopCloser(bytes.NewReader(data)), func() bool { return false }, nil
 	}
 	sf, err := openReadOnly(f.OSPath, f.Link)
@@ -466,11 +468,8 @@ func (e *Engine) checkLines(f *model.File) {
 		rd.MaxLine = e.opts.MaxLine
 	}
 	sniffed := f.InLayout || f.Kind != layout.Transcript
-	hashes := lineHashPool.Get().(*lineHashes)
-	hashes.ra = e.readerAt(f, rc)
-	defer hashes.release()
 	if sniffed && f.Size >= pipeMin && e.jobs() > 1 && !f.Stdin && !e.opts.Reference {
-		e.checkLinesPiped(f, rd, grew, hashes)
+		e.checkLinesPiped(f, rd, grew)
 		return
 	}
 	tree := trees.Get().(*jsontree.Tree)
@@ -517,14 +516,14 @@ func (e *Engine) checkLines(f *model.File) {
 		if obj && f.Kind.IsTranscript() {
 			rec = entry.Extract(l.Root, l.Num, l.Offset)
 		}
-		e.lineDone(f, l, rec, hashes)
+		e.lineDone(f, l, rec)
 	}
 }
 
 // lineDone is the in-order part of a line's check: the file's counts, the
 // line rules and OnLine, and its record (rec, nil for a line that is not
 // a transcript entry).
-func (e *Engine) lineDone(f *model.File, l *model.Line, rec *entry.Record, hashes *lineHashes) {
+func (e *Engine) lineDone(f *model.File, l *model.Line, rec *entry.Record) {
 	f.Lines++
 	f.Bytes = l.Offset + l.Length
 	if l.Newline {
@@ -545,7 +544,6 @@ func (e *Engine) lineDone(f *model.File, l *model.Line, rec *entry.Record, hashe
 		}
 	}
 	if rec != nil {
-		hashes.add(rec, l.Raw)
 		f.Records = append(f.Records, rec)
 	}
 }
@@ -589,7 +587,7 @@ var (
 // this one (which makes the records and runs the line rules), at most four
 // batches (4 MiB of lines and their trees) in flight, plus one long line
 // as the reader holds it anyway.
-func (e *Engine) checkLinesPiped(f *model.File, rd *jsonl.Reader, grew func() bool, hashes *lineHashes) {
+func (e *Engine) checkLinesPiped(f *model.File, rd *jsonl.Reader, grew func() bool) {
 	free := make(chan *lineBatch, 4)
 	for range cap(free) {
 		free <- &lineBatch{arena: make([]byte, 0, batchBytes)}
@@ -663,7 +661,7 @@ func (e *Engine) checkLinesPiped(f *model.File, rd *jsonl.Reader, grew func() bo
 			if l.IsObject() && f.Kind.IsTranscript() {
 				rec = entry.Extract(l.Root, l.Num, l.Offset)
 			}
-			e.lineDone(f, l, rec, hashes)
+			e.lineDone(f, l, rec)
 		}
 		if b.err != nil {
 			f.ReadError = b.err
@@ -706,9 +704,6 @@ func (e *Engine) records(f *model.File) []*entry.Record {
 		return nil
 	}
 	defer done()
-	hashes := lineHashPool.Get().(*lineHashes)
-	hashes.ra = src
-	defer hashes.release()
 	rd := jsonl.NewReader(src)
 	rd.Long = &e.long
 	rd.Frame = true
@@ -739,9 +734,7 @@ func (e *Engine) records(f *model.File) []*entry.Record {
 			decode(l, &jl, tree)
 		}
 		if l.IsObject() {
-			rec := entry.Extract(l.Root, l.Num, l.Offset)
-			hashes.add(rec, l.Raw)
-			recs = append(recs, rec)
+			recs = append(recs, entry.Extract(l.Root, l.Num, l.Offset))
 		}
 	}
 	return recs
