@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/ccvet/ccvet/internal/entry"
@@ -637,23 +638,27 @@ func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool) []i
 	if len(ids) == 0 {
 		return walk
 	}
-	siblings := make([][]int, len(ids)) // per group: its assistant lines
+	// Per group, its assistant lines in order: sibs[k]-1 is the first,
+	// then sibNext[i]-1 after line i (0: none).
+	sibs := make([]int32, len(ids))
+	sibNext := make([]int32, len(g.Records))
 	// The tool_result users parented to each assistant record k, in map
 	// order: results[k]-1 is the first, then next[i]-1 after user i (0: none).
 	results := make([]int32, len(g.Records))
 	next := make([]int32, len(g.Records))
 	wanted := make([]bool, len(g.Records))
-	for _, i32 := range g.order {
-		i := int(i32)
+	for o := len(g.order) - 1; o >= 0; o-- { // backwards: each is put first
+		i := int(g.order[o])
 		r := g.Records[i]
 		if r.Type == "assistant" && r.MessageID != "" {
 			if k, ok := gid[r.MessageID]; ok {
-				siblings[k] = append(siblings[k], i)
+				sibNext[i] = sibs[k]
+				sibs[k] = int32(i + 1)
 				wanted[i] = true
 			}
 		}
 	}
-	for o := len(g.order) - 1; o >= 0; o-- { // backwards: each is put first
+	for o := len(g.order) - 1; o >= 0; o-- {
 		i := int(g.order[o])
 		r := g.Records[i]
 		if r.Type == "user" && len(r.ToolResults) > 0 {
@@ -666,31 +671,35 @@ func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool) []i
 		}
 	}
 	member := make([]int32, len(g.Records))
-	groups := make([][]int, len(ids))
+	// The groups one after the other: group k is flat[start[k]:start[k+1]],
+	// its assistants, then its tool results.
+	flat := make([]int, 0, len(walk))
+	start := make([]int, len(ids)+1)
 	var scratch []int
 	for k := range ids {
-		var as, rs []int
-		for _, s := range siblings[k] {
+		start[k] = len(flat)
+		for s := int(sibs[k]) - 1; s >= 0; s = int(sibNext[s]) - 1 {
 			if member[s] != 0 {
 				continue
 			}
-			as = append(as, s)
+			flat = append(flat, s)
 			member[s] = int32(k + 1)
 		}
-		for _, s := range as {
-			at, _ := g.byUUID(g.Records[s].UUID)
+		mid := len(flat)
+		for a := start[k]; a < mid; a++ {
+			at, _ := g.byUUID(g.Records[flat[a]].UUID)
 			for tr := int(results[at]) - 1; tr >= 0; tr = int(next[tr]) - 1 {
 				if member[tr] != 0 {
 					continue
 				}
-				rs = append(rs, tr)
+				flat = append(flat, tr)
 				member[tr] = int32(k + 1)
 			}
 		}
-		scratch = g.orderGroup(as, fileOrder, c, scratch)
-		scratch = g.orderGroup(rs, fileOrder, c, scratch)
-		groups[k] = append(as, rs...)
+		scratch = g.orderGroup(flat[start[k]:mid], fileOrder, c, scratch)
+		scratch = g.orderGroup(flat[mid:], fileOrder, c, scratch)
 	}
+	start[len(ids)] = len(flat)
 	last := make([]int, len(ids)) // per group: position in walk of its last member on the walk
 	for k, i := range walk {
 		if m := member[i]; m != 0 {
@@ -707,7 +716,7 @@ func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool) []i
 		if last[m-1] != k {
 			continue
 		}
-		for _, j := range groups[m-1] {
+		for _, j := range flat[start[m-1]:start[m]] {
 			if !c.on[j] {
 				c.on[j] = true
 				c.recovered[j] = true
@@ -744,5 +753,5 @@ func (g *Graph) sortGroup(s []int, fileOrder bool) {
 		sort.Ints(s)
 		return
 	}
-	sort.SliceStable(s, func(a, b int) bool { return g.Records[s[a]].Timestamp < g.Records[s[b]].Timestamp })
+	slices.SortStableFunc(s, func(a, b int) int { return strings.Compare(g.Records[a].Timestamp, g.Records[b].Timestamp) })
 }
