@@ -2,8 +2,9 @@
 package entry
 
 import (
-	"sort"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/ccvet/ccvet/internal/jsontree"
@@ -254,7 +255,7 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 				ms = append(ms, member{b: in.backupOf(in.intern(key), bm)})
 			}
 			// Sort by key; of repeated keys keep the last, as encoding/json does.
-			sort.SliceStable(ms, func(i, j int) bool { return ms[i].b.Key < ms[j].b.Key })
+			slices.SortStableFunc(ms, func(a, b member) int { return strings.Compare(a.b.Key, b.b.Key) })
 			keep := func(i int) bool { return !ms[i].skip && (i+1 == len(ms) || ms[i+1].b.Key != ms[i].b.Key) }
 			n := 0
 			for i := range ms {
