@@ -99,10 +99,6 @@ type Engine struct {
 	thinFrom int64
 
 	lineRules []*rules.Rule // the rules of e.rules with a Line check
-
-	// digests holds, by *model.File, a channel that gives the digest of a
-	// long transcript, made while its file rules run (see checkFile).
-	digests sync.Map
 }
 
 // WithOverlay returns an engine sharing e's compiled rules and schemas that
@@ -301,11 +297,7 @@ func (e *Engine) Run(found *layout.Result) *Result {
 // records and, only when a project rule may report on it, all its records.
 // A file of a small project (see ThinFrom) keeps all its records.
 func (e *Engine) closeFile(p *model.Project, f *model.File, small bool) {
-	if ch, ok := e.digests.LoadAndDelete(f); ok {
-		f.Digest = <-ch.(chan *digest.Digest)
-	} else {
-		f.Digest = digest.Build(f.Records, rules.DigestLines(f))
-	}
+	f.Digest = digest.Build(f.Records, rules.DigestLines(f))
 	keep := e.whole || small
 	for _, r := range e.rules {
 		if r.Project != nil && (r.Keeps == nil || r.Keeps(r, p, f)) {
@@ -442,14 +434,6 @@ func (e *Engine) checkFile(f *model.File, keepGraph bool) {
 		e.checkDoc(f)
 	} else {
 		e.checkLines(f)
-	}
-	if f.Kind.IsTranscript() && f.Size >= pipeMin && e.jobs() > 1 {
-		// Its digest (closeFile) is made from the records alone, which
-		// no rule changes: on another core while the file rules run.
-		ch := make(chan *digest.Digest, 1)
-		e.digests.Store(f, ch)
-		recs, lines := f.Records, rules.DigestLines(f)
-		go func() { ch <- digest.Build(recs, lines) }()
 	}
 	if f.Context {
 		return // read for its records only (see checkLines)
