@@ -17,7 +17,8 @@ import (
 // the fields few entry types carry live in a shared part (Rare), read as
 // if they were the record's own.
 type Record struct {
-	Line   int   // 1-based line number
+	Line   int32 // 1-based line number
+	Blocks int32 // number of blocks when Content is ContentArray
 	Offset int64 // byte offset of the line in its file
 
 	Type    string
@@ -50,7 +51,6 @@ type Record struct {
 
 	// The shape of message.content, for the resume model.
 	Content ContentKind
-	Blocks  int32 // number of blocks when Content is ContentArray
 
 	*Rare // never nil in records from Extract or Ref: records without rare fields share one empty Rare
 }
@@ -59,7 +59,7 @@ type Record struct {
 // File.ReportRecord). Prefer it to a composite literal, whose nil Rare
 // makes reading a rare field panic.
 func Ref(line int, offset int64) *Record {
-	return &Record{Line: line, Offset: offset, Rare: noRare}
+	return &Record{Line: int32(line), Offset: offset, Rare: noRare}
 }
 
 // Rare holds the fields of a Record that few entries carry. Read them
@@ -128,7 +128,7 @@ func (r *Record) IsChain() bool {
 func Extract(obj jsontree.Val, line int, offset int64) *Record {
 	in := interners.Get().(*interner)
 	defer interners.Put(in)
-	r := &Record{Line: line, Offset: offset}
+	r := &Record{Line: int32(line), Offset: offset}
 	var rare Rare
 	var msg, snapshot, backup jsontree.Val
 	var uuid, timestamp jsontree.Val

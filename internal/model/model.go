@@ -371,7 +371,7 @@ func (f *File) Column(rec *entry.Record, ptr string) int {
 
 // ReportRecord records a finding on rec's line, at the value ptr names.
 func (f *File) ReportRecord(r Rule, rec *entry.Record, ptr string, fd finding.Finding) {
-	fd.Line = rec.Line
+	fd.Line = int(rec.Line)
 	fd.Pointer = ptr
 	fd.Column = f.Column(rec, ptr)
 	if fd.UUID == "" {
