@@ -106,15 +106,24 @@ func backupsCheck(r *Rule, f *model.File) {
 	// id or a cwd first appears.
 	prunes, newest := false, map[string]int{}
 	firstSid := map[string]bool{}
-	for _, rec := range f.Records {
-		add(rec.SessionID)
+	var lastSid, lastCwd string
+	for i, rec := range f.Records {
 		kept := isBackupRecord(rec)
-		if rec.SessionID != "" && !firstSid[rec.SessionID] {
-			firstSid[rec.SessionID], kept = true, true
+		// The session id and cwd of the record before were seen: most
+		// records repeat them.
+		if i == 0 || rec.SessionID != lastSid {
+			lastSid = rec.SessionID
+			add(rec.SessionID)
+			if rec.SessionID != "" && !firstSid[rec.SessionID] {
+				firstSid[rec.SessionID], kept = true, true
+			}
 		}
-		if rec.Cwd != "" && !seenCwd[rec.Cwd] {
-			seenCwd[rec.Cwd], kept = true, true
-			cwds = append(cwds, rec.Cwd) // the launch cwd first
+		if i == 0 || rec.Cwd != lastCwd {
+			lastCwd = rec.Cwd
+			if rec.Cwd != "" && !seenCwd[rec.Cwd] {
+				seenCwd[rec.Cwd], kept = true, true
+				cwds = append(cwds, rec.Cwd) // the launch cwd first
+			}
 		}
 		if kept && rec.Version != "" && !ccversion.Less(rec.Version, "2.1.208") {
 			prunes = true
