@@ -202,6 +202,7 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 		}
 	}
 	r.UUID, r.Timestamp = in.uuidTime(uuid, timestamp)
+	obj.Remember("message", msg) // the line rules look it up next (content block types)
 	if r.Type == "file-history-delta" {
 		// A delta (2.1.220+) adds one backup to the snapshot of amends.
 		rare.SnapshotMessageID = amends

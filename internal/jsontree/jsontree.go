@@ -489,6 +489,23 @@ func (t *Tree) Get(i int, key string) int {
 	return found
 }
 
+// remember records, for the next Get of key in object i, the answer res
+// (the value node of its last member named key, or -1), as Get itself
+// records a lookup: for a caller that walked the members anyway.
+func (t *Tree) remember(i int, key string, res int) {
+	if t.Kind(i) != Object || t.Nodes[i].Len < memoMin {
+		return
+	}
+	for j := range t.memo {
+		if m := &t.memo[j]; m.obj == int32(i)+1 && m.key == key {
+			m.res = int32(res)
+			return
+		}
+	}
+	t.memo[t.memoNext%4] = getMemo{key: key, obj: int32(i) + 1, res: int32(res)}
+	t.memoNext++
+}
+
 // KeyIs reports whether string node k equals s once unescaped.
 func (t *Tree) KeyIs(k int, s string) bool {
 	nd := &t.Nodes[k]

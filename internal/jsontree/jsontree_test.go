@@ -326,3 +326,37 @@ func TestAppendStrRandom(t *testing.T) {
 		}
 	}
 }
+
+// TestRemember checks that a member remembered after a walk of the members
+// is what Get gives: the last member of that name, or none.
+func TestRemember(t *testing.T) {
+	var tr Tree
+	src := `{"a":1,"b":2,"c":3,"message":{"x":1},"d":4,"e":5,"f":6,"message":{"x":2},"g":7}`
+	if err := tr.Parse([]byte(src)); err != nil {
+		t.Fatal(err)
+	}
+	root := TreeVal(&tr)
+	num := func(v Val) string { s, _ := v.Number(); return s }
+	want := num(root.Get("message").Get("x"))
+	if err := tr.Parse([]byte(src)); err != nil { // empties the memo
+		t.Fatal(err)
+	}
+	root = TreeVal(&tr)
+	var msg, none Val
+	for key, v := range root.KeyMembers() {
+		if string(key) == "message" {
+			msg = v
+		}
+	}
+	root.Remember("message", msg)
+	root.Remember("nothing", none)
+	if got := num(root.Get("message").Get("x")); got != want || want != "2" {
+		t.Errorf("message.x after Remember: %q, Get alone %q, want 2", got, want)
+	}
+	if root.Get("nothing").Exists() {
+		t.Error("a member remembered as missing exists")
+	}
+	if got := num(root.Get("g")); got != "7" {
+		t.Errorf("g: %q", got)
+	}
+}
