@@ -65,6 +65,11 @@ type Tree struct {
 	// checks); Parse empties it.
 	memo     [4]getMemo
 	memoNext uint8
+	// rootType is 1 + the value node of the root's last member "type"
+	// (0: none); rootEsc says a root key holds an escape (which may spell
+	// "type"). Parse puts what they say in memo: every check looks type up.
+	rootType int32
+	rootEsc  bool
 }
 
 // A getMemo is one lookup Get made: key in object obj-1 (0: empty) is
@@ -120,6 +125,7 @@ func (t *Tree) Parse(raw []byte) error {
 	t.Nodes = t.Nodes[:0]
 	t.Surrogate, t.NULEscape = false, false
 	t.memo = [4]getMemo{}
+	t.rootType, t.rootEsc = 0, false
 	t.stack = t.stack[:0]
 	if len(raw) > math.MaxInt32-1 {
 		return &Error{Off: 0, Msg: "input too large"}
@@ -252,6 +258,9 @@ afterValue:
 		if i < n {
 			return bad(i, TrailingMsg)
 		}
+		if !t.rootEsc {
+			t.remember(Root, "type", int(t.rootType)-1)
+		}
 		return nil
 	}
 	for i < n && isSpace(raw[i]) {
@@ -297,6 +306,13 @@ key:
 		end, esc, err := t.scanString(raw, i)
 		if err != nil {
 			return err
+		}
+		if len(t.stack) == 1 {
+			if esc {
+				t.rootEsc = true
+			} else if end-i == 5 && string(raw[i+1:end]) == "type" {
+				t.rootType = int32(len(t.Nodes)) + 2 // its value's node, + 1
+			}
 		}
 		t.Nodes = append(t.Nodes, Node{Kind: String, Start: int32(i + 1), End: int32(end), Next: int32(len(t.Nodes) + 1), Esc: esc})
 		i = end + 1
