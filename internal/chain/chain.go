@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/ccvet/ccvet/internal/entry"
@@ -62,8 +63,12 @@ type Graph struct {
 	// From is the index of the first record the reader loads: in a file
 	// over BigFile, its last compaction boundary without preservedSegment
 	// (the records before it are in no map); else 0.
-	From   int
-	byUUID map[string]int // uuid -> index of the last message line with it
+	From int
+	// ids holds, per uuid, the first and last record with it (of any
+	// type, anywhere in the file) and the last message line with it from
+	// From on (msg, -1: none): one map for the reader's index (byUUID)
+	// and the file rules' (FirstWith, LastWith).
+	ids map[string]uuidAt
 	// order holds, per uuid in first-seen order (JavaScript Map order),
 	// the index of the line kept for it (byUUID's).
 	order  []int32
@@ -81,9 +86,6 @@ type Graph struct {
 	// ms holds each record's timestamp in ms (noTime: none, or it does
 	// not parse), once a leaf or a bridge asked for one.
 	ms []int64
-	// lines holds, once asked for, the first and last record of each uuid
-	// of any record (not only messages).
-	lines map[string]span
 	// memo holds what Memo computed from the graph for its users.
 	memo memo.Table
 }
@@ -99,26 +101,27 @@ func (g *Graph) Memoizes() bool { return g.memo.Len() > 0 }
 // Memoized returns what Memo kept for key, if anything.
 func (g *Graph) Memoized(key any) (any, bool) { return g.memo.Lookup(key) }
 
+// uuidAt is where a uuid is (see Graph.ids): first and last are -1 for
+// "" (which only a message line without a uuid puts in the map).
+type uuidAt struct{ first, last, msg int32 }
+
 // span is the first and the last record index of a uuid.
 type span struct{ first, last int32 }
 
 func (g *Graph) span(uuid string) (span, bool) {
-	if g.lines == nil {
-		g.lines = make(map[string]span, len(g.Records))
-		for i, r := range g.Records {
-			if r.UUID == "" {
-				continue
-			}
-			s, ok := g.lines[r.UUID]
-			if !ok {
-				s.first = int32(i)
-			}
-			s.last = int32(i)
-			g.lines[r.UUID] = s
-		}
+	a, ok := g.ids[uuid]
+	if !ok || a.first < 0 {
+		return span{}, false
 	}
-	s, ok := g.lines[uuid]
-	return s, ok
+	return span{a.first, a.last}, true
+}
+
+// byUUID is the index of the last message line with uuid (from From on).
+func (g *Graph) byUUID(uuid string) (int, bool) {
+	if a, ok := g.ids[uuid]; ok && a.msg >= 0 {
+		return int(a.msg), true
+	}
+	return 0, false
 }
 
 // FirstWith returns the index of the first record (of any type) with uuid,
@@ -157,8 +160,19 @@ func Build(recs []*entry.Record) *Graph { return BuildSize(recs, 0) }
 // offset stands for it (a lower bound: a last line that alone takes the
 // file over BigFile is not counted).
 func BuildSize(recs []*entry.Record, size int64) *Graph {
-	g := &Graph{Records: recs, byUUID: make(map[string]int, len(recs)), parent: make([]string, len(recs)),
+	g := &Graph{Records: recs, ids: make(map[string]uuidAt, len(recs)), parent: make([]string, len(recs)),
 		kept: make([]bool, len(recs)), up: make([]int32, len(recs))}
+	for i, r := range recs {
+		if r.UUID == "" {
+			continue
+		}
+		a, ok := g.ids[r.UUID]
+		if !ok {
+			a = uuidAt{first: int32(i), msg: -1}
+		}
+		a.last = int32(i)
+		g.ids[r.UUID] = a
+	}
 	var bridge map[string]string
 	var first []int32 // per uuid in first-seen order, its first record
 	g.From = loadFrom(recs, size)
@@ -183,14 +197,19 @@ func BuildSize(recs []*entry.Record, size int64) *Graph {
 			continue
 		}
 		g.parent[i] = p
-		if _, ok := g.byUUID[r.UUID]; !ok {
+		a, ok := g.ids[r.UUID]
+		if !ok {
+			a = uuidAt{first: -1, last: -1, msg: -1} // "": in no span
+		}
+		if a.msg < 0 {
 			first = append(first, int32(i))
 		}
-		g.byUUID[r.UUID] = i
+		a.msg = int32(i)
+		g.ids[r.UUID] = a
 	}
 	g.order = make([]int32, len(first))
 	for k, f := range first {
-		i := g.byUUID[recs[f].UUID]
+		i, _ := g.byUUID(recs[f].UUID)
 		g.order[k] = int32(i)
 		g.kept[i] = true
 	}
@@ -198,7 +217,7 @@ func BuildSize(recs []*entry.Record, size int64) *Graph {
 	for i, p := range g.parent {
 		g.up[i] = -1
 		if p != "" {
-			if k, ok := g.byUUID[p]; ok {
+			if k, ok := g.byUUID(p); ok {
 				g.up[i] = int32(k)
 			}
 		}
@@ -246,9 +265,9 @@ func (g *Graph) relinkPreserved() {
 		if r.Rare == nil || r.PreservedHead == "" || r.PreservedAnchor == "" || r.PreservedTail == "" {
 			continue
 		}
-		head, okH := g.byUUID[r.PreservedHead]
-		_, okA := g.byUUID[r.PreservedAnchor]
-		_, okT := g.byUUID[r.PreservedTail]
+		head, okH := g.byUUID(r.PreservedHead)
+		_, okA := g.byUUID(r.PreservedAnchor)
+		_, okT := g.byUUID(r.PreservedTail)
 		if !okH || !okA || !okT {
 			continue
 		}
@@ -263,7 +282,7 @@ func (g *Graph) relinkPreserved() {
 
 // Index returns the index of the message line the reader keeps for uuid, or -1.
 func (g *Graph) Index(uuid string) int {
-	if i, ok := g.byUUID[uuid]; ok {
+	if i, ok := g.byUUID(uuid); ok {
 		return i
 	}
 	return -1
@@ -541,7 +560,7 @@ func (g *Graph) rebuild(leaf int, opt Options) *Conversation {
 	for cur := leaf; cur >= 0; {
 		if g.kept[cur] {
 			seen[cur] = true
-		} else if k, ok := g.byUUID[g.Records[cur].UUID]; ok {
+		} else if k, ok := g.byUUID(g.Records[cur].UUID); ok {
 			seen[k] = true
 		}
 		walk = append(walk, cur)
@@ -634,23 +653,27 @@ func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool) []i
 	if len(ids) == 0 {
 		return walk
 	}
-	siblings := make([][]int, len(ids)) // per group: its assistant lines
+	// Per group, its assistant lines in order: sibs[k]-1 is the first,
+	// then sibNext[i]-1 after line i (0: none).
+	sibs := make([]int32, len(ids))
+	sibNext := make([]int32, len(g.Records))
 	// The tool_result users parented to each assistant record k, in map
 	// order: results[k]-1 is the first, then next[i]-1 after user i (0: none).
 	results := make([]int32, len(g.Records))
 	next := make([]int32, len(g.Records))
 	wanted := make([]bool, len(g.Records))
-	for _, i32 := range g.order {
-		i := int(i32)
+	for o := len(g.order) - 1; o >= 0; o-- { // backwards: each is put first
+		i := int(g.order[o])
 		r := g.Records[i]
 		if r.Type == "assistant" && r.MessageID != "" {
 			if k, ok := gid[r.MessageID]; ok {
-				siblings[k] = append(siblings[k], i)
+				sibNext[i] = sibs[k]
+				sibs[k] = int32(i + 1)
 				wanted[i] = true
 			}
 		}
 	}
-	for o := len(g.order) - 1; o >= 0; o-- { // backwards: each is put first
+	for o := len(g.order) - 1; o >= 0; o-- {
 		i := int(g.order[o])
 		r := g.Records[i]
 		if r.Type == "user" && len(r.ToolResults) > 0 {
@@ -663,30 +686,35 @@ func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool) []i
 		}
 	}
 	member := make([]int32, len(g.Records))
-	groups := make([][]int, len(ids))
+	// The groups one after the other: group k is flat[start[k]:start[k+1]],
+	// its assistants, then its tool results.
+	flat := make([]int, 0, len(walk))
+	start := make([]int, len(ids)+1)
 	var scratch []int
 	for k := range ids {
-		var as, rs []int
-		for _, s := range siblings[k] {
+		start[k] = len(flat)
+		for s := int(sibs[k]) - 1; s >= 0; s = int(sibNext[s]) - 1 {
 			if member[s] != 0 {
 				continue
 			}
-			as = append(as, s)
+			flat = append(flat, s)
 			member[s] = int32(k + 1)
 		}
-		for _, s := range as {
-			for tr := int(results[g.byUUID[g.Records[s].UUID]]) - 1; tr >= 0; tr = int(next[tr]) - 1 {
+		mid := len(flat)
+		for a := start[k]; a < mid; a++ {
+			at, _ := g.byUUID(g.Records[flat[a]].UUID)
+			for tr := int(results[at]) - 1; tr >= 0; tr = int(next[tr]) - 1 {
 				if member[tr] != 0 {
 					continue
 				}
-				rs = append(rs, tr)
+				flat = append(flat, tr)
 				member[tr] = int32(k + 1)
 			}
 		}
-		scratch = g.orderGroup(as, fileOrder, c, scratch)
-		scratch = g.orderGroup(rs, fileOrder, c, scratch)
-		groups[k] = append(as, rs...)
+		scratch = g.orderGroup(flat[start[k]:mid], fileOrder, c, scratch)
+		scratch = g.orderGroup(flat[mid:], fileOrder, c, scratch)
 	}
+	start[len(ids)] = len(flat)
 	last := make([]int, len(ids)) // per group: position in walk of its last member on the walk
 	for k, i := range walk {
 		if m := member[i]; m != 0 {
@@ -703,7 +731,7 @@ func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool) []i
 		if last[m-1] != k {
 			continue
 		}
-		for _, j := range groups[m-1] {
+		for _, j := range flat[start[m-1]:start[m]] {
 			if !c.on[j] {
 				c.on[j] = true
 				c.recovered[j] = true
@@ -740,5 +768,5 @@ func (g *Graph) sortGroup(s []int, fileOrder bool) {
 		sort.Ints(s)
 		return
 	}
-	sort.SliceStable(s, func(a, b int) bool { return g.Records[s[a]].Timestamp < g.Records[s[b]].Timestamp })
+	slices.SortStableFunc(s, func(a, b int) int { return strings.Compare(g.Records[a].Timestamp, g.Records[b].Timestamp) })
 }

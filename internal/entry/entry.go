@@ -2,8 +2,9 @@
 package entry
 
 import (
-	"sort"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/ccvet/ccvet/internal/jsontree"
@@ -16,7 +17,8 @@ import (
 // the fields few entry types carry live in a shared part (Rare), read as
 // if they were the record's own.
 type Record struct {
-	Line   int   // 1-based line number
+	Line   int32 // 1-based line number
+	Blocks int32 // number of blocks when Content is ContentArray
 	Offset int64 // byte offset of the line in its file
 
 	Type    string
@@ -32,11 +34,6 @@ type Record struct {
 	SourceToolAssistantUUID string
 	ToolUses                []Tool // tool_use blocks in message.content
 	ToolResults             []Tool // tool_result blocks in message.content
-
-	// Hash is a hash of the raw line, to tell exact duplicates from reused
-	// uuids. The engine sets it only on records whose uuid occurs more than
-	// once in their file (0 otherwise).
-	Hash uint64
 
 	HasParent        bool // parentUuid key present and not null
 	IsSidechain      bool
@@ -54,7 +51,6 @@ type Record struct {
 
 	// The shape of message.content, for the resume model.
 	Content ContentKind
-	Blocks  int32 // number of blocks when Content is ContentArray
 
 	*Rare // never nil in records from Extract or Ref: records without rare fields share one empty Rare
 }
@@ -63,7 +59,7 @@ type Record struct {
 // File.ReportRecord). Prefer it to a composite literal, whose nil Rare
 // makes reading a rare field panic.
 func Ref(line int, offset int64) *Record {
-	return &Record{Line: line, Offset: offset, Rare: noRare}
+	return &Record{Line: int32(line), Offset: offset, Rare: noRare}
 }
 
 // Rare holds the fields of a Record that few entries carry. Read them
@@ -132,7 +128,7 @@ func (r *Record) IsChain() bool {
 func Extract(obj jsontree.Val, line int, offset int64) *Record {
 	in := interners.Get().(*interner)
 	defer interners.Put(in)
-	r := &Record{Line: line, Offset: offset}
+	r := &Record{Line: int32(line), Offset: offset}
 	var rare Rare
 	var msg, snapshot, backup jsontree.Val
 	var uuid, timestamp jsontree.Val
@@ -206,6 +202,7 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 		}
 	}
 	r.UUID, r.Timestamp = in.uuidTime(uuid, timestamp)
+	obj.Remember("message", msg) // the line rules look it up next (content block types)
 	if r.Type == "file-history-delta" {
 		// A delta (2.1.220+) adds one backup to the snapshot of amends.
 		rare.SnapshotMessageID = amends
@@ -259,7 +256,7 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 				ms = append(ms, member{b: in.backupOf(in.intern(key), bm)})
 			}
 			// Sort by key; of repeated keys keep the last, as encoding/json does.
-			sort.SliceStable(ms, func(i, j int) bool { return ms[i].b.Key < ms[j].b.Key })
+			slices.SortStableFunc(ms, func(a, b member) int { return strings.Compare(a.b.Key, b.b.Key) })
 			keep := func(i int) bool { return !ms[i].skip && (i+1 == len(ms) || ms[i+1].b.Key != ms[i].b.Key) }
 			n := 0
 			for i := range ms {

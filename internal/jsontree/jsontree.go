@@ -67,6 +67,11 @@ type Tree struct {
 	// checks); Parse empties it.
 	memo     [4]getMemo
 	memoNext uint8
+	// rootType is 1 + the value node of the root's last member "type"
+	// (0: none); rootEsc says a root key holds an escape (which may spell
+	// "type"). Parse puts what they say in memo: every check looks type up.
+	rootType int32
+	rootEsc  bool
 }
 
 // A getMemo is one lookup Get made: key in object obj-1 (0: empty) is
@@ -122,6 +127,7 @@ func (t *Tree) Parse(raw []byte) error {
 	t.Nodes = t.Nodes[:0]
 	t.Surrogate, t.NULEscape = false, false
 	t.memo = [4]getMemo{}
+	t.rootType, t.rootEsc = 0, false
 	t.stack = t.stack[:0]
 	if len(raw) > math.MaxInt32-1 {
 		return &Error{Off: 0, Msg: "input too large"}
@@ -254,6 +260,9 @@ afterValue:
 		if i < n {
 			return bad(i, TrailingMsg)
 		}
+		if !t.rootEsc {
+			t.remember(Root, "type", int(t.rootType)-1)
+		}
 		return nil
 	}
 	for i < n && isSpace(raw[i]) {
@@ -299,6 +308,13 @@ key:
 		end, esc, uesc, err := t.scanString(raw, i)
 		if err != nil {
 			return err
+		}
+		if len(t.stack) == 1 {
+			if esc {
+				t.rootEsc = true
+			} else if end-i == 5 && string(raw[i+1:end]) == "type" {
+				t.rootType = int32(len(t.Nodes)) + 2 // its value's node, + 1
+			}
 		}
 		t.Nodes = append(t.Nodes, Node{Kind: String, Start: int32(i + 1), End: int32(end), Next: int32(len(t.Nodes) + 1), Esc: esc, UEsc: uesc})
 		i = end + 1
@@ -490,6 +506,23 @@ func (t *Tree) Get(i int, key string) int {
 		t.memoNext++
 	}
 	return found
+}
+
+// remember records, for the next Get of key in object i, the answer res
+// (the value node of its last member named key, or -1), as Get itself
+// records a lookup: for a caller that walked the members anyway.
+func (t *Tree) remember(i int, key string, res int) {
+	if t.Kind(i) != Object || t.Nodes[i].Len < memoMin {
+		return
+	}
+	for j := range t.memo {
+		if m := &t.memo[j]; m.obj == int32(i)+1 && m.key == key {
+			m.res = int32(res)
+			return
+		}
+	}
+	t.memo[t.memoNext%4] = getMemo{key: key, obj: int32(i) + 1, res: int32(res)}
+	t.memoNext++
 }
 
 // KeyIs reports whether string node k equals s once unescaped.

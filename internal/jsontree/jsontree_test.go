@@ -345,3 +345,74 @@ func TestAppendStrRandom(t *testing.T) {
 		}
 	}
 }
+
+// TestRemember checks that a member remembered after a walk of the members
+// is what Get gives: the last member of that name, or none.
+func TestRemember(t *testing.T) {
+	var tr Tree
+	src := `{"a":1,"b":2,"c":3,"message":{"x":1},"d":4,"e":5,"f":6,"message":{"x":2},"g":7}`
+	if err := tr.Parse([]byte(src)); err != nil {
+		t.Fatal(err)
+	}
+	root := TreeVal(&tr)
+	num := func(v Val) string { s, _ := v.Number(); return s }
+	want := num(root.Get("message").Get("x"))
+	if err := tr.Parse([]byte(src)); err != nil { // empties the memo
+		t.Fatal(err)
+	}
+	root = TreeVal(&tr)
+	var msg, none Val
+	for key, v := range root.KeyMembers() {
+		if string(key) == "message" {
+			msg = v
+		}
+	}
+	root.Remember("message", msg)
+	root.Remember("nothing", none)
+	if got := num(root.Get("message").Get("x")); got != want || want != "2" {
+		t.Errorf("message.x after Remember: %q, Get alone %q, want 2", got, want)
+	}
+	if root.Get("nothing").Exists() {
+		t.Error("a member remembered as missing exists")
+	}
+	if got := num(root.Get("g")); got != "7" {
+		t.Errorf("g: %q", got)
+	}
+}
+
+// TestRootType checks the root's "type" that Parse remembers against
+// encoding/json: the last member of that name, also when one is spelled
+// with an escape, or none.
+func TestRootType(t *testing.T) {
+	pad := `"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,`
+	for _, src := range []string{
+		`{` + pad + `"type":"user"}`,
+		`{"type":"user",` + pad + `"type":"assistant"}`,
+		`{"type":"user",` + pad + `"typ\u0065":"system"}`,
+		`{"typ\u0065":"system",` + pad + `"type":"user"}`,
+		`{` + pad + `"x":{"type":"inner"}}`,
+		`{` + pad + `"type":{"type":"inner"},"h":[{"type":"x"}]}`,
+		`{"type":"a","b":1}`,
+	} {
+		var tr Tree
+		if err := tr.Parse([]byte(src)); err != nil {
+			t.Fatal(src, err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(src), &m); err != nil {
+			t.Fatal(err)
+		}
+		got := TreeVal(&tr).Get("type")
+		want, ok := m["type"]
+		if got.Exists() != ok {
+			t.Errorf("%s: type exists %v, want %v", src, got.Exists(), ok)
+			continue
+		}
+		if s, isStr := want.(string); isStr && got.String() != s {
+			t.Errorf("%s: type %q, want %q", src, got.String(), s)
+		}
+		if _, isObj := want.(map[string]any); isObj && got.Kind() != Object {
+			t.Errorf("%s: type is not the object", src)
+		}
+	}
+}

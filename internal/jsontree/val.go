@@ -220,6 +220,21 @@ func (v Val) KeyMembers() iter.Seq2[[]byte, Val] {
 	}
 }
 
+// Remember tells object v that its member key is m (m missing: it has none),
+// so that the next Get of key need not search: for a caller that walked its
+// members (KeyMembers) anyway. m must be what Get would give: the value of
+// the last member named key.
+func (v Val) Remember(key string, m Val) {
+	if v.t == nil || v.i < 0 {
+		return
+	}
+	res := -1
+	if m.t == v.t && m.i >= 0 {
+		res = m.i
+	}
+	v.t.remember(v.i, key, res)
+}
+
 // StrBytes returns the unescaped bytes of a string value without copying
 // when it holds no escape (else appended to buf), and false when v is not
 // a string. The bytes are only valid until the tree is parsed again.

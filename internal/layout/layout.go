@@ -259,15 +259,24 @@ func walkDir(res *Result, arg string, seen, named map[string]bool, prefixArg boo
 	if root.Projects != "" {
 		res.Roots = append(res.Roots, root)
 	}
+	// The file-history backups: never checked one by one (classify), only
+	// counted as skipped, without working out their display path.
+	backups := ""
+	if root.Dir != "" {
+		backups = filepath.Join(root.Dir, "file-history") + string(filepath.Separator)
+	}
 	_ = filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
-		rel, _ := filepath.Rel(abs, p)
-		disp := filepath.ToSlash(rel)
-		if rel == "." || prefixArg {
-			// With several arguments, paths relative to each would be ambiguous.
-			disp = path.Join(filepath.ToSlash(arg), disp)
+		display := func() string {
+			rel, _ := filepath.Rel(abs, p)
+			disp := filepath.ToSlash(rel)
+			if rel == "." || prefixArg {
+				// With several arguments, paths relative to each would be ambiguous.
+				disp = path.Join(filepath.ToSlash(arg), disp)
+			}
+			return disp
 		}
 		if err != nil {
-			res.Problems = append(res.Problems, Problem{Path: disp, Err: unwrapPathErr(err)})
+			res.Problems = append(res.Problems, Problem{Path: display(), Err: unwrapPathErr(err)})
 			if d != nil && d.IsDir() {
 				return fs.SkipDir
 			}
@@ -291,7 +300,7 @@ func walkDir(res *Result, arg string, seen, named map[string]bool, prefixArg boo
 			st, why := followable(p, sc)
 			if why != nil {
 				res.Skipped++
-				res.Links = append(res.Links, Problem{Path: disp, Err: why})
+				res.Links = append(res.Links, Problem{Path: display(), Err: why})
 				return nil
 			}
 			size = st.Size()
@@ -303,7 +312,11 @@ func walkDir(res *Result, arg string, seen, named map[string]bool, prefixArg boo
 			return nil
 		}
 		seen[p] = true
-		f := &File{OSPath: p, Path: disp, Size: size, Arg: arg, Link: mode&fs.ModeSymlink != 0}
+		if backups != "" && strings.HasPrefix(p, backups) {
+			res.Skipped++ // what classify makes of it: Other
+			return nil
+		}
+		f := &File{OSPath: p, Path: display(), Size: size, Arg: arg, Link: mode&fs.ModeSymlink != 0}
 		classify(f, p, root)
 		if f.Kind == Other {
 			res.Skipped++

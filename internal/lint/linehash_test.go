@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ccvet/ccvet/internal/finding"
@@ -11,34 +12,55 @@ import (
 	"github.com/ccvet/ccvet/internal/model"
 )
 
-// TestLineHashes checks that the records of a repeated uuid get the hashes
-// of their lines, the first line's read again, from a file on disk, from
-// standard input and from an overlay; and that the others get none.
-func TestLineHashes(t *testing.T) {
+// TestRepeatHashes checks that duplicate-uuid tells an exact repeat of a
+// line from another line with its uuid, the lines read again (LineHashes)
+// from a file on disk, from the copy of standard input and from an overlay
+// (whose bytes differ from the file's on disk), and that LineHashes gives
+// the same hash to equal lines only, a last line without a newline too.
+func TestRepeatHashes(t *testing.T) {
 	a := `{"type":"user","uuid":"u1","message":{"role":"user","content":"hi"}}`
 	data := []byte(`{"type":"user","uuid":"u0","message":{"role":"user","content":"first"}}` + "\n" +
 		a + "\n" + a + "\n" +
-		`{"type":"user","uuid":"u1","message":{"role":"user","content":"other"}}` + "\n")
-	path := filepath.Join(t.TempDir(), "s.jsonl")
+		`{"type":"user","uuid":"u1","message":{"role":"user","content":"other"}}` + "\n" + a)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.jsonl")
 	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// On disk where the overlay is checked: the same length, other bytes.
+	other := filepath.Join(dir, "o.jsonl")
+	if err := os.WriteFile(other, bytes.Repeat([]byte("x"), len(data)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	check := func(t *testing.T, e *Engine, lf *layout.File) {
 		t.Helper()
-		f := model.NewFile(lf, e.env, func(finding.Finding) {})
-		e.checkLines(f)
-		r := f.Records
-		if len(r) != 4 {
-			t.Fatalf("%d records", len(r))
+		var got []string
+		f := model.NewFile(lf, e.env, func(fd finding.Finding) {
+			if fd.Rule == "duplicate-uuid" {
+				got = append(got, fd.Severity.String()+" "+strings.Fields(fd.Message)[0]+" "+
+					map[bool]string{true: "exactly", false: "other"}[strings.Contains(fd.Message, "exactly")])
+			}
+		})
+		e.checkFile(f, false)
+		if len(f.Records) != 5 {
+			t.Fatalf("%d records", len(f.Records))
 		}
-		if r[0].Hash != 0 {
-			t.Errorf("a uuid seen once has hash %x", r[0].Hash)
+		want := []string{"warning this exactly", "error user other", "warning this exactly"}
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("duplicate-uuid: %q, want %q", got, want)
 		}
-		if r[1].Hash == 0 || r[1].Hash != r[2].Hash || r[1].Hash != hash([]byte(a)) {
-			t.Errorf("exact repeat: hashes %x %x, want %x", r[1].Hash, r[2].Hash, hash([]byte(a)))
+		var offs []int64
+		for _, r := range f.Records {
+			offs = append(offs, r.Offset)
 		}
-		if r[3].Hash == r[1].Hash || r[3].Hash == 0 {
-			t.Errorf("different line: hash %x", r[3].Hash)
+		hs, ok := f.LineHashes(offs)
+		for i := range hs {
+			if !ok[i] {
+				t.Fatalf("line %d not read again", i+1)
+			}
+		}
+		if hs[1] != hs[2] || hs[1] != hs[4] || hs[0] == hs[1] || hs[3] == hs[1] {
+			t.Errorf("hashes %x", hs)
 		}
 	}
 	t.Run("disk", func(t *testing.T) {
@@ -53,7 +75,7 @@ func TestLineHashes(t *testing.T) {
 		}
 	})
 	t.Run("overlay", func(t *testing.T) {
-		e := benchEngine(t, Options{Jobs: 1, Overlay: map[string][]byte{"/nowhere/s.jsonl": data}})
-		check(t, e, &layout.File{OSPath: "/nowhere/s.jsonl", Path: "s.jsonl", Kind: layout.Transcript, Project: "."})
+		e := benchEngine(t, Options{Jobs: 1, Overlay: map[string][]byte{other: data}})
+		check(t, e, &layout.File{OSPath: other, Path: "o.jsonl", Kind: layout.Transcript, Project: "."})
 	})
 }

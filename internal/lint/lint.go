@@ -413,6 +413,8 @@ func (e *Engine) open(f *model.File) (rc io.ReadCloser, grew func() bool, err er
 		return io.NopCloser(io.TeeReader(in, sp)), func() bool { return false }, nil
 	}
 	if data, ok := e.opts.Overlay[f.OSPath]; ok {
+		// What reads f again (LineHashes) reads these bytes, not the file's.
+		f.Source = func() (*io.SectionReader, func(), error) { return e.reopen(f) }
 		return io.NopCloser(bytes.NewReader(data)), func() bool { return false }, nil
 	}
 	sf, err := openReadOnly(f.OSPath, f.Link)
@@ -466,11 +468,8 @@ func (e *Engine) checkLines(f *model.File) {
 		rd.MaxLine = e.opts.MaxLine
 	}
 	sniffed := f.InLayout || f.Kind != layout.Transcript
-	hashes := lineHashPool.Get().(*lineHashes)
-	hashes.ra = e.readerAt(f, rc)
-	defer hashes.release()
 	if sniffed && f.Size >= pipeMin && e.jobs() > 1 && !f.Stdin && !e.opts.Reference {
-		e.checkLinesPiped(f, rd, grew, hashes)
+		e.checkLinesPiped(f, rd, grew)
 		return
 	}
 	tree := trees.Get().(*jsontree.Tree)
@@ -517,14 +516,14 @@ func (e *Engine) checkLines(f *model.File) {
 		if obj && f.Kind.IsTranscript() {
 			rec = entry.Extract(l.Root, l.Num, l.Offset)
 		}
-		e.lineDone(f, l, rec, hashes)
+		e.lineDone(f, l, rec)
 	}
 }
 
 // lineDone is the in-order part of a line's check: the file's counts, the
 // line rules and OnLine, and its record (rec, nil for a line that is not
 // a transcript entry).
-func (e *Engine) lineDone(f *model.File, l *model.Line, rec *entry.Record, hashes *lineHashes) {
+func (e *Engine) lineDone(f *model.File, l *model.Line, rec *entry.Record) {
 	f.Lines++
 	f.Bytes = l.Offset + l.Length
 	if l.Newline {
@@ -545,7 +544,6 @@ func (e *Engine) lineDone(f *model.File, l *model.Line, rec *entry.Record, hashe
 		}
 	}
 	if rec != nil {
-		hashes.add(rec, l.Raw)
 		f.Records = append(f.Records, rec)
 	}
 }
@@ -558,22 +556,26 @@ func (e *Engine) jobs() int {
 	return e.opts.Jobs
 }
 
-// pipeMin is the size from which a file's lines are read, framed, parsed,
-// schema-checked and made records by a second goroutine, ahead of the one
-// that runs the line rules over them in order: one long transcript keeps
-// two cores busy.
+// pipeMin is the size from which a file's lines are read and framed by a
+// goroutine, parsed, schema-checked and made records by others, ahead of the
+// one that runs the line rules over them in order: one long transcript
+// keeps every core busy.
 var pipeMin int64 = 32 << 20
 
-// A lineBatch is a run of lines the reading goroutine has decoded: their
+// A lineBatch is a run of lines the reading goroutine has framed, their
 // bytes copied into arena (a line longer than bigLine is not copied: it
-// comes alone, and the reader waits for ack before it reads on), their
-// trees and schema verdicts.
+// comes alone, and the reader waits for ack before it reads on); a decoding
+// goroutine then gives them their trees, schema verdicts and records, and
+// closes decoded.
 type lineBatch struct {
-	arena []byte
-	lines []model.Line
-	trees []*jsontree.Tree
-	err   error         // the read error after the lines, if any
-	ack   chan struct{} // closed when a line pointing into the reader's buffer is done
+	arena   []byte
+	lines   []model.Line
+	framed  []jsonl.Line
+	trees   []*jsontree.Tree
+	recs    []*entry.Record
+	err     error         // the read error after the lines, if any
+	ack     chan struct{} // closed when a line pointing into the reader's buffer is done
+	decoded chan struct{} // closed when lines, trees and recs are made
 }
 
 // The size of a batch, and of a line that comes alone (bigLine <=
@@ -584,23 +586,63 @@ var (
 	bigLine    = 256 << 10
 )
 
-// checkLinesPiped is checkLines for a large file whose kind is known: the
-// lines, their parse and schema verdict are made by a goroutine ahead of
-// this one (which makes the records and runs the line rules), at most four
-// batches (4 MiB of lines and their trees) in flight, plus one long line
-// as the reader holds it anyway.
-func (e *Engine) checkLinesPiped(f *model.File, rd *jsonl.Reader, grew func() bool, hashes *lineHashes) {
-	free := make(chan *lineBatch, 4)
+// Batches in flight in checkLinesPiped, and goroutines decoding them.
+const (
+	pipeBatches  = 4
+	pipeDecoders = 2
+)
+
+// treeNodesKept bounds the nodes a batch's tree keeps for its next line:
+// a tree that parsed a line of many values gives them back.
+const treeNodesKept = 1 << 14
+
+// checkLinesPiped is checkLines for a large file whose kind is known: one
+// goroutine reads and frames the lines into batches, pipeDecoders others
+// parse each batch's lines, check them against the schemas and make their
+// records, and this one runs the line rules over them in file order. At
+// most pipeBatches batches (1 MiB of lines each, their trees and records)
+// are in flight, plus one long line as the reader holds it anyway.
+func (e *Engine) checkLinesPiped(f *model.File, rd *jsonl.Reader, grew func() bool) {
+	free := make(chan *lineBatch, pipeBatches)
 	for range cap(free) {
 		free <- &lineBatch{arena: make([]byte, 0, batchBytes)}
 	}
-	full := make(chan *lineBatch, cap(free))
+	full := make(chan *lineBatch, cap(free)) // in file order
+	work := make(chan *lineBatch, cap(free))
+	transcript := f.Kind.IsTranscript()
+	for range min(pipeDecoders, e.jobs()) {
+		go func() {
+			for b := range work {
+				for k := range b.lines {
+					l, jl := &b.lines[k], &b.framed[k]
+					if k == len(b.trees) {
+						b.trees = append(b.trees, new(jsontree.Tree))
+					}
+					if jl.Parse {
+						decode(l, jl, b.trees[k])
+					}
+					var rec *entry.Record
+					if l.IsObject() {
+						l.SchemaVerdict() // kept with the line for the schema rule
+						if transcript {
+							rec = entry.Extract(l.Root, l.Num, l.Offset)
+						}
+					}
+					b.recs = append(b.recs, rec)
+				}
+				close(b.decoded)
+			}
+		}()
+	}
 	go func() {
+		defer close(work)
 		defer close(full)
 		b := <-free
 		send := func() {
 			ack := b.ack
+			b.decoded = make(chan struct{})
 			full <- b
+			work <- b
 			if ack != nil {
 				<-ack // the line points into the reader's buffer
 			}
@@ -628,23 +670,10 @@ func (e *Engine) checkLinesPiped(f *model.File, rd *jsonl.Reader, grew func() bo
 				b.arena = append(b.arena, raw...) // never grows: see the check above
 				raw = b.arena[n:len(b.arena):len(b.arena)]
 			}
-			k := len(b.lines)
-			if k == len(b.trees) {
-				b.trees = append(b.trees, new(jsontree.Tree))
-			}
-			tree := b.trees[k]
+			jl.Bytes = raw
+			b.framed = append(b.framed, jl)
 			b.lines = append(b.lines, model.Line{File: f, Num: jl.Num, Offset: jl.Offset, Raw: raw, Length: jl.Length,
 				Newline: jl.Newline, Cut: jl.Cut, Blank: jl.Blank, NUL: jl.NUL, BadUTF8: jl.BadUTF8, BOM: jl.BOM})
-			l := &b.lines[k]
-			switch {
-			case !jl.Parse:
-			default:
-				jl.Bytes = raw
-				decode(l, &jl, tree)
-			}
-			if l.IsObject() {
-				l.SchemaVerdict() // kept with the line for the schema rule
-			}
 			if big {
 				b.ack = make(chan struct{})
 				send()
@@ -653,27 +682,30 @@ func (e *Engine) checkLinesPiped(f *model.File, rd *jsonl.Reader, grew func() bo
 			}
 		}
 		if len(b.lines) > 0 || b.err != nil {
+			b.decoded = make(chan struct{})
 			full <- b
+			work <- b
 		}
 	}()
 	for b := range full {
+		<-b.decoded
 		for k := range b.lines {
-			l := &b.lines[k]
-			var rec *entry.Record
-			if l.IsObject() && f.Kind.IsTranscript() {
-				rec = entry.Extract(l.Root, l.Num, l.Offset)
-			}
-			e.lineDone(f, l, rec, hashes)
+			e.lineDone(f, &b.lines[k], b.recs[k])
 		}
 		if b.err != nil {
 			f.ReadError = b.err
 			e.unreadable(f, f.Lines+1, b.err)
 		}
 		clear(b.lines) // let go of the trees' lines and the values decoded
-		for _, t := range b.trees {
+		clear(b.framed)
+		clear(b.recs)
+		for k, t := range b.trees {
 			t.Raw = nil
+			if cap(t.Nodes) > treeNodesKept {
+				b.trees[k] = new(jsontree.Tree)
+			}
 		}
-		b.arena, b.lines, b.err = b.arena[:0], b.lines[:0], nil
+		b.arena, b.lines, b.framed, b.recs, b.err = b.arena[:0], b.lines[:0], b.framed[:0], b.recs[:0], nil
 		if b.ack != nil {
 			close(b.ack)
 			b.ack = nil
@@ -706,9 +738,6 @@ func (e *Engine) records(f *model.File) []*entry.Record {
 		return nil
 	}
 	defer done()
-	hashes := lineHashPool.Get().(*lineHashes)
-	hashes.ra = src
-	defer hashes.release()
 	rd := jsonl.NewReader(src)
 	rd.Long = &e.long
 	rd.Frame = true
@@ -739,9 +768,7 @@ func (e *Engine) records(f *model.File) []*entry.Record {
 			decode(l, &jl, tree)
 		}
 		if l.IsObject() {
-			rec := entry.Extract(l.Root, l.Num, l.Offset)
-			hashes.add(rec, l.Raw)
-			recs = append(recs, rec)
+			recs = append(recs, entry.Extract(l.Root, l.Num, l.Offset))
 		}
 	}
 	return recs

@@ -100,6 +100,8 @@ func BenchmarkLines(b *testing.B) {
 //
 //	go test ./internal/lint -run '^$' -bench BenchmarkStore -benchtime 3x -cpuprofile /tmp/cpu.prof
 //	go tool pprof -top /tmp/cpu.prof
+//
+// $CCVET_BENCH_DISABLE turns rules off, by id, comma-separated (e.g. secret).
 func BenchmarkStore(b *testing.B) {
 	dir := os.Getenv("CCVET_BENCH_STORE")
 	if dir == "" {
@@ -108,7 +110,14 @@ func BenchmarkStore(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	e := benchEngine(b, Options{})
+	var opts Options
+	if off := os.Getenv("CCVET_BENCH_DISABLE"); off != "" {
+		opts.Enabled = map[string]bool{}
+		for id := range strings.SplitSeq(off, ",") {
+			opts.Enabled[id] = false
+		}
+	}
+	e := benchEngine(b, opts)
 	var bytes int64
 	b.ReportAllocs()
 	for b.Loop() {

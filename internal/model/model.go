@@ -2,9 +2,11 @@
 package model
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
+	"hash/maphash"
 	"io"
 	"slices"
 	"sync"
@@ -245,6 +247,10 @@ type File struct {
 	// Copy holds the bytes read from standard input (a spool file, not
 	// memory, where one can be made), which Reopen reads again.
 	Copy io.ReaderAt
+	// Source, when set, gives the bytes f was checked from where Reopen
+	// would not (the engine checking planned bytes instead of the file's:
+	// lint's Overlay); LineHashes reads them.
+	Source func() (*io.SectionReader, func(), error)
 
 	// Whole-document files (todos/*.json) are read at once.
 	Doc      []byte // the document, when the file is a whole JSON document
@@ -366,7 +372,7 @@ func (f *File) Column(rec *entry.Record, ptr string) int {
 
 // ReportRecord records a finding on rec's line, at the value ptr names.
 func (f *File) ReportRecord(r Rule, rec *entry.Record, ptr string, fd finding.Finding) {
-	fd.Line = rec.Line
+	fd.Line = int(rec.Line)
 	fd.Pointer = ptr
 	fd.Column = f.Column(rec, ptr)
 	if fd.UUID == "" {
@@ -395,6 +401,70 @@ func (f *File) lineAt(off int64) []byte {
 		return nil
 	}
 	return append([]byte(nil), l.Bytes...)
+}
+
+// lineHashSeed seeds LineHashes: hashes are compared within one run only.
+var lineHashSeed = maphash.MakeSeed()
+
+// LineHashes hashes the lines of f that start at offs (in ascending order),
+// read again from the bytes f was checked from (Source, else Reopen), up to
+// their newline: equal hashes, equal lines. ok[i] is false when line i
+// could not be read. It reads each line once, in one pass forward for lines
+// close together, and holds no line: memory stays bounded whatever their
+// length.
+func (f *File) LineHashes(offs []int64) (hs []uint64, ok []bool) {
+	hs, ok = make([]uint64, len(offs)), make([]bool, len(offs))
+	if len(offs) == 0 {
+		return hs, ok
+	}
+	open := f.Source
+	if open == nil {
+		open = f.Reopen
+	}
+	src, done, err := open()
+	if err != nil {
+		return hs, ok
+	}
+	defer done()
+	const skipMax = 1 << 20 // read on to a line up to this far ahead, rather than seek
+	br := bufio.NewReaderSize(nil, 64<<10)
+	pos := int64(-1) // where br is; -1: nowhere yet
+	var h maphash.Hash
+	for i, off := range offs {
+		if off < 0 || off > src.Size() {
+			continue
+		}
+		if pos < 0 || off < pos || off-pos > skipMax {
+			br.Reset(io.NewSectionReader(src, off, src.Size()-off))
+			pos = off
+		}
+		if n, err := br.Discard(int(off - pos)); err != nil {
+			pos = -1
+			continue
+		} else {
+			pos += int64(n)
+		}
+		h.SetSeed(lineHashSeed)
+		for {
+			chunk, err := br.ReadSlice('\n')
+			pos += int64(len(chunk))
+			if err == nil {
+				h.Write(chunk[:len(chunk)-1])
+				hs[i], ok[i] = h.Sum64(), true
+				break
+			}
+			h.Write(chunk)
+			if err == io.EOF {
+				hs[i], ok[i] = h.Sum64(), true // the last line, without a newline
+				break
+			}
+			if err != bufio.ErrBufferFull {
+				pos = -1
+				break
+			}
+		}
+	}
+	return hs, ok
 }
 
 // errNoCopy is Reopen's error for standard input read without a copy.

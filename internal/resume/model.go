@@ -210,7 +210,7 @@ func walk(src Source, p Profile) (*Result, bool) {
 				why += "; the last last-prompt line's leafUuid names no entry, so the reader ignores it"
 			case !recs[k].IsSidechain:
 				why += "; the last last-prompt line's leafUuid names the " + recs[k].Type + " entry on line " +
-					strconv.Itoa(recs[k].Line) + ", which other entries continue, so the reader ignores it"
+					strconv.Itoa(int(recs[k].Line)) + ", which other entries continue, so the reader ignores it"
 			}
 		}
 	}
@@ -242,7 +242,7 @@ func walk(src Source, p Profile) (*Result, bool) {
 			}
 		}
 		b := recs[g.From]
-		res.LeftOut = append(res.LeftOut, Event{Kind: KindBeforeCompaction, Line: b.Line, UUID: b.UUID, Count: n, rec: g.From,
+		res.LeftOut = append(res.LeftOut, Event{Kind: KindBeforeCompaction, Line: int(b.Line), UUID: b.UUID, Count: n, rec: g.From,
 			Reason: "the file is over 5 MiB, so the reader does not read the " + strconv.Itoa(n) +
 				" user/assistant entries before its last compaction boundary (this line)"})
 	}
@@ -250,8 +250,8 @@ func walk(src Source, p Profile) (*Result, bool) {
 	for i, r := range recs {
 		if i >= g.From && chain.IsMessage(r) && !g.Kept(i) {
 			k := g.Index(r.UUID)
-			res.LeftOut = append(res.LeftOut, Event{Kind: KindReplacedUUID, Line: r.Line, UUID: r.UUID, rec: i,
-				Reason: "line " + strconv.Itoa(recs[k].Line) + " reuses this uuid; the reader keeps only the later line"})
+			res.LeftOut = append(res.LeftOut, Event{Kind: KindReplacedUUID, Line: int(r.Line), UUID: r.UUID, rec: i,
+				Reason: "line " + strconv.Itoa(int(recs[k].Line)) + " reuses this uuid; the reader keeps only the later line"})
 		}
 	}
 	if p.SidechainLeafFails && src.Agent == "" {
@@ -264,8 +264,8 @@ func walk(src Source, p Profile) (*Result, bool) {
 		if k := g.Index(lp); k >= 0 && recs[k].IsSidechain {
 			res.Failed = "No conversation found with session ID " + sessionOf(recs) +
 				" (last-prompt.leafUuid names " + recs[k].Type + " entry " + lp + " on line " +
-				strconv.Itoa(recs[k].Line) + ", which has isSidechain: true)"
-			res.Leaf = &Leaf{Line: recs[k].Line, UUID: lp, Type: recs[k].Type, Reason: "last-prompt.leafUuid"}
+				strconv.Itoa(int(recs[k].Line)) + ", which has isSidechain: true)"
+			res.Leaf = &Leaf{Line: int(recs[k].Line), UUID: lp, Type: recs[k].Type, Reason: "last-prompt.leafUuid"}
 			return res, false
 		}
 	}
@@ -274,10 +274,10 @@ func walk(src Source, p Profile) (*Result, bool) {
 		return res, false
 	}
 	lr := recs[leaf]
-	res.Leaf = &Leaf{Line: lr.Line, UUID: lr.UUID, Type: lr.Type, Reason: why}
+	res.Leaf = &Leaf{Line: int(lr.Line), UUID: lr.UUID, Type: lr.Type, Reason: why}
 	if later := latestSidechainAfter(g, leaf); later >= 0 && src.Agent == "" {
 		o := recs[later]
-		res.LeftOut = append(res.LeftOut, Event{Kind: KindOtherBranch, Line: o.Line, UUID: o.UUID, rec: later,
+		res.LeftOut = append(res.LeftOut, Event{Kind: KindOtherBranch, Line: int(o.Line), UUID: o.UUID, rec: later,
 			Reason: "written after the leaf but marked isSidechain: true, so the reader does not resume from it"})
 	}
 	conv := g.RebuildWith(leaf, chain.Options{Bridge: p.Bridge, FileOrder: p.FileOrder})
@@ -285,7 +285,7 @@ func walk(src Source, p Profile) (*Result, bool) {
 	if p.CrashOnBadContent {
 		for _, i := range conv.Order {
 			if r := recs[i]; (r.Type == "user" || r.Type == "assistant") && (r.Content == entry.ContentOther || r.Content == entry.ContentMissing) {
-				res.Failed = "the resume crashes: " + r.Type + " entry on line " + strconv.Itoa(r.Line) +
+				res.Failed = "the resume crashes: " + r.Type + " entry on line " + strconv.Itoa(int(r.Line)) +
 					" has no message.content, or one that is neither text nor a list of blocks"
 				return res, false
 			}
@@ -334,8 +334,8 @@ func walkEvents(res *Result, g *chain.Graph, conv *chain.Conversation, p Profile
 		}
 		if b.To >= 0 {
 			to := recs[b.To]
-			res.Changed = append(res.Changed, Event{Kind: KindBridged, Line: from.Line, UUID: from.UUID, rec: b.From, Parent: b.Want,
-				Reason: "parentUuid " + b.Want + " " + what + "; " + to.Type + " entry on line " + strconv.Itoa(to.Line) +
+			res.Changed = append(res.Changed, Event{Kind: KindBridged, Line: int(from.Line), UUID: from.UUID, rec: b.From, Parent: b.Want,
+				Reason: "parentUuid " + b.Want + " " + what + "; " + to.Type + " entry on line " + strconv.Itoa(int(to.Line)) +
 					" was written " + Millis(b.Gap) + " earlier, within the 5 s the reader bridges, so the walk goes on there"})
 			continue
 		}
@@ -352,17 +352,17 @@ func walkEvents(res *Result, g *chain.Graph, conv *chain.Conversation, p Profile
 		case b.Near < 0:
 			reason += "no earlier entry to bridge to, so the history before it is cut"
 		default:
-			reason += "the entry before it (line " + strconv.Itoa(recs[b.Near].Line) + ") was written " + Millis(b.Gap) +
+			reason += "the entry before it (line " + strconv.Itoa(int(recs[b.Near].Line)) + ") was written " + Millis(b.Gap) +
 				" earlier, more than the 5 s the reader bridges, so the history before it is cut"
 		}
-		res.LeftOut = append(res.LeftOut, Event{Kind: KindHistoryCut, Line: from.Line, UUID: from.UUID, Count: lost, rec: b.From, Parent: b.Want,
+		res.LeftOut = append(res.LeftOut, Event{Kind: KindHistoryCut, Line: int(from.Line), UUID: from.UUID, Count: lost, rec: b.From, Parent: b.Want,
 			Reason: reason + " (" + strconv.Itoa(lost) + " earlier user/assistant entries)"})
 	}
 	// Other branches: user/assistant entries neither on the conversation nor cut off behind it.
 	cutBefore := math.MaxInt
 	for _, b := range conv.Bridges {
 		if b.To < 0 {
-			cutBefore = recs[b.From].Line
+			cutBefore = int(recs[b.From].Line)
 		}
 	}
 	n, first := 0, -1
@@ -370,7 +370,7 @@ func walkEvents(res *Result, g *chain.Graph, conv *chain.Conversation, p Profile
 		if !g.Kept(i) || conv.On(i) || (r.Type != "user" && r.Type != "assistant") || r.IsSidechain {
 			continue
 		}
-		if r.Line < cutBefore {
+		if int(r.Line) < cutBefore {
 			// Counted in the cut when on the walk's side of the gap.
 			if cutBefore != math.MaxInt {
 				continue
@@ -382,9 +382,9 @@ func walkEvents(res *Result, g *chain.Graph, conv *chain.Conversation, p Profile
 		n++
 	}
 	if n > 0 {
-		res.LeftOut = append(res.LeftOut, Event{Kind: KindOtherBranch, Line: recs[first].Line, Count: n, rec: first,
+		res.LeftOut = append(res.LeftOut, Event{Kind: KindOtherBranch, Line: int(recs[first].Line), Count: n, rec: first,
 			Reason: strconv.Itoa(n) + " user/assistant entries on other branches (a rewind, an edit, a retry, or a leaf that lost to a later one), the first on line " +
-				strconv.Itoa(recs[first].Line)})
+				strconv.Itoa(int(recs[first].Line))})
 	}
 }
 

@@ -125,14 +125,14 @@ func (res *Result) messages(src Source, g *chain.Graph, conv *chain.Conversation
 			continue
 		}
 		if r.NotResent {
-			res.LeftOut = append(res.LeftOut, Event{Kind: KindNotSent, Line: r.Line, UUID: r.UUID, rec: i,
+			res.LeftOut = append(res.LeftOut, Event{Kind: KindNotSent, Line: int(r.Line), UUID: r.UUID, rec: i,
 				Reason: "a reminder the program wrote beside a turn (turnCompanion); the reader does not send it again (measured on 2.1.330)"})
 			continue
 		}
 		bs, ok := blocksOf(src, i)
 		if ok && r.TaskNotification && p.WrapTaskNotification {
 			bs = wrapReminder(bs)
-			res.Changed = append(res.Changed, Event{Kind: KindWrapped, Line: r.Line, UUID: r.UUID, rec: i,
+			res.Changed = append(res.Changed, Event{Kind: KindWrapped, Line: int(r.Line), UUID: r.UUID, rec: i,
 				Reason: "a task notification (origin.kind \"task-notification\"); the reader sends its text inside a system reminder, with words of its own before it"})
 		}
 		if ok && r.Type == "assistant" && p.ForeignThinking && src.Model != nil {
@@ -143,7 +143,7 @@ func (res *Result) messages(src Source, g *chain.Graph, conv *chain.Conversation
 			if r.Content == entry.ContentOther {
 				what = "has a message.content that is neither text nor a list of blocks"
 			}
-			res.LeftOut = append(res.LeftOut, Event{Kind: KindContentLost, Line: r.Line, UUID: r.UUID, rec: i,
+			res.LeftOut = append(res.LeftOut, Event{Kind: KindContentLost, Line: int(r.Line), UUID: r.UUID, rec: i,
 				Reason: r.Type + " entry " + what + "; the reader sends nothing for it (its text is lost)"})
 			continue
 		}
@@ -192,7 +192,7 @@ func (res *Result) foreignThinking(bs []Block, model, current string, r *entry.R
 	var out []Block
 	for _, b := range bs {
 		if b.Type() == "thinking" && b.str("signature") != "" {
-			res.LeftOut = append(res.LeftOut, Event{Kind: KindThinkingDropped, Line: r.Line, UUID: r.UUID, rec: i,
+			res.LeftOut = append(res.LeftOut, Event{Kind: KindThinkingDropped, Line: int(r.Line), UUID: r.UUID, rec: i,
 				Reason: "a signed thinking block of model " + strconv.Quote(model) + ", not the model of the last assistant message (" +
 					strconv.Quote(current) + "); the reader leaves it out"})
 			continue
@@ -312,7 +312,7 @@ func (res *Result) lineOf(i int) int {
 	if i < 0 {
 		return 0
 	}
-	return res.Graph.Records[i].Line
+	return int(res.Graph.Records[i].Line)
 }
 
 func (res *Result) uuidOf(i int) string {
@@ -579,7 +579,7 @@ func (res *Result) finish(msgs []*msg, p Profile) []Message {
 			mm.Content = append(mm.Content, b.b)
 		}
 		for _, i := range m.recs {
-			mm.Lines = append(mm.Lines, res.Graph.Records[i].Line)
+			mm.Lines = append(mm.Lines, int(res.Graph.Records[i].Line))
 		}
 		out = append(out, mm)
 	}

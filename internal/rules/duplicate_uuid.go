@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"slices"
 
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/model"
@@ -32,18 +33,24 @@ var DuplicateUUID = register(&Rule{
 		if !f.Kind.IsTranscript() {
 			return
 		}
-		g := f.Graph() // its index of the first line of each uuid
+		g := f.Graph()         // its index of the first line of each uuid
+		var dups, firsts []int // each repeat, and the first line of its uuid
 		for i, rec := range f.Records {
 			if rec.UUID == "" {
 				continue
 			}
-			fi := g.FirstWith(rec.UUID)
-			if fi == i {
-				continue
+			if fi := g.FirstWith(rec.UUID); fi != i {
+				dups, firsts = append(dups, i), append(firsts, fi)
 			}
-			prev := f.Records[fi]
+		}
+		if len(dups) == 0 {
+			return
+		}
+		exact := exactRepeats(f, dups, firsts)
+		for k, i := range dups {
+			rec, prev := f.Records[i], f.Records[firsts[k]]
 			fd := finding.Finding{Related: []finding.Location{relatedAt(f, prev, "/uuid", "first line with this uuid")}}
-			if rec.Hash == prev.Hash {
+			if exact[k] {
 				fd.Severity = finding.Warning
 				fd.Message = "this line repeats " + lineRef(prev) + " exactly (uuid " + rec.UUID +
 					"); the reader keeps one copy, the repeat only bloats the file"
@@ -60,6 +67,31 @@ var DuplicateUUID = register(&Rule{
 		}
 	},
 })
+
+// exactRepeats reports, for each repeat dups[k], whether its line is byte
+// for byte the line of firsts[k]: their hashes, the lines read again (only
+// those of a uuid seen twice: healthy files have none).
+func exactRepeats(f *model.File, dups, firsts []int) []bool {
+	idx := slices.Concat(dups, firsts)
+	slices.Sort(idx)
+	idx = slices.Compact(idx)
+	offs := make([]int64, len(idx))
+	for k, i := range idx {
+		offs[k] = f.Records[i].Offset
+	}
+	hs, ok := f.LineHashes(offs)
+	at := func(i int) (uint64, bool) {
+		k, _ := slices.BinarySearch(idx, i)
+		return hs[k], ok[k]
+	}
+	exact := make([]bool, len(dups))
+	for k := range dups {
+		h1, ok1 := at(dups[k])
+		h2, ok2 := at(firsts[k])
+		exact[k] = ok1 && ok2 && h1 == h2
+	}
+	return exact
+}
 
 // sameEntry reports whether two lines hold the same JSON value (objects
 // compared member by member, whatever their order).

@@ -119,11 +119,11 @@ func toolLabel(t entry.Tool) string {
 }
 
 // lineRef names a line of the same file: "line 12".
-func lineRef(rec *entry.Record) string { return "line " + itoa(rec.Line) }
+func lineRef(rec *entry.Record) string { return "line " + itoa(int(rec.Line)) }
 
 // related points at rec's line in f, at the value ptr names.
 func relatedAt(f *model.File, rec *entry.Record, ptr, msg string) finding.Location {
-	return finding.Location{Path: f.Path, Line: rec.Line, Column: f.Column(rec, ptr), Pointer: ptr, Message: msg}
+	return finding.Location{Path: f.Path, Line: int(rec.Line), Column: f.Column(rec, ptr), Pointer: ptr, Message: msg}
 }
 
 // blockPtr is the JSON pointer of a content block's field.

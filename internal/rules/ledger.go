@@ -124,7 +124,7 @@ func messages(q *ledger.Request) int { return q.Keep + len(q.Tail) }
 func ledgerReport(r *Rule, f *model.File, n int, ptr, msg string) {
 	rec := recordAt(f, n)
 	if rec == nil {
-		rec = &entry.Record{Line: n}
+		rec = &entry.Record{Line: int32(n)}
 	}
 	f.ReportRecord(r, rec, ptr, finding.Finding{Message: msg})
 }
@@ -134,8 +134,8 @@ func recordAt(f *model.File, n int) *entry.Record {
 	if f.Thin {
 		return f.Digest.RecordAt(n)
 	}
-	i := sort.Search(len(f.Records), func(i int) bool { return f.Records[i].Line >= n })
-	if i < len(f.Records) && f.Records[i].Line == n {
+	i := sort.Search(len(f.Records), func(i int) bool { return int(f.Records[i].Line) >= n })
+	if i < len(f.Records) && int(f.Records[i].Line) == n {
 		return f.Records[i]
 	}
 	return nil

@@ -106,15 +106,24 @@ func backupsCheck(r *Rule, f *model.File) {
 	// id or a cwd first appears.
 	prunes, newest := false, map[string]int{}
 	firstSid := map[string]bool{}
-	for _, rec := range f.Records {
-		add(rec.SessionID)
+	var lastSid, lastCwd string
+	for i, rec := range f.Records {
 		kept := isBackupRecord(rec)
-		if rec.SessionID != "" && !firstSid[rec.SessionID] {
-			firstSid[rec.SessionID], kept = true, true
+		// The session id and cwd of the record before were seen: most
+		// records repeat them.
+		if i == 0 || rec.SessionID != lastSid {
+			lastSid = rec.SessionID
+			add(rec.SessionID)
+			if rec.SessionID != "" && !firstSid[rec.SessionID] {
+				firstSid[rec.SessionID], kept = true, true
+			}
 		}
-		if rec.Cwd != "" && !seenCwd[rec.Cwd] {
-			seenCwd[rec.Cwd], kept = true, true
-			cwds = append(cwds, rec.Cwd) // the launch cwd first
+		if i == 0 || rec.Cwd != lastCwd {
+			lastCwd = rec.Cwd
+			if rec.Cwd != "" && !seenCwd[rec.Cwd] {
+				seenCwd[rec.Cwd], kept = true, true
+				cwds = append(cwds, rec.Cwd) // the launch cwd first
+			}
 		}
 		if kept && rec.Version != "" && !ccversion.Less(rec.Version, "2.1.208") {
 			prunes = true
@@ -129,8 +138,17 @@ func backupsCheck(r *Rule, f *model.File) {
 	if len(sids) > 0 {
 		owner = sids[0]
 	}
-	// Only called with a known root and a safe session id.
-	folder := func(sid string) *dirList { return dirs.list(filepath.Join(f.Root, "file-history", sid)) }
+	// Only called with a known root and a safe session id; by sid, so
+	// that a folder's path is made once, not for every backup.
+	folders := map[string]*dirList{}
+	folder := func(sid string) *dirList {
+		d, ok := folders[sid]
+		if !ok {
+			d = dirs.list(filepath.Join(f.Root, "file-history", sid))
+			folders[sid] = d
+		}
+		return d
+	}
 	reported := map[string]bool{}
 	noted := false // the file noted its session's missing folder
 	// A backup whose hash differs is reported only when another backup of
@@ -153,20 +171,32 @@ func backupsCheck(r *Rule, f *model.File) {
 		reported[k] = true
 		return true
 	}
+	// Each snapshot repeats the backups of the one before: a backup seen
+	// already (key, name and version) was checked then, and anything it
+	// had to report on was reported on its first record.
+	type backupSeen struct {
+		key, name string
+		version   int
+	}
+	checked := map[backupSeen]bool{}
 	for _, rec := range f.Records {
 		// A file-history-delta (2.1.220+) adds one backup to the
 		// snapshot it amends: its backup is checked the same way.
 		if !isBackupRecord(rec) {
 			continue
 		}
-		ptrBase := "/snapshot/trackedFileBackups/"
 		for _, b := range rec.Backups {
 			if b.Null || b.FileName == "" {
 				continue
 			}
-			ptr := ptrBase + jsonpos.Escape(b.Key) + "/backupFileName"
-			if rec.Type == "file-history-delta" {
-				ptr = "/backup/backupFileName"
+			if k := (backupSeen{b.Key, b.FileName, b.Version}); checked[k] {
+				continue
+			} else {
+				checked[k] = true
+			}
+			ptr := "/backup/backupFileName"
+			if rec.Type != "file-history-delta" {
+				ptr = "/snapshot/trackedFileBackups/" + jsonpos.Escape(b.Key) + "/backupFileName"
 			}
 			if !safeName(b.FileName) {
 				if once("unsafe", b.FileName) {

@@ -31,8 +31,8 @@ var OrphanParent = register(&Rule{
 		"the file), or restore the deleted line. The message says how much history the cut hides.",
 	Keeps: func(r *Rule, p *model.Project, f *model.File) bool {
 		first := firstChainRecord(f)
-		for _, rec := range f.Records {
-			if !rec.HasParent || f.Digest.HasUUID(rec.ParentUUID) {
+		for i, rec := range f.Records {
+			if !rec.HasParent || parentNearby(f.Records, i) || f.Digest.HasUUID(rec.ParentUUID) {
 				continue
 			}
 			if rec != first && isChainType(rec) && rec.Type != "progress" {
@@ -60,6 +60,9 @@ var OrphanParent = register(&Rule{
 			for i, rec := range f.Records {
 				if !rec.HasParent {
 					continue
+				}
+				if parentNearby(f.Records, i) {
+					continue // in the file (see below)
 				}
 				elsewhere := ""
 				if inProject(p, f, rec.ParentUUID) {
@@ -120,6 +123,19 @@ var OrphanParent = register(&Rule{
 		}
 	},
 })
+
+// parentNearby reports whether the parent of recs[i] is the uuid of one of
+// the few records before it, as it most often is: then the file holds it,
+// which its digest would say after a binary search.
+func parentNearby(recs []*entry.Record, i int) bool {
+	p := recs[i].ParentUUID
+	for k := i - 1; k >= 0 && k >= i-4; k-- {
+		if recs[k].UUID == p {
+			return true
+		}
+	}
+	return false
+}
 
 // gapOutcome is what the reader of m does at record i, whose parent is
 // missing: bridge it, cut the history there, or not pass through it.

@@ -152,7 +152,7 @@ func (fs *fileSecrets) countResends(f *model.File) {
 	}
 	pos := map[int]int{} // line -> place on the conversation
 	for k, i := range res.Conv.Order {
-		pos[f.Records[i].Line] = k
+		pos[int(f.Records[i].Line)] = k
 	}
 	for _, o := range fs.order {
 		k, ok := pos[o.line]

@@ -84,7 +84,7 @@ var SessionMismatch = register(&Rule{
 					continue
 				}
 				for _, ru := range runs[sid] {
-					if own && (ru.first.Line < ownFirst || ru.first.Line > ownLast) {
+					if own && (int(ru.first.Line) < ownFirst || int(ru.first.Line) > ownLast) {
 						continue // before or after the file's own entries: copied history or a resume's lineage
 					}
 					if ru.first.UUID != "" && inFiles(p, ru.first.UUID) > 1 {
@@ -159,9 +159,9 @@ func sessionRuns(f *model.File) (runs map[string][]*sessionRun, order []string, 
 			// Only conversation entries: metadata written when a fork
 			// starts (2.0.76: a queue-operation) precedes the copied history.
 			if ownFirst == 0 {
-				ownFirst = rec.Line
+				ownFirst = int(rec.Line)
 			}
-			ownLast = rec.Line
+			ownLast = int(rec.Line)
 		}
 		if cur != nil && rec.SessionID == curID {
 			cur.n++
@@ -191,7 +191,7 @@ func keepsRuns(p *model.Project, f *model.File) bool {
 			continue
 		}
 		for _, ru := range runs[sid] {
-			if own && (ru.first.Line < ownFirst || ru.first.Line > ownLast) {
+			if own && (int(ru.first.Line) < ownFirst || int(ru.first.Line) > ownLast) {
 				continue
 			}
 			if ru.first.UUID == "" || !f.Ask(model.Ask{Kind: model.AskShared, Name: ru.first.UUID}) {

@@ -88,12 +88,12 @@ func (c dirCache) list(p string) *dirList {
 // recordFinding builds a finding at the value ptr names on rec's line of f,
 // for checks that report from a project or store context.
 func recordFinding(f *model.File, rec *entry.Record, ptr, msg string) finding.Finding {
-	return finding.Finding{Path: f.Path, Line: rec.Line, Column: f.Column(rec, ptr), Pointer: ptr,
+	return finding.Finding{Path: f.Path, Line: int(rec.Line), Column: f.Column(rec, ptr), Pointer: ptr,
 		UUID: rec.UUID, Message: msg}
 }
 
 // sessionRelated names rec's line of f as a related location of a
 // store-wide finding.
 func sessionRelated(f *model.File, rec *entry.Record, ptr, msg string) finding.Location {
-	return finding.Location{Path: f.Path, Line: rec.Line, Column: f.Column(rec, ptr), Pointer: ptr, Message: msg}
+	return finding.Location{Path: f.Path, Line: int(rec.Line), Column: f.Column(rec, ptr), Pointer: ptr, Message: msg}
 }

@@ -62,36 +62,39 @@ var UnmatchedToolUse = register(&Rule{
 		// finds them. A main-conversation call followed only by the
 		// subagent's own entries (old inline sidechains) has not been
 		// continued past.
-		g := f.Graph() // its index of the last line of each uuid
-		var below [2][]int
-		for s := range below {
-			below[s] = make([]int, len(recs))
-			for i := range below[s] {
-				below[s][i] = -1
-			}
-		}
 		side := func(rec *entry.Record) int {
 			if rec.IsSidechain {
 				return 1
 			}
 			return 0
 		}
-		for i := len(recs) - 1; i >= 0; i-- {
-			rec := recs[i]
-			if !rec.HasParent {
-				continue
-			}
-			p := g.LastWith(rec.ParentUUID)
-			if p < 0 || p >= i {
-				continue
-			}
+		// Made on the first call without a result: most files have none.
+		var below [2][]int
+		findBelow := func() {
+			g := f.Graph() // its index of the last line of each uuid
 			for s := range below {
-				b := below[s][i]
-				if rec.Type == "user" && side(rec) == s {
-					b = i
+				below[s] = make([]int, len(recs))
+				for i := range below[s] {
+					below[s][i] = -1
 				}
-				if b >= 0 && (below[s][p] < 0 || b < below[s][p]) {
-					below[s][p] = b
+			}
+			for i := len(recs) - 1; i >= 0; i-- {
+				rec := recs[i]
+				if !rec.HasParent {
+					continue
+				}
+				p := g.LastWith(rec.ParentUUID)
+				if p < 0 || p >= i {
+					continue
+				}
+				for s := range below {
+					b := below[s][i]
+					if rec.Type == "user" && side(rec) == s {
+						b = i
+					}
+					if b >= 0 && (below[s][p] < 0 || b < below[s][p]) {
+						below[s][p] = b
+					}
 				}
 			}
 		}
@@ -132,6 +135,9 @@ var UnmatchedToolUse = register(&Rule{
 				stopped, batch := false, false // nothing follows the call's message (but results of its batch)
 				if w := walkOf(f, judged); w.Failed == "" && w.Conv != nil {
 					stopped, batch = batchEnds(recs, w.Conv.Order, i, callMsg)
+				}
+				if below[0] == nil {
+					findBelow()
 				}
 				next := below[side(rec)][i]
 				if next < 0 && !stopped && rec.MessageID != "" {
