@@ -438,12 +438,12 @@ func (f *File) LineHashes(offs []int64) (hs []uint64, ok []bool) {
 			br.Reset(io.NewSectionReader(src, off, src.Size()-off))
 			pos = off
 		}
-		if n, err := br.Discard(int(off - pos)); err != nil {
+		n, err := br.Discard(int(off - pos))
+		if err != nil {
 			pos = -1
 			continue
-		} else {
-			pos += int64(n)
 		}
+		pos += int64(n)
 		h.SetSeed(lineHashSeed)
 		for {
 			chunk, err := br.ReadSlice('\n')

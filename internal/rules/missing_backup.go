@@ -189,11 +189,11 @@ func backupsCheck(r *Rule, f *model.File) {
 			if b.Null || b.FileName == "" {
 				continue
 			}
-			if k := (backupSeen{b.Key, b.FileName, b.Version}); checked[k] {
+			k := backupSeen{b.Key, b.FileName, b.Version}
+			if checked[k] {
 				continue
-			} else {
-				checked[k] = true
 			}
+			checked[k] = true
 			ptr := "/backup/backupFileName"
 			if rec.Type != "file-history-delta" {
 				ptr = "/snapshot/trackedFileBackups/" + jsonpos.Escape(b.Key) + "/backupFileName"
