@@ -15,7 +15,7 @@ import (
 func rec(line int, spec string) *entry.Record {
 	f := strings.Fields(spec)
 	ids := strings.SplitN(f[0], "<", 2)
-	r := &entry.Record{Line: int32(line), UUID: ids[0], Type: f[1]}
+	r := &entry.Record{Line: int32(line), UUID: ids[0], Common: &entry.Common{Type: f[1]}}
 	if len(ids) == 2 && ids[1] != "" {
 		r.ParentUUID, r.HasParent = ids[1], true
 	}

@@ -12,23 +12,21 @@ import (
 
 // Record is the compact form of one transcript line: ids and links only, so
 // that a whole project's graph fits in memory whatever the size of its text.
-// Strings that repeat from line to line (type, version, session id, cwd,
-// agent id, tool names, a parent that is the line before) share one copy;
-// the fields few entry types carry live in a shared part (Rare), read as
-// if they were the record's own.
+// Strings that repeat from line to line (tool names, a parent that is the
+// line before) share one copy; the fields nearly every line of a file
+// repeats (type, version, session id, agent id, cwd) live in a part shared
+// by the records that agree on all of them (Common), and the fields few
+// entry types carry in a part of their own (Rare), both read as if they
+// were the record's own.
 type Record struct {
 	Line   int32 // 1-based line number
 	Blocks int32 // number of blocks when Content is ContentArray
 	Offset int64 // byte offset of the line in its file
 
-	Type    string
-	Version string
+	*Common // never nil in records from Extract or Ref: shared with the records that agree on its fields
 
 	UUID                    string
 	ParentUUID              string // "" when null or absent
-	SessionID               string
-	AgentID                 string
-	Cwd                     string
 	Timestamp               string
 	MessageID               string // assistant message.id: lines sharing it form one API message
 	SourceToolAssistantUUID string
@@ -59,8 +57,23 @@ type Record struct {
 // File.ReportRecord). Prefer it to a composite literal, whose nil Rare
 // makes reading a rare field panic.
 func Ref(line int, offset int64) *Record {
-	return &Record{Line: int32(line), Offset: offset, Rare: noRare}
+	return &Record{Line: int32(line), Offset: offset, Common: noCommon, Rare: noRare}
 }
+
+// Common holds the fields of a Record that most lines of a file repeat:
+// records that agree on all of them share one Common (a long session has a
+// few hundred distinct ones for hundreds of thousands of lines). Read them
+// through the Record; a Common from Extract is never written.
+type Common struct {
+	Type      string
+	Version   string
+	SessionID string
+	AgentID   string
+	Cwd       string
+}
+
+// noCommon is the Common of a Ref record; never written.
+var noCommon = &Common{}
 
 // Rare holds the fields of a Record that few entries carry. Read them
 // through the Record; Extract gives a record its own Rare only when one of
@@ -129,6 +142,7 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 	in := interners.Get().(*interner)
 	defer interners.Put(in)
 	r := &Record{Line: int32(line), Offset: offset}
+	var c Common
 	var rare Rare
 	var msg, snapshot, backup jsontree.Val
 	var uuid, timestamp jsontree.Val
@@ -139,11 +153,11 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 	for key, v := range obj.KeyMembers() {
 		switch string(key) {
 		case "type":
-			r.Type = in.field(v, &in.lastType)
+			c.Type = in.field(v, &in.lastType)
 		case "subtype":
 			rare.Subtype = in.str(v)
 		case "version":
-			r.Version = in.field(v, &in.lastVersion)
+			c.Version = in.field(v, &in.lastVersion)
 		case "uuid":
 			uuid = v
 		case "parentUuid":
@@ -152,13 +166,13 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 		case "logicalParentUuid":
 			rare.LogicalParentUUID = in.recent(v, &in.uuids)
 		case "sessionId":
-			r.SessionID = in.field(v, &in.lastSession)
+			c.SessionID = in.field(v, &in.lastSession)
 		case "agentId":
-			r.AgentID = in.field(v, &in.lastAgent)
+			c.AgentID = in.field(v, &in.lastAgent)
 		case "isSidechain":
 			r.IsSidechain, _ = v.Bool()
 		case "cwd":
-			r.Cwd = in.field(v, &in.lastCwd)
+			c.Cwd = in.field(v, &in.lastCwd)
 		case "timestamp":
 			timestamp = v
 		case "isMeta":
@@ -201,6 +215,7 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 			amends = v.String()
 		}
 	}
+	r.Common = in.common(&c)
 	r.UUID, r.Timestamp = in.uuidTime(uuid, timestamp)
 	obj.Remember("message", msg) // the line rules look it up next (content block types)
 	if r.Type == "file-history-delta" {
@@ -329,6 +344,8 @@ type interner struct {
 	m                      map[string]string
 	buf                    []byte
 	uuids, tools, messages ring
+	commons                []*Common // the last few, newest at commonNext-1
+	commonNext             int
 	// The last value of the fields that keep theirs from line to line,
 	// checked before the map.
 	lastType, lastVersion, lastSession, lastAgent, lastCwd string
@@ -418,6 +435,30 @@ func (in *interner) uuidTime(uuid, timestamp jsontree.Val) (string, string) {
 		return "", s
 	}
 	return in.uuids.add(s[:len(u)]), s[len(u):]
+}
+
+// commonsKept is how many recent Commons an interner compares a line's
+// with: a file's lines alternate between a few entry types.
+const commonsKept = 16
+
+// common returns a Common equal to c: one of the last few, else a new one.
+// Its strings come from field, so equal ones are most often the same
+// string and compare at once.
+func (in *interner) common(c *Common) *Common {
+	for k := 1; k <= len(in.commons); k++ {
+		if p := in.commons[(in.commonNext-k)&(commonsKept-1)]; *p == *c {
+			return p
+		}
+	}
+	p := new(Common)
+	*p = *c
+	if len(in.commons) < commonsKept {
+		in.commons = append(in.commons, p)
+	} else {
+		in.commons[in.commonNext] = p
+	}
+	in.commonNext = (in.commonNext + 1) & (commonsKept - 1)
+	return p
 }
 
 // add puts s in the ring, in place of its oldest id.

@@ -124,7 +124,7 @@ func messages(q *ledger.Request) int { return q.Keep + len(q.Tail) }
 func ledgerReport(r *Rule, f *model.File, n int, ptr, msg string) {
 	rec := recordAt(f, n)
 	if rec == nil {
-		rec = &entry.Record{Line: int32(n)}
+		rec = entry.Ref(n, 0)
 	}
 	f.ReportRecord(r, rec, ptr, finding.Finding{Message: msg})
 }

@@ -34,7 +34,7 @@ var LedgerDanglingRequestRef = register(&Rule{
 					// the transcript it came from, which is not here to look in.
 					rec := recordAt(f, ref.Line)
 					if rec == nil {
-						rec = &entry.Record{Line: int32(ref.Line)}
+						rec = entry.Ref(ref.Line, 0)
 					}
 					f.ReportRecord(r, rec, "/requestRef", finding.Finding{Severity: finding.Note, Message: msg +
 						" names no api-request of this file or those beside it; a fork or resume names requests of the transcript it came from, so `ccvet request` needs that file too"})

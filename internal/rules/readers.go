@@ -48,7 +48,7 @@ func readersOf(f *model.File, recs []*entry.Record) []resume.Version {
 func readersOfLine(l *model.Line) []resume.Version {
 	recs := l.File.Records
 	if v := l.Root.Get("version").String(); v != "" {
-		recs = append(recs[:len(recs):len(recs)], &entry.Record{Version: v})
+		recs = append(recs[:len(recs):len(recs)], &entry.Record{Common: &entry.Common{Version: v}})
 	}
 	return readersOf(l.File, recs)
 }
