@@ -676,7 +676,7 @@ func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool) []i
 	for o := len(g.order) - 1; o >= 0; o-- {
 		i := int(g.order[o])
 		r := g.Records[i]
-		if r.Type == "user" && len(r.ToolResults) > 0 {
+		if r.Type == "user" && len(r.ToolResults()) > 0 {
 			// Only assistants of a group are ever asked for (by their
 			// uuid, which byUUID maps to them).
 			if k := g.up[i]; k >= 0 && wanted[k] {

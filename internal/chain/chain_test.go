@@ -26,9 +26,9 @@ func rec(line int, spec string) *entry.Record {
 		case "m":
 			r.MessageID = v
 		case "tu":
-			r.ToolUses = append(r.ToolUses, entry.Tool{ID: v, Name: "Bash"})
+			r.AddTool(entry.Tool{ID: v, Name: "Bash"})
 		case "tr":
-			r.ToolResults = append(r.ToolResults, entry.Tool{ID: v})
+			r.AddTool(entry.Tool{ID: v, Result: true})
 		case "t":
 			r.Timestamp = "2025-10-01T10:00:" + v + ".000Z"
 		case "sc":

@@ -106,7 +106,7 @@ func Build(recs []*entry.Record, lines bool) *Digest {
 	d.last = append(d.last, oddLast...)
 	nt, nb := 0, 0
 	for _, r := range recs {
-		for _, t := range r.ToolUses {
+		for _, t := range r.ToolUses() {
 			nt, nb = nt+1, nb+len(t.ID)
 		}
 	}
@@ -114,7 +114,7 @@ func Build(recs []*entry.Record, lines bool) *Digest {
 		d.tools = make([]tool, 0, nt)
 		arena := make([]byte, 0, nb)
 		for i, r := range recs {
-			for _, t := range r.ToolUses {
+			for _, t := range r.ToolUses() {
 				d.tools = append(d.tools, tool{off: uint32(len(arena)), n: uint32(len(t.ID)), owner: idx[i]})
 				arena = append(arena, t.ID...)
 			}

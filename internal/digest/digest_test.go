@@ -13,7 +13,7 @@ func rec(line int, uuid string, tools ...string) *entry.Record {
 	r := entry.Ref(line, int64(line*100))
 	r.UUID = uuid
 	for _, t := range tools {
-		r.ToolUses = append(r.ToolUses, entry.Tool{ID: t})
+		r.AddTool(entry.Tool{ID: t})
 	}
 	return r
 }
@@ -119,7 +119,7 @@ func BenchmarkBuild(b *testing.B) {
 	for i := range 1000 {
 		r := rec(i+1, fmt.Sprintf("%08x-0000-4000-8000-%012x", i*7919, i))
 		if i%3 == 0 {
-			r.ToolUses = []entry.Tool{{ID: fmt.Sprintf("toolu_01%022d", i)}}
+			r.Tools = []entry.Tool{{ID: fmt.Sprintf("toolu_01%022d", i)}}
 		}
 		recs = append(recs, r)
 	}
@@ -130,7 +130,7 @@ func BenchmarkBuild(b *testing.B) {
 			if !d.HasUUID(r.UUID) {
 				b.Fatal("uuid not found")
 			}
-			for _, t := range r.ToolUses {
+			for _, t := range r.ToolUses() {
 				if !d.HasTool(t.ID) {
 					b.Fatal("tool not found")
 				}

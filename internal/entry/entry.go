@@ -30,8 +30,11 @@ type Record struct {
 	Timestamp               string
 	MessageID               string // assistant message.id: lines sharing it form one API message
 	SourceToolAssistantUUID string
-	ToolUses                []Tool // tool_use blocks in message.content
-	ToolResults             []Tool // tool_result blocks in message.content
+	// Tools holds the tool_use and server_tool_use blocks of
+	// message.content, then its tool_result blocks (Result), each in
+	// content order: read them through ToolUses and ToolResults. One slice
+	// for both keeps a record in the 144-byte size class.
+	Tools []Tool
 
 	HasParent        bool // parentUuid key present and not null
 	IsSidechain      bool
@@ -116,6 +119,35 @@ type Tool struct {
 	Name   string // tool_use only
 	Block  int    // index in message.content
 	Server bool   // a server_tool_use block: the API answers it inside the same message
+	Result bool   // a tool_result block
+}
+
+// ToolUses returns the tool_use (and server_tool_use) blocks of
+// message.content, in content order.
+func (r *Record) ToolUses() []Tool { return r.Tools[:r.uses()] }
+
+// ToolResults returns the tool_result blocks of message.content, in
+// content order.
+func (r *Record) ToolResults() []Tool { return r.Tools[r.uses():] }
+
+// uses is the number of tool uses in r.Tools, which come first.
+func (r *Record) uses() int {
+	for i := range r.Tools {
+		if r.Tools[i].Result {
+			return i
+		}
+	}
+	return len(r.Tools)
+}
+
+// AddTool adds t (a use, or a result when t.Result) after the others of
+// its kind.
+func (r *Record) AddTool(t Tool) {
+	if t.Result {
+		r.Tools = append(r.Tools, t)
+		return
+	}
+	r.Tools = slices.Insert(r.Tools, r.uses(), t)
 }
 
 // Backup is one trackedFileBackups member of a file-history snapshot.
@@ -244,6 +276,7 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 			}
 		}
 		thinking := 0
+		uses, results := in.uses[:0], in.results[:0]
 		for i, b := range c.Items() {
 			if b.Kind() != jsontree.Object {
 				continue
@@ -252,12 +285,16 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 			case t.StrIs("thinking"), t.StrIs("redacted_thinking"):
 				thinking++
 			case t.StrIs("tool_use"), t.StrIs("server_tool_use"):
-				r.ToolUses = append(r.ToolUses, Tool{ID: in.recent(b.Get("id"), &in.tools), Name: in.str(b.Get("name")), Block: i,
+				uses = append(uses, Tool{ID: in.recent(b.Get("id"), &in.tools), Name: in.str(b.Get("name")), Block: i,
 					Server: t.StrIs("server_tool_use")})
 			case t.StrIs("tool_result"):
-				r.ToolResults = append(r.ToolResults, Tool{ID: in.recent(b.Get("tool_use_id"), &in.tools), Block: i})
+				results = append(results, Tool{ID: in.recent(b.Get("tool_use_id"), &in.tools), Block: i, Result: true})
 			}
 		}
+		if n := len(uses) + len(results); n > 0 {
+			r.Tools = append(append(make([]Tool, 0, n), uses...), results...)
+		}
+		in.uses, in.results = scratch(uses), scratch(results)
 		r.ThinkingOnly = thinking > 0 && int32(thinking) == r.Blocks
 	}
 	if r.Type == "file-history-snapshot" {
@@ -350,6 +387,7 @@ type interner struct {
 	// checked before the map.
 	lastType, lastVersion, lastSession, lastAgent, lastCwd string
 	members                                                []member // reused by snapshots
+	uses, results                                          []Tool   // reused by Extract
 	pair                                                   []byte   // reused by uuidTime
 }
 
@@ -435,6 +473,16 @@ func (in *interner) uuidTime(uuid, timestamp jsontree.Val) (string, string) {
 		return "", s
 	}
 	return in.uuids.add(s[:len(u)]), s[len(u):]
+}
+
+// scratch empties s for reuse, or drops it when a line of many tool
+// blocks made it large.
+func scratch(s []Tool) []Tool {
+	clear(s)
+	if cap(s) > 1<<10 {
+		return nil
+	}
+	return s[:0]
 }
 
 // commonsKept is how many recent Commons an interner compares a line's

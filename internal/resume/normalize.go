@@ -70,7 +70,7 @@ func blocksOf(src Source, i int) ([]Block, bool) {
 		for k := range out {
 			out[k] = Block{"type": typ}
 		}
-		for _, t := range r.ToolUses {
+		for _, t := range r.ToolUses() {
 			if t.Block < len(out) {
 				typ := "tool_use"
 				if t.Server {
@@ -79,7 +79,7 @@ func blocksOf(src Source, i int) ([]Block, bool) {
 				out[t.Block] = Block{"type": typ, "id": t.ID, "name": t.Name}
 			}
 		}
-		for _, t := range r.ToolResults {
+		for _, t := range r.ToolResults() {
 			if t.Block < len(out) {
 				out[t.Block] = Block{"type": "tool_result", "tool_use_id": t.ID}
 			}
@@ -393,7 +393,7 @@ func (res *Result) pairTools(msgs []*msg, src Source, g *chain.Graph, conv *chai
 			if r.Type != "user" || !g.Kept(i) || onConv[i] || conv.On(i) {
 				continue
 			}
-			for _, t := range r.ToolResults {
+			for _, t := range r.ToolResults() {
 				if _, ok := offResult[t.ID]; !ok {
 					offResult[t.ID] = i
 				}

@@ -45,7 +45,7 @@ var DuplicateToolUseID = register(&Rule{
 		}
 		first := make(map[string]use, toolCount(f.Records, false))
 		for _, rec := range f.Records {
-			for _, t := range rec.ToolUses {
+			for _, t := range rec.ToolUses() {
 				if t.ID == "" {
 					continue
 				}
@@ -144,7 +144,7 @@ func blockInput(line []byte, i int) (any, bool) {
 // them have is_error true.
 func resultsFailed(f *model.File, id string) (n, failed int) {
 	for _, rec := range f.Records {
-		for _, t := range rec.ToolResults {
+		for _, t := range rec.ToolResults() {
 			if t.ID != id {
 				continue
 			}

@@ -90,9 +90,9 @@ func toolCount(recs []*entry.Record, results bool) int {
 	n := 0
 	for _, r := range recs {
 		if results {
-			n += len(r.ToolResults)
+			n += len(r.ToolResults())
 		} else {
-			n += len(r.ToolUses)
+			n += len(r.ToolUses())
 		}
 	}
 	return n

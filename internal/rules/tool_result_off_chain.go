@@ -37,7 +37,7 @@ var ToolResultOffChain = register(&Rule{
 		}
 		has := false
 		for _, rec := range f.Records {
-			if len(rec.ToolResults) > 0 {
+			if len(rec.ToolResults()) > 0 {
 				has = true
 				break
 			}
@@ -77,10 +77,10 @@ var ToolResultOffChain = register(&Rule{
 				if !g.Kept(i) {
 					continue
 				}
-				for _, t := range rec.ToolUses {
+				for _, t := range rec.ToolUses() {
 					uses[t.ID] = append(uses[t.ID], i)
 				}
-				for _, t := range rec.ToolResults {
+				for _, t := range rec.ToolResults() {
 					results[t.ID] = append(results[t.ID], i)
 				}
 			}
@@ -106,7 +106,7 @@ var ToolResultOffChain = register(&Rule{
 			}
 			for _, i := range conv.Order {
 				call := f.Records[i]
-				for _, t := range call.ToolUses {
+				for _, t := range call.ToolUses() {
 					if t.Server || t.ID == "" || onConv(results[t.ID]) || len(results[t.ID]) == 0 {
 						continue
 					}
@@ -117,7 +117,7 @@ var ToolResultOffChain = register(&Rule{
 						add(k, outcome{v, finding.Error, "drop the call, which has no answer on the conversation, so call and result are both lost"})
 					}
 				}
-				for _, t := range call.ToolResults {
+				for _, t := range call.ToolResults() {
 					if t.ID == "" || len(uses[t.ID]) == 0 || onConv(uses[t.ID]) {
 						continue
 					}
@@ -166,10 +166,10 @@ func toolIDsOf(f *model.File, g *chain.Graph) *toolIDs {
 		if !g.Kept(i) {
 			continue
 		}
-		for _, t := range rec.ToolUses {
+		for _, t := range rec.ToolUses() {
 			ids.uses[t.ID] = append(ids.uses[t.ID], i)
 		}
-		for _, t := range rec.ToolResults {
+		for _, t := range rec.ToolResults() {
 			ids.results[t.ID] = append(ids.results[t.ID], i)
 		}
 	}
@@ -195,12 +195,12 @@ func splitPair(f *model.File, w *resume.Result, ids *toolIDs) bool {
 	}
 	for _, i := range conv.Order {
 		call := f.Records[i]
-		for _, t := range call.ToolUses {
+		for _, t := range call.ToolUses() {
 			if rs := ids.results[t.ID]; !t.Server && t.ID != "" && len(rs) > 0 && !onConv(rs) {
 				return true
 			}
 		}
-		for _, t := range call.ToolResults {
+		for _, t := range call.ToolResults() {
 			if us := ids.uses[t.ID]; t.ID != "" && len(us) > 0 && !onConv(us) {
 				return true
 			}

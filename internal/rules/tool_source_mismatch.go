@@ -27,7 +27,7 @@ var ToolSourceMismatch = register(&Rule{
 			return false
 		}
 		for _, rec := range f.Records {
-			if rec.SourceToolAssistantUUID == "" || len(rec.ToolResults) == 0 {
+			if rec.SourceToolAssistantUUID == "" || len(rec.ToolResults()) == 0 {
 				continue
 			}
 			i := f.Digest.Last(rec.SourceToolAssistantUUID)
@@ -48,7 +48,7 @@ var ToolSourceMismatch = register(&Rule{
 			var last map[string]*entry.Record
 			var callAt map[string]*entry.Record
 			for _, rec := range f.Records {
-				if rec.SourceToolAssistantUUID == "" || len(rec.ToolResults) == 0 {
+				if rec.SourceToolAssistantUUID == "" || len(rec.ToolResults()) == 0 {
 					continue
 				}
 				if last == nil {
@@ -58,7 +58,7 @@ var ToolSourceMismatch = register(&Rule{
 						if o.UUID != "" {
 							last[o.UUID] = o
 						}
-						for _, t := range o.ToolUses {
+						for _, t := range o.ToolUses() {
 							if _, ok := callAt[t.ID]; !ok {
 								callAt[t.ID] = o
 							}
@@ -77,9 +77,9 @@ var ToolSourceMismatch = register(&Rule{
 					if !found {
 						msg += " names no entry in any transcript of the project"
 					} else {
-						msg += " names an entry of another transcript that holds no tool_use " + rec.ToolResults[0].ID
+						msg += " names an entry of another transcript that holds no tool_use " + rec.ToolResults()[0].ID
 					}
-					if c := callAt[rec.ToolResults[0].ID]; c != nil {
+					if c := callAt[rec.ToolResults()[0].ID]; c != nil {
 						msg += "; the call is in " + entryLabel(c) + " (" + lineRef(c) + ")"
 					}
 					f.ReportRecord(r, rec, "/sourceToolAssistantUUID", finding.Finding{Message: msg})
@@ -88,7 +88,7 @@ var ToolSourceMismatch = register(&Rule{
 				if holds(src, rec) {
 					continue
 				}
-				t := rec.ToolResults[0]
+				t := rec.ToolResults()[0]
 				msg := entryLabel(rec) + ": sourceToolAssistantUUID names " + entryLabel(src) + " (" + lineRef(src) +
 					"), which holds no tool_use " + t.ID
 				fd := finding.Finding{Related: []finding.Location{relatedAt(f, src, "/uuid", "the entry it names")}}
@@ -105,8 +105,8 @@ var ToolSourceMismatch = register(&Rule{
 
 // holds reports whether src holds the tool_use of one of rec's results.
 func holds(src, rec *entry.Record) bool {
-	for _, t := range rec.ToolResults {
-		for _, u := range src.ToolUses {
+	for _, t := range rec.ToolResults() {
+		for _, u := range src.ToolUses() {
 			if u.ID == t.ID {
 				return true
 			}
@@ -124,8 +124,8 @@ func holdsInProject(p *model.Project, rec *entry.Record) (found, held bool) {
 
 // resultIDs lists the tool_use ids rec's tool results answer.
 func resultIDs(rec *entry.Record) []string {
-	ids := make([]string, len(rec.ToolResults))
-	for i, t := range rec.ToolResults {
+	ids := make([]string, len(rec.ToolResults()))
+	for i, t := range rec.ToolResults() {
 		ids[i] = t.ID
 	}
 	return ids

@@ -30,7 +30,7 @@ var UnmatchedToolResult = register(&Rule{
 		"user entry if nothing else is left in it, re-parenting its children to its parent).",
 	Keeps: func(r *Rule, p *model.Project, f *model.File) bool {
 		for _, rec := range f.Records {
-			for _, t := range rec.ToolResults {
+			for _, t := range rec.ToolResults() {
 				if t.ID != "" && !f.Digest.HasTool(t.ID) && !f.Ask(model.Ask{Kind: model.AskTool, Name: t.ID}) {
 					return true
 				}
@@ -50,7 +50,7 @@ var UnmatchedToolResult = register(&Rule{
 			}
 			var misses []miss
 			for i, rec := range f.Records {
-				for _, t := range rec.ToolResults {
+				for _, t := range rec.ToolResults() {
 					if t.ID != "" && !f.Digest.HasTool(t.ID) {
 						misses = append(misses, miss{rec, i, t})
 					}
@@ -96,7 +96,7 @@ var UnmatchedToolResult = register(&Rule{
 
 // toolPtr is the pointer of the tool_use block with id in rec.
 func toolPtr(rec *entry.Record, id string) string {
-	for _, t := range rec.ToolUses {
+	for _, t := range rec.ToolUses() {
 		if t.ID == id {
 			return blockPtr(t.Block, "id")
 		}

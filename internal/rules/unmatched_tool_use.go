@@ -46,10 +46,10 @@ var UnmatchedToolUse = register(&Rule{
 		answered := make(map[string]bool, toolCount(recs, true)) // tool_use_ids some line answers
 		has := false
 		for _, rec := range recs {
-			for _, t := range rec.ToolResults {
+			for _, t := range rec.ToolResults() {
 				answered[t.ID] = true
 			}
-			if len(rec.ToolUses) > 0 {
+			if len(rec.ToolUses()) > 0 {
 				has = true
 			}
 		}
@@ -102,7 +102,7 @@ var UnmatchedToolUse = register(&Rule{
 		var dropped map[string]bool // tool ids the judged reader drops mid-conversation
 		callMsg := &messageIndex{}
 		for i, rec := range recs {
-			for _, t := range rec.ToolUses {
+			for _, t := range rec.ToolUses() {
 				if t.Server || t.ID == "" {
 					continue
 				}
@@ -152,7 +152,7 @@ var UnmatchedToolUse = register(&Rule{
 				}
 				if stopped {
 					next = -1
-				} else if next >= 0 && len(recs[next].ToolResults) > 0 && !callMsg.answersMessage(recs, recs[next], rec.MessageID) {
+				} else if next >= 0 && len(recs[next].ToolResults()) > 0 && !callMsg.answersMessage(recs, recs[next], rec.MessageID) {
 					// The entry below answers the calls of a later assistant
 					// message only: this call was never run (a response
 					// replaced by the next one, as model gateways leave).
@@ -166,7 +166,7 @@ var UnmatchedToolUse = register(&Rule{
 					})
 					continue
 				}
-				if next >= 0 && len(recs[next].ToolResults) > 0 && allResultsFailed(f, recs[next]) {
+				if next >= 0 && len(recs[next].ToolResults()) > 0 && allResultsFailed(f, recs[next]) {
 					// Results of other calls of the batch follow, every one an
 					// error (the user interrupted the batch): this call was
 					// still running and never got a result line.
@@ -180,7 +180,7 @@ var UnmatchedToolUse = register(&Rule{
 					})
 					continue
 				}
-				if next >= 0 && len(recs[next].ToolResults) > 0 {
+				if next >= 0 && len(recs[next].ToolResults()) > 0 {
 					// Results of other calls follow it, not this one's: a
 					// result line of a parallel batch is missing.
 					f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
@@ -256,12 +256,12 @@ var UnmatchedToolUse = register(&Rule{
 // is_error true.
 func allResultsFailed(f *model.File, rec *entry.Record) bool {
 	line := f.LineBytes(rec)
-	for _, t := range rec.ToolResults {
+	for _, t := range rec.ToolResults() {
 		if !resultIsError(line, t.Block) {
 			return false
 		}
 	}
-	return len(rec.ToolResults) > 0
+	return len(rec.ToolResults()) > 0
 }
 
 // messageIndex finds, once asked, the lines of each assistant message.id
@@ -281,7 +281,7 @@ func (x *messageIndex) build(recs []*entry.Record) {
 			continue
 		}
 		x.byMsg[rec.MessageID] = append(x.byMsg[rec.MessageID], i)
-		for _, t := range rec.ToolUses {
+		for _, t := range rec.ToolUses() {
 			if _, ok := x.byTool[t.ID]; !ok {
 				x.byTool[t.ID] = rec.MessageID
 			}
@@ -299,7 +299,7 @@ func (x *messageIndex) lines(recs []*entry.Record, id string) []int {
 // (one of its batch), or a call of no known message.
 func (x *messageIndex) answersMessage(recs []*entry.Record, u *entry.Record, id string) bool {
 	x.build(recs)
-	for _, t := range u.ToolResults {
+	for _, t := range u.ToolResults() {
 		if m, ok := x.byTool[t.ID]; !ok || id == "" || m == id {
 			return true
 		}
@@ -331,7 +331,7 @@ func batchEnds(recs []*entry.Record, order []int, i int, x *messageIndex) (ends,
 		r := recs[j]
 		switch {
 		case r.Type == "assistant" && r.MessageID == id:
-		case r.Type == "user" && len(r.ToolResults) > 0 && int(r.Blocks) == len(r.ToolResults) && x.answersMessage(recs, r, id):
+		case r.Type == "user" && len(r.ToolResults()) > 0 && int(r.Blocks) == len(r.ToolResults()) && x.answersMessage(recs, r, id):
 			results = true
 		default:
 			return false, false
