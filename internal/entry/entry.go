@@ -382,6 +382,7 @@ type interner struct {
 	buf                    []byte
 	uuids, tools, messages ring
 	commons                []*Common // the last few, newest at commonNext-1
+	commonMap              map[Common]*Common
 	commonNext             int
 	// The last value of the fields that keep theirs from line to line,
 	// checked before the map.
@@ -399,7 +400,9 @@ type ring struct {
 	next int
 }
 
-var interners = sync.Pool{New: func() any { return &interner{m: map[string]string{}} }}
+var interners = sync.Pool{New: func() any {
+	return &interner{m: map[string]string{}, commonMap: map[Common]*Common{}}
+}}
 
 // str returns the string value of v (or ""), from the map when seen before.
 func (in *interner) str(v jsontree.Val) string {
@@ -489,17 +492,30 @@ func scratch(s []Tool) []Tool {
 // with: a file's lines alternate between a few entry types.
 const commonsKept = 16
 
-// common returns a Common equal to c: one of the last few, else a new one.
-// Its strings come from field, so equal ones are most often the same
-// string and compare at once.
+// maxCommons bounds the Commons an interner's map keeps: it is emptied
+// when it grows past it.
+const maxCommons = 1024
+
+// common returns a Common equal to c: one of the last few, else one of the
+// map (a file's lines can alternate between more combinations than the
+// last few: entry types of other versions), else a new one. Its strings
+// come from field, so equal ones are most often the same string and
+// compare at once.
 func (in *interner) common(c *Common) *Common {
 	for k := 1; k <= len(in.commons); k++ {
 		if p := in.commons[(in.commonNext-k)&(commonsKept-1)]; *p == *c {
 			return p
 		}
 	}
-	p := new(Common)
-	*p = *c
+	p := in.commonMap[*c]
+	if p == nil {
+		if len(in.commonMap) >= maxCommons {
+			clear(in.commonMap)
+		}
+		p = new(Common)
+		*p = *c
+		in.commonMap[*p] = p
+	}
 	if len(in.commons) < commonsKept {
 		in.commons = append(in.commons, p)
 	} else {
