@@ -124,14 +124,36 @@ var plain = func() (t [256]bool) {
 // On error the tree is not usable.
 func (t *Tree) Parse(raw []byte) error {
 	t.Raw = raw
-	t.Nodes = t.Nodes[:0]
 	t.Surrogate, t.NULEscape = false, false
 	t.memo = [4]getMemo{}
 	t.rootType, t.rootEsc = 0, false
-	t.stack = t.stack[:0]
 	if len(raw) > math.MaxInt32-1 {
+		t.Nodes, t.stack = t.Nodes[:0], t.stack[:0]
 		return &Error{Off: 0, Msg: "input too large"}
 	}
+	nodes, stack, err := t.parse(raw, t.Nodes[:0], t.stack[:0])
+	t.Nodes, t.stack = nodes, stack
+	return err
+}
+
+// push appends a node of kind k spanning raw[start:end], written in place
+// (an appended composite literal is built in a temporary and copied, which
+// stalls on the copy's loads).
+func push(nodes []Node, k Kind, start, end int, esc, uesc bool) []Node {
+	n := len(nodes)
+	if n == cap(nodes) {
+		nodes = append(nodes, Node{})
+	} else {
+		nodes = nodes[:n+1]
+	}
+	nd := &nodes[n]
+	nd.Start, nd.End, nd.Next, nd.Len = int32(start), int32(end), int32(n+1), 0
+	nd.Kind, nd.Esc, nd.UEsc = k, esc, uesc
+	return nodes
+}
+
+// parse is Parse on the tree's node and stack slices, held in locals.
+func (t *Tree) parse(raw []byte, nodes []Node, stack []int32) ([]Node, []int32, error) {
 	n := len(raw)
 	i := 0
 	eof := func() error { return &Error{Off: n, EOF: true} }
@@ -142,25 +164,25 @@ value:
 		i++
 	}
 	if i >= n {
-		return eof()
+		return nodes, stack, eof()
 	}
 	switch c := raw[i]; {
 	case c == '{' || c == '[':
-		if len(t.stack) >= MaxDepth {
-			return bad(i, "exceeded max depth")
+		if len(stack) >= MaxDepth {
+			return nodes, stack, bad(i, "exceeded max depth")
 		}
 		k := Object
 		if c == '[' {
 			k = Array
 		}
-		t.stack = append(t.stack, int32(len(t.Nodes)))
-		t.Nodes = append(t.Nodes, Node{Kind: k, Start: int32(i)})
+		stack = append(stack, int32(len(nodes)))
+		nodes = push(nodes, k, i, 0, false, false)
 		i++
 		for i < n && isSpace(raw[i]) {
 			i++
 		}
 		if i >= n {
-			return eof()
+			return nodes, stack, eof()
 		}
 		if k == Array {
 			if raw[i] == ']' {
@@ -172,22 +194,22 @@ value:
 			goto closeContainer
 		}
 		if raw[i] != '"' {
-			return bad(i, "looking for beginning of object key string")
+			return nodes, stack, bad(i, "looking for beginning of object key string")
 		}
 		goto key
 	case c == '"':
 		end, esc, uesc, err := t.scanString(raw, i)
 		if err != nil {
-			return err
+			return nodes, stack, err
 		}
-		t.Nodes = append(t.Nodes, Node{Kind: String, Start: int32(i + 1), End: int32(end), Next: int32(len(t.Nodes) + 1), Esc: esc, UEsc: uesc})
+		nodes = push(nodes, String, i+1, end, esc, uesc)
 		i = end + 1
 	case c == '-' || (c >= '0' && c <= '9'):
 		j := i
 		if c == '-' {
 			j++
 			if j >= n {
-				return eof()
+				return nodes, stack, eof()
 			}
 		}
 		switch d := raw[j]; {
@@ -199,15 +221,15 @@ value:
 				j++
 			}
 		default:
-			return bad(j, "in numeric literal")
+			return nodes, stack, bad(j, "in numeric literal")
 		}
 		if j < n && raw[j] == '.' {
 			j++
 			if j >= n {
-				return eof()
+				return nodes, stack, eof()
 			}
 			if raw[j] < '0' || raw[j] > '9' {
-				return bad(j, "after decimal point in numeric literal")
+				return nodes, stack, bad(j, "after decimal point in numeric literal")
 			}
 			for j < n && raw[j] >= '0' && raw[j] <= '9' {
 				j++
@@ -219,16 +241,16 @@ value:
 				j++
 			}
 			if j >= n {
-				return eof()
+				return nodes, stack, eof()
 			}
 			if raw[j] < '0' || raw[j] > '9' {
-				return bad(j, "in exponent of numeric literal")
+				return nodes, stack, bad(j, "in exponent of numeric literal")
 			}
 			for j < n && raw[j] >= '0' && raw[j] <= '9' {
 				j++
 			}
 		}
-		t.Nodes = append(t.Nodes, Node{Kind: Number, Start: int32(i), End: int32(j), Next: int32(len(t.Nodes) + 1)})
+		nodes = push(nodes, Number, i, j, false, false)
 		i = j
 	case c == 't' || c == 'f' || c == 'n':
 		lit, k := "true", True
@@ -240,41 +262,41 @@ value:
 		}
 		for m := 1; m < len(lit); m++ {
 			if i+m >= n {
-				return eof()
+				return nodes, stack, eof()
 			}
 			if raw[i+m] != lit[m] {
-				return bad(i+m, "in literal "+lit)
+				return nodes, stack, bad(i+m, "in literal "+lit)
 			}
 		}
-		t.Nodes = append(t.Nodes, Node{Kind: k, Start: int32(i), End: int32(i + len(lit)), Next: int32(len(t.Nodes) + 1)})
+		nodes = push(nodes, k, i, i+len(lit), false, false)
 		i += len(lit)
 	default:
-		return bad(i, "looking for beginning of value")
+		return nodes, stack, bad(i, "looking for beginning of value")
 	}
 
 afterValue:
-	if len(t.stack) == 0 {
+	if len(stack) == 0 {
 		for i < n && isSpace(raw[i]) {
 			i++
 		}
 		if i < n {
-			return bad(i, TrailingMsg)
+			return nodes, stack, bad(i, TrailingMsg)
 		}
 		if !t.rootEsc {
 			t.remember(Root, "type", int(t.rootType)-1)
 		}
-		return nil
+		return nodes, stack, nil
 	}
 	for i < n && isSpace(raw[i]) {
 		i++
 	}
 	if i >= n {
-		return eof()
+		return nodes, stack, eof()
 	}
 	{
-		top := t.stack[len(t.stack)-1]
-		t.Nodes[top].Len++
-		if t.Nodes[top].Kind == Array {
+		top := stack[len(stack)-1]
+		nodes[top].Len++
+		if nodes[top].Kind == Array {
 			switch raw[i] {
 			case ',':
 				i++
@@ -282,7 +304,7 @@ afterValue:
 			case ']':
 				goto closeContainer
 			}
-			return bad(i, "after array element")
+			return nodes, stack, bad(i, "after array element")
 		}
 		switch raw[i] {
 		case ',':
@@ -291,41 +313,41 @@ afterValue:
 				i++
 			}
 			if i >= n {
-				return eof()
+				return nodes, stack, eof()
 			}
 			if raw[i] != '"' {
-				return bad(i, "looking for beginning of object key string")
+				return nodes, stack, bad(i, "looking for beginning of object key string")
 			}
 			goto key
 		case '}':
 			goto closeContainer
 		}
-		return bad(i, "after object key:value pair")
+		return nodes, stack, bad(i, "after object key:value pair")
 	}
 
 key:
 	{
 		end, esc, uesc, err := t.scanString(raw, i)
 		if err != nil {
-			return err
+			return nodes, stack, err
 		}
-		if len(t.stack) == 1 {
+		if len(stack) == 1 {
 			if esc {
 				t.rootEsc = true
 			} else if end-i == 5 && string(raw[i+1:end]) == "type" {
-				t.rootType = int32(len(t.Nodes)) + 2 // its value's node, + 1
+				t.rootType = int32(len(nodes)) + 2 // its value's node, + 1
 			}
 		}
-		t.Nodes = append(t.Nodes, Node{Kind: String, Start: int32(i + 1), End: int32(end), Next: int32(len(t.Nodes) + 1), Esc: esc, UEsc: uesc})
+		nodes = push(nodes, String, i+1, end, esc, uesc)
 		i = end + 1
 		for i < n && isSpace(raw[i]) {
 			i++
 		}
 		if i >= n {
-			return eof()
+			return nodes, stack, eof()
 		}
 		if raw[i] != ':' {
-			return bad(i, "after object key")
+			return nodes, stack, bad(i, "after object key")
 		}
 		i++
 		goto value
@@ -333,11 +355,11 @@ key:
 
 closeContainer:
 	{
-		top := t.stack[len(t.stack)-1]
-		t.stack = t.stack[:len(t.stack)-1]
-		nd := &t.Nodes[top]
+		top := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		nd := &nodes[top]
 		nd.End = int32(i + 1)
-		nd.Next = int32(len(t.Nodes))
+		nd.Next = int32(len(nodes))
 		i++
 		goto afterValue
 	}
