@@ -119,13 +119,14 @@ bench_store() {
 	echo
 	echo "$label: $dir"
 	echo "  $nfiles files, $(awk -v b="$bytes" 'BEGIN{printf "%.1f", b/1048576}') MB of JSON Lines$largest"
-	local names=("cat" "jq empty" "jq empty, 2 processes" "ccvet -j 1" "ccvet -j $jobs")
+	local names=("cat" "jq empty" "jq empty, 2 processes" "ccvet -j 1" "ccvet -j $jobs" "ccvet -j $jobs, no secret")
 	local cmds=(
 		"xargs -0 cat <'$list' >/dev/null"
 		"xargs -0 jq empty <'$list'"
 		"xargs -0 -P 2 -n 16 jq empty <'$list'"
 		"$run_ccvet -j 1 $targets >/dev/null"
 		"$run_ccvet -j $jobs $targets >/dev/null"
+		"$run_ccvet -j $jobs --disable secret $targets >/dev/null"
 	)
 	local out=$cache/times.$$
 	: >"$out"
@@ -147,6 +148,8 @@ bench_store() {
 			}
 			if ((3 in w) && (4 in w) && nm[5] != nm[4])
 				printf "  %s vs -j 1: speedup %.2fx (wall time ratio), CPU seconds %.2fx\n", nm[5], w[3] / w[4], c[4] / (c[3] > 0 ? c[3] : 0.01)
+			if ((4 in w) && (5 in w))
+				printf "  the secret rule: ccvet -j %s takes %.2fx the wall time and %.2fx the CPU seconds of the lint without it\n", "'"$jobs"'", w[4] / w[5], c[4] / (c[5] > 0 ? c[5] : 0.01)
 		}' "$out"
 	rm -f "$out"
 }
