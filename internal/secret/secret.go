@@ -947,6 +947,25 @@ func assignsAfterNeed(text []byte, i, need int, end bool) bool {
 // decoded here, as Scan would read them. An anchored rule with a literal
 // prefix also needs the prefix at the place.
 func (s *Scanner) mayFind(raw []byte) bool {
+	var dec []byte
+	return s.mayFindIn(raw, &dec)
+}
+
+// decWindows is the size of the scratch space mayFindIn decodes in: the
+// bytes after a keyword (afterWindow), then, from decLong on, the value's
+// (longWindow).
+const (
+	decLong    = 128
+	decWindows = decLong + 384
+)
+
+// mayFindIn is mayFind decoding in *dec (scratch space, grown to
+// decWindows and kept for the next call) where a window holds escapes.
+func (s *Scanner) mayFindIn(raw []byte, dec *[]byte) bool {
+	if cap(*dec) < decWindows {
+		*dec = make([]byte, 0, decWindows)
+	}
+	d := (*dec)[:decWindows]
 	found := false
 	s.ac.each(raw, func(ki, i int) bool {
 		if oddBackslashes(raw, i) {
@@ -955,7 +974,7 @@ func (s *Scanner) mayFind(raw []byte) bool {
 		var after []byte // the decoded bytes after the keyword, when needed
 		k := s.kw[ki]
 		for _, ri := range s.byKeyword[ki] {
-			if s.placeCounts(s.rules[ri], raw, i, len(k), &after) {
+			if s.placeCounts(s.rules[ri], raw, i, len(k), &after, d) {
 				found = true
 				return false
 			}
@@ -989,15 +1008,15 @@ const longWindow = 256
 
 // placeCounts reports whether rule r keeps keyword place i (keyword
 // length n) in raw (see mayFind). *after caches the keyword and the
-// decoded bytes after it.
-func (s *Scanner) placeCounts(r *Rule, raw []byte, i, n int, after *[]byte) bool {
+// decoded bytes after it; d is scratch space of decWindows bytes for them.
+func (s *Scanner) placeCounts(r *Rule, raw []byte, i, n int, after *[]byte, d []byte) bool {
 	if r.names != nil || r.anchored {
 		if r.compile() != nil {
 			return true
 		}
 		if r.lead != nil {
 			if *after == nil {
-				*after = decodeShort(append(make([]byte, 0, n+afterWindow), raw[i:i+n]...), raw[i+n:], afterWindow)
+				*after = decodedAt(raw, i, n, afterWindow, d[:0:decLong])
 			}
 			if !r.lead.may(*after, 0, len(*after) < n+afterWindow) {
 				return false
@@ -1018,14 +1037,14 @@ func (s *Scanner) placeCounts(r *Rule, raw []byte, i, n int, after *[]byte) bool
 		return true
 	}
 	if *after == nil {
-		*after = decodeShort(append(make([]byte, 0, n+afterWindow), raw[i:i+n]...), raw[i+n:], afterWindow)
+		*after = decodedAt(raw, i, n, afterWindow, d[:0:decLong])
 	}
 	if r.assign && !assignsAfter(*after, n) {
 		return false
 	}
 	if r.distinct > 0 {
 		// The value's distinct bytes: read further than the window.
-		long := decodeShort(append(make([]byte, 0, n+longWindow), raw[i:i+n]...), raw[i+n:], longWindow)
+		long := decodedAt(raw, i, n, longWindow, d[decLong:decLong:decWindows])
 		if !assignsAfterNeed(long, n, r.distinct, len(long) < n+longWindow) {
 			return false
 		}
@@ -1041,13 +1060,35 @@ func (s *Scanner) placeCounts(r *Rule, raw []byte, i, n int, after *[]byte) bool
 	return true
 }
 
+// decodedAt is the keyword of n bytes at raw[i] and the decoding of at
+// most max bytes after it: raw's bytes themselves, not copied, where they
+// hold no escape (the common case: the result is only read), else decoded
+// into buf (grown if need be).
+func decodedAt(raw []byte, i, n, max int, buf []byte) []byte {
+	e := min(len(raw), i+n+max)
+	if bytes.IndexByte(raw[i+n:e], '\\') < 0 {
+		return raw[i:e:e]
+	}
+	return decodeShort(append(buf[:0], raw[i:i+n]...), raw[i+n:], max)
+}
+
 // decodeShort appends to dst the decoding of raw (JSON string contents
 // with no \u escape, starting at an escape's or a character's start),
 // stopping after max bytes.
 func decodeShort(dst, raw []byte, max int) []byte {
 	for r, n := 0, 0; r < len(raw) && n < max; n++ {
+		// The bytes before the next escape, at once.
+		if j := bytes.IndexByte(raw[r:min(len(raw), r+max-n)], '\\'); j != 0 {
+			if j < 0 {
+				j = min(len(raw), r+max-n) - r
+			}
+			dst = append(dst, raw[r:r+j]...)
+			r += j
+			n += j - 1
+			continue
+		}
 		c := raw[r]
-		if c != '\\' || r+1 >= len(raw) {
+		if r+1 >= len(raw) {
 			dst = append(dst, c)
 			r++
 			continue
