@@ -1346,6 +1346,26 @@ func lineAround(str string, start, end int) string {
 // every condition given must hold (a path or commit condition never holds
 // here: ccvet scans no repository paths or commits).
 func (a *allowlist) allows(secret, whole, line string) bool {
+	// The stopwords first: they are cheap, where the regexes may not be
+	// (the generic rule's takes 90 µs on a 100-byte match), and with
+	// condition OR one found decides; with AND, one missing does.
+	stop := false
+	if len(a.stopwords) > 0 {
+		ls := strings.ToLower(secret)
+		for _, w := range a.stopwords {
+			if strings.Contains(ls, w) {
+				stop = true
+				break
+			}
+		}
+	}
+	if a.and {
+		if a.paths || len(a.stopwords) > 0 && !stop {
+			return false
+		}
+	} else if stop {
+		return true
+	}
 	target := secret
 	switch a.target {
 	case "match":
@@ -1363,30 +1383,14 @@ func (a *allowlist) allows(secret, whole, line string) bool {
 	if !regex && len(a.hashes) > 0 {
 		regex = a.hashed(target)
 	}
-	stop := false
-	if len(a.stopwords) > 0 {
-		ls := strings.ToLower(secret)
-		for _, w := range a.stopwords {
-			if strings.Contains(ls, w) {
-				stop = true
-				break
-			}
-		}
-	}
 	if a.and {
-		if a.paths {
-			return false
-		}
 		hasRegex := len(a.regexes) > 0 || len(a.hashes) > 0
 		if hasRegex && !regex {
 			return false
 		}
-		if len(a.stopwords) > 0 && !stop {
-			return false
-		}
 		return hasRegex || len(a.stopwords) > 0
 	}
-	return regex || stop
+	return regex
 }
 
 // hashed reports whether target holds a substring among a.hashes.
