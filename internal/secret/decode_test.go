@@ -3,6 +3,7 @@ package secret
 import (
 	"bytes"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -64,5 +65,41 @@ func TestDecodeShort(t *testing.T) {
 				t.Fatalf("decodedAt(%q, %d, %d, %d) = %q, want %q", raw, i, n, max, got, want)
 			}
 		}
+	}
+}
+
+// TestMayRun checks that no match of a rule's expression lies in a text
+// mayRun rules out: every rule with runs, on texts cut from its own
+// matches (shortened runs, non-ASCII letters that fold to ASCII ones).
+func TestMayRun(t *testing.T) {
+	s := Default()
+	if err := s.Check(); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	alnum := "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.|=\u212a\u017f "
+	rules := 0
+	for _, r := range s.rules {
+		if len(r.runs) == 0 {
+			continue
+		}
+		rules++
+		for range 300 {
+			var b strings.Builder
+			for _, k := range r.keywords {
+				b.WriteString(k)
+				b.WriteString(" = ")
+			}
+			for range rng.IntN(120) {
+				b.WriteByte(alnum[rng.IntN(len(alnum))])
+			}
+			text := b.String()
+			if !r.mayRun(text) && r.re.MatchString(text) {
+				t.Fatalf("rule %s: mayRun rules out a text its expression matches", r.ID)
+			}
+		}
+	}
+	if rules < 100 {
+		t.Fatalf("only %d rules with runs", rules)
 	}
 }

@@ -82,6 +82,9 @@ type Rule struct {
 	// needs are sets of literals (case-sensitive): every match holds one
 	// literal of each set ("-H" or "--header" for curl-auth-header).
 	needs [][]string
+	// runs are the runs of a class every match holds ("[a-zA-Z0-9]{40}"):
+	// a window without such a run holds no match (mayRun).
+	runs []reqRun
 }
 
 type allowlist struct {
@@ -452,6 +455,7 @@ func (r *Rule) compile() error {
 		if p, err := syntax.Parse(r.expr, syntax.Perl); err == nil {
 			r.span = maxLen(p)
 			r.needs = needs(p)
+			r.runs = reqRuns(p, nil)
 			if r.anchored {
 				r.lead = leadOf(p)
 			}
@@ -555,6 +559,66 @@ func firstLiterals(re *syntax.Regexp) []string {
 		set = append(set, lit)
 	}
 	return set
+}
+
+// reqRun is a run of at least min bytes each in a class: in, for an
+// ASCII byte; every byte of 0x80 and above counts as in (it may be part of
+// a character of the class, and a character takes at least one byte).
+type reqRun struct {
+	in  [128]bool
+	min int
+}
+
+// minRun is the shortest run reqRuns keeps: shorter ones are everywhere.
+const minRun = 16
+
+// reqRuns appends the runs that every match of re holds: x{n,} or
+// x{n,m} with n >= minRun and x a character class, in a sequence or a
+// capture (not under an alternation or an optional part).
+func reqRuns(re *syntax.Regexp, out []reqRun) []reqRun {
+	switch re.Op {
+	case syntax.OpCapture:
+		return reqRuns(re.Sub[0], out)
+	case syntax.OpConcat:
+		for _, sub := range re.Sub {
+			out = reqRuns(sub, out)
+		}
+	case syntax.OpRepeat:
+		if re.Min >= minRun && re.Sub[0].Op == syntax.OpCharClass {
+			cr := reqRun{min: re.Min}
+			rs := re.Sub[0].Rune
+			for k := 0; k+1 < len(rs); k += 2 {
+				for c := rs[k]; c <= rs[k+1] && c < 128; c++ {
+					cr.in[c] = true
+				}
+			}
+			out = append(out, cr)
+		}
+	}
+	return out
+}
+
+// mayRun reports whether text holds each of r.runs: when it does not, no
+// match of r's expression lies in text.
+func (r *Rule) mayRun(text string) bool {
+	for k := range r.runs {
+		cr := &r.runs[k]
+		n, ok := 0, false
+		for i := 0; i < len(text); i++ {
+			if c := text[i]; c >= 0x80 || cr.in[c] {
+				if n++; n >= cr.min {
+					ok = true
+					break
+				}
+				continue
+			}
+			n = 0
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // mayMatch reports whether text holds a literal of each of r.needs: when
@@ -1217,7 +1281,7 @@ func (s *Scanner) Scan(text []byte, fn func(Match)) {
 		whole := false
 	windows:
 		for wi, w := range sc.wins {
-			if !s.oneByOne && !r.mayMatch(str[w[0]:w[1]]) {
+			if !s.oneByOne && (!r.mayMatch(str[w[0]:w[1]]) || !r.mayRun(str[w[0]:w[1]])) {
 				continue
 			}
 			if r.atPlace != nil && !s.oneByOne {
