@@ -75,6 +75,11 @@ type Rule struct {
 	// starts that value (lob-api-key's "test_" then 35 hex digits): a
 	// keyword place where it cannot start is dropped (lead.go).
 	lead lead
+	// leadOnce sets lead (leadReady), apart from compile: most keyword
+	// places a lead drops need no expression compiled; leadBad says the
+	// expression does not parse.
+	leadOnce sync.Once
+	leadBad  bool
 	// prefix, for an anchored rule, is the literal (case-sensitive) every
 	// match starts with, "" when there is none: "SK" for twilio-api-key,
 	// whose keyword "sk" is in "task" and "ask".
@@ -456,13 +461,8 @@ func (r *Rule) compile() error {
 			r.span = maxLen(p)
 			r.needs = needs(p)
 			r.runs = reqRuns(p, nil)
-			if r.anchored {
-				r.lead = leadOf(p)
-			}
 		}
-		if r.names != nil {
-			r.lead = valueLead(r.expr, r.keywords)
-		}
+		r.leadReady()
 		if r.assign && strings.HasPrefix(r.expr, namePrefix) {
 			if re, err := regexp.Compile(`^(?i)` + strings.TrimPrefix(r.expr, namePrefix)); err == nil {
 				r.atName = re
@@ -478,6 +478,28 @@ func (r *Rule) compile() error {
 		}
 	})
 	return r.err
+}
+
+// leadReady sets r.lead, once, from r's parsed expression without
+// compiling it: the keyword places of rules whose keywords are common
+// ("s.", "sk", "test_") are mostly dropped by their lead, and compiling
+// a rule's expressions costs 100 µs or more. It reports false when the
+// expression does not parse (compile then fails too).
+func (r *Rule) leadReady() bool {
+	r.leadOnce.Do(func() {
+		p, err := syntax.Parse(r.expr, syntax.Perl)
+		if err != nil {
+			r.leadBad = true
+			return
+		}
+		if r.anchored {
+			r.lead = leadOf(p)
+		}
+		if r.names != nil {
+			r.lead = valueLead(r.expr, r.keywords)
+		}
+	})
+	return !r.leadBad
 }
 
 // needs lists the sets of literals every match of re holds one of: a
@@ -705,7 +727,7 @@ func (s *Scanner) keywords(text []byte, sc *scratch) {
 				}
 				continue
 			}
-			if (r.anchored || r.names != nil) && !s.oneByOne && r.compile() == nil && r.lead != nil && !r.lead.may(text, i, true) {
+			if (r.anchored || r.names != nil) && !s.oneByOne && r.leadReady() && r.lead != nil && !r.lead.may(text, i, true) {
 				continue // no match starts here
 			}
 			if r.names != nil {
@@ -1075,7 +1097,7 @@ const longWindow = 256
 // decoded bytes after it; d is scratch space of decWindows bytes for them.
 func (s *Scanner) placeCounts(r *Rule, raw []byte, i, n int, after *[]byte, d []byte) bool {
 	if r.names != nil || r.anchored {
-		if r.compile() != nil {
+		if !r.leadReady() {
 			return true
 		}
 		if r.lead != nil {
