@@ -296,6 +296,9 @@ func parse(data []byte) (*Scanner, error) {
 	return s, nil
 }
 
+// unescapeLit undoes the escapes of literal punctuation in an expression.
+var unescapeLit = strings.NewReplacer(`\.`, ".", `\-`, "-", `\_`, "_")
+
 // anchoredOn reports whether every match of expr starts with one of the
 // keywords (read from the expression's text: after flags, a word boundary
 // and group openings, each keyword must be a literal prefix), and whether
@@ -320,7 +323,7 @@ func anchoredOn(expr string, keywords []string) (anchored, wordStart bool) {
 	}
 	// Each keyword must start the expression, or one of its alternatives
 	// at the outer group ("(?:hvs\\.…|s\\.…)").
-	lr := strings.NewReplacer(`\.`, ".", `\-`, "-", `\_`, "_").Replace(strings.ToLower(rest))
+	lr := unescapeLit.Replace(strings.ToLower(rest))
 	outer, depth := lr, 0
 	for i, c := range lr {
 		switch c {
