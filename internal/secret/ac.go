@@ -1,9 +1,31 @@
 package secret
 
+import "sync"
+
 // matcher finds every keyword in a text in one pass: an Aho-Corasick
 // automaton made a full DFA over ASCII-lowercased bytes, whose alphabet is
 // the bytes the keywords use (every other byte is one class).
 type matcher struct {
+	kws      []string
+	lens     []int // keyword lengths
+	maxLen   int   // the longest keyword's
+	oneChain bool  // read every text in one chain (the reference, for tests)
+	// ted finds the same occurrences 64 bytes at a time, where the
+	// processor can (AVX-512 VBMI; nil elsewhere): each uses it, the
+	// automaton is the portable path and the reference (teddy.go).
+	ted *teddy
+	// auto is the automaton, built at its first use (with the finder it
+	// is only the tests' reference); copies of a matcher share it.
+	auto *lazyDFA
+}
+
+type lazyDFA struct {
+	once sync.Once
+	d    *dfa
+}
+
+// dfa is the automaton's tables.
+type dfa struct {
 	classes int
 	class   [256]uint8
 	// delta[state<<shift|class] is the next state. States are numbered
@@ -12,17 +34,28 @@ type matcher struct {
 	shift    uint
 	firstOut int
 	out      [][]int // keywords (indexes) that end at each state
-	lens     []int   // keyword lengths
-	maxLen   int     // the longest keyword's
-	oneChain bool    // read every text in one chain (the reference, for tests)
-	// ted finds the same occurrences 64 bytes at a time, where the
-	// processor can (AVX-512 VBMI; nil elsewhere): each uses it, the
-	// automaton is the portable path and the reference (teddy.go).
-	ted *teddy
 }
 
 func newMatcher(kws []string) *matcher {
-	m := &matcher{classes: 1}
+	m := &matcher{kws: kws, auto: new(lazyDFA)}
+	for _, k := range kws {
+		m.lens = append(m.lens, len(k))
+		m.maxLen = max(m.maxLen, len(k))
+	}
+	if wideKeywords {
+		m.ted = newTeddy(kws)
+	}
+	return m
+}
+
+// dfa returns the automaton, built once.
+func (m *matcher) dfa() *dfa {
+	m.auto.once.Do(func() { m.auto.d = newDFA(m.kws) })
+	return m.auto.d
+}
+
+func newDFA(kws []string) *dfa {
+	m := &dfa{classes: 1}
 	for _, k := range kws {
 		for i := 0; i < len(k); i++ {
 			c := k[i]
@@ -31,8 +64,6 @@ func newMatcher(kws []string) *matcher {
 				m.classes++
 			}
 		}
-		m.lens = append(m.lens, len(k))
-		m.maxLen = max(m.maxLen, len(k))
 	}
 	for c := 'A'; c <= 'Z'; c++ {
 		m.class[c] = m.class[c+'a'-'A']
@@ -111,9 +142,6 @@ func newMatcher(kws []string) *matcher {
 		}
 		m.out[num[i]] = n.out
 	}
-	if wideKeywords {
-		m.ted = newTeddy(kws)
-	}
 	return m
 }
 
@@ -131,7 +159,8 @@ func (m *matcher) each(text []byte, fn func(ki, start int) bool) {
 		m.ted.each(text, fn)
 		return
 	}
-	delta, shift, first, class := m.delta, m.shift, uint16(m.firstOut), &m.class
+	d := m.dfa()
+	delta, shift, first, class := d.delta, d.shift, uint16(d.firstOut), &d.class
 	n := len(text)
 	q := n / 4
 	if q < 4*m.maxLen || m.oneChain {
@@ -179,7 +208,7 @@ func (m *matcher) each(text []byte, fn func(ki, start int) bool) {
 
 // report calls fn for each keyword that ends at byte i in state s.
 func (m *matcher) report(s uint16, i int, fn func(ki, start int) bool) bool {
-	for _, ki := range m.out[s] {
+	for _, ki := range m.auto.d.out[s] {
 		if !fn(ki, i+1-m.lens[ki]) {
 			return false
 		}

@@ -165,7 +165,11 @@ func TestScanDifferentialPlanted(t *testing.T) {
 		// (Each value is split in two so that this file holds no secret.)
 		distinct := []string{"token: " + "q7Zr0pL2mN8q7Zr0pL2mN8", "token: " + "q7Zr0pL2mN8vq7Zr0pL2mN8v", "auth=" + "q7Zr0pL2mN8vX", "secret = " + "q7Zr0pL2mN8vq7Zr",
 			"token: " + "qZrpLmNvXcBtYw_abc", "token: " + "qZrpLmNvXcBtYw.ab-9", "api_key=" + lc(0) + "QwErTyUiOpAsDfGh", "api_key=" + "QwErTyUiOpAsDfGh+"}
-		secrets := []string{curl[rng.IntN(len(curl))], authress, lob[rng.IntN(len(lob))], distinct[rng.IntN(len(distinct))], "vault s." + lc(24) + " ok", "hvs." + lc(95), "gh" + "s_" + lc(36), "S" + "K" + string(hex), "AWS_ACCESS_KEY_ID=" + g.AWS(), "token " + g.GitHub(), g.Anthropic(), g.Slack(), g.PEM(), "api_key=" + g.Generic()}
+		// Rules whose windows need a run of a class (mayRun): a cohere
+		// token, a facebook access token, a harness key.
+		digits := strings.Repeat("7", 15)
+		runs := []string{"cohere_key = " + lc(40), "facebook " + digits + "|" + lc(30), "pa" + "t." + lc(22) + "." + lc(24) + "." + lc(20)}
+		secrets := []string{runs[rng.IntN(len(runs))], curl[rng.IntN(len(curl))], authress, lob[rng.IntN(len(lob))], distinct[rng.IntN(len(distinct))], "vault s." + lc(24) + " ok", "hvs." + lc(95), "gh" + "s_" + lc(36), "S" + "K" + string(hex), "AWS_ACCESS_KEY_ID=" + g.AWS(), "token " + g.GitHub(), g.Anthropic(), g.Slack(), g.PEM(), "api_key=" + g.Generic()}
 		var b strings.Builder
 		size := rng.IntN(6000)
 		for b.Len() < size {

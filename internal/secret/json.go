@@ -67,8 +67,9 @@ func (s *Scanner) scanTree(t *jsontree.Tree, buf []byte, memo *Memo, utf8 bool, 
 		return buf
 	}
 	w := walker{s: s, t: t, buf: buf, fn: fn, memo: memo, utf8: utf8}
-	w.keys = keyPool.Get().(*keyCache)
-	defer keyPool.Put(w.keys)
+	ws := keyPool.Get().(*walkScratch)
+	defer keyPool.Put(ws)
+	w.keys, w.dec = &ws.keys, &ws.dec
 	w.node(jsontree.Root, nil, 0)
 	return w.buf
 }
@@ -166,7 +167,14 @@ func (kc *keyCache) class(k []byte) keyClass {
 	return set[0].class
 }
 
-var keyPool = sync.Pool{New: func() any { return new(keyCache) }}
+var keyPool = sync.Pool{New: func() any { return new(walkScratch) }}
+
+// walkScratch is what a walk keeps from line to line: the key classes,
+// and mayFindIn's scratch space.
+type walkScratch struct {
+	keys keyCache
+	dec  []byte
+}
 
 // memoFrom is the shortest string a Memo remembers; maxMemo bounds it.
 const (
@@ -199,7 +207,8 @@ func credentialName(k []byte) bool {
 }
 
 type walker struct {
-	utf8  bool // the input is valid UTF-8
+	utf8  bool    // the input is valid UTF-8
+	dec   *[]byte // mayFindIn's scratch space
 	keys  *keyCache
 	named []byte
 	memo  *Memo
@@ -269,7 +278,7 @@ func (w *walker) str(i int, key []byte, class keyClass) {
 			return
 		}
 	}
-	if nd.Esc && !nd.UEsc && !named && !w.s.oneByOne && !w.s.mayFind(raw) {
+	if nd.Esc && !nd.UEsc && !named && !w.s.oneByOne && !w.s.mayFindIn(raw, w.dec) {
 		w.remember(h)
 		return // read from the raw bytes: no secret, no need to decode
 	}

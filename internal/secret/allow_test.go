@@ -1,0 +1,94 @@
+package secret
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// allowsAllChecks is allows with every check made, in the rule file's
+// order (regexes, then stopwords): the reference for the stopwords-first
+// shortcut.
+func (a *allowlist) allowsAllChecks(secret, whole, line string) bool {
+	target := secret
+	switch a.target {
+	case "match":
+		target = whole
+	case "line":
+		target = line
+	}
+	regex := false
+	for _, re := range a.regexes {
+		if re.MatchString(target) {
+			regex = true
+			break
+		}
+	}
+	if !regex && len(a.hashes) > 0 {
+		regex = a.hashed(target)
+	}
+	stop := false
+	ls := strings.ToLower(secret)
+	for _, w := range a.stopwords {
+		if strings.Contains(ls, w) {
+			stop = true
+			break
+		}
+	}
+	if a.and {
+		if a.paths {
+			return false
+		}
+		hasRegex := len(a.regexes) > 0 || len(a.hashes) > 0
+		if hasRegex && !regex {
+			return false
+		}
+		if len(a.stopwords) > 0 && !stop {
+			return false
+		}
+		return hasRegex || len(a.stopwords) > 0
+	}
+	return regex || stop
+}
+
+// TestAllowsStopwordsFirst checks allows against allowsAllChecks for
+// every combination of condition, target, regexes, stopwords and paths,
+// and for the rule file's own allowlists on the same texts.
+func TestAllowsStopwordsFirst(t *testing.T) {
+	texts := []string{"", "abc", "sample_value", "zzz", "abc-sample", "ABC"}
+	var lists []*allowlist
+	for _, and := range []bool{false, true} {
+		for _, target := range []string{"", "match", "line"} {
+			for _, res := range [][]string{nil, {"^abc"}, {"zz", "^nope$"}} {
+				for _, stops := range [][]string{nil, {"sample"}, {"abc", "q"}} {
+					for _, paths := range []bool{false, true} {
+						al := &allowlist{and: and, target: target, stopwords: stops, paths: paths}
+						for _, r := range res {
+							al.regexes = append(al.regexes, regexp.MustCompile(r))
+						}
+						lists = append(lists, al)
+					}
+				}
+			}
+		}
+	}
+	s := Default()
+	if err := s.Check(); err != nil {
+		t.Fatal(err)
+	}
+	lists = append(lists, s.global...)
+	for _, r := range s.rules {
+		lists = append(lists, r.allow...)
+	}
+	for n, al := range lists {
+		for _, sec := range texts {
+			for _, whole := range texts {
+				for _, line := range texts {
+					if got, want := al.allows(sec, whole, line), al.allowsAllChecks(sec, whole, line); got != want {
+						t.Errorf("allowlist %d (and %v, target %q): allows(%q, %q, %q) = %v, want %v", n, al.and, al.target, sec, whole, line, got, want)
+					}
+				}
+			}
+		}
+	}
+}
