@@ -91,31 +91,45 @@ type Memo struct {
 }
 
 // Clean is a set of long strings found clean, for Memos to share. It is
-// safe for concurrent use; the zero Clean is ready.
+// safe for concurrent use; the zero Clean is ready. It is cut in shards,
+// each with its own lock on its own cache line: every worker looks up and
+// adds a hash per long string, and one lock bounced between the cores.
 type Clean struct {
-	mu  sync.RWMutex
-	set map[uint64]struct{}
+	shards [cleanShards]cleanShard
 }
 
-// maxShared bounds a Clean.
-const maxShared = 1 << 18
+type cleanShard struct {
+	mu  sync.RWMutex
+	set map[uint64]struct{}
+	_   [128 - 32]byte // one shard per pair of cache lines
+}
+
+const (
+	cleanShards = 64
+	// maxShared bounds a Clean (maxShared/cleanShards hashes a shard).
+	maxShared = 1 << 18
+)
+
+func (c *Clean) shard(h uint64) *cleanShard { return &c.shards[h>>58] }
 
 func (c *Clean) has(h uint64) bool {
-	c.mu.RLock()
-	_, ok := c.set[h]
-	c.mu.RUnlock()
+	sh := c.shard(h)
+	sh.mu.RLock()
+	_, ok := sh.set[h]
+	sh.mu.RUnlock()
 	return ok
 }
 
 func (c *Clean) add(h uint64) {
-	c.mu.Lock()
-	if c.set == nil {
-		c.set = map[uint64]struct{}{}
+	sh := c.shard(h)
+	sh.mu.Lock()
+	if sh.set == nil {
+		sh.set = map[uint64]struct{}{}
 	}
-	if len(c.set) < maxShared {
-		c.set[h] = struct{}{}
+	if len(sh.set) < maxShared/cleanShards {
+		sh.set[h] = struct{}{}
 	}
-	c.mu.Unlock()
+	sh.mu.Unlock()
 }
 
 // keyClass is what a member's name says of its value.
