@@ -10,23 +10,7 @@ import (
 // order (regexes, then stopwords): the reference for the stopwords-first
 // shortcut.
 func (a *allowlist) allowsAllChecks(secret, whole, line string) bool {
-	target := secret
-	switch a.target {
-	case "match":
-		target = whole
-	case "line":
-		target = line
-	}
-	regex := false
-	for _, re := range a.regexes {
-		if re.MatchString(target) {
-			regex = true
-			break
-		}
-	}
-	if !regex && len(a.hashes) > 0 {
-		regex = a.hashed(target)
-	}
+	regex := a.regexAllows(secret, whole, line)
 	stop := false
 	ls := strings.ToLower(secret)
 	for _, w := range a.stopwords {

@@ -1455,23 +1455,7 @@ func (a *allowlist) allows(secret, whole, line string) bool {
 	} else if stop {
 		return true
 	}
-	target := secret
-	switch a.target {
-	case "match":
-		target = whole
-	case "line":
-		target = line
-	}
-	regex := false
-	for _, re := range a.regexes {
-		if re.MatchString(target) {
-			regex = true
-			break
-		}
-	}
-	if !regex && len(a.hashes) > 0 {
-		regex = a.hashed(target)
-	}
+	regex := a.regexAllows(secret, whole, line)
 	if a.and {
 		hasRegex := len(a.regexes) > 0 || len(a.hashes) > 0
 		if hasRegex && !regex {
@@ -1480,6 +1464,25 @@ func (a *allowlist) allows(secret, whole, line string) bool {
 		return hasRegex || len(a.stopwords) > 0
 	}
 	return regex
+}
+
+// regexAllows reports whether one of the allowlist's expressions (or
+// hashed literals) matches its target: the secret, the whole match or the
+// line.
+func (a *allowlist) regexAllows(secret, whole, line string) bool {
+	target := secret
+	switch a.target {
+	case "match":
+		target = whole
+	case "line":
+		target = line
+	}
+	for _, re := range a.regexes {
+		if re.MatchString(target) {
+			return true
+		}
+	}
+	return len(a.hashes) > 0 && a.hashed(target)
 }
 
 // hashed reports whether target holds a substring among a.hashes.
