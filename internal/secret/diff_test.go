@@ -162,9 +162,13 @@ func TestScanDifferentialPlanted(t *testing.T) {
 		// with more than 3.5 bits of entropy.
 		// And values of letters, '_', '.' and '-' only (the rule's
 		// allowlist lets them through), and with a digit or a '+'.
-		// (Each value is split in two so that this file holds no secret.)
-		distinct := []string{"token: " + "q7Zr0pL2mN8q7Zr0pL2mN8", "token: " + "q7Zr0pL2mN8vq7Zr0pL2mN8v", "auth=" + "q7Zr0pL2mN8vX", "secret = " + "q7Zr0pL2mN8vq7Zr",
-			"token: " + "qZrpLmNvXcBtYw_abc", "token: " + "qZrpLmNvXcBtYw.ab-9", "api_key=" + lc(0) + "QwErTyUiOpAsDfGh", "api_key=" + "QwErTyUiOpAsDfGh+"}
+		// (Drawn at run time: this file holds no key.)
+		// Each alphanumeric one holds a digit, as a key does (the rule's
+		// allowlist lets letters alone through).
+		d11, d12, d13 := distinctBytes(rng, 10, letters)+"7", distinctBytes(rng, 11, letters)+"7", distinctBytes(rng, 12, letters)+"7"
+		l14, l16 := distinctBytes(rng, 14, letters), distinctBytes(rng, 16, letters)
+		distinct := []string{"token: " + d11 + d11, "token: " + d12 + d12, "auth=" + d13, "secret = " + d12 + d12[:4],
+			"token: " + l14 + "_" + l14[:3], "token: " + l14 + "." + l14[:2] + "-9", "api_key=" + l16, "api_key=" + l16 + "+"}
 		// Rules whose windows need a run of a class (mayRun): a cohere
 		// token, a facebook access token, a harness key.
 		digits := strings.Repeat("7", 15)
@@ -365,4 +369,13 @@ func TestGenericDistinct(t *testing.T) {
 	if r := Default().Lookup("generic-api-key"); r == nil || r.distinct != 12 {
 		t.Fatal("generic-api-key: no distinct check (its value group changed?)")
 	}
+}
+
+const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+// distinctBytes returns n distinct bytes of alphabet in a random order.
+func distinctBytes(rng *rand.Rand, n int, alphabet string) string {
+	b := []byte(alphabet)
+	rng.Shuffle(len(b), func(i, j int) { b[i], b[j] = b[j], b[i] })
+	return string(b[:n])
 }
