@@ -39,6 +39,17 @@ func backupStore(backupDir string, force bool) (*store.Store, error) {
 	return &store.Store{Dir: dir, Force: force}, nil
 }
 
+// writeDir is where a run that writes puts its backups: for a --backup-dir
+// given, that folder with a link in its path resolved, so that the check
+// that it lies outside the data folder and the printed undo command name
+// where the backups really go. st.Dir becomes it.
+func writeDir(st *store.Store, given string, write bool) string {
+	if write && given != "" {
+		st.Dir = store.Real(st.Dir)
+	}
+	return st.Dir
+}
+
 // listOrUndo does --list-backups or --undo ID, which fix and redact share
 // (one manifest format, one undo); done is false when neither was asked.
 func listOrUndo(st *store.Store, list bool, undo string, stdout io.Writer) (code int, done bool, err error) {

@@ -136,13 +136,7 @@ func runFix(o *fixOptions, paths []string, stdin io.Reader, stdout, stderr io.Wr
 	if code, done, err := listOrUndo(st, o.listBackups, o.undo, stdout); done {
 		return code, err
 	}
-	dir := st.Dir
-	if o.write && o.backupDir != "" {
-		// Where the folder really is (a link in its path resolved), so
-		// that the check below and the printed undo command name it.
-		dir = store.Real(dir)
-		st.Dir = dir
-	}
+	dir := writeDir(st, o.backupDir, o.write)
 	sel, err := ruleSet(o.sel)
 	if err != nil {
 		return 0, err

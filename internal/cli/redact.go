@@ -71,7 +71,7 @@ func runRedact(o *redactOptions, paths []string, stdin io.Reader, stdout io.Writ
 	if code, done, err := listOrUndo(st, o.listBackups, o.undo, stdout); done {
 		return code, err
 	}
-	dir := st.Dir
+	dir := writeDir(st, o.backupDir, o.write)
 	if len(paths) == 0 {
 		root, err := defaultRoot(stdin)
 		if err != nil {
