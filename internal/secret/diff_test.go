@@ -1,13 +1,10 @@
 package secret
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
-	"io/fs"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"regexp/syntax"
 	"slices"
 	"strings"
@@ -98,24 +95,10 @@ func TestScanDifferentialCorpus(t *testing.T) {
 			t.Logf("skipping %s: %v", dir, err)
 			continue
 		}
-		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || (!strings.HasSuffix(p, ".jsonl") && !strings.HasSuffix(p, ".json")) {
-				return err
-			}
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			sc := bufio.NewScanner(bytes.NewReader(data))
-			sc.Buffer(nil, 1<<30)
-			n := 0
-			for sc.Scan() {
-				n++
-				lines++
-				sameFinds(t, ref, &tr, sc.Bytes(), p+":"+jsonNum(n))
-				sameFinds(t, whole, &tr, sc.Bytes(), p+":"+jsonNum(n)+" (whole text)")
-			}
-			return nil
+		err := eachJSONLine(dir, func(p string, n int, line []byte) {
+			lines++
+			sameFinds(t, ref, &tr, line, p+":"+jsonNum(n))
+			sameFinds(t, whole, &tr, line, p+":"+jsonNum(n)+" (whole text)")
 		})
 		if err != nil {
 			t.Fatal(err)

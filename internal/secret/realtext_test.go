@@ -37,7 +37,32 @@ func realStrings(tb testing.TB, dir string) [][]byte {
 	var out [][]byte
 	var arena []byte
 	var tr jsontree.Tree
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	err := eachJSONLine(dir, func(_ string, _ int, line []byte) {
+		if tr.Parse(line) != nil {
+			return
+		}
+		for i := range tr.Nodes {
+			nd := &tr.Nodes[i]
+			if nd.Kind == jsontree.String && nd.End-nd.Start >= minSecret {
+				if len(arena)+int(nd.End-nd.Start) > cap(arena) {
+					arena = make([]byte, 0, max(64<<20, 2*int(nd.End-nd.Start)))
+				}
+				arena = append(arena, tr.RawBytes(i)...)
+				out = append(out, arena[len(arena)-int(nd.End-nd.Start):len(arena):len(arena)])
+			}
+		}
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	realTextCache[dir] = out
+	return out
+}
+
+// eachJSONLine calls fn with each line (numbered from 1) of every .jsonl
+// and .json file under dir, in walk order.
+func eachJSONLine(dir string, fn func(path string, n int, line []byte)) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || (!strings.HasSuffix(p, ".jsonl") && !strings.HasSuffix(p, ".json")) {
 			return err
 		}
@@ -47,26 +72,11 @@ func realStrings(tb testing.TB, dir string) [][]byte {
 		}
 		sc := bufio.NewScanner(bytes.NewReader(data))
 		sc.Buffer(nil, 1<<30)
+		n := 0
 		for sc.Scan() {
-			if tr.Parse(sc.Bytes()) != nil {
-				continue
-			}
-			for i := range tr.Nodes {
-				nd := &tr.Nodes[i]
-				if nd.Kind == jsontree.String && nd.End-nd.Start >= minSecret {
-					if len(arena)+int(nd.End-nd.Start) > cap(arena) {
-						arena = make([]byte, 0, max(64<<20, 2*int(nd.End-nd.Start)))
-					}
-					arena = append(arena, tr.RawBytes(i)...)
-					out = append(out, arena[len(arena)-int(nd.End-nd.Start):len(arena):len(arena)])
-				}
-			}
+			n++
+			fn(p, n, sc.Bytes())
 		}
-		return nil
+		return sc.Err()
 	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	realTextCache[dir] = out
-	return out
 }
