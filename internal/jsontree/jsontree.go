@@ -650,16 +650,6 @@ func (t *Tree) appendStr(dst []byte, i int, valid bool) []byte {
 		}
 		r++
 		switch s[r] {
-		case 'b':
-			dst = append(dst, '\b')
-		case 'f':
-			dst = append(dst, '\f')
-		case 'n':
-			dst = append(dst, '\n')
-		case 'r':
-			dst = append(dst, '\r')
-		case 't':
-			dst = append(dst, '\t')
 		case 'u':
 			rr := getu4(s[r-1:])
 			r += 5
@@ -674,12 +664,30 @@ func (t *Tree) appendStr(dst []byte, i int, valid bool) []byte {
 			}
 			dst = utf8.AppendRune(dst, rr)
 			continue
-		default: // '"', '\\', '/'
-			dst = append(dst, s[r])
+		default:
+			dst = append(dst, Unescape(s[r]))
 		}
 		r++
 	}
 	return dst
+}
+
+// Unescape is the byte a two-byte escape \c stands for in a JSON string
+// (c is not 'u'): \n a newline, \" a quote, and so on.
+func Unescape(c byte) byte {
+	switch c {
+	case 'b':
+		return '\b'
+	case 'f':
+		return '\f'
+	case 'n':
+		return '\n'
+	case 'r':
+		return '\r'
+	case 't':
+		return '\t'
+	}
+	return c // '"', '\\', '/'
 }
 
 // appendRunes appends run, holding no backslash, one code point at a

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/ccvet/ccvet/internal/jsontree"
 )
 
 // decodeByByte is decodeShort one byte at a time: the reference.
@@ -16,20 +18,7 @@ func decodeByByte(dst, raw []byte, max int) []byte {
 			r++
 			continue
 		}
-		switch raw[r+1] {
-		case 'b':
-			c = '\b'
-		case 'f':
-			c = '\f'
-		case 'n':
-			c = '\n'
-		case 'r':
-			c = '\r'
-		case 't':
-			c = '\t'
-		default:
-			c = raw[r+1]
-		}
+		c = jsontree.Unescape(raw[r+1])
 		dst = append(dst, c)
 		r += 2
 	}

@@ -23,6 +23,8 @@ import (
 	"strings"
 	"sync"
 	"unsafe"
+
+	"github.com/ccvet/ccvet/internal/jsontree"
 )
 
 //go:embed gitleaks.json
@@ -1176,27 +1178,12 @@ func decodeShort(dst, raw []byte, max int) []byte {
 			n += j - 1
 			continue
 		}
-		c := raw[r]
 		if r+1 >= len(raw) {
-			dst = append(dst, c)
+			dst = append(dst, raw[r])
 			r++
 			continue
 		}
-		switch raw[r+1] {
-		case 'b':
-			c = '\b'
-		case 'f':
-			c = '\f'
-		case 'n':
-			c = '\n'
-		case 'r':
-			c = '\r'
-		case 't':
-			c = '\t'
-		default: // '"', '\\', '/'
-			c = raw[r+1]
-		}
-		dst = append(dst, c)
+		dst = append(dst, jsontree.Unescape(raw[r+1]))
 		r += 2
 	}
 	return dst
