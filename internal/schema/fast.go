@@ -363,11 +363,7 @@ func (c *checker) discriminate(s *fnode, i, ev int) int {
 	}
 	found, at := -1, 0
 	for k, m := i+1, 0; m < int(nd.Len); m++ {
-		kn := &t.Nodes[k]
-		if kn.Esc {
-			return rUnsure // as object: an escaped key might be K
-		}
-		if string(t.Raw[kn.Start:kn.End]) == s.discKey {
+		if string(c.keyAt(k, &c.kb)) == s.discKey {
 			if found >= 0 {
 				return rUnsure // as object: a repeated key
 			}
@@ -392,11 +388,7 @@ func (c *checker) dispatch(s *fnode, i, ev int) int {
 	nd := &t.Nodes[i]
 	found, at := -1, 0
 	for k, m := i+1, 0; m < int(nd.Len); m++ {
-		kn := &t.Nodes[k]
-		if kn.Esc {
-			return rUnsure // as discriminate: an escaped key might be the key
-		}
-		if string(t.Raw[kn.Start:kn.End]) == u.key {
+		if string(c.keyAt(k, &c.kb)) == u.key {
 			if found >= 0 {
 				return rUnsure // as discriminate: a repeated key
 			}
@@ -477,6 +469,19 @@ type checker struct {
 	// subschema).
 	dupDone []uint64
 	set     []uint32 // hasDupKeys: key node + 1, or 0
+	// kb and kb2 hold an escaped key unescaped (keyAt).
+	kb, kb2 []byte
+}
+
+// keyAt returns key node k as encoding/json decodes it: its raw bytes, or,
+// for a key that holds an escape (a Windows path in trackedFileBackups),
+// the key unescaped into *buf, valid until *buf is used again.
+func (c *checker) keyAt(k int, buf *[]byte) []byte {
+	if !c.t.Nodes[k].Esc {
+		return c.t.RawBytes(k)
+	}
+	*buf = c.t.AppendStr((*buf)[:0], k)
+	return *buf
 }
 
 var checkers = sync.Pool{New: func() any { return &checker{} }}
@@ -1008,10 +1013,16 @@ func (c *checker) object(s *fnode, i, ev int) int {
 	for k, m := i+1, 0; m < int(nd.Len); m++ {
 		v := k + 1
 		kn := &t.Nodes[k]
-		if kn.Esc {
-			return rUnsure
+		if kn.Esc && dup {
+			// Keys compared unescaped from here: the whole object at
+			// once, then no more per key.
+			if c.hasDupKeys(i) {
+				return rUnsure
+			}
+			c.dupDone[i/64] |= 1 << (i % 64)
+			dup = false
 		}
-		key := t.Raw[kn.Start:kn.End]
+		key := c.keyAt(k, &c.kb)
 		ki, sl, ok := kt.getSlot(key)
 		if dup {
 			if sl >= 0 && bySlot {
@@ -1069,9 +1080,10 @@ func (c *checker) dupUnchecked(i int) bool {
 	return c.dupDone[i/64]&(1<<(i%64)) == 0
 }
 
-// hasDupKeys reports whether object i repeats a key (keys compared as
-// written; an escaped key makes the caller unsure anyway). It uses an open
-// addressing set of key nodes, reused from line to line.
+// hasDupKeys reports whether object i repeats a key, keys compared
+// unescaped as encoding/json decodes them ("a" and "\u0061" are the same
+// key). It uses an open addressing set of key nodes, reused from line to
+// line.
 func (c *checker) hasDupKeys(i int) bool {
 	t := c.t
 	n := t.Len(i)
@@ -1088,10 +1100,10 @@ func (c *checker) hasDupKeys(i int) bool {
 	}()
 	mask := uint64(size - 1)
 	for k, m := i+1, 0; m < n; m++ {
-		key := t.RawBytes(k)
+		key := c.keyAt(k, &c.kb)
 		h := maphash.Bytes(dupSeed, key) & mask
 		for c.set[h] != 0 {
-			if string(t.RawBytes(int(c.set[h]-1))) == string(key) {
+			if string(c.keyAt(int(c.set[h]-1), &c.kb2)) == string(key) {
 				return true
 			}
 			h = (h + 1) & mask
@@ -1107,6 +1119,7 @@ func (c *checker) hasDupKeys(i int) bool {
 var dupSeed = maphash.MakeSeed()
 
 // dupBefore reports whether key node k of object i repeats an earlier key.
+// Only for keys without escapes (object checks the rest with hasDupKeys).
 func (c *checker) dupBefore(i, k int) bool {
 	t := c.t
 	key := t.RawBytes(k)

@@ -339,3 +339,103 @@ func TestFastManyKeysDuplicates(t *testing.T) {
 		}
 	}
 }
+
+// escapeKey returns line with key node k written with its first byte as a
+// \u escape (the same key once decoded), or nil.
+func escapeKey(tr *jsontree.Tree, line []byte, k int) []byte {
+	nd := tr.Nodes[k]
+	if nd.End <= nd.Start || nd.Esc {
+		return nil
+	}
+	c := line[nd.Start]
+	esc := []byte{'\\', 'u', '0', '0', "0123456789abcdef"[c>>4], "0123456789abcdef"[c&15]}
+	if c >= 0x80 {
+		return nil
+	}
+	out := append([]byte{}, line[:nd.Start]...)
+	out = append(out, esc...)
+	return append(out, line[nd.Start+1:]...)
+}
+
+// TestFastEscapedKeys checks that a key written with an escape is decided
+// as encoding/json decodes it: the corpus lines with one key escaped get the
+// verdict of the line as written (the fast check no longer gives up on
+// them, as it did on every Windows file-history snapshot), and a key
+// repeated under an escape is still a duplicate.
+func TestFastEscapedKeys(t *testing.T) {
+	v, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	var tr, tr2 jsontree.Tree
+	var st fastStats
+	corpusLines(t, func(where string, line []byte) {
+		if len(line) > 16<<10 || tr.Parse(line) != nil || tr.Kind(jsontree.Root) != jsontree.Object {
+			return
+		}
+		typ, _ := tr.Str(tr.Get(jsontree.Root, "type"))
+		if !v.KnownEntryType(typ) {
+			return
+		}
+		before := v.FastEntry(typ, &tr)
+		var keys []int
+		for k := range tr.Nodes {
+			if tr.Nodes[k].Kind == jsontree.Object {
+				for m, kk := 0, k+1; m < int(tr.Nodes[k].Len); m++ {
+					keys = append(keys, kk)
+					kk = tr.Next(kk + 1)
+				}
+			}
+		}
+		if len(keys) == 0 {
+			return
+		}
+		for n := 0; n < 2; n++ {
+			k := keys[rng.IntN(len(keys))]
+			m := escapeKey(&tr, line, k)
+			if m == nil {
+				continue
+			}
+			compareLine(t, v, &tr2, m, where+" with a key escaped: "+string(m), &st)
+			if tr2.Parse(m) != nil {
+				t.Fatalf("%s: escaping a key broke the line", where)
+			}
+			if after := v.FastEntry(typ, &tr2); before != Unsure && after != before {
+				t.Errorf("%s: %v as written, %v with key %q escaped", where, before, after, tr.RawBytes(k))
+			}
+		}
+	})
+	if st.checked == 0 {
+		t.Skip("no corpus")
+	}
+	t.Logf("%d checks: %d valid, %d unknown-only, %d invalid, %d unsure", st.checked,
+		st.verdicts[Valid], st.verdicts[UnknownOnly], st.verdicts[Invalid], st.verdicts[Unsure])
+	snap := func(files string) string {
+		return `{"type":"file-history-snapshot","messageId":"2a0d3217-71d9-4109-b9f0-b6cf705ace4b","snapshot":{"messageId":"2a0d3217-71d9-4109-b9f0-b6cf705ace4b","trackedFileBackups":{` +
+			files + `},"timestamp":"2025-12-17T01:45:54.136Z"},"isSnapshotUpdate":false}`
+	}
+	backup := `{"backupFileName":"bc69aebc005fe953@v1","version":1,"backupTime":"2025-12-17T01:46:22.096Z"}`
+	for _, c := range []struct {
+		line string
+		want Verdict
+	}{
+		{snap(`"C:\\Users\\me\\app\\main.go":` + backup), Valid},
+		{snap(`"C:\\Users\\me\\a.go":` + backup + `,"C:\\Users\\me\\b.go":` + backup), Valid},
+		{snap(`"C:\\Users\\me\\a.go":` + backup + `,"C:\u005cUsers\\me\\a.go":` + backup), Unsure}, // one key twice
+		{snap(`"C:\\Users\\me\\a.go":{"backupFileName":null,"version":1,"backupTime":"2025-12-17T01:46:22.096Z"}`), Valid},
+		{snap(`"C:\\Users\\me\\a.go":{"version":1,"backupTime":"2025-12-17T01:46:22.096Z"}`), Invalid},
+		{strings.Replace(snap(`"C:\\a.go":`+backup), `"type"`, `"\u0074ype"`, 1), Valid},
+		{strings.Replace(snap(`"C:\\a.go":`+backup), `"messageId"`, `"message\u0049d"`, 1), Valid},
+		{strings.Replace(snap(`"C:\\a.go":`+backup), `,"isSnapshotUpdate":false`, `,"isSnapshotUpdate":false,"isSnapshot\u0055pdate":true`, 1), Unsure},
+	} {
+		if tr.Parse([]byte(c.line)) != nil {
+			t.Fatalf("bad case %s", c.line)
+		}
+		var st fastStats
+		compareLine(t, v, &tr2, []byte(c.line), "case "+c.line, &st)
+		if got := v.FastEntry("file-history-snapshot", &tr); got != c.want {
+			t.Errorf("%s: %v, want %v", c.line, got, c.want)
+		}
+	}
+}
