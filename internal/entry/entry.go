@@ -404,9 +404,23 @@ var interners = sync.Pool{New: func() any {
 	return &interner{m: map[string]string{}, commonMap: map[Common]*Common{}}
 }}
 
+// strBytes is v.StrBytes into in.buf, which it keeps when the value was
+// escaped: a Windows cwd ("C:\\Users\\...") is unescaped on every line, and
+// each made a new buffer. The bytes are valid until the next call.
+func (in *interner) strBytes(v jsontree.Val) ([]byte, bool) {
+	if !v.Escaped() {
+		return v.StrBytes(nil)
+	}
+	b, ok := v.StrBytes(in.buf)
+	if cap(b) <= 1<<12 {
+		in.buf = b[:0]
+	}
+	return b, ok
+}
+
 // str returns the string value of v (or ""), from the map when seen before.
 func (in *interner) str(v jsontree.Val) string {
-	b, ok := v.StrBytes(in.buf)
+	b, ok := in.strBytes(v)
 	if !ok {
 		return ""
 	}
@@ -416,7 +430,7 @@ func (in *interner) str(v jsontree.Val) string {
 // field is str for a field whose value seldom changes: last holds the
 // value it had the last time.
 func (in *interner) field(v jsontree.Val, last *string) string {
-	b, ok := v.StrBytes(in.buf)
+	b, ok := in.strBytes(v)
 	if !ok {
 		return ""
 	}
@@ -442,7 +456,7 @@ func (in *interner) intern(b []byte) string {
 // recent returns the string value of v (or ""), shared with an equal id
 // of the ring, which it then joins.
 func (in *interner) recent(v jsontree.Val, r *ring) string {
-	b, ok := v.StrBytes(in.buf)
+	b, ok := in.strBytes(v)
 	if !ok || len(b) == 0 {
 		return ""
 	}
@@ -460,9 +474,9 @@ func (in *interner) recent(v jsontree.Val, r *ring) string {
 // allocation. The uuid joins the ring of ids, for the lines that name it
 // next, without a search.
 func (in *interner) uuidTime(uuid, timestamp jsontree.Val) (string, string) {
-	u, _ := uuid.StrBytes(in.buf)
-	b := append(in.pair[:0], u...) // u may be in in.buf, which the next StrBytes reuses
-	t, _ := timestamp.StrBytes(in.buf)
+	u, _ := in.strBytes(uuid)
+	b := append(in.pair[:0], u...) // u may be in in.buf, which the next strBytes reuses
+	t, _ := in.strBytes(timestamp)
 	b = append(b, t...)
 	in.pair = b[:0]
 	if cap(b) > 1<<12 {
