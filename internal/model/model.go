@@ -362,12 +362,12 @@ func (f *File) ReportDocPointer(r Rule, ptr string, key bool, msg string) {
 // line of rec, by reading that line again. It returns 1 when the line cannot
 // be read or the pointer does not resolve.
 func (f *File) Column(rec *entry.Record, ptr string) int {
-	raw := f.lineAt(rec.Offset)
-	if raw == nil {
-		return 1
-	}
-	off, _ := jsonpos.Find(raw, ptr, false)
-	return jsonpos.Column(raw, off)
+	col := 1
+	f.withLine(rec.Offset, func(raw []byte) {
+		off, _ := jsonpos.Find(raw, ptr, false)
+		col = jsonpos.Column(raw, off)
+	})
+	return col
 }
 
 // ReportRecord records a finding on rec's line, at the value ptr names.
@@ -385,22 +385,29 @@ func (f *File) ReportRecord(r Rule, rec *entry.Record, ptr string, fd finding.Fi
 func (f *File) LineBytes(rec *entry.Record) []byte { return f.lineAt(rec.Offset) }
 
 func (f *File) lineAt(off int64) []byte {
+	var line []byte
+	f.withLine(off, func(raw []byte) { line = append([]byte(nil), raw...) })
+	return line
+}
+
+// withLine reads the line that starts at off again and hands it to fn, which
+// must not keep it (it is in the reader's pooled buffer); fn is not called
+// when the line cannot be read.
+func (f *File) withLine(off int64, fn func(raw []byte)) {
 	if off < 0 || off > f.Bytes {
-		return nil
+		return
 	}
 	src, done, err := f.Reopen()
 	if err != nil {
-		return nil
+		return
 	}
 	defer done()
 	// Small reads: the line, not a buffer's worth (1 MiB) of what follows.
 	rd := jsonl.NewReader(jsonl.SmallReads(io.NewSectionReader(src, off, f.Bytes-off)))
-	defer rd.Release() // the reader's buffer is pooled; the line is copied out first
-	l, err := rd.Next()
-	if err != nil {
-		return nil
+	defer rd.Release()
+	if l, err := rd.Next(); err == nil {
+		fn(l.Bytes)
 	}
-	return append([]byte(nil), l.Bytes...)
 }
 
 // lineHashSeed seeds LineHashes: hashes are compared within one run only.
