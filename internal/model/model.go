@@ -53,6 +53,8 @@ type Env struct {
 	// Jobs is how many files the engine reads at once (<= 0: one per
 	// CPU): a store check that reads files of its own uses as many.
 	Jobs int
+
+	problems problemCache // Line.SchemaProblems of lines seen before
 }
 
 // Line is one line of a JSONL file as the line checks see it. The engine
@@ -170,14 +172,23 @@ func (l *Line) SchemaProblems() []schema.Problem {
 	if !l.IsObject() || v == nil {
 		return nil
 	}
-	switch l.File.Kind {
-	case layout.History:
-		l.problems = v.ValidateHistory(l.Value())
-	case layout.Transcript, layout.Subagent:
-		if l.Type != "" && v.KnownEntryType(l.Type) {
-			l.problems = v.ValidateEntryTree(l.Type, l.Value(), l.ownTree())
-		}
+	if l.File.Kind != layout.History && (l.Type == "" || !v.KnownEntryType(l.Type) || !l.File.Kind.IsTranscript()) {
+		return nil
 	}
+	// The same bytes were validated before in this run: the same problems
+	// (shared: callers only read them).
+	k := keyOf(l.Raw, l.File.Kind)
+	cache := &l.File.Env.problems
+	if p, ok := cache.get(k); ok {
+		l.problems = p
+		return p
+	}
+	if l.File.Kind == layout.History {
+		l.problems = v.ValidateHistory(l.Value())
+	} else {
+		l.problems = v.ValidateEntryTree(l.Type, l.Value(), l.ownTree())
+	}
+	cache.put(k, l.problems)
 	return l.problems
 }
 
