@@ -268,7 +268,8 @@ func TestSteadyStateAllocs(t *testing.T) {
 	}
 }
 
-// FuzzParse compares jsontree with encoding/json on arbitrary bytes.
+// FuzzParse compares jsontree with encoding/json on arbitrary bytes, with
+// each string scan the machine has.
 //
 //	go test ./internal/jsontree -run '^$' -fuzz FuzzParse -fuzztime 60s
 func FuzzParse(f *testing.F) {
@@ -277,14 +278,20 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte(`{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"hi"},"uuid":"u"}`))
 	var tr Tree
+	modes := scans()
+	saved, saved64 := wide, wide64
+	defer func() { wide, wide64 = saved, saved64 }()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if d := compare(&tr, data); d != "" {
-			t.Fatalf("%q: %s", data, d)
-		}
-		// Padded past 32 bytes, for the wide string scan.
+		// Padded past 32 bytes too, for the AVX2 scan.
 		padded := append(append([]byte{}, data...), "                                "...)
-		if d := compare(&tr, padded); d != "" {
-			t.Fatalf("%q: %s", padded, d)
+		for _, m := range modes {
+			wide, wide64 = m.wide, m.wide64
+			if d := compare(&tr, data); d != "" {
+				t.Fatalf("%s: %q: %s", m.name, data, d)
+			}
+			if d := compare(&tr, padded); d != "" {
+				t.Fatalf("%s: %q: %s", m.name, padded, d)
+			}
 		}
 	})
 }

@@ -7,35 +7,49 @@ import (
 	"testing"
 )
 
-// withScans runs f with the wide string scan (where the machine has it)
-// and with the portable one.
+// A scan is one string scan: wide and wide64 as it sets them.
+type scan struct {
+	name         string
+	wide, wide64 bool
+}
+
+// scans are the string scans the machine has: the AVX-512 one, the AVX2
+// one and the portable one.
+func scans() []scan {
+	var s []scan
+	if wide64 {
+		s = append(s, scan{"wide64", wide, true})
+	}
+	if wide {
+		s = append(s, scan{"wide", true, false})
+	}
+	return append(s, scan{"portable", false, false})
+}
+
+// withScans runs f with each string scan the machine has.
 func withScans(t *testing.T, f func(t *testing.T)) {
-	saved := wide
-	defer func() { wide = saved }()
-	for _, w := range []bool{saved, false} {
-		wide = w
-		if w {
-			t.Run("wide", f)
-		} else {
-			t.Run("portable", f)
-		}
+	saved, saved64 := wide, wide64
+	defer func() { wide, wide64 = saved, saved64 }()
+	for _, m := range scans() {
+		wide, wide64 = m.wide, m.wide64
+		t.Run(m.name, f)
 	}
 }
 
 // TestStringScan puts every byte after a backslash, and every byte alone,
-// at every offset of strings long enough for the wide scan (and across its
-// 32-byte blocks and its overlapping last block), and compares with
+// at every offset of strings long enough for the wide scans (and across
+// their 32- and 64-byte blocks and their last block), and compares with
 // encoding/json.
 func TestStringScan(t *testing.T) {
 	withScans(t, func(t *testing.T) {
 		var tr Tree
-		pad := strings.Repeat("a", 80)
+		pad := strings.Repeat("a", 150)
 		for c := 0; c < 256; c++ {
 			b := byte(c)
 			for _, ins := range [][]byte{{'\\', b}, {b}, {'\\', '\\', b}, {'\\', 'u', '0', '0', b, '0'}} {
-				for off := 0; off <= 70; off++ {
+				for off := 0; off <= 140; off++ {
 					for _, tail := range []string{`"}`, `","b":"` + pad[:off%7] + `"}`, ``} {
-						raw := []byte(`{"k":"` + pad[:off] + string(ins) + pad[:70-off] + tail)
+						raw := []byte(`{"k":"` + pad[:off] + string(ins) + pad[:140-off] + tail)
 						if d := compare(&tr, raw); d != "" {
 							t.Fatalf("%q: %s", raw, d)
 						}
