@@ -126,3 +126,29 @@ func TestStringScanRandom(t *testing.T) {
 		}
 	})
 }
+
+// TestStringScanMembers puts keys of every length before values of every
+// kind, with and without white space between, whole and cut anywhere
+// near the value, and compares with encoding/json.
+func TestStringScanMembers(t *testing.T) {
+	withScans(t, func(t *testing.T) {
+		var tr Tree
+		pad := strings.Repeat("k", 140)
+		values := []string{`"v"`, `""`, `"` + pad[:70] + `"`, `"a\nb"`, `"\u0041"`, `"a\\"`, `"\\\\"`, `"a\"b"`,
+			"\"a\x01\"", `"\x"`, `1`, `null`, `{}`, `{"x":"y"}`, `["z"]`, ` "v"`}
+		for kl := 0; kl <= 130; kl += 1 + kl/16 {
+			for _, key := range []string{pad[:kl], pad[:kl] + `\n`, pad[:kl] + `\\`, pad[:kl] + `\u0041`} {
+				for _, v := range values {
+					for _, sep := range []string{`:`, ` :`, `: `} {
+						raw := `{"a":1,"` + key + `"` + sep + v + `,"b":"c"}`
+						for cut := len(raw) - 12; cut <= len(raw); cut++ {
+							if d := compare(&tr, []byte(raw[:cut])); d != "" {
+								t.Fatalf("%q: %s", raw[:cut], d)
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+}
