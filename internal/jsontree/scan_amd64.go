@@ -25,7 +25,9 @@ func stringStop(b []byte, j int) (stop int, esc bool)
 
 // stringStop64 is stringStop 64 bytes at a time, with AVX-512; b may be
 // of any length (the bytes after the last whole block are read with a
-// masked load). Most strings end within their first 64 bytes.
+// masked load). Most strings end within their first 64 bytes. It also
+// skips runs of backslashes (\\ is a simple escape): a backslash it
+// stops at begins \u or a bad escape.
 //
 //go:noescape
 func stringStop64(b []byte, j int) (stop int, esc bool)

@@ -282,22 +282,29 @@ escapes64:
 	VPSHUFB   Z12, Z9, Z12
 	VPTESTNMB Z11, Z12, K6
 	KMOVQ     K6, SI
-	// The stops, as in stringStop.
-	MOVQ  R10, CX
-	SHLQ  $1, CX      // escaped
-	ANDNQ R9, CX, AX  // unescaped quotes: AX = ^CX & R9
-	ORQ   R13, AX
+	// The backslashes that escape the byte after them (AX) and the bytes
+	// escaped (CX), runs of backslashes counted: the backslashes of a run
+	// pair off from its first (a subtraction carries through each run,
+	// after the escape scanner of simdjson), so a pair \\ is no stop.
+	MOVQ  R10, AX
+	SHLQ  $1, AX
+	MOVQ  $-0x5555555555555556, CX // 0xAAAA...: the odd bits
+	ORQ   CX, AX
+	SUBQ  R10, AX
+	XORQ  CX, AX
+	MOVQ  AX, CX
+	XORQ  R10, CX     // escaped
+	ANDQ  R10, AX     // escaping
+	// The stops: an unescaped quote, a control byte, a backslash before a
+	// byte that is not a simple escape (\u, a bad escape: Go looks).
+	ANDNQ R9, CX, R9  // unescaped quotes: R9 = ^CX & R9
+	ORQ   R13, R9
 	ANDQ  CX, SI      // escaped, not a simple escape character
 	SHRQ  $1, SI      // its backslash
-	ORQ   SI, AX
-	MOVQ  R10, SI
-	SHRQ  $1, SI
-	ANDQ  R10, SI     // backslashes followed by a backslash
-	ANDNQ SI, CX, SI  // not escaped themselves: the first of a pair
-	ORQ   SI, AX
-	TESTQ AX, AX
+	ORQ   SI, R9
+	TESTQ R9, R9
 	JZ    noStop64
-	TZCNTQ AX, CX
+	TZCNTQ R9, CX
 	// esc: a backslash before the stop.
 	BZHIQ CX, R10, SI
 	TESTQ SI, SI
@@ -312,10 +319,10 @@ noStop64:
 	MOVL  $1, R11
 	TESTL R12, R12
 	JNZ   none64
-	// A backslash in the last byte escapes the first of the next block:
-	// start that block at the backslash.
+	// A backslash in the last byte that escapes the first of the next
+	// block: start that block at the backslash.
 	ADDQ $64, BX
-	BTQ  $63, R10
+	BTQ  $63, AX
 	JCC  loop64
 	DECQ BX
 	JMP  loop64
