@@ -72,6 +72,24 @@ TEXT ·validBlocks(SB), NOSPLIT, $0-25
 	VPXOR Y3, Y3, Y3 // the block before ends inside a sequence
 
 loop:
+	// Two blocks of ASCII are the usual case: they are passed together.
+	CMPQ CX, $64
+	JB one
+	VMOVDQU (SI), Y0
+	VMOVDQU 32(SI), Y12
+	VPOR Y0, Y12, Y13
+	VPMOVMSKB Y13, AX
+	TESTL AX, AX
+	JNZ one
+	VPOR Y3, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VMOVDQU Y12, Y1
+	ADDQ $64, SI
+	SUBQ $64, CX
+	JNZ loop
+	JMP done
+
+one:
 	VMOVDQU (SI), Y0
 	VPMOVMSKB Y0, AX
 	TESTL AX, AX
@@ -109,6 +127,8 @@ next:
 	ADDQ $32, SI
 	SUBQ $32, CX
 	JNZ loop
+
+done:
 	VPTEST Y2, Y2
 	SETEQ ret+24(FP)
 	VZEROUPPER

@@ -1,6 +1,7 @@
 package jsonl
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"testing"
 	"unicode/utf8"
@@ -40,7 +41,8 @@ func TestValidUTF8(t *testing.T) {
 		check(b)
 	}
 	// Every pair and every triple of interesting bytes at each spot near
-	// the block edges (positions 28 to 36 and 60 to 70 of 72 bytes).
+	// the block edges (of 200 bytes: the ASCII around them is passed 64
+	// bytes at a time, before and after).
 	var edge []byte
 	for c := range 256 {
 		if c < 0x80 && c != 'a' && c != 0 {
@@ -48,11 +50,11 @@ func TestValidUTF8(t *testing.T) {
 		}
 		edge = append(edge, byte(c))
 	}
-	base := make([]byte, 72)
+	base := make([]byte, 200)
 	for i := range base {
 		base[i] = 'x'
 	}
-	for _, at := range []int{28, 29, 30, 31, 32, 33, 60, 61, 62, 63, 64, 65, 66, 67} {
+	for _, at := range []int{28, 29, 30, 31, 32, 33, 60, 61, 62, 63, 64, 65, 66, 67, 94, 95, 96, 97, 126, 127, 128, 129, 158, 159, 160, 161, 190, 191, 192} {
 		for _, x := range edge {
 			for _, y := range edge {
 				b := append([]byte(nil), base...)
@@ -77,4 +79,21 @@ func FuzzValidUTF8(f *testing.F) {
 			t.Fatalf("validUTF8(% x) = %v, utf8.Valid %v", b, got, want)
 		}
 	})
+}
+
+// BenchmarkValidUTF8 is the framing's UTF-8 check alone over the lines of
+// benchInput, a 1 MiB piece at a time (a line in the reader's buffer is
+// checked while it is in cache).
+func BenchmarkValidUTF8(b *testing.B) {
+	data := benchInput(b)
+	if len(data) > 1<<20 {
+		data = data[:1<<20]
+	}
+	lines := bytes.Split(data, []byte("\n"))
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		for _, l := range lines {
+			validUTF8(l)
+		}
+	}
 }

@@ -198,9 +198,18 @@ value:
 		}
 		goto key
 	case c == '"':
-		end, esc, uesc, err := t.scanString(raw, i)
-		if err != nil {
-			return nodes, stack, err
+		// The usual string ends at the first stop of stringStop64: no call
+		// to scanString.
+		var end int
+		var esc, uesc bool
+		if wide64 {
+			end, esc = stringStop64(raw, i+1)
+		}
+		if !wide64 || end >= n || raw[end] != '"' {
+			var err error
+			if end, esc, uesc, err = t.scanString(raw, i); err != nil {
+				return nodes, stack, err
+			}
 		}
 		nodes = push(nodes, String, i+1, end, esc, uesc)
 		i = end + 1
@@ -327,9 +336,16 @@ afterValue:
 
 key:
 	{
-		end, esc, uesc, err := t.scanString(raw, i)
-		if err != nil {
-			return nodes, stack, err
+		var end int
+		var esc, uesc bool
+		if wide64 {
+			end, esc = stringStop64(raw, i+1)
+		}
+		if !wide64 || end >= n || raw[end] != '"' {
+			var err error
+			if end, esc, uesc, err = t.scanString(raw, i); err != nil {
+				return nodes, stack, err
+			}
 		}
 		if len(stack) == 1 {
 			if esc {
@@ -377,12 +393,16 @@ func (t *Tree) scanString(raw []byte, i int) (end int, esc, uesc bool, err error
 	n := len(raw)
 	j := i + 1
 	for {
-		// Find the first '"', '\\' or byte < 0x20: 32 bytes at a time where
-		// the machine can (the simple escapes are skipped there too), else
-		// sixteen.
-		if wide && n >= 32 {
+		// Find the first '"', '\\' or byte < 0x20: 64 or 32 bytes at a
+		// time where the machine can (the simple escapes are skipped there
+		// too), else sixteen.
+		if wide64 || wide && n >= 32 {
 			var e bool
-			j, e = stringStop(raw, j)
+			if wide64 {
+				j, e = stringStop64(raw, j)
+			} else {
+				j, e = stringStop(raw, j)
+			}
 			esc = esc || e
 			if j >= n {
 				return 0, false, false, &Error{Off: n, EOF: true}

@@ -173,3 +173,168 @@ none:
 	MOVB R11, esc+40(FP)
 	VZEROUPPER
 	RET
+
+// The same constants, 64 of each, for stringStop64.
+#define REP64(name, v) \
+	DATA name<>+0(SB)/8, v \
+	DATA name<>+8(SB)/8, v \
+	DATA name<>+16(SB)/8, v \
+	DATA name<>+24(SB)/8, v \
+	DATA name<>+32(SB)/8, v \
+	DATA name<>+40(SB)/8, v \
+	DATA name<>+48(SB)/8, v \
+	DATA name<>+56(SB)/8, v \
+	GLOBL name<>(SB), RODATA|NOPTR, $64
+
+REP64(quotes64, $0x2222222222222222)
+REP64(backslashes64, $0x5c5c5c5c5c5c5c5c)
+REP64(spaces64, $0x2020202020202020)
+REP64(nibbles64, $0x0f0f0f0f0f0f0f0f)
+
+DATA escLo64<>+0(SB)/8, $0x00040008000d0000
+DATA escLo64<>+8(SB)/8, $0x0104000200000000
+DATA escLo64<>+16(SB)/8, $0x00040008000d0000
+DATA escLo64<>+24(SB)/8, $0x0104000200000000
+DATA escLo64<>+32(SB)/8, $0x00040008000d0000
+DATA escLo64<>+40(SB)/8, $0x0104000200000000
+DATA escLo64<>+48(SB)/8, $0x00040008000d0000
+DATA escLo64<>+56(SB)/8, $0x0104000200000000
+GLOBL escLo64<>(SB), RODATA|NOPTR, $64
+DATA escHi64<>+0(SB)/8, $0x0804020000010000
+DATA escHi64<>+8(SB)/8, $0
+DATA escHi64<>+16(SB)/8, $0x0804020000010000
+DATA escHi64<>+24(SB)/8, $0
+DATA escHi64<>+32(SB)/8, $0x0804020000010000
+DATA escHi64<>+40(SB)/8, $0
+DATA escHi64<>+48(SB)/8, $0x0804020000010000
+DATA escHi64<>+56(SB)/8, $0
+GLOBL escHi64<>(SB), RODATA|NOPTR, $64
+
+// func stringStop64(b []byte, j int) (stop int, esc bool)
+//
+// stringStop with AVX-512, 64 bytes at a time; the bytes left after the
+// last whole block are read with a masked load, so b may be of any
+// length. Registers: DI b, DX len(b), BX the offset reached, R8 the start
+// of the last whole block, R11 esc, R12 1 in the last block; Z0-Z2 the
+// constants '"', '\\' and 0x20; per block Z3 the bytes, and R9, R10, R13
+// the masks of its quotes, backslashes and control bytes (K1-K3).
+TEXT ·stringStop64(SB), NOSPLIT, $0-41
+	MOVQ b_base+0(FP), DI
+	MOVQ b_len+8(FP), DX
+	MOVQ j+24(FP), BX
+	XORL R11, R11
+	XORL R12, R12
+	VMOVDQU64 quotes64<>(SB), Z0
+	VMOVDQU64 backslashes64<>(SB), Z1
+	VMOVDQU64 spaces64<>(SB), Z2
+	LEAQ -64(DX), R8
+
+loop64:
+	CMPQ BX, R8
+	JGT  last64
+	VMOVDQU64 (DI)(BX*1), Z3
+	VPCMPEQB Z0, Z3, K1
+	VPCMPEQB Z1, Z3, K2
+	VPCMPUB  $1, Z2, Z3, K3
+	KORQ     K1, K2, K4
+	KORTESTQ K3, K4
+	JNZ      block64
+	ADDQ     $64, BX
+	JMP      loop64
+
+last64:
+	// Fewer than 64 bytes remain: load them alone (the bytes past the end
+	// are neither loaded nor flagged).
+	MOVQ DX, CX
+	SUBQ BX, CX
+	JLE  none64
+	MOVL $1, R12
+	MOVQ $-1, AX
+	BZHIQ CX, AX, AX
+	KMOVQ AX, K5
+	VMOVDQU8.Z (DI)(BX*1), K5, Z3
+	VPCMPEQB Z0, Z3, K5, K1
+	VPCMPEQB Z1, Z3, K5, K2
+	VPCMPUB  $1, Z2, Z3, K5, K3
+
+block64:
+	KMOVQ K1, R9
+	KMOVQ K2, R10
+	KMOVQ K3, R13
+	TESTQ R10, R10
+	JNZ   escapes64
+	MOVQ  R9, AX
+	ORQ   R13, AX
+	JZ    none64 // the last block, with nothing left to see
+	TZCNTQ AX, AX
+	ADDQ  AX, BX
+	JMP   out64
+
+escapes64:
+	// Bytes that are not a simple escape character: SI.
+	VMOVDQU64 nibbles64<>(SB), Z10
+	VMOVDQU64 escLo64<>(SB), Z8
+	VMOVDQU64 escHi64<>(SB), Z9
+	VPANDQ    Z10, Z3, Z11
+	VPSHUFB   Z11, Z8, Z11
+	VPSRLW    $4, Z3, Z12
+	VPANDQ    Z10, Z12, Z12
+	VPSHUFB   Z12, Z9, Z12
+	VPTESTNMB Z11, Z12, K6
+	KMOVQ     K6, SI
+	// The backslashes that escape the byte after them (AX) and the bytes
+	// escaped (CX), runs of backslashes counted: the backslashes of a run
+	// pair off from its first (a subtraction carries through each run,
+	// after the escape scanner of simdjson), so a pair \\ is no stop.
+	MOVQ  R10, AX
+	SHLQ  $1, AX
+	MOVQ  $-0x5555555555555556, CX // 0xAAAA...: the odd bits
+	ORQ   CX, AX
+	SUBQ  R10, AX
+	XORQ  CX, AX
+	MOVQ  AX, CX
+	XORQ  R10, CX     // escaped
+	ANDQ  R10, AX     // escaping
+	// The stops: an unescaped quote, a control byte, a backslash before a
+	// byte that is not a simple escape (\u, a bad escape: Go looks).
+	ANDNQ R9, CX, R9  // unescaped quotes: R9 = ^CX & R9
+	ORQ   R13, R9
+	ANDQ  CX, SI      // escaped, not a simple escape character
+	SHRQ  $1, SI      // its backslash
+	ORQ   SI, R9
+	TESTQ R9, R9
+	JZ    noStop64
+	TZCNTQ R9, CX
+	// esc: a backslash before the stop.
+	BZHIQ CX, R10, SI
+	TESTQ SI, SI
+	JZ    stop64
+	MOVL  $1, R11
+
+stop64:
+	ADDQ CX, BX
+	JMP  out64
+
+noStop64:
+	MOVL  $1, R11
+	TESTL R12, R12
+	JNZ   none64
+	// A backslash in the last byte that escapes the first of the next
+	// block: start that block at the backslash.
+	ADDQ $64, BX
+	BTQ  $63, AX
+	JCC  loop64
+	DECQ BX
+	JMP  loop64
+
+out64:
+	MOVQ BX, stop+32(FP)
+	MOVB R11, esc+40(FP)
+	VZEROUPPER
+	RET
+
+none64:
+	MOVQ DX, stop+32(FP)
+	MOVB R11, esc+40(FP)
+	VZEROUPPER
+	RET
