@@ -30,6 +30,11 @@ type RealOptions struct {
 	// transcripts one after another, each one's first root entry made the
 	// child of the previous one's last entry.
 	Chain bool
+	// Windows lays the copies out as Claude Code does on Windows: launch
+	// directories C:\Users\bench\..., every cwd and every absolute path
+	// under a source's launch directory written with backslashes (JSON
+	// escapes), file-history snapshots keyed by such paths.
+	Windows bool
 	// Origin, when not nil, is told the source of each transcript written
 	// (dst relative to the store, slash-separated); in a chain, of each
 	// source's copy ("dst:first line").
@@ -104,7 +109,7 @@ func BuildReal(dir string, srcs []RealSource, opts RealOptions) (Stats, error) {
 	if len(groups) == 0 {
 		return Stats{}, errors.New("benchstore: no usable real transcript")
 	}
-	b := &realBuilder{dir: dir, seed: opts.Seed}
+	b := &realBuilder{dir: dir, seed: opts.Seed, windows: opts.Windows}
 	if opts.Chain {
 		err = b.chain(groups, opts)
 	} else {
@@ -194,10 +199,11 @@ func contains(ss []string, s string) bool {
 }
 
 type realBuilder struct {
-	dir  string
-	seed uint64
-	st   Stats
-	out  []byte
+	dir     string
+	seed    uint64
+	windows bool // RealOptions.Windows
+	st      Stats
+	out     []byte
 }
 
 // id derives a new identifier for old in copy k: a v4 uuid when old is one,
@@ -240,7 +246,11 @@ func (b *realBuilder) rewrite(data []byte, k int, launch, newCwd string, agents 
 			if json.Unmarshal(data[j-1:min(end+1, len(data))], &old) == nil {
 				nw := newCwd
 				if rest, ok := strings.CutPrefix(old, launch); ok && (rest == "" || rest[0] == '/' || rest[0] == '\\') {
-					nw = newCwd + strings.ReplaceAll(rest, `\`, "/")
+					if b.windows {
+						nw = newCwd + strings.ReplaceAll(rest, "/", `\`)
+					} else {
+						nw = newCwd + strings.ReplaceAll(rest, `\`, "/")
+					}
 				}
 				enc, _ := json.Marshal(nw)
 				out = append(out, `"cwd":`...)
@@ -261,8 +271,64 @@ func (b *realBuilder) rewrite(data []byte, k int, launch, newCwd string, agents 
 	for _, a := range agents {
 		out = bytes.ReplaceAll(out, []byte(a), []byte(b.id(k, a)))
 	}
+	if b.windows {
+		out = windowsPaths(out, launch, newCwd)
+	}
 	b.out = out
 	return out
+}
+
+// launchDir returns the launch directory of copy k of a source launched
+// in launch: its own folder under /home/bench (C:\Users\bench on Windows),
+// or the one folder every copy shares.
+func (b *realBuilder) launchDir(k int, launch string, one bool) string {
+	dir := "/home/bench/c" + strconv.Itoa(k) + "/" + cwdName(launch)
+	if one {
+		dir = "/home/bench/repo"
+	}
+	if b.windows {
+		dir = `C:\Users` + strings.ReplaceAll(strings.TrimPrefix(dir, "/home"), "/", `\`)
+	}
+	return dir
+}
+
+// windowsPaths rewrites every absolute path under launch (a Unix directory)
+// in data to the same path under winDir, its separators backslashes: JSON
+// escaped once in a string of the line, twice in a JSON text held in a
+// string (after \"). A path is taken whole: from a byte that cannot be in
+// a path up to the next one.
+func windowsPaths(data []byte, launch, winDir string) []byte {
+	if launch == "" || launch[0] != '/' || strings.ContainsAny(launch, "\"\\") || !bytes.Contains(data, []byte(launch)) {
+		return data
+	}
+	pathByte := func(c byte) bool {
+		return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("._-/@+", c) >= 0
+	}
+	var out []byte
+	for i := 0; ; {
+		j := bytes.Index(data[i:], []byte(launch))
+		if j < 0 {
+			return append(out, data[i:]...)
+		}
+		j += i
+		end := j + len(launch)
+		if j > 0 && pathByte(data[j-1]) || end < len(data) && data[end] != '/' && pathByte(data[end]) {
+			out = append(out, data[i:end]...) // inside another path or name
+			i = end
+			continue
+		}
+		for end < len(data) && pathByte(data[end]) {
+			end++
+		}
+		sep := `\\`
+		if j >= 2 && data[j-1] == '"' && data[j-2] == '\\' {
+			sep = `\\\\`
+		}
+		out = append(out, data[i:j]...)
+		out = append(out, strings.ReplaceAll(winDir, `\`, sep)...)
+		out = append(out, bytes.ReplaceAll(data[j+len(launch):end], []byte("/"), []byte(sep))...)
+		i = end
+	}
 }
 
 // toolIDs gives every toolu_… id of data one of its own for copy k (the
@@ -424,10 +490,7 @@ func (b *realBuilder) copies(groups []*realGroup, opts RealOptions) error {
 			// Two source folders may hold the same sessions (a fork of a
 			// repository): each group's copy gets identifiers of its own.
 			k := k*len(groups) + gi
-			newCwd := "/home/bench/c" + strconv.Itoa(k) + "/" + cwdName(g.launch)
-			if opts.OneFolder {
-				newCwd = "/home/bench/repo"
-			}
+			newCwd := b.launchDir(k, g.launch, opts.OneFolder)
 			folder := pathenc.Encode(newCwd)
 			if !folders[folder] {
 				folders[folder] = true
@@ -475,6 +538,9 @@ func (b *realBuilder) chain(groups []*realGroup, opts RealOptions) error {
 	size := opts.Bytes
 	session := b.id(0, "00000000-0000-4000-8000-000000000000")
 	newCwd := "/home/bench/long-session"
+	if b.windows {
+		newCwd = `C:\Users\bench\long-session`
+	}
 	folder := pathenc.Encode(newCwd)
 	dst := "projects/" + folder + "/" + session + ".jsonl"
 	p := filepath.Join(b.dir, filepath.FromSlash(dst))

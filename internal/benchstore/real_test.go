@@ -107,7 +107,7 @@ func healthySources(t *testing.T, dir string) []RealSource {
 // TestGenerateRealStore is the command that writes a store of copies of
 // the real corpus's healthy transcripts:
 //
-//	go test ./internal/benchstore -run TestGenerateRealStore -args -real ../shared/corpus/real -out /tmp/store -size 200M [-mode one|chain]
+//	go test ./internal/benchstore -run TestGenerateRealStore -args -real ../shared/corpus/real -out /tmp/store -size 200M [-mode one|chain|windows]
 //
 // It is skipped unless -real and -out are given.
 func TestGenerateRealStore(t *testing.T) {
@@ -131,8 +131,10 @@ func TestGenerateRealStore(t *testing.T) {
 		opts.OneFolder = true
 	case "chain":
 		opts.Chain = true
+	case "windows":
+		opts.Windows = true
 	default:
-		t.Fatalf("-mode %q: want many, one or chain", *realMode)
+		t.Fatalf("-mode %q: want many, one, chain or windows", *realMode)
 	}
 	st, err := BuildReal(*outDir, healthySources(t, src), opts)
 	if err != nil {
@@ -146,7 +148,7 @@ func TestGenerateRealStore(t *testing.T) {
 // transcript into a store of its own layout adds no finding.
 func TestRealStoreClean(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds and lints three 30 MB stores")
+		t.Skip("builds and lints four 30 MB stores")
 	}
 	if _, err := os.Stat(corpusDir); err != nil {
 		t.Skip("no real corpus at " + corpusDir)
@@ -164,6 +166,7 @@ func TestRealStoreClean(t *testing.T) {
 		{"many", RealOptions{Bytes: 30 << 20, Seed: 1}},
 		{"one", RealOptions{Bytes: 30 << 20, Seed: 1, OneFolder: true}},
 		{"chain", RealOptions{Bytes: 30 << 20, Seed: 1, Chain: true}},
+		{"windows", RealOptions{Bytes: 30 << 20, Seed: 1, Windows: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -197,7 +200,7 @@ func TestRealDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, opts := range []RealOptions{{}, {OneFolder: true}, {Chain: true}} {
+	for _, opts := range []RealOptions{{}, {OneFolder: true}, {Chain: true}, {Windows: true}} {
 		opts.Bytes = 4 << 20
 		build := func(seed uint64) map[string][]byte {
 			dir := t.TempDir()

@@ -313,11 +313,21 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 			defer lines.Close()
 			topts.Snippets = lines
 		}
-		err = report.Text(out, run, topts)
-		if err == nil && !o.quiet {
-			if safe, unsafe := fix.Count(found, res.Findings, o.jobs); safe+unsafe > 0 {
-				_, err = fmt.Fprintf(out, "%d fixable with `ccvet fix --write` (%d more with --unsafe)\n", safe, unsafe)
+		// The fixes are counted (each file with a fixable finding read and
+		// planned) while the report is written (one goroutine, re-reading
+		// the lines of the snippets): the count's line comes last.
+		var safe, unsafe int
+		counted := make(chan struct{})
+		go func() {
+			defer close(counted)
+			if !o.quiet {
+				safe, unsafe = fix.Count(found, res.Findings, o.jobs)
 			}
+		}()
+		err = report.Text(out, run, topts)
+		<-counted
+		if err == nil && safe+unsafe > 0 {
+			_, err = fmt.Fprintf(out, "%d fixable with `ccvet fix --write` (%d more with --unsafe)\n", safe, unsafe)
 		}
 	}
 	if err == nil {

@@ -792,7 +792,7 @@ type interner struct {
 	commonNext             int
 	// The last value of the fields that keep theirs from line to line,
 	// checked before the map.
-	lastType, lastVersion, lastSession, lastAgent, lastCwd string
+	lastType, lastVersion, lastSession, lastAgent, lastCwd lastField
 	members                                                []member // reused by snapshots
 	uses, results                                          []Tool   // reused by Extract
 	pair                                                   []byte   // reused by record
@@ -824,17 +824,29 @@ func (in *interner) str(t *jsontree.Tree, i int) string {
 	return in.intern(b)
 }
 
+// lastField is the value a field had the last time, and, when it was
+// written with escapes, the bytes as written.
+type lastField struct{ s, raw string }
+
 // field is str for a field whose value seldom changes: last holds the
-// value it had the last time.
-func (in *interner) field(t *jsontree.Tree, i int, last *string) string {
+// value it had the last time. A value written with escapes (a Windows cwd)
+// is compared as written and decoded only when it changed.
+func (in *interner) field(t *jsontree.Tree, i int, last *lastField) string {
+	if t.Kind(i) == jsontree.String && t.Nodes[i].Esc {
+		if raw := t.RawBytes(i); string(raw) != last.raw {
+			b, _ := in.strBytes(t, i)
+			last.s, last.raw = in.intern(b), string(raw)
+		}
+		return last.s
+	}
 	b, ok := in.strBytes(t, i)
 	if !ok {
 		return ""
 	}
-	if string(b) != *last {
-		*last = in.intern(b)
+	if string(b) != last.s || last.raw != "" {
+		last.s, last.raw = in.intern(b), ""
 	}
-	return *last
+	return last.s
 }
 
 // intern returns b as a string, from the map when seen before.

@@ -324,6 +324,7 @@ func Count(found *layout.Result, fs []finding.Finding, jobs int) (safe, unsafe i
 	)
 	for range min(jobs, len(groups)) {
 		wg.Go(func() {
+			var buf []byte // this worker's file buffer, reused from file to file
 			for p := range work {
 				n := byPath[p].Size
 				mu.Lock()
@@ -332,7 +333,7 @@ func Count(found *layout.Result, fs []finding.Finding, jobs int) (safe, unsafe i
 				}
 				inFlight += n
 				mu.Unlock()
-				s, u := countFile(byPath[p], groups[p])
+				s, u := countFile(byPath[p], groups[p], &buf)
 				mu.Lock()
 				inFlight -= n
 				safe += s
@@ -353,9 +354,14 @@ func Count(found *layout.Result, fs []finding.Finding, jobs int) (safe, unsafe i
 }
 
 // countFile plans the fixes for the findings g of one file and counts the
-// safe and unsafe ones.
-func countFile(lf *layout.File, g []finding.Finding) (safe, unsafe int) {
-	data, err := readFile(lf)
+// safe and unsafe ones. It reads the file into *buf, which it keeps for
+// the next file unless large: a fresh buffer per file cost as much in page
+// faults as the read itself.
+func countFile(lf *layout.File, g []finding.Finding, buf *[]byte) (safe, unsafe int) {
+	data, err := readFileInto(lf, *buf)
+	if cap(data) <= keptBuffer {
+		*buf = data[:0]
+	}
 	if err != nil {
 		return 0, 0
 	}
@@ -371,15 +377,25 @@ func countFile(lf *layout.File, g []finding.Finding) (safe, unsafe int) {
 	return safe, unsafe
 }
 
-func readFile(lf *layout.File) ([]byte, error) {
+// keptBuffer is the largest buffer Count keeps from one file for the next.
+const keptBuffer = 8 << 20
+
+func readFile(lf *layout.File) ([]byte, error) { return readFileInto(lf, nil) }
+
+// readFileInto reads lf into buf (from its start; a new buffer when buf is
+// too small).
+func readFileInto(lf *layout.File, buf []byte) ([]byte, error) {
 	f, st, err := readonly.Open(lf.OSPath, lf.Link)
 	if err != nil {
-		return nil, err
+		return buf[:0], err
 	}
 	defer f.Close()
 	// Sized to the file, not grown by io.ReadAll's doubling (as
 	// os.ReadFile); a file that grew meanwhile is read to its end too.
-	b := make([]byte, 0, min(st.Size(), MaxBytes)+512)
+	b := buf[:0]
+	if want := int(min(st.Size(), MaxBytes)) + 512; cap(b) < want {
+		b = make([]byte, 0, want)
+	}
 	for {
 		if len(b) == cap(b) {
 			b = append(b, 0)[:len(b)]

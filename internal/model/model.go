@@ -53,6 +53,8 @@ type Env struct {
 	// Jobs is how many files the engine reads at once (<= 0: one per
 	// CPU): a store check that reads files of its own uses as many.
 	Jobs int
+
+	problems problemCache // Line.SchemaProblems of lines seen before
 }
 
 // Line is one line of a JSONL file as the line checks see it. The engine
@@ -170,14 +172,23 @@ func (l *Line) SchemaProblems() []schema.Problem {
 	if !l.IsObject() || v == nil {
 		return nil
 	}
-	switch l.File.Kind {
-	case layout.History:
-		l.problems = v.ValidateHistory(l.Value())
-	case layout.Transcript, layout.Subagent:
-		if l.Type != "" && v.KnownEntryType(l.Type) {
-			l.problems = v.ValidateEntryTree(l.Type, l.Value(), l.ownTree())
-		}
+	if l.File.Kind != layout.History && (l.Type == "" || !v.KnownEntryType(l.Type) || !l.File.Kind.IsTranscript()) {
+		return nil
 	}
+	// The same bytes were validated before in this run: the same problems
+	// (shared: callers only read them).
+	k := keyOf(l.Raw, l.File.Kind)
+	cache := &l.File.Env.problems
+	if p, ok := cache.get(k); ok {
+		l.problems = p
+		return p
+	}
+	if l.File.Kind == layout.History {
+		l.problems = v.ValidateHistory(l.Value())
+	} else {
+		l.problems = v.ValidateEntryTree(l.Type, l.Value(), l.ownTree())
+	}
+	cache.put(k, l.problems)
 	return l.problems
 }
 
@@ -362,12 +373,12 @@ func (f *File) ReportDocPointer(r Rule, ptr string, key bool, msg string) {
 // line of rec, by reading that line again. It returns 1 when the line cannot
 // be read or the pointer does not resolve.
 func (f *File) Column(rec *entry.Record, ptr string) int {
-	raw := f.lineAt(rec.Offset)
-	if raw == nil {
-		return 1
-	}
-	off, _ := jsonpos.Find(raw, ptr, false)
-	return jsonpos.Column(raw, off)
+	col := 1
+	f.withLine(rec.Offset, func(raw []byte) {
+		off, _ := jsonpos.Find(raw, ptr, false)
+		col = jsonpos.Column(raw, off)
+	})
+	return col
 }
 
 // ReportRecord records a finding on rec's line, at the value ptr names.
@@ -385,22 +396,29 @@ func (f *File) ReportRecord(r Rule, rec *entry.Record, ptr string, fd finding.Fi
 func (f *File) LineBytes(rec *entry.Record) []byte { return f.lineAt(rec.Offset) }
 
 func (f *File) lineAt(off int64) []byte {
+	var line []byte
+	f.withLine(off, func(raw []byte) { line = append([]byte(nil), raw...) })
+	return line
+}
+
+// withLine reads the line that starts at off again and hands it to fn, which
+// must not keep it (it is in the reader's pooled buffer); fn is not called
+// when the line cannot be read.
+func (f *File) withLine(off int64, fn func(raw []byte)) {
 	if off < 0 || off > f.Bytes {
-		return nil
+		return
 	}
 	src, done, err := f.Reopen()
 	if err != nil {
-		return nil
+		return
 	}
 	defer done()
 	// Small reads: the line, not a buffer's worth (1 MiB) of what follows.
 	rd := jsonl.NewReader(jsonl.SmallReads(io.NewSectionReader(src, off, f.Bytes-off)))
-	defer rd.Release() // the reader's buffer is pooled; the line is copied out first
-	l, err := rd.Next()
-	if err != nil {
-		return nil
+	defer rd.Release()
+	if l, err := rd.Next(); err == nil {
+		fn(l.Bytes)
 	}
-	return append([]byte(nil), l.Bytes...)
 }
 
 // lineHashSeed seeds LineHashes: hashes are compared within one run only.
