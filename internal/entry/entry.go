@@ -174,7 +174,6 @@ func (r *Record) IsChain() bool {
 // strings of the record are copies: nothing of the line is kept.
 func Extract(obj jsontree.Val, line int, offset int64) *Record {
 	in := interners.Get().(*interner)
-	defer interners.Put(in)
 	t, root := obj.Node()
 	if t == nil {
 		// A value encoding/json decoded (the reference path): read from a
@@ -201,6 +200,7 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 	obj.Remember("message", t.Val(x.msg)) // the line rules look it up next (content block types)
 	r := x.finish()
 	in.trim()
+	interners.Put(in) // not deferred: a deferred call cost 2% of Extract
 	return r
 }
 
