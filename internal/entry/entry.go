@@ -2,10 +2,12 @@
 package entry
 
 import (
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/ccvet/ccvet/internal/jsontree"
 )
@@ -172,167 +174,435 @@ func (r *Record) IsChain() bool {
 // strings of the record are copies: nothing of the line is kept.
 func Extract(obj jsontree.Val, line int, offset int64) *Record {
 	in := interners.Get().(*interner)
-	defer interners.Put(in)
-	r := &Record{Line: int32(line), Offset: offset}
-	var c Common
-	var rare Rare
-	var msg, snapshot, backup jsontree.Val
-	var uuid, timestamp jsontree.Val
-	var trackingPath string // a file-history-delta's key
-	var amends string
-	// One pass over the members; a repeated key overwrites, so the last one
-	// wins, as with encoding/json.
-	for key, v := range obj.KeyMembers() {
-		switch string(key) {
-		case "type":
-			c.Type = in.field(v, &in.lastType)
-		case "subtype":
-			rare.Subtype = in.str(v)
-		case "version":
-			c.Version = in.field(v, &in.lastVersion)
-		case "uuid":
-			uuid = v
-		case "parentUuid":
-			r.ParentUUID = in.recent(v, &in.uuids)
-			r.HasParent = r.ParentUUID != ""
-		case "logicalParentUuid":
-			rare.LogicalParentUUID = in.recent(v, &in.uuids)
-		case "sessionId":
-			c.SessionID = in.field(v, &in.lastSession)
-		case "agentId":
-			c.AgentID = in.field(v, &in.lastAgent)
-		case "isSidechain":
-			r.IsSidechain, _ = v.Bool()
-		case "cwd":
-			c.Cwd = in.field(v, &in.lastCwd)
-		case "timestamp":
-			timestamp = v
-		case "isMeta":
-			r.IsMeta, _ = v.Bool()
-		case "isCompactSummary":
-			r.IsCompactSummary, _ = v.Bool()
-		case "turnCompanion":
-			if b, _ := v.Bool(); b {
-				r.NotResent = true
+	t, root := obj.Node()
+	if t == nil {
+		// A value encoding/json decoded (the reference path): read from a
+		// tree of it, which gives the same strings.
+		t, root = in.treeOf(obj), jsontree.Root
+	}
+	x := extraction{in: in, t: t, msg: -1, snapshot: -1, backup: -1, uuid: -1, timestamp: -1}
+	x.r.Line, x.r.Offset = int32(line), offset
+	// One pass over the members, read off the tree's nodes; a repeated key
+	// overwrites, so the last one wins, as with encoding/json.
+	if t.Kind(root) == jsontree.Object {
+		for k, m := root+1, 0; m < t.Len(root); m++ {
+			nd := &t.Nodes[k]
+			key := t.Raw[nd.Start:nd.End]
+			if nd.Esc {
+				key = in.escapedKey(t, k)
 			}
-		case "origin":
-			if v.Get("kind").StrIs("task-notification") {
-				r.TaskNotification = true
+			if f := fieldOf(key); f != fNone {
+				x.member(f, k+1)
 			}
-		case "compactMetadata":
-			if ps := v.Get("preservedSegment"); ps.Kind() == jsontree.Object {
-				rare.PreservedHead = ps.Get("headUuid").String()
-				rare.PreservedAnchor = ps.Get("anchorUuid").String()
-				rare.PreservedTail = ps.Get("tailUuid").String()
-			}
-		case "sourceToolAssistantUUID":
-			r.SourceToolAssistantUUID = in.recent(v, &in.uuids)
-		case "leafUuid":
-			rare.LeafUUID = v.String()
-		case "toolUseID":
-			rare.ToolUseID = in.recent(v, &in.tools)
-		case "parentToolUseID":
-			rare.ParentToolUseID = in.recent(v, &in.tools)
-		case "messageId":
-			rare.SnapshotMessageID = v.String()
-		case "message":
-			msg = v
-		case "snapshot":
-			snapshot = v
-		case "trackingPath":
-			trackingPath = v.String()
-		case "backup":
-			backup = v
-		case "snapshotMessageId":
-			amends = v.String()
+			k = int(t.Nodes[k+1].Next)
 		}
 	}
-	r.Common = in.common(&c)
-	r.UUID, r.Timestamp = in.uuidTime(uuid, timestamp)
-	obj.Remember("message", msg) // the line rules look it up next (content block types)
+	obj.Remember("message", t.Val(x.msg)) // the line rules look it up next (content block types)
+	r := x.finish()
+	in.trim()
+	interners.Put(in) // not deferred: a deferred call cost 2% of Extract
+	return r
+}
+
+// trim drops the scratch memory an odd huge line made large.
+func (in *interner) trim() {
+	if cap(in.buf) > 1<<12 || cap(in.key) > 1<<12 {
+		in.buf, in.key = nil, nil
+	}
+	if cap(in.json) > 1<<16 {
+		in.json, in.tree = nil, nil
+	}
+}
+
+// extraction is the state of one Extract: the record so far, and the nodes
+// of the members read after the pass.
+type extraction struct {
+	in                                     *interner
+	t                                      *jsontree.Tree
+	r                                      Record // its Common and Rare are set at the end
+	c                                      Common
+	rare                                   Rare
+	msg, snapshot, backup, uuid, timestamp int    // nodes, or -1
+	trackingPath                           string // a file-history-delta's key
+	amends                                 string
+}
+
+// field is a member of an entry's root that Extract reads.
+type field uint8
+
+const (
+	fNone field = iota
+	fType
+	fSubtype
+	fVersion
+	fUUID
+	fParentUUID
+	fLogicalParentUUID
+	fSessionID
+	fAgentID
+	fIsSidechain
+	fCwd
+	fTimestamp
+	fIsMeta
+	fIsCompactSummary
+	fTurnCompanion
+	fOrigin
+	fCompactMetadata
+	fSourceToolAssistantUUID
+	fLeafUUID
+	fToolUseID
+	fParentToolUseID
+	fMessageID
+	fMessage
+	fSnapshot
+	fTrackingPath
+	fBackup
+	fSnapshotMessageID
+)
+
+// fieldOf returns the field key names (fNone for the many Extract skips):
+// by length first, then comparisons with constants, which the compiler
+// makes a word or two each.
+func fieldOf(key []byte) field {
+	switch len(key) {
+	case 3:
+		if string(key) == "cwd" {
+			return fCwd
+		}
+	case 4:
+		switch string(key) {
+		case "type":
+			return fType
+		case "uuid":
+			return fUUID
+		}
+	case 6:
+		switch string(key) {
+		case "isMeta":
+			return fIsMeta
+		case "origin":
+			return fOrigin
+		case "backup":
+			return fBackup
+		}
+	case 7:
+		switch string(key) {
+		case "version":
+			return fVersion
+		case "message":
+			return fMessage
+		case "subtype":
+			return fSubtype
+		case "agentId":
+			return fAgentID
+		}
+	case 8:
+		switch string(key) {
+		case "leafUuid":
+			return fLeafUUID
+		case "snapshot":
+			return fSnapshot
+		}
+	case 9:
+		switch string(key) {
+		case "sessionId":
+			return fSessionID
+		case "timestamp":
+			return fTimestamp
+		case "toolUseID":
+			return fToolUseID
+		case "messageId":
+			return fMessageID
+		}
+	case 10:
+		if string(key) == "parentUuid" {
+			return fParentUUID
+		}
+	case 11:
+		if string(key) == "isSidechain" {
+			return fIsSidechain
+		}
+	case 12:
+		if string(key) == "trackingPath" {
+			return fTrackingPath
+		}
+	case 13:
+		if string(key) == "turnCompanion" {
+			return fTurnCompanion
+		}
+	case 15:
+		switch string(key) {
+		case "parentToolUseID":
+			return fParentToolUseID
+		case "compactMetadata":
+			return fCompactMetadata
+		}
+	case 16:
+		if string(key) == "isCompactSummary" {
+			return fIsCompactSummary
+		}
+	case 17:
+		switch string(key) {
+		case "logicalParentUuid":
+			return fLogicalParentUUID
+		case "snapshotMessageId":
+			return fSnapshotMessageID
+		}
+	case 23:
+		if string(key) == "sourceToolAssistantUUID" {
+			return fSourceToolAssistantUUID
+		}
+	}
+	return fNone
+}
+
+// member reads one member of the root, node v, which key f names.
+func (x *extraction) member(f field, v int) {
+	in, t, r, c, rare := x.in, x.t, &x.r, &x.c, &x.rare
+	switch f {
+	case fType:
+		c.Type = in.field(t, v, &in.lastType)
+	case fSubtype:
+		rare.Subtype = in.str(t, v)
+	case fVersion:
+		c.Version = in.field(t, v, &in.lastVersion)
+	case fUUID:
+		x.uuid = v
+	case fParentUUID:
+		r.ParentUUID = in.recent(t, v, &in.uuids)
+		r.HasParent = r.ParentUUID != ""
+	case fLogicalParentUUID:
+		rare.LogicalParentUUID = in.recent(t, v, &in.uuids)
+	case fSessionID:
+		c.SessionID = in.field(t, v, &in.lastSession)
+	case fAgentID:
+		c.AgentID = in.field(t, v, &in.lastAgent)
+	case fIsSidechain:
+		r.IsSidechain, _ = t.Bool(v)
+	case fCwd:
+		c.Cwd = in.field(t, v, &in.lastCwd)
+	case fTimestamp:
+		x.timestamp = v
+	case fIsMeta:
+		r.IsMeta, _ = t.Bool(v)
+	case fIsCompactSummary:
+		r.IsCompactSummary, _ = t.Bool(v)
+	case fTurnCompanion:
+		if b, _ := t.Bool(v); b {
+			r.NotResent = true
+		}
+	case fOrigin:
+		if t.StrIs(t.Get(v, "kind"), "task-notification") {
+			r.TaskNotification = true
+		}
+	case fCompactMetadata:
+		if ps := t.Get(v, "preservedSegment"); t.Kind(ps) == jsontree.Object {
+			rare.PreservedHead = t.StrOrEmpty(t.Get(ps, "headUuid"))
+			rare.PreservedAnchor = t.StrOrEmpty(t.Get(ps, "anchorUuid"))
+			rare.PreservedTail = t.StrOrEmpty(t.Get(ps, "tailUuid"))
+		}
+	case fSourceToolAssistantUUID:
+		r.SourceToolAssistantUUID = in.recent(t, v, &in.uuids)
+	case fLeafUUID:
+		rare.LeafUUID = t.StrOrEmpty(v)
+	case fToolUseID:
+		rare.ToolUseID = in.recent(t, v, &in.tools)
+	case fParentToolUseID:
+		rare.ParentToolUseID = in.recent(t, v, &in.tools)
+	case fMessageID:
+		rare.SnapshotMessageID = t.StrOrEmpty(v)
+	case fMessage:
+		x.msg = v
+	case fSnapshot:
+		x.snapshot = v
+	case fTrackingPath:
+		x.trackingPath = t.StrOrEmpty(v)
+	case fBackup:
+		x.backup = v
+	case fSnapshotMessageID:
+		x.amends = t.StrOrEmpty(v)
+	}
+}
+
+// finish reads what the pass left for after it (message, snapshot,
+// backup) and makes the record.
+func (x *extraction) finish() *Record {
+	in, t, rare := x.in, x.t, &x.rare
+	r := in.record(t, &x.r, x.uuid, x.timestamp)
+	r.Common = in.common(&x.c)
 	if r.Type == "file-history-delta" {
 		// A delta (2.1.220+) adds one backup to the snapshot of amends.
-		rare.SnapshotMessageID = amends
-		if backup.Kind() == jsontree.Object && trackingPath != "" {
-			rare.Backups = []Backup{in.backupOf(trackingPath, backup)}
+		rare.SnapshotMessageID = x.amends
+		if t.Kind(x.backup) == jsontree.Object && x.trackingPath != "" {
+			rare.Backups = []Backup{in.backupOf(x.trackingPath, t, x.backup)}
 		}
-		r.setRare(&rare)
+		r.Rare = in.rareOf(rare)
 		return r
 	}
 	if r.Type != "file-history-snapshot" {
 		rare.SnapshotMessageID = ""
 	}
-	if msg.Kind() == jsontree.Object {
-		r.MessageID = in.recent(msg.Get("id"), &in.messages)
-		c := msg.Get("content") // looked up once: message holds the longest members
-		switch c.Kind() {
-		case jsontree.String:
-			r.Content = ContentString
-		case jsontree.Array:
-			r.Content, r.Blocks = ContentArray, int32(c.Len())
-		default:
-			if c.Exists() {
-				r.Content = ContentOther
-			}
-		}
-		thinking := 0
-		uses, results := in.uses[:0], in.results[:0]
-		for i, b := range c.Items() {
-			if b.Kind() != jsontree.Object {
-				continue
-			}
-			switch t := b.Get("type"); {
-			case t.StrIs("thinking"), t.StrIs("redacted_thinking"):
-				thinking++
-			case t.StrIs("tool_use"), t.StrIs("server_tool_use"):
-				uses = append(uses, Tool{ID: in.recent(b.Get("id"), &in.tools), Name: in.str(b.Get("name")), Block: i,
-					Server: t.StrIs("server_tool_use")})
-			case t.StrIs("tool_result"):
-				results = append(results, Tool{ID: in.recent(b.Get("tool_use_id"), &in.tools), Block: i, Result: true})
-			}
-		}
-		if n := len(uses) + len(results); n > 0 {
-			r.Tools = append(append(make([]Tool, 0, n), uses...), results...)
-		}
-		in.uses, in.results = scratch(uses), scratch(results)
-		r.ThinkingOnly = thinking > 0 && int32(thinking) == r.Blocks
+	if t.Kind(x.msg) == jsontree.Object {
+		x.message(r)
 	}
 	if r.Type == "file-history-snapshot" {
-		if tfb := snapshot.Get("trackedFileBackups"); tfb.Kind() == jsontree.Object {
-			ms := in.members[:0]
-			for key, bm := range tfb.KeyMembers() {
-				if bm.Kind() != jsontree.Object {
-					ms = append(ms, member{b: Backup{Key: in.intern(key)}, skip: true})
-					continue
-				}
-				ms = append(ms, member{b: in.backupOf(in.intern(key), bm)})
-			}
-			// Sort by key; of repeated keys keep the last, as encoding/json does.
-			slices.SortStableFunc(ms, func(a, b member) int { return strings.Compare(a.b.Key, b.b.Key) })
-			keep := func(i int) bool { return !ms[i].skip && (i+1 == len(ms) || ms[i+1].b.Key != ms[i].b.Key) }
-			n := 0
-			for i := range ms {
-				if keep(i) {
-					n++
-				}
-			}
-			if n > 0 {
-				rare.Backups = make([]Backup, 0, n)
-			}
-			for i, m := range ms {
-				if keep(i) {
-					rare.Backups = append(rare.Backups, m.b)
-				}
-			}
-			clear(ms)
-			if cap(ms) > 1<<12 {
-				ms = nil // a huge snapshot's members are not kept
-			}
-			in.members = ms[:0]
+		if tfb := t.Get(x.snapshot, "trackedFileBackups"); t.Kind(tfb) == jsontree.Object {
+			rare.Backups = in.backups(t, tfb)
 		}
 	}
-	r.setRare(&rare)
+	r.Rare = in.rareOf(rare)
 	return r
+}
+
+// message reads the message object: its id, the shape of its content, and
+// the tool uses and results among its blocks.
+func (x *extraction) message(r *Record) {
+	in, t := x.in, x.t
+	// id and content in one pass over the members (the last of each, as
+	// Get would give).
+	id, c := -1, -1
+	for k, m := x.msg+1, 0; m < t.Len(x.msg); m++ {
+		nd := &t.Nodes[k]
+		key := t.Raw[nd.Start:nd.End]
+		if nd.Esc {
+			key = in.escapedKey(t, k)
+		}
+		switch string(key) {
+		case "id":
+			id = k + 1
+		case "content":
+			c = k + 1
+		}
+		k = int(t.Nodes[k+1].Next)
+	}
+	r.MessageID = in.recent(t, id, &in.messages)
+	switch t.Kind(c) {
+	case jsontree.String:
+		r.Content = ContentString
+	case jsontree.Array:
+		r.Content, r.Blocks = ContentArray, int32(t.Len(c))
+	case jsontree.Invalid:
+	default:
+		r.Content = ContentOther
+	}
+	if r.Content != ContentArray {
+		return
+	}
+	thinking := 0
+	uses, results := in.uses[:0], in.results[:0]
+	for b, i := c+1, 0; i < t.Len(c); i++ {
+		if t.Kind(b) == jsontree.Object {
+			switch typ, id, name, useID := x.block(b); typ {
+			case blockThinking:
+				thinking++
+			case blockToolUse, blockServerToolUse:
+				uses = append(uses, Tool{ID: in.recent(t, id, &in.tools), Name: in.str(t, name), Block: i,
+					Server: typ == blockServerToolUse})
+			case blockToolResult:
+				results = append(results, Tool{ID: in.recent(t, useID, &in.tools), Block: i, Result: true})
+			}
+		}
+		b = t.Next(b)
+	}
+	if n := len(uses) + len(results); n > 0 {
+		r.Tools = append(append(make([]Tool, 0, n), uses...), results...)
+	}
+	in.uses, in.results = scratch(uses), scratch(results)
+	r.ThinkingOnly = thinking > 0 && int32(thinking) == r.Blocks
+}
+
+// The kinds of content block Extract tells apart.
+const (
+	blockOther = iota
+	blockThinking
+	blockToolUse
+	blockServerToolUse
+	blockToolResult
+)
+
+// block reads content block b (an object) in one pass over its members: its
+// kind, and the nodes of its id, name and tool_use_id (-1 when absent; the
+// last of each, as Get would give).
+func (x *extraction) block(b int) (typ, id, name, useID int) {
+	in, t := x.in, x.t
+	id, name, useID = -1, -1, -1
+	tn := -1
+	for k, m := b+1, 0; m < t.Len(b); m++ {
+		nd := &t.Nodes[k]
+		key := t.Raw[nd.Start:nd.End]
+		if nd.Esc {
+			key = in.escapedKey(t, k)
+		}
+		switch string(key) {
+		case "type":
+			tn = k + 1
+		case "id":
+			id = k + 1
+		case "name":
+			name = k + 1
+		case "tool_use_id":
+			useID = k + 1
+		}
+		k = t.Next(k + 1)
+	}
+	if t.Kind(tn) != jsontree.String {
+		return blockOther, id, name, useID
+	}
+	v := t.RawBytes(tn)
+	if t.Nodes[tn].Esc {
+		in.buf = t.AppendStr(in.buf[:0], tn)
+		v = in.buf
+	}
+	switch string(v) {
+	case "thinking", "redacted_thinking":
+		typ = blockThinking
+	case "tool_use":
+		typ = blockToolUse
+	case "server_tool_use":
+		typ = blockServerToolUse
+	case "tool_result":
+		typ = blockToolResult
+	}
+	return typ, id, name, useID
+}
+
+// backups reads a snapshot's trackedFileBackups, object o: its backups
+// sorted by key, of repeated keys the last.
+func (in *interner) backups(t *jsontree.Tree, o int) []Backup {
+	ms := in.members[:0]
+	for k, m := o+1, 0; m < t.Len(o); m++ {
+		key, v := in.intern(in.keyOf(t, k)), k+1
+		if t.Kind(v) != jsontree.Object {
+			ms = append(ms, member{b: Backup{Key: key}, skip: true})
+		} else {
+			ms = append(ms, member{b: in.backupOf(key, t, v)})
+		}
+		k = t.Next(v)
+	}
+	// Sort by key; of repeated keys keep the last, as encoding/json does.
+	slices.SortStableFunc(ms, func(a, b member) int { return strings.Compare(a.b.Key, b.b.Key) })
+	keep := func(i int) bool { return !ms[i].skip && (i+1 == len(ms) || ms[i+1].b.Key != ms[i].b.Key) }
+	n := 0
+	for i := range ms {
+		if keep(i) {
+			n++
+		}
+	}
+	var bs []Backup
+	if n > 0 {
+		bs = make([]Backup, 0, n)
+	}
+	for i, m := range ms {
+		if keep(i) {
+			bs = append(bs, m.b)
+		}
+	}
+	clear(ms)
+	if cap(ms) > 1<<12 {
+		ms = nil // a huge snapshot's members are not kept
+	}
+	in.members = ms[:0]
+	return bs
 }
 
 // member is one trackedFileBackups member while a snapshot is read.
@@ -342,33 +612,169 @@ type member struct {
 }
 
 // backupOf reads one backup object of a file-history snapshot or delta,
-// filed under key (the tracked path). Each snapshot repeats the backups of
-// the one before: its strings are shared.
-func (in *interner) backupOf(key string, v jsontree.Val) Backup {
-	b := Backup{Key: key, BackupTime: in.str(v.Get("backupTime"))}
-	switch n := v.Get("backupFileName"); n.Kind() {
+// node v, filed under key (the tracked path). Each snapshot repeats the
+// backups of the one before: its strings are shared.
+func (in *interner) backupOf(key string, t *jsontree.Tree, v int) Backup {
+	b := Backup{Key: key, BackupTime: in.str(t, t.Get(v, "backupTime"))}
+	switch n := t.Get(v, "backupFileName"); t.Kind(n) {
 	case jsontree.String:
-		b.FileName = in.str(n)
+		b.FileName = in.str(t, n)
 	case jsontree.Null:
 		b.Null = true
 	}
-	if lit, ok := v.Get("version").Number(); ok {
-		n, _ := strconv.ParseInt(lit, 10, 64)
+	if n := t.Get(v, "version"); t.Kind(n) == jsontree.Number {
+		n, _ := strconv.ParseInt(string(t.RawBytes(n)), 10, 64)
 		b.Version = int(n)
 	}
 	return b
 }
 
-// setRare gives r a copy of rare when one of its fields is set, else the
-// shared empty Rare.
-func (r *Record) setRare(rare *Rare) {
-	r.Rare = noRare
-	if rare.Subtype != "" || rare.LogicalParentUUID != "" || rare.LeafUUID != "" || rare.ToolUseID != "" ||
-		rare.ParentToolUseID != "" || rare.SnapshotMessageID != "" || rare.Backups != nil || rare.PreservedHead != "" {
-		p := new(Rare)
-		*p = *rare
-		r.Rare = p
+// keyOf returns key node k unescaped: its bytes in the line, or for a key
+// with an escape, a copy valid until the next keyOf or escapedKey.
+func (in *interner) keyOf(t *jsontree.Tree, k int) []byte {
+	if nd := &t.Nodes[k]; !nd.Esc {
+		return t.Raw[nd.Start:nd.End]
 	}
+	return in.escapedKey(t, k)
+}
+
+// escapedKey returns key node k, which holds an escape, unescaped (the
+// loops over many keys test Esc themselves: keyOf is not inlined).
+func (in *interner) escapedKey(t *jsontree.Tree, k int) []byte {
+	in.key = t.AppendStr(in.key[:0], k)
+	return in.key
+}
+
+// strBytes returns the unescaped bytes of string node i without copying
+// when it holds no escape (else in in.buf, valid until the next
+// strBytes), and false when i is not a string.
+func (in *interner) strBytes(t *jsontree.Tree, i int) ([]byte, bool) {
+	if t.Kind(i) != jsontree.String {
+		return nil, false
+	}
+	if nd := &t.Nodes[i]; !nd.Esc {
+		return t.Raw[nd.Start:nd.End], true
+	}
+	in.buf = t.AppendStr(in.buf[:0], i)
+	return in.buf, true
+}
+
+// treeOf parses the JSON of a decoded value into the interner's tree.
+func (in *interner) treeOf(v jsontree.Val) *jsontree.Tree {
+	in.json = appendJSON(in.json[:0], v)
+	if in.tree == nil {
+		in.tree = new(jsontree.Tree)
+	}
+	if in.tree.Parse(in.json) != nil {
+		_ = in.tree.Parse([]byte("null"))
+	}
+	return in.tree
+}
+
+// appendJSON appends the JSON of v (a value encoding/json decoded).
+func appendJSON(dst []byte, v jsontree.Val) []byte {
+	switch v.Kind() {
+	case jsontree.Null:
+		return append(dst, "null"...)
+	case jsontree.True:
+		return append(dst, "true"...)
+	case jsontree.False:
+		return append(dst, "false"...)
+	case jsontree.Number:
+		n, _ := v.Number()
+		return append(dst, n...)
+	case jsontree.String:
+		s, _ := v.Str()
+		b, _ := json.Marshal(s)
+		return append(dst, b...)
+	case jsontree.Array:
+		dst = append(dst, '[')
+		for i, it := range v.Items() {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendJSON(dst, it)
+		}
+		return append(dst, ']')
+	case jsontree.Object:
+		dst = append(dst, '{')
+		n := 0
+		for k, m := range v.Members() {
+			if n > 0 {
+				dst = append(dst, ',')
+			}
+			b, _ := json.Marshal(k)
+			dst = appendJSON(append(append(dst, b...), ':'), m)
+			n++
+		}
+		return append(dst, '}')
+	}
+	return append(dst, "null"...)
+}
+
+// rareOf returns a Rare equal to rare: the shared empty one when none of
+// its fields is set, the one it gave last when equal and without backups
+// (the progress entries of one tool call repeat their tool ids, system
+// entries their subtype), else a new copy.
+func (in *interner) rareOf(rare *Rare) *Rare {
+	if rare.Subtype == "" && rare.LogicalParentUUID == "" && rare.LeafUUID == "" && rare.ToolUseID == "" &&
+		rare.ParentToolUseID == "" && rare.SnapshotMessageID == "" && rare.Backups == nil && rare.PreservedHead == "" {
+		return noRare
+	}
+	if p := in.lastRare; p != nil && rare.Backups == nil && p.Backups == nil && p.Subtype == rare.Subtype &&
+		p.LogicalParentUUID == rare.LogicalParentUUID && p.LeafUUID == rare.LeafUUID &&
+		p.PreservedHead == rare.PreservedHead && p.PreservedAnchor == rare.PreservedAnchor &&
+		p.PreservedTail == rare.PreservedTail && p.ToolUseID == rare.ToolUseID &&
+		p.ParentToolUseID == rare.ParentToolUseID && p.SnapshotMessageID == rare.SnapshotMessageID {
+		return p
+	}
+	p := new(Rare)
+	*p = *rare
+	in.lastRare = p
+	return p
+}
+
+// withIDs is a Record and the bytes of its uuid and timestamp, new on
+// nearly every line, made in one allocation: 144 + 64 bytes, the 208-byte
+// size class, what the two took apart.
+type withIDs struct {
+	Record
+	ids [64]byte
+}
+
+// record returns a new record equal to r, with the string values of the
+// entry's uuid and timestamp ("" when absent or not strings). The uuid
+// joins the ring of ids, for the lines that name it next, without a
+// search.
+func (in *interner) record(t *jsontree.Tree, r *Record, uuid, timestamp int) *Record {
+	u, _ := in.strBytes(t, uuid)
+	b := append(in.pair[:0], u...) // u may be in in.buf, which the next strBytes reuses
+	ts, _ := in.strBytes(t, timestamp)
+	b = append(b, ts...)
+	in.pair = b[:0]
+	if cap(b) > 1<<12 {
+		in.pair = nil // an odd huge timestamp is not kept
+	}
+	var p *Record
+	var s string
+	switch {
+	case len(b) == 0:
+		p = new(Record)
+	case len(b) <= len(withIDs{}.ids):
+		w := new(withIDs)
+		p = &w.Record
+		n := copy(w.ids[:], b)
+		s = unsafe.String(&w.ids[0], n) // w.ids is never written again
+	default:
+		p = new(Record)
+		s = string(b)
+	}
+	*p = *r
+	if len(u) > 0 {
+		p.UUID = in.uuids.add(s[:len(u)])
+	}
+	p.Timestamp = s[len(u):]
+	return p
 }
 
 // interner shares the strings that repeat from line to line: a map for the
@@ -389,7 +795,11 @@ type interner struct {
 	lastType, lastVersion, lastSession, lastAgent, lastCwd lastField
 	members                                                []member // reused by snapshots
 	uses, results                                          []Tool   // reused by Extract
-	pair                                                   []byte   // reused by uuidTime
+	pair                                                   []byte   // reused by record
+	key                                                    []byte   // an escaped key, unescaped
+	json                                                   []byte   // a decoded value as JSON (treeOf)
+	tree                                                   *jsontree.Tree
+	lastRare                                               *Rare // the last Rare rareOf made
 }
 
 const maxInterned = 4096
@@ -404,23 +814,10 @@ var interners = sync.Pool{New: func() any {
 	return &interner{m: map[string]string{}, commonMap: map[Common]*Common{}}
 }}
 
-// strBytes is v.StrBytes into in.buf, which it keeps when the value was
-// escaped: a Windows cwd ("C:\\Users\\...") is unescaped on every line, and
-// each made a new buffer. The bytes are valid until the next call.
-func (in *interner) strBytes(v jsontree.Val) ([]byte, bool) {
-	if !v.Escaped() {
-		return v.StrBytes(nil)
-	}
-	b, ok := v.StrBytes(in.buf)
-	if cap(b) <= 1<<12 {
-		in.buf = b[:0]
-	}
-	return b, ok
-}
-
-// str returns the string value of v (or ""), from the map when seen before.
-func (in *interner) str(v jsontree.Val) string {
-	b, ok := in.strBytes(v)
+// str returns the string value of node i (or ""), from the map when seen
+// before.
+func (in *interner) str(t *jsontree.Tree, i int) string {
+	b, ok := in.strBytes(t, i)
 	if !ok {
 		return ""
 	}
@@ -434,15 +831,15 @@ type lastField struct{ s, raw string }
 // field is str for a field whose value seldom changes: last holds the
 // value it had the last time. A value written with escapes (a Windows cwd)
 // is compared as written and decoded only when it changed.
-func (in *interner) field(v jsontree.Val, last *lastField) string {
-	if raw := v.EscapedBytes(); raw != nil {
-		if string(raw) != last.raw {
-			b, _ := in.strBytes(v)
+func (in *interner) field(t *jsontree.Tree, i int, last *lastField) string {
+	if t.Kind(i) == jsontree.String && t.Nodes[i].Esc {
+		if raw := t.RawBytes(i); string(raw) != last.raw {
+			b, _ := in.strBytes(t, i)
 			last.s, last.raw = in.intern(b), string(raw)
 		}
 		return last.s
 	}
-	b, ok := in.strBytes(v)
+	b, ok := in.strBytes(t, i)
 	if !ok {
 		return ""
 	}
@@ -465,10 +862,10 @@ func (in *interner) intern(b []byte) string {
 	return s
 }
 
-// recent returns the string value of v (or ""), shared with an equal id
-// of the ring, which it then joins.
-func (in *interner) recent(v jsontree.Val, r *ring) string {
-	b, ok := in.strBytes(v)
+// recent returns the string value of node i (or ""), shared with an equal
+// id of the ring, which it then joins.
+func (in *interner) recent(t *jsontree.Tree, i int, r *ring) string {
+	b, ok := in.strBytes(t, i)
 	if !ok || len(b) == 0 {
 		return ""
 	}
@@ -479,29 +876,6 @@ func (in *interner) recent(v jsontree.Val, r *ring) string {
 		}
 	}
 	return r.add(string(b))
-}
-
-// uuidTime returns the string values of an entry's uuid and timestamp (""
-// when absent or not strings), new on nearly every line, made in one
-// allocation. The uuid joins the ring of ids, for the lines that name it
-// next, without a search.
-func (in *interner) uuidTime(uuid, timestamp jsontree.Val) (string, string) {
-	u, _ := in.strBytes(uuid)
-	b := append(in.pair[:0], u...) // u may be in in.buf, which the next strBytes reuses
-	t, _ := in.strBytes(timestamp)
-	b = append(b, t...)
-	in.pair = b[:0]
-	if cap(b) > 1<<12 {
-		in.pair = nil // an odd huge timestamp is not kept
-	}
-	if len(b) == 0 {
-		return "", ""
-	}
-	s := string(b)
-	if len(u) == 0 {
-		return "", s
-	}
-	return in.uuids.add(s[:len(u)]), s[len(u):]
 }
 
 // scratch empties s for reuse, or drops it when a line of many tool

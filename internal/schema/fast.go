@@ -80,6 +80,10 @@ type fnode struct {
 	flat *flatObj
 	// leaf is set when n asserts at most a type (markLeaf).
 	leaf bool
+	// scalar is set when n asserts only what a scalar value is checked
+	// for (type, const or enum, date-time, minLength, minimum), or is a
+	// pure $ref to such a node (markScalar).
+	scalar bool
 }
 
 // flatObj is the key table of a node merged with that of its $ref target.
@@ -469,6 +473,11 @@ type checker struct {
 	// subschema).
 	dupDone []uint64
 	set     []uint32 // hasDupKeys: key node + 1, or 0
+	// pred holds, for each key table (by id), the slot of the key found at
+	// each of the first predicted member positions of the last object
+	// walked with it (predictions): an object's keys come in the same order
+	// line after line, and a key that is where it was needs no hash.
+	pred []uint16
 	// kb and kb2 hold an escaped key unescaped (keyAt).
 	kb, kb2 []byte
 }
@@ -477,9 +486,16 @@ type checker struct {
 // for a key that holds an escape (a Windows path in trackedFileBackups),
 // the key unescaped into *buf, valid until *buf is used again.
 func (c *checker) keyAt(k int, buf *[]byte) []byte {
-	if !c.t.Nodes[k].Esc {
-		return c.t.RawBytes(k)
+	t := c.t
+	if nd := &t.Nodes[k]; !nd.Esc {
+		return t.Raw[nd.Start:nd.End]
 	}
+	return c.unescapeKey(k, buf)
+}
+
+// unescapeKey is keyAt for a key that holds an escape (out of keyAt, so
+// that keyAt is inlined).
+func (c *checker) unescapeKey(k int, buf *[]byte) []byte {
 	*buf = c.t.AppendStr((*buf)[:0], k)
 	return *buf
 }
@@ -501,6 +517,8 @@ type fastRoots struct {
 	// broken is set when a compilation failed: comp may hold half-built
 	// nodes, so nothing more is compiled.
 	broken error
+	// tables counts the key tables numbered (keyTable.id).
+	tables int32
 }
 
 // fastRoot is the fast check of one schema, compiled on first use: a run
@@ -567,6 +585,17 @@ func (f *fastRoots) root(r *fastRoot) *fnode {
 		for _, n := range added {
 			n.markLeaf()
 		}
+		for _, n := range added {
+			n.markScalar()
+			if n.ktab.slots != nil {
+				f.tables++
+				n.ktab.id = f.tables
+			}
+			if n.flat != nil && n.flat.ktab.slots != nil {
+				f.tables++
+				n.flat.ktab.id = f.tables
+			}
+		}
 		f.finished = len(f.comp.order)
 	})
 	return r.n
@@ -591,6 +620,19 @@ func (n *fnode) markLeaf() {
 	if n.always == 1 && n.types != 0 {
 		n.leaf = false // a boolean schema has no type; keep to what validate does
 	}
+}
+
+// markScalar sets scalar when n, or the node its pure $refs lead to,
+// asserts nothing but a type, const or enum, date-time format, minLength
+// or minimum: keywords that never look inside an object or array, so the
+// value is checked without a walk into it (as for leaf: a duplicate or
+// escaped key inside, which cannot change the result, no longer makes the
+// check unsure).
+func (n *fnode) markScalar() {
+	t := n.target()
+	n.scalar = t.leaf || !t.unsure && t.always == 0 && !t.disc && len(t.keys) == 0 && !t.addlSet &&
+		t.uneval == nil && t.ref == nil && t.not == nil && len(t.allOf) == 0 && t.ifs == nil && t.items == nil &&
+		t.union == nil && t.flat == nil && !t.pure
 }
 
 // onlyRef reports whether n has a $ref and no other keyword.
@@ -750,14 +792,14 @@ func (v *Validator) fastCheck(s *fnode, t *jsontree.Tree) Verdict {
 // alloc reserves a zeroed bit set for the members of object i; it returns
 // its offset in c.words (-1 when i is not an object).
 func (c *checker) alloc(i int) int {
-	if c.t.Kind(i) != jsontree.Object {
+	nd := &c.t.Nodes[i]
+	if nd.Kind != jsontree.Object {
 		return -1
 	}
 	off := len(c.words)
-	n := (c.t.Len(i) + 63) / 64
-	for k := 0; k < n; k++ {
-		c.words = append(c.words, 0)
-	}
+	c.words = slices.Grow(c.words, (int(nd.Len)+63)/64)
+	c.words = c.words[:off+(int(nd.Len)+63)/64]
+	clear(c.words[off:])
 	return off
 }
 
@@ -818,33 +860,12 @@ func (c *checker) validate(s *fnode, i, ev int) int {
 			return r
 		}
 	}
-	res := 0
+	res := c.scalarKeywords(s, i)
+	if res&rUnsure != 0 {
+		return rUnsure
+	}
 	fail := func(r int) {
 		res |= r
-	}
-	if len(s.consts) > 0 {
-		ok := false
-		for _, cv := range s.consts {
-			if kind == cv.kind && (kind != jsontree.String || t.KeyIs(i, cv.s)) {
-				ok = true
-				break
-			}
-		}
-		if !ok {
-			fail(rBad | rReal)
-		}
-	}
-	if s.dateTime && kind == jsontree.String {
-		var ok bool
-		if nd.Esc {
-			str, _ := t.Str(i)
-			ok = isDateTime(str)
-		} else {
-			ok = isDateTimeBytes(t.RawBytes(i))
-		}
-		if !ok {
-			fail(rBad | rReal)
-		}
 	}
 	switch kind {
 	case jsontree.Object:
@@ -858,30 +879,6 @@ func (c *checker) validate(s *fnode, i, ev int) int {
 					fail(r)
 				}
 				k = t.Next(k)
-			}
-		}
-	case jsontree.Number:
-		if s.hasMin {
-			n, ok := parseInt(t.RawBytes(i))
-			if !ok {
-				return rUnsure
-			}
-			if n < s.min {
-				fail(rBad | rReal)
-			}
-		}
-	case jsontree.String:
-		if s.minLen >= 0 {
-			b := t.RawBytes(i)
-			if nd.Esc {
-				c.buf = t.AppendStr(c.buf[:0], i)
-				b = c.buf
-			}
-			// A rune (or an invalid byte, which RuneCount counts as one)
-			// is at most utf8.UTFMax bytes: a string that long has enough
-			// runes without counting them (the long texts of real lines).
-			if len(b) < s.minLen*utf8.UTFMax && utf8.RuneCount(b) < s.minLen {
-				fail(rBad | rReal)
 			}
 		}
 	}
@@ -938,39 +935,91 @@ func (c *checker) validate(s *fnode, i, ev int) int {
 	return res
 }
 
+// scalarKeywords applies the keywords of s that check scalar values (const
+// or enum, date-time, minimum, minLength) to node i.
+func (c *checker) scalarKeywords(s *fnode, i int) int {
+	t := c.t
+	nd := &t.Nodes[i]
+	kind := nd.Kind
+	res := 0
+	if len(s.consts) > 0 {
+		ok := false
+		for _, cv := range s.consts {
+			if kind == cv.kind && (kind != jsontree.String || t.KeyIs(i, cv.s)) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			res |= rBad | rReal
+		}
+	}
+	switch kind {
+	case jsontree.Number:
+		if s.hasMin {
+			n, ok := parseInt(t.RawBytes(i))
+			if !ok {
+				return rUnsure
+			}
+			if n < s.min {
+				res |= rBad | rReal
+			}
+		}
+	case jsontree.String:
+		if s.dateTime {
+			var ok bool
+			if nd.Esc {
+				str, _ := t.Str(i)
+				ok = isDateTime(str)
+			} else {
+				ok = isDateTimeBytes(t.RawBytes(i))
+			}
+			if !ok {
+				res |= rBad | rReal
+			}
+		}
+		if s.minLen >= 0 {
+			b := t.RawBytes(i)
+			if nd.Esc {
+				c.buf = t.AppendStr(c.buf[:0], i)
+				b = c.buf
+			}
+			// A rune (or an invalid byte, which RuneCount counts as one)
+			// is at most utf8.UTFMax bytes: a string that long has enough
+			// runes without counting them (the long texts of real lines).
+			if len(b) < s.minLen*utf8.UTFMax && utf8.RuneCount(b) < s.minLen {
+				res |= rBad | rReal
+			}
+		}
+	}
+	return res
+}
+
 // typeCheck applies the type keyword of s to node i.
 func (c *checker) typeCheck(s *fnode, i int) int {
 	if s.types == 0 {
 		return 0
 	}
-	var bit uint8
-	switch c.t.Nodes[i].Kind {
-	case jsontree.Null:
-		bit = tNull
-	case jsontree.True, jsontree.False:
-		bit = tBool
-	case jsontree.Number:
-		bit = tNumber
-		if s.types&tInteger != 0 && s.types&tNumber == 0 {
-			switch isIntLiteral(c.t.RawBytes(i)) {
-			case 1:
-				bit = tInteger
-			case 0:
-				return rUnsure
-			}
+	kind := c.t.Nodes[i].Kind
+	bit := kindBits[kind&7]
+	if s.types&bit != 0 {
+		return 0
+	}
+	if kind == jsontree.Number && s.types&tInteger != 0 {
+		// Only integer allowed (number would have matched above).
+		switch isIntLiteral(c.t.RawBytes(i)) {
+		case 1:
+			return 0
+		case 0:
+			return rUnsure
 		}
-	case jsontree.String:
-		bit = tString
-	case jsontree.Array:
-		bit = tArray
-	case jsontree.Object:
-		bit = tObject
 	}
-	if s.types&bit == 0 {
-		return rBad | rReal
-	}
-	return 0
+	return rBad | rReal
 }
+
+// kindBits is the type bit of each kind of node (integer aside).
+var kindBits = [8]uint8{jsontree.Null: tNull, jsontree.True: tBool, jsontree.False: tBool, jsontree.Number: tNumber,
+	jsontree.String: tString, jsontree.Array: tArray, jsontree.Object: tObject}
 
 // member validates i against s as a fresh instance, as child does; a
 // schema marked leaf (at most a type) needs only the type check.
@@ -978,7 +1027,19 @@ func (c *checker) member(s *fnode, i int) int {
 	if s.leaf {
 		return c.typeCheck(s, i)
 	}
+	if s.scalar {
+		return c.scalar(s.target(), i)
+	}
 	return c.child(s, i)
+}
+
+// scalar is validate for a node marked scalar (the target of its pure
+// $refs): the type, then the keywords of scalar values.
+func (c *checker) scalar(s *fnode, i int) int {
+	if r := c.typeCheck(s, i); r != 0 {
+		return r
+	}
+	return c.scalarKeywords(s, i)
 }
 
 // object applies the object keywords (required, properties,
@@ -1008,8 +1069,10 @@ func (c *checker) object(s *fnode, i, ev int) int {
 		dup = false
 	}
 	var bloom uint64
+	var evw uint64      // the evaluated bits of the first 64 members, for c.words[ev]
 	var taken [4]uint64 // slots seen, when the table has at most 256
 	bySlot := len(kt.slots) <= 256
+	pred := c.predictions(kt)
 	for k, m := i+1, 0; m < int(nd.Len); m++ {
 		v := k + 1
 		kn := &t.Nodes[k]
@@ -1022,8 +1085,30 @@ func (c *checker) object(s *fnode, i, ev int) int {
 			c.dupDone[i/64] |= 1 << (i % 64)
 			dup = false
 		}
-		key := c.keyAt(k, &c.kb)
-		ki, sl, ok := kt.getSlot(key)
+		key := t.Raw[kn.Start:kn.End] // keyAt, inlined
+		if kn.Esc {
+			key = c.unescapeKey(k, &c.kb)
+		}
+		var ki keyInfo
+		sl, ok := -1, false
+		if m < len(pred) {
+			// The key of this position last time, if it is the same (a
+			// slot holds one key: finding it there is finding it).
+			if p := int(pred[m]); p < len(kt.slots) {
+				// keySlot.is, inlined.
+				if s := &kt.slots[p]; s.used && len(key) == len(s.name) {
+					if lo, hi := keyWords(key); lo == s.lo && hi == s.hi && (len(key) <= 16 || s.name == string(key)) {
+						ki, sl, ok = s.info, p, true
+					}
+				}
+			}
+		}
+		if sl < 0 {
+			ki, sl, ok = kt.getSlot(key)
+			if sl >= 0 && m < len(pred) {
+				pred[m] = uint16(sl)
+			}
+		}
 		if dup {
 			if sl >= 0 && bySlot {
 				if taken[sl/64]&(1<<(sl%64)) != 0 {
@@ -1044,12 +1129,19 @@ func (c *checker) object(s *fnode, i, ev int) int {
 		if ok {
 			found |= ki.bits
 			if ki.prop != nil || ki.prop2 != nil {
-				c.words[ev+m/64] |= 1 << (m % 64)
-				if ki.prop != nil {
-					res |= c.member(ki.prop, v)
+				if m < 64 {
+					evw |= 1 << m
+				} else {
+					c.words[ev+m/64] |= 1 << (m % 64)
 				}
-				if ki.prop2 != nil {
-					res |= c.member(ki.prop2, v)
+				// A leaf whose type the value has passes without a call
+				// (typeCheck's first test).
+				vk := kindBits[t.Nodes[v].Kind&7]
+				if p := ki.prop; p != nil && (!p.leaf || p.types != 0 && p.types&vk == 0) {
+					res |= c.member(p, v)
+				}
+				if p := ki.prop2; p != nil && (!p.leaf || p.types != 0 && p.types&vk == 0) {
+					res |= c.member(p, v)
 				}
 			}
 		}
@@ -1062,6 +1154,9 @@ func (c *checker) object(s *fnode, i, ev int) int {
 		}
 		k = t.Next(v)
 	}
+	if evw != 0 {
+		c.words[ev] |= evw
+	}
 	if dup {
 		c.dupDone[i/64] |= 1 << (i % 64)
 	}
@@ -1072,6 +1167,23 @@ func (c *checker) object(s *fnode, i, ev int) int {
 		c.setAll(ev, i)
 	}
 	return res
+}
+
+// predicted is the number of member positions of an object whose key
+// slots a checker predicts.
+const predicted = 32
+
+// predictions returns the predicted slots of kt's keys, by member position
+// (nil for a table without an id).
+func (c *checker) predictions(kt *keyTable) []uint16 {
+	if kt.id == 0 || len(kt.slots) > 1<<16 {
+		return nil
+	}
+	end := (int(kt.id) + 1) * predicted
+	if end > len(c.pred) {
+		c.pred = slices.Grow(c.pred, end-len(c.pred))[:end]
+	}
+	return c.pred[end-predicted : end : end]
 }
 
 // dupUnchecked reports whether object i is still to be checked for

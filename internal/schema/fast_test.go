@@ -260,6 +260,48 @@ func BenchmarkFastSchema(b *testing.B) {
 	}
 }
 
+// BenchmarkFastSchemaHot is the fast check as the lint runs it, on a line
+// it has just parsed (in the cache): "parse" parses each line into one
+// reused tree, "check" parses and checks it; the check costs the
+// difference. BenchmarkFastSchema (and BenchmarkStages/schema) check
+// trees parsed long before, mostly out of the cache.
+func BenchmarkFastSchemaHot(b *testing.B) {
+	v, err := New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var lines [][]byte
+	size := 0
+	corpusLines(b, func(where string, line []byte) {
+		if strings.Contains(where, "/projects/") && size < 16<<20 {
+			lines = append(lines, append([]byte(nil), line...))
+			size += len(line)
+		}
+	})
+	if len(lines) == 0 {
+		b.Skip("no corpus")
+	}
+	if err := v.fast.compileAll(); err != nil {
+		b.Fatal(err)
+	}
+	for _, check := range []bool{false, true} {
+		b.Run(map[bool]string{false: "parse", true: "check"}[check], func(b *testing.B) {
+			var t jsontree.Tree
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, l := range lines {
+					if t.Parse(l) != nil || t.Kind(jsontree.Root) != jsontree.Object || !check {
+						continue
+					}
+					typ, _ := t.Str(t.Get(jsontree.Root, "type"))
+					v.FastEntry(typ, &t)
+				}
+			}
+		})
+	}
+}
+
 // TestFastDecidesOracle: the fast check decides every line 2.1.330 writes
 // (none is "unsure", which would send it through the slow validator), and
 // agrees with jsonschema/v5 on them.

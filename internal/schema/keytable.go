@@ -1,6 +1,9 @@
 package schema
 
-import "slices"
+import (
+	"encoding/binary"
+	"slices"
+)
 
 // keyTable finds the keyInfo of an object key among the keys a schema
 // names (properties and required) without hashing the whole key: a
@@ -12,12 +15,43 @@ type keyTable struct {
 	shift uint32
 	seed  uint64
 	m     map[string]keyInfo // fallback when slots is nil
+	// id numbers the tables of a Validator that object walks (from 1; 0:
+	// none), for the slots a checker predicts (checker.predictions).
+	id int32
 }
 
 type keySlot struct {
-	name string
-	info keyInfo
-	used bool
+	name   string
+	lo, hi uint64 // keyWords(name)
+	info   keyInfo
+	used   bool
+}
+
+// is reports whether key is the slot's name: by length and the words of
+// keyWords, which settle a key of up to 16 bytes without a call.
+func (s *keySlot) is(key []byte) bool {
+	if len(key) != len(s.name) {
+		return false
+	}
+	lo, hi := keyWords(key)
+	return lo == s.lo && hi == s.hi && (len(key) <= 16 || s.name == string(key))
+}
+
+// keyWords packs the bytes of key into two words: all of them for a key of
+// up to 16 bytes (the first and last eight, which overlap below 16; the
+// first and last four below 8; three bytes, which are all, below 4). Keys
+// of one length are equal exactly when their words are, up to 16 bytes.
+func keyWords(key []byte) (lo, hi uint64) {
+	n := len(key)
+	switch {
+	case n >= 8:
+		return binary.LittleEndian.Uint64(key), binary.LittleEndian.Uint64(key[n-8:])
+	case n >= 4:
+		return uint64(binary.LittleEndian.Uint32(key)) | uint64(binary.LittleEndian.Uint32(key[n-4:]))<<32, 0
+	case n > 0:
+		return uint64(key[0]) | uint64(key[n/2])<<8 | uint64(key[n-1])<<16, 0
+	}
+	return 0, 0
 }
 
 // keyFeatures packs the bytes of key the perfect hash reads.
@@ -81,7 +115,8 @@ func newKeyTable(keys map[string]keyInfo) keyTable {
 			if ok {
 				kt.slots = make([]keySlot, 1<<bits)
 				for name, ki := range keys {
-					kt.slots[kt.slot([]byte(name))] = keySlot{name: name, info: ki, used: true}
+					lo, hi := keyWords([]byte(name))
+					kt.slots[kt.slot([]byte(name))] = keySlot{name: name, lo: lo, hi: hi, info: ki, used: true}
 				}
 				return kt
 			}
@@ -99,7 +134,7 @@ func (kt *keyTable) getSlot(key []byte) (keyInfo, int, bool) {
 		return ki, -1, ok
 	}
 	sl := kt.slot(key)
-	if s := &kt.slots[sl]; s.used && s.name == string(key) {
+	if s := &kt.slots[sl]; s.used && s.is(key) {
 		return s.info, int(sl), true
 	}
 	return keyInfo{}, -1, false

@@ -10,8 +10,8 @@ import (
 
 // plainValidator returns a Validator whose fast check runs without the
 // shortcuts compiled on top of the schemas (tagged-union dispatch, pure
-// $ref nodes skipped, $ref to plain object schemas merged, type-only
-// schemas checked inline): every
+// $ref nodes skipped, $ref to plain object schemas merged, type-only and
+// scalar schemas checked inline): every
 // keyword is applied one by one, as jsonschema/v5 does.
 func plainValidator(t testing.TB) *Validator {
 	t.Helper()
@@ -30,10 +30,10 @@ func plainValidator(t testing.TB) *Validator {
 		if n.union != nil {
 			cleared++
 		}
-		if n.pure || n.flat != nil || n.leaf {
+		if n.pure || n.flat != nil || n.leaf || n.scalar {
 			cleared++
 		}
-		n.union, n.pure, n.flat, n.leaf = nil, false, nil, false
+		n.union, n.pure, n.flat, n.leaf, n.scalar = nil, false, nil, false, false
 		for _, ki := range n.keys {
 			walk(ki.prop)
 		}
@@ -59,7 +59,8 @@ func plainValidator(t testing.TB) *Validator {
 // hit the shortcuts' edge cases. The one exception: a value checked
 // against a type-only schema is not walked, so a duplicate or escaped key
 // inside it (which cannot change the result) no longer makes the check
-// unsure; those verdicts are compared with the reference instead.
+// unsure (likewise for a schema of scalar keywords); those verdicts are
+// compared with the reference instead.
 func TestFastShortcutsAgree(t *testing.T) {
 	v, err := New()
 	if err != nil {

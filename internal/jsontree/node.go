@@ -1,0 +1,14 @@
+package jsontree
+
+// Node returns the tree and node index of a value read from a tree, for a
+// caller that walks the nodes itself (Tree's methods); nil for a value
+// decoded by encoding/json or a missing one.
+func (v Val) Node() (*Tree, int) {
+	if v.t == nil || v.i < 0 {
+		return nil, -1
+	}
+	return v.t, v.i
+}
+
+// Val returns node i of t as a Val (missing when i < 0).
+func (t *Tree) Val(i int) Val { return Val{t: t, i: i} }
