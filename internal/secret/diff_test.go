@@ -362,3 +362,100 @@ func distinctBytes(rng *rand.Rand, n int, alphabet string) string {
 	rng.Shuffle(len(b), func(i, j int) { b[i], b[j] = b[j], b[i] })
 	return string(b[:n])
 }
+
+// A walk with a Memo (the store's shared clean set and the short-string
+// cache) finds what a walk without one finds, line by line, on the real
+// corpus and testdata/ read twice (the second time every clean string is
+// remembered), and on short strings with keys planted among clean copies
+// of themselves and under credential names (generated at run time).
+func TestScanTreeMemoDifferential(t *testing.T) {
+	var tr jsontree.Tree
+	shared := new(Clean)
+	memo := &Memo{Shared: shared}
+	lines, found := 0, 0
+	check := func(line []byte, where string) {
+		if tr.Parse(line) != nil {
+			return
+		}
+		var want, got []foundKey
+		Default().ScanTree(&tr, nil, nil, func(f Found) { want = append(want, foundOf(f)) })
+		Default().ScanTree(&tr, nil, memo, func(f Found) { got = append(got, foundOf(f)) })
+		if !equalFinds(want, got) {
+			t.Errorf("%s: only without a memo %v, only with one %v", where, setMinus(want, got), setMinus(got, want))
+		}
+		found += len(want)
+	}
+	for pass := range 2 {
+		for _, dir := range []string{"../../../shared/corpus/real", "../../testdata"} {
+			if _, err := os.Stat(dir); err != nil {
+				t.Logf("skipping %s: %v", dir, err)
+				continue
+			}
+			err := eachJSONLine(dir, func(p string, n int, line []byte) {
+				if pass == 0 {
+					lines++
+				}
+				memo = &Memo{Shared: shared}
+				check(line, p+":"+jsonNum(n))
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	g := secrettest.New(7)
+	for n := range 200 {
+		keys := []string{"AWS_ACCESS_KEY_ID=" + g.AWS(), "token " + g.GitHub(), "api_key=" + g.Generic(), g.Slack()}
+		clean := []string{"/home/user/project-" + jsonNum(n%7), "PreToolUse:Bash hook ok", "a short clean string"}
+		var b strings.Builder
+		b.WriteString(`{"type":"user","cwd":`)
+		for k := range 6 {
+			s := clean[(n+k)%len(clean)]
+			if (n+k)%4 == 0 {
+				s = keys[(n+k)%len(keys)]
+			}
+			enc, _ := json.Marshal(s)
+			name := []string{"text", "apiKey", "content", "x"}[(n*k+k)%4]
+			if k > 0 {
+				b.WriteString(`,"` + name + jsonNum(k) + `":`)
+			}
+			b.Write(enc)
+		}
+		b.WriteString("}")
+		check([]byte(b.String()), "planted short strings "+jsonNum(n))
+	}
+	if found < 200 {
+		t.Fatalf("only %d secrets found", found)
+	}
+	t.Logf("%d lines twice, %d secrets found alike", lines, found)
+}
+
+// The short-string cache answers only for the strings added, by their
+// bytes (many random strings share slots), and only for the scanner that
+// added them.
+func TestShortCache(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var c shortCache
+	s, other := Default(), reference()
+	added := map[string]bool{}
+	for n := 0; n < 50000; n++ {
+		b := make([]byte, 1+rng.IntN(memoFrom-1))
+		for k := range b {
+			b[k] = "abcdef/-_ "[rng.IntN(10)]
+		}
+		if c.has(s, b) && !added[string(b)] {
+			t.Fatalf("%q: cached, never added", b)
+		}
+		if rng.IntN(2) == 0 {
+			c.add(s, b)
+			added[string(b)] = true
+			if !c.has(s, b) || c.has(other, b) {
+				t.Fatalf("%q: has %v for its scanner, %v for another", b, c.has(s, b), c.has(other, b))
+			}
+		}
+	}
+	c.add(other, []byte("x"))
+	if c.has(s, []byte("x")) {
+		t.Fatal("another scanner's string")
+	}
+}
