@@ -459,3 +459,40 @@ func TestShortCache(t *testing.T) {
 		t.Fatal("another scanner's string")
 	}
 }
+
+// The shared clean set holds what was added, up to its bound, and nothing
+// else; 0 (no hash) is never held.
+func TestCleanSet(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	var c Clean
+	added := map[uint64]bool{}
+	for len(added) < 2*maxShared {
+		h := rng.Uint64()
+		if c.has(h) && !added[h] {
+			t.Fatalf("%#x: held, never added", h)
+		}
+		c.add(h)
+		added[h] = true
+		if len(added) < 1000 && !c.has(h) {
+			t.Fatalf("%#x: added, not held", h)
+		}
+	}
+	held := 0
+	for h := range added {
+		if c.has(h) {
+			held++
+		}
+	}
+	if held != maxShared {
+		t.Errorf("%d of %d hashes held, bound %d", held, len(added), maxShared)
+	}
+	for range 100000 {
+		if h := rng.Uint64(); !added[h] && c.has(h) {
+			t.Fatalf("%#x: held, never added", h)
+		}
+	}
+	c.add(0)
+	if c.has(0) {
+		t.Error("0 held")
+	}
+}

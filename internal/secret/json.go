@@ -6,6 +6,7 @@ import (
 	"hash/maphash"
 	"math/bits"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/ccvet/ccvet/internal/jsontree"
@@ -94,44 +95,96 @@ type Memo struct {
 
 // Clean is a set of long strings found clean, for Memos to share. It is
 // safe for concurrent use; the zero Clean is ready. It is cut in shards,
-// each with its own lock on its own cache line: every worker looks up and
-// adds a hash per long string, and one lock bounced between the cores.
+// each an open-addressed table of hashes read without a lock (every worker
+// looks up a hash per long string: a lock, even a read lock, bounced
+// between the cores, and a map lookup cost twice a probe); an add takes
+// the shard's lock, and a table that grows is replaced whole, so a reader
+// of the old one may miss a hash added meanwhile (that string is then
+// scanned again), never find one not added.
 type Clean struct {
 	shards [cleanShards]cleanShard
 }
 
 type cleanShard struct {
-	mu  sync.RWMutex
-	set map[uint64]struct{}
-	_   [128 - 32]byte // one shard per pair of cache lines
+	tab atomic.Pointer[[]uint64] // 0: an empty slot
+	mu  sync.Mutex
+	n   int
+	_   [128 - 24]byte // one shard per pair of cache lines
 }
 
 const (
 	cleanShards = 64
 	// maxShared bounds a Clean (maxShared/cleanShards hashes a shard).
 	maxShared = 1 << 18
+	// cleanFirst is a shard's first table size; a table is at most half
+	// full.
+	cleanFirst = 16
 )
 
 func (c *Clean) shard(h uint64) *cleanShard { return &c.shards[h>>58] }
 
 func (c *Clean) has(h uint64) bool {
-	sh := c.shard(h)
-	sh.mu.RLock()
-	_, ok := sh.set[h]
-	sh.mu.RUnlock()
-	return ok
+	tp := c.shard(h).tab.Load()
+	if tp == nil || h == 0 {
+		return false
+	}
+	t := *tp
+	mask := uint64(len(t) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		switch atomic.LoadUint64(&t[i]) {
+		case h:
+			return true
+		case 0:
+			return false
+		}
+	}
 }
 
 func (c *Clean) add(h uint64) {
+	if h == 0 {
+		return
+	}
 	sh := c.shard(h)
 	sh.mu.Lock()
-	if sh.set == nil {
-		sh.set = map[uint64]struct{}{}
+	defer sh.mu.Unlock()
+	if sh.n >= maxShared/cleanShards {
+		return
 	}
-	if len(sh.set) < maxShared/cleanShards {
-		sh.set[h] = struct{}{}
+	tp := sh.tab.Load()
+	if tp == nil || 2*(sh.n+1) > len(*tp) {
+		size := cleanFirst
+		if tp != nil {
+			size = 2 * len(*tp)
+		}
+		t := make([]uint64, size)
+		if tp != nil {
+			for _, v := range *tp {
+				if v != 0 {
+					cleanPut(t, v)
+				}
+			}
+		}
+		tp = &t
+		sh.tab.Store(tp)
 	}
-	sh.mu.Unlock()
+	if cleanPut(*tp, h) {
+		sh.n++
+	}
+}
+
+// cleanPut stores h in table t (which has an empty slot), reporting
+// whether it was not there yet.
+func cleanPut(t []uint64, h uint64) bool {
+	mask := uint64(len(t) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		switch atomic.LoadUint64(&t[i]) {
+		case h:
+			return false
+		case 0:
+			atomic.StoreUint64(&t[i], h)
+			return true
+		}
+	}
 }
 
 // keyClass is what a member's name says of its value.
@@ -158,44 +211,69 @@ func classify(k []byte) keyClass {
 // files repeat a few hundred ("type", "text", "content", ...), 2.5
 // million times in a 200 MB store. A name's hash picks a pair of slots; a
 // name met is moved to the first, a new one takes it and the other moves
-// to the second. The caches are pooled: each lives on from line to line
-// and file to file.
-type keyCache [1024]struct {
-	key   string
+// to the second. A slot holds the name as keyWords reads it: for a name
+// of 16 bytes or fewer, that is the whole name, compared as two words.
+// The caches are pooled: each lives on from line to line and file to
+// file.
+type keyCache [1024]keySlot
+
+type keySlot struct {
+	a, z  uint64
+	n1    int32 // the name's length + 1; 0: an empty slot
 	class keyClass
+	key   string // the name, when longer than 16 bytes
+}
+
+// is reports whether the slot holds name k, whose words are a and z.
+func (s *keySlot) is(a, z uint64, k []byte) bool {
+	return s.a == a && s.z == z && int(s.n1) == len(k)+1 && (len(k) <= 16 || s.key == string(k))
 }
 
 func (kc *keyCache) class(k []byte) keyClass {
-	set := kc[quickHash(k)&1022:][:2]
-	if set[0].key == string(k) {
+	a, z := keyWords(k)
+	set := kc[mixWords(a, z, len(k))&1022:][:2]
+	if set[0].is(a, z, k) {
 		return set[0].class
 	}
-	if set[1].key == string(k) {
+	if set[1].is(a, z, k) {
 		set[0], set[1] = set[1], set[0]
 		return set[0].class
 	}
 	set[1] = set[0]
-	set[0].key, set[0].class = string(k), classify(k)
+	set[0] = keySlot{a: a, z: z, n1: int32(len(k) + 1), class: classify(k)}
+	if len(k) > 16 {
+		set[0].key = string(k)
+	}
 	return set[0].class
 }
 
-// quickHash is a hash of b read from its length and at most its first
-// and last 8 bytes, without a loop over its bytes: it picks the slots of a
-// cache that compares the bytes themselves (names that share the bytes it
-// reads share slots, which costs a miss, never a wrong answer).
-func quickHash(b []byte) uint32 {
-	n := len(b)
-	var a, z uint64
-	switch {
+// keyWords reads b's first and last 8 bytes (4 for a shorter b; its
+// first, middle and last byte for one shorter still): with b's length,
+// they are all of b when it is 16 bytes or shorter.
+func keyWords(b []byte) (a, z uint64) {
+	switch n := len(b); {
 	case n >= 8:
-		a, z = binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[n-8:])
+		return binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[n-8:])
 	case n >= 4:
-		a, z = uint64(binary.LittleEndian.Uint32(b)), uint64(binary.LittleEndian.Uint32(b[n-4:]))
+		return uint64(binary.LittleEndian.Uint32(b)), uint64(binary.LittleEndian.Uint32(b[n-4:]))
 	case n > 0:
-		a = uint64(b[0]) | uint64(b[n/2])<<8 | uint64(b[n-1])<<16
+		return uint64(b[0]) | uint64(b[n/2])<<8 | uint64(b[n-1])<<16, 0
 	}
+	return 0, 0
+}
+
+func mixWords(a, z uint64, n int) uint32 {
 	h := (a ^ bits.RotateLeft64(z*0x9e3779b97f4a7c15, 29) ^ uint64(n)) * 0xff51afd7ed558ccd
 	return uint32(h >> 32)
+}
+
+// quickHash is a hash of b read from its length and keyWords, without a
+// loop over its bytes: it picks the slots of a cache that compares the
+// bytes themselves (strings that share the bytes it reads share slots,
+// which costs a miss, never a wrong answer).
+func quickHash(b []byte) uint32 {
+	a, z := keyWords(b)
+	return mixWords(a, z, len(b))
 }
 
 var keyPool = sync.Pool{New: func() any { return new(walkScratch) }}
@@ -357,10 +435,11 @@ func (w *walker) str(i int, key []byte, class keyClass) {
 	}
 	if w.memo != nil && len(raw) >= memoFrom && !named {
 		h = maphash.Bytes(memoSeed, raw)
-		if _, ok := w.memo.clean[h]; ok {
+		// The store's set first: it holds most of what the file's does.
+		if sh := w.memo.Shared; sh != nil && sh.has(h) {
 			return
 		}
-		if sh := w.memo.Shared; sh != nil && sh.has(h) {
+		if _, ok := w.memo.clean[h]; ok {
 			return
 		}
 	}
