@@ -496,3 +496,45 @@ func TestCleanSet(t *testing.T) {
 		t.Error("0 held")
 	}
 }
+
+// A curl command over several lines: its header is found as far as the
+// expression reaches (five line breaks of one or two bytes), as the
+// reference finds it; the values are drawn at run time.
+func TestScanCurlLines(t *testing.T) {
+	ref, whole := reference(), wholeRef()
+	var tr jsontree.Tree
+	rng := rand.New(rand.NewPCG(12, 12))
+	val := func() string {
+		b := make([]byte, 32)
+		for k := range b {
+			b[k] = "abcdefghijklmnopqrstuvwxyz0123456789"[rng.IntN(36)]
+		}
+		return string(b)
+	}
+	found := 0
+	for k := range 9 {
+		for _, nl := range []string{"\n", "\r\n", "\n\n", "\n\r\n", " \\\n"} {
+			for _, hdr := range []string{`-H "Authorization: Bearer %s"`, `--header 'X-Api-Key: %s'`, `-u admin:%s`} {
+				// The header after a blank, or right after a line end (a
+				// match then holds the most line ends it can: 11, with
+				// k = 5 and two-byte breaks).
+				for _, last := range []string{nl + "  ", "\n"} {
+					var b strings.Builder
+					b.WriteString("run this:\ncurl https://api.example.test/v1/items")
+					for range k {
+						b.WriteString(nl + "  -X POST")
+					}
+					b.WriteString(last + strings.Replace(hdr, "%s", val(), 1) + "\n  -d '{}'\nthen more text\n")
+					enc, _ := json.Marshal(b.String())
+					line := []byte(`{"type":"user","message":{"content":` + string(enc) + `}}`)
+					found += sameFinds(t, ref, &tr, line, "curl over "+jsonNum(k)+" lines")
+					sameFinds(t, whole, &tr, line, "curl over "+jsonNum(k)+" lines (whole text)")
+				}
+			}
+		}
+	}
+	if found < 20 {
+		t.Fatalf("only %d found", found)
+	}
+	t.Logf("%d found alike", found)
+}
