@@ -538,3 +538,53 @@ func TestScanCurlLines(t *testing.T) {
 	}
 	t.Logf("%d found alike", found)
 }
+
+// A window without a literal every match holds, read ASCII
+// case-insensitively (mayFold: "authorization:", "key" or "token" in a
+// curl header, "private key" in a PEM block), runs no expression; one
+// with a byte beyond ASCII always runs (the Kelvin sign is a case-folded
+// k). Found as the reference finds them; the values are drawn at run time.
+func TestMayFold(t *testing.T) {
+	ref := reference()
+	var tr jsontree.Tree
+	rng := rand.New(rand.NewPCG(13, 13))
+	val := func(n int) string {
+		b := make([]byte, n)
+		for k := range b {
+			b[k] = "abcdefghijklmnopqrstuvwxyz0123456789"[rng.IntN(36)]
+		}
+		return string(b)
+	}
+	body := func() string {
+		var b strings.Builder
+		for range 12 {
+			b.WriteString(val(64) + "\n")
+		}
+		return b.String()
+	}
+	pad := strings.Repeat("some text that is no key\n", 40)
+	cases := []struct {
+		text string
+		want int
+	}{
+		{"curl -H \"X-Api-Key: " + val(32) + "\" https://x.test\n" + pad, 1},
+		{"curl -H \"X-Api-\u212aey: " + val(32) + "\" https://x.test\n", 1},
+		{"curl -H \"AUTHORIZATION: Bearer " + val(32) + "\" https://x.test\n", 1},
+		{"curl -H \"Content-Type: application/json\" https://x.test\n" + pad, 0},
+		{"-----BEGIN RSA PRIVATE KEY-----\n" + body() + "-----END RSA PRIVATE KEY-----\n", 1},
+		{"-----BEGIN RSA PRIVATE \u212aEY-----\n" + body() + "-----END RSA PRIVATE \u212aEY-----\n", 1},
+		{"-----BEGIN CERTIFICATE-----\n" + body() + "-----END CERTIFICATE-----\n", 0},
+	}
+	for i, c := range cases {
+		enc, _ := json.Marshal(c.text)
+		line := []byte(`{"type":"user","message":{"content":` + string(enc) + `}}`)
+		if n := sameFinds(t, ref, &tr, line, "case "+jsonNum(i)); n != c.want {
+			t.Errorf("case %d: %d found, want %d", i, n, c.want)
+		}
+	}
+	for _, id := range []string{"curl-auth-header", "private-key"} {
+		if r := Default().Lookup(id); r.compile() != nil || len(r.folds) == 0 {
+			t.Errorf("%s: no literal sets to look for", id)
+		}
+	}
+}

@@ -22,6 +22,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/ccvet/ccvet/internal/jsontree"
@@ -92,6 +93,12 @@ type Rule struct {
 	// runs are the runs of a class every match holds ("[a-zA-Z0-9]{40}"):
 	// a window without such a run holds no match (mayRun).
 	runs []reqRun
+	// folds, for a rule whose matches are unbounded (its windows take 8
+	// KB after a place), are sets of lowercase literals every match holds
+	// one of, ASCII case-insensitively, other than its keywords
+	// (curl-auth-header: "authorization:", "key" or "token"): an ASCII
+	// window without one holds no match (mayFold).
+	folds [][]string
 }
 
 type allowlist struct {
@@ -466,6 +473,9 @@ func (r *Rule) compile() error {
 			r.span = maxLen(p)
 			r.needs = needs(p)
 			r.runs = reqRuns(p, nil)
+			if r.span < 0 {
+				r.folds = foldSets(p, r.keywords, r.needs)
+			}
 		}
 		r.leadReady()
 		if r.assign && strings.HasPrefix(r.expr, namePrefix) {
@@ -648,6 +658,132 @@ func (r *Rule) mayRun(text string) bool {
 	return true
 }
 
+// foldNeeds lists the sets of literals (lowercase ASCII) every match of
+// re holds one of, ASCII case-insensitively in a text of ASCII bytes: its
+// literals, case-folded or not, in a sequence or in each alternative of
+// an alternation (the alternative's longest set).
+func foldNeeds(re *syntax.Regexp) [][]string {
+	switch re.Op {
+	case syntax.OpCapture, syntax.OpPlus:
+		return foldNeeds(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return foldNeeds(re.Sub[0])
+		}
+	case syntax.OpLiteral:
+		b := make([]byte, 0, len(re.Rune))
+		for _, c := range re.Rune {
+			if c >= utf8.RuneSelf {
+				return nil
+			}
+			b = append(b, lower[c])
+		}
+		if len(b) > 0 {
+			return [][]string{{string(b)}}
+		}
+	case syntax.OpConcat:
+		var out [][]string
+		for _, sub := range re.Sub {
+			out = append(out, foldNeeds(sub)...)
+		}
+		return out
+	case syntax.OpAlternate:
+		var set []string
+		for _, sub := range re.Sub {
+			best := longestSet(foldNeeds(sub))
+			if best == nil {
+				return nil
+			}
+			set = append(set, best...)
+		}
+		return [][]string{set}
+	}
+	return nil
+}
+
+// longestSet is the set whose shortest literal is longest, nil for none.
+func longestSet(sets [][]string) []string {
+	var best []string
+	bestLen := 0
+	for _, set := range sets {
+		n := len(set[0])
+		for _, lit := range set {
+			n = min(n, len(lit))
+		}
+		if n > bestLen {
+			best, bestLen = set, n
+		}
+	}
+	return best
+}
+
+// foldSets are the sets of foldNeeds worth a search: every literal of 3
+// bytes or more and in none of the rule's keywords (a window holds one),
+// the set not implied by one of needs (checked by mayMatch).
+func foldSets(re *syntax.Regexp, keywords []string, needs [][]string) [][]string {
+	var out [][]string
+sets:
+	for _, set := range foldNeeds(re) {
+		var lits []string
+		for _, lit := range set {
+			for _, k := range keywords {
+				if strings.Contains(k, lit) {
+					continue sets
+				}
+			}
+			if len(lit) < 3 {
+				continue sets
+			}
+			if !slices.Contains(lits, lit) {
+				lits = append(lits, lit)
+			}
+		}
+	needs:
+		for _, need := range needs {
+			for _, lit := range need {
+				if !slices.Contains(lits, strings.ToLower(lit)) {
+					continue needs
+				}
+			}
+			continue sets
+		}
+		out = append(out, lits)
+	}
+	return out
+}
+
+// mayFold reports whether text holds a literal of each of r.folds,
+// ASCII case-insensitively, or a byte beyond ASCII (a case-folded k or s
+// may be the Kelvin sign or the long s): when it does not, r's expression
+// has no match in it. low is scratch space for the lowercased text.
+func (r *Rule) mayFold(text string, low *[]byte) bool {
+	if len(r.folds) == 0 {
+		return true
+	}
+	b := (*low)[:0]
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c >= utf8.RuneSelf {
+			return true
+		}
+		b = append(b, lower[c])
+	}
+	*low = b
+	for _, set := range r.folds {
+		ok := false
+		for _, lit := range set {
+			if bytes.Contains(b, []byte(lit)) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
 // mayMatch reports whether text holds a literal of each of r.needs: when
 // it does not, r's expression has no match in it.
 func (r *Rule) mayMatch(text string) bool {
@@ -714,7 +850,8 @@ type scratch struct {
 	named []bool    // per rule with names: its keywords occur
 	hit   []int     // rules with some position
 	wins  [][2]int
-	first []int // per window: the index of its first place
+	first []int  // per window: the index of its first place
+	low   []byte // a window lowercased (mayFold)
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -1293,7 +1430,7 @@ func (s *Scanner) Scan(text []byte, fn func(Match)) {
 		whole := false
 	windows:
 		for wi, w := range sc.wins {
-			if !s.oneByOne && (!r.mayMatch(str[w[0]:w[1]]) || !r.mayRun(str[w[0]:w[1]])) {
+			if !s.oneByOne && (!r.mayMatch(str[w[0]:w[1]]) || !r.mayRun(str[w[0]:w[1]]) || !r.mayFold(str[w[0]:w[1]], &sc.low)) {
 				continue
 			}
 			if r.atPlace != nil && !s.oneByOne {
