@@ -292,6 +292,40 @@ func TestMaxLen(t *testing.T) {
 	}
 }
 
+// maxNewlines bounds the '\n' bytes of a match: a class that holds '\n'
+// takes one each time, '.' none, (?s). one; curl-auth-header's at most 12
+// (five line breaks of one or two, a blank before -H, one after).
+func TestMaxNewlines(t *testing.T) {
+	for expr, want := range map[string]int{
+		`a.*b`: 0, `(?s)a.*b`: -1, `(?s)a.{0,3}`: 3, `[\r\n]{1,2}`: 2, `\s+`: -1, `[^a]`: 1, `a\nb`: 1,
+		`(?:x|\n\n)?y`: 2, `[\r\n]*`: -1, `(?:[ \t]{0,5}\n){2}`: 2, `a\z`: 0,
+	} {
+		p, err := syntax.Parse(expr, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := maxNewlines(p); got != want {
+			t.Errorf("maxNewlines(%s) = %d, want %d", expr, got, want)
+		}
+	}
+	r := Default().Lookup("curl-auth-header")
+	if r.compile() != nil || r.lines != 12 {
+		t.Errorf("curl-auth-header: %d line ends, want 12", r.lines)
+	}
+}
+
+// lineBound ends past the line end after the lines a match holds.
+func TestLineBound(t *testing.T) {
+	str := "a\nb\nc\nd"
+	for _, c := range []struct{ p, b, lines, want int }{
+		{0, 7, -1, 7}, {0, 7, 0, 2}, {0, 7, 1, 4}, {0, 7, 2, 6}, {0, 7, 3, 7}, {2, 7, 0, 4}, {0, 3, 1, 3},
+	} {
+		if got := lineBound(str, c.p, c.b, c.lines); got != c.want {
+			t.Errorf("lineBound(%d, %d, %d) = %d, want %d", c.p, c.b, c.lines, got, c.want)
+		}
+	}
+}
+
 func setMinus(a, b []foundKey) []foundKey {
 	var out []foundKey
 	for _, x := range a {

@@ -50,6 +50,7 @@ type Rule struct {
 	generic     bool // the catch-all generic-api-key: a specific rule's match wins over it
 	assign      bool // a "name = value" rule (assignShape): only keywords followed by an assignment count
 	span        int  // the longest match in bytes, -1 when unbounded
+	lines       int  // the most '\n' bytes a match holds, -1 when unbounded
 	// atName, for a "name = value" rule, is its expression without the
 	// lazy name prefix, anchored: it runs from each keyword that an
 	// assignment follows (assignsAfter), and the match is extended back
@@ -450,7 +451,7 @@ func altsStartWithKeywords(lr, outer string, keywords []string) bool {
 // 100 ms.
 func (r *Rule) compile() error {
 	r.once.Do(func() {
-		r.span = -1
+		r.span, r.lines = -1, -1
 		re, err := regexp.Compile(r.expr)
 		if err != nil {
 			r.err = fmt.Errorf("rule %s: %w", r.ID, err)
@@ -471,6 +472,7 @@ func (r *Rule) compile() error {
 		}
 		if p, err := syntax.Parse(r.expr, syntax.Perl); err == nil {
 			r.span = maxLen(p)
+			r.lines = maxNewlines(p)
 			r.needs = needs(p)
 			r.runs = reqRuns(p, nil)
 			if r.span < 0 {
@@ -1032,16 +1034,22 @@ func (s *Scanner) scanAtNames(r *Rule, str string, pos []int32) []Match {
 // its places in one window of str (ending at b): what the expression
 // finds over the window, as every match starts at a place (found left to
 // right, each after the previous one's end, so a place inside a match is
-// skipped). The bytes before a place are not read: the places kept say
+// skipped; a place whose lines, as far as a match can reach (lineBound),
+// lack the literals every match holds is passed by). The bytes before a place are not read: the places kept say
 // what the expression reads there (a word boundary before a word byte is
 // a byte not a word byte or none, as at a text's start). It reports cut
 // when a match reaches the window's end before the text's (the window
 // may have cut it: Scan then runs the rule on the whole text).
-func (s *Scanner) scanAtPlaces(r *Rule, str string, b int, pos []int32, found []Match) (_ []Match, cut bool) {
+func (s *Scanner) scanAtPlaces(r *Rule, str string, b int, pos []int32, found []Match, low *[]byte) (_ []Match, cut bool) {
 	end := 0
 	for _, p32 := range pos {
 		p := int(p32)
 		if p < end {
+			continue
+		}
+		// The lines a match from p can reach: without the literals every
+		// match holds, no match starts at p.
+		if lb := lineBound(str, p, b, r.lines); lb < b && (!r.mayMatch(str[p:lb]) || !r.mayFold(str[p:lb], low)) {
 			continue
 		}
 		m := r.atPlace.FindStringSubmatchIndex(str[p:b])
@@ -1062,6 +1070,24 @@ func (s *Scanner) scanAtPlaces(r *Rule, str string, b int, pos []int32, found []
 		}
 	}
 	return found, false
+}
+
+// lineBound is how far a match from p that holds at most lines '\n'
+// bytes can reach, at most b: just past the lines+1'th '\n' from p (the
+// match ends before it: that '\n' is at most the byte after the match,
+// which \b, \B and \z read), or b.
+func lineBound(str string, p, b, lines int) int {
+	if lines < 0 {
+		return b
+	}
+	for n := 0; n <= lines; n++ {
+		i := strings.IndexByte(str[p:b], '\n')
+		if i < 0 {
+			return b
+		}
+		p += i + 1
+	}
+	return p
 }
 
 // maxNameValue bounds what an anchored "name = value" match is looked for
@@ -1439,7 +1465,7 @@ func (s *Scanner) Scan(text []byte, fn func(Match)) {
 					last = sc.first[wi+1]
 				}
 				var cut bool
-				if found, cut = s.scanAtPlaces(r, str, w[1], sc.pos[ri][sc.first[wi]:last], found); cut {
+				if found, cut = s.scanAtPlaces(r, str, w[1], sc.pos[ri][sc.first[wi]:last], found, &sc.low); cut {
 					whole = true
 					break windows
 				}
