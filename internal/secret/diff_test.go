@@ -221,6 +221,11 @@ func TestMayFindEscapedStrings(t *testing.T) {
 func TestKeyCache(t *testing.T) {
 	keys := []string{"type", "content", "apiKey", "uuid", "parentUuid", "text", "token", "x", "", "API_KEY",
 		"file_path", "toolUseResult", "sessionId", "fooUuid", "Authorization", "data", "signature", "credentials"}
+	// Names over 16 bytes that share their length and first and last 8
+	// bytes (and so their slots): told apart by the whole name.
+	for _, mid := range []string{"X", "Y", "key", "abc", "api", "ZZZ", "Uuid", "data", "token", "tokex"} {
+		keys = append(keys, "prefix00"+mid+"_suffix00", "longName"+mid+"longName", "x-api-key"+mid+"_id_Uuid")
+	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for n := 0; n < 3000; n++ {
 		b := make([]byte, rng.IntN(12))
