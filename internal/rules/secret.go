@@ -88,6 +88,12 @@ type fileSecrets struct {
 	tree  jsontree.Tree
 	buf   []byte
 	memo  secret.Memo
+	// line is the line being scanned, uuid its entry's (read at its first
+	// secret), found the method value foundInLine, made once per file
+	// (a closure over the line escaped: one allocation per line).
+	line  *model.Line
+	uuid  string
+	found func(secret.Found)
 }
 
 func (fs *fileSecrets) add(fp string, m *secret.Rule, line, col int, uuid string) {
@@ -113,19 +119,26 @@ func (fs *fileSecrets) scanLine(l *model.Line) {
 		t = &fs.tree
 	}
 	sc := secret.Default()
-	var uuid string
-	found := func(f secret.Found) {
-		if uuid == "" {
-			uuid = l.Root.Get("uuid").String()
-		}
-		fs.add(f.Fingerprint(), f.Rule, l.Num, l.Column(f.RawStart), uuid)
+	if fs.found == nil {
+		fs.found = fs.foundInLine
 	}
+	fs.line, fs.uuid = l, ""
 	if l.BadUTF8 < 0 && !l.Cut {
 		// The reader checked the line's UTF-8 (model.Line.BadUTF8).
-		fs.buf = sc.ScanTreeUTF8(t, fs.buf, &fs.memo, found)
-		return
+		fs.buf = sc.ScanTreeUTF8(t, fs.buf, &fs.memo, fs.found)
+	} else {
+		fs.buf = sc.ScanTree(t, fs.buf, &fs.memo, fs.found)
 	}
-	fs.buf = sc.ScanTree(t, fs.buf, &fs.memo, found)
+	fs.line = nil
+}
+
+// foundInLine records a secret of fs.line.
+func (fs *fileSecrets) foundInLine(f secret.Found) {
+	l := fs.line
+	if fs.uuid == "" {
+		fs.uuid = l.Root.Get("uuid").String()
+	}
+	fs.add(f.Fingerprint(), f.Rule, l.Num, l.Column(f.RawStart), fs.uuid)
 }
 
 func (fs *fileSecrets) scanDoc(f *model.File) {

@@ -221,6 +221,11 @@ func TestMayFindEscapedStrings(t *testing.T) {
 func TestKeyCache(t *testing.T) {
 	keys := []string{"type", "content", "apiKey", "uuid", "parentUuid", "text", "token", "x", "", "API_KEY",
 		"file_path", "toolUseResult", "sessionId", "fooUuid", "Authorization", "data", "signature", "credentials"}
+	// Names over 16 bytes that share their length and first and last 8
+	// bytes (and so their slots): told apart by the whole name.
+	for _, mid := range []string{"X", "Y", "key", "abc", "api", "ZZZ", "Uuid", "data", "token", "tokex"} {
+		keys = append(keys, "prefix00"+mid+"_suffix00", "longName"+mid+"longName", "x-api-key"+mid+"_id_Uuid")
+	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for n := 0; n < 3000; n++ {
 		b := make([]byte, rng.IntN(12))
@@ -288,6 +293,40 @@ func TestMaxLen(t *testing.T) {
 		}
 		if got := maxLen(p); got != want {
 			t.Errorf("maxLen(%s) = %d, want %d", expr, got, want)
+		}
+	}
+}
+
+// maxNewlines bounds the '\n' bytes of a match: a class that holds '\n'
+// takes one each time, '.' none, (?s). one; curl-auth-header's at most 12
+// (five line breaks of one or two, a blank before -H, one after).
+func TestMaxNewlines(t *testing.T) {
+	for expr, want := range map[string]int{
+		`a.*b`: 0, `(?s)a.*b`: -1, `(?s)a.{0,3}`: 3, `[\r\n]{1,2}`: 2, `\s+`: -1, `[^a]`: 1, `a\nb`: 1,
+		`(?:x|\n\n)?y`: 2, `[\r\n]*`: -1, `(?:[ \t]{0,5}\n){2}`: 2, `a\z`: 0,
+	} {
+		p, err := syntax.Parse(expr, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := maxNewlines(p); got != want {
+			t.Errorf("maxNewlines(%s) = %d, want %d", expr, got, want)
+		}
+	}
+	r := Default().Lookup("curl-auth-header")
+	if r.compile() != nil || r.lines != 12 {
+		t.Errorf("curl-auth-header: %d line ends, want 12", r.lines)
+	}
+}
+
+// lineBound ends past the line end after the lines a match holds.
+func TestLineBound(t *testing.T) {
+	str := "a\nb\nc\nd"
+	for _, c := range []struct{ p, b, lines, want int }{
+		{0, 7, -1, 7}, {0, 7, 0, 2}, {0, 7, 1, 4}, {0, 7, 2, 6}, {0, 7, 3, 7}, {2, 7, 0, 4}, {0, 3, 1, 3},
+	} {
+		if got := lineBound(str, c.p, c.b, c.lines); got != c.want {
+			t.Errorf("lineBound(%d, %d, %d) = %d, want %d", c.p, c.b, c.lines, got, c.want)
 		}
 	}
 }
@@ -361,4 +400,230 @@ func distinctBytes(rng *rand.Rand, n int, alphabet string) string {
 	b := []byte(alphabet)
 	rng.Shuffle(len(b), func(i, j int) { b[i], b[j] = b[j], b[i] })
 	return string(b[:n])
+}
+
+// A walk with a Memo (the store's shared clean set and the short-string
+// cache) finds what a walk without one finds, line by line, on the real
+// corpus and testdata/ read twice (the second time every clean string is
+// remembered), and on short strings with keys planted among clean copies
+// of themselves and under credential names (generated at run time).
+func TestScanTreeMemoDifferential(t *testing.T) {
+	var tr jsontree.Tree
+	shared := new(Clean)
+	memo := &Memo{Shared: shared}
+	lines, found := 0, 0
+	check := func(line []byte, where string) {
+		if tr.Parse(line) != nil {
+			return
+		}
+		var want, got []foundKey
+		Default().ScanTree(&tr, nil, nil, func(f Found) { want = append(want, foundOf(f)) })
+		Default().ScanTree(&tr, nil, memo, func(f Found) { got = append(got, foundOf(f)) })
+		if !equalFinds(want, got) {
+			t.Errorf("%s: only without a memo %v, only with one %v", where, setMinus(want, got), setMinus(got, want))
+		}
+		found += len(want)
+	}
+	for pass := range 2 {
+		for _, dir := range []string{"../../../shared/corpus/real", "../../testdata"} {
+			if _, err := os.Stat(dir); err != nil {
+				t.Logf("skipping %s: %v", dir, err)
+				continue
+			}
+			err := eachJSONLine(dir, func(p string, n int, line []byte) {
+				if pass == 0 {
+					lines++
+				}
+				memo = &Memo{Shared: shared}
+				check(line, p+":"+jsonNum(n))
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	g := secrettest.New(7)
+	for n := range 200 {
+		keys := []string{"AWS_ACCESS_KEY_ID=" + g.AWS(), "token " + g.GitHub(), "api_key=" + g.Generic(), g.Slack()}
+		clean := []string{"/home/user/project-" + jsonNum(n%7), "PreToolUse:Bash hook ok", "a short clean string"}
+		var b strings.Builder
+		b.WriteString(`{"type":"user","cwd":`)
+		for k := range 6 {
+			s := clean[(n+k)%len(clean)]
+			if (n+k)%4 == 0 {
+				s = keys[(n+k)%len(keys)]
+			}
+			enc, _ := json.Marshal(s)
+			name := []string{"text", "apiKey", "content", "x"}[(n*k+k)%4]
+			if k > 0 {
+				b.WriteString(`,"` + name + jsonNum(k) + `":`)
+			}
+			b.Write(enc)
+		}
+		b.WriteString("}")
+		check([]byte(b.String()), "planted short strings "+jsonNum(n))
+	}
+	if found < 200 {
+		t.Fatalf("only %d secrets found", found)
+	}
+	t.Logf("%d lines twice, %d secrets found alike", lines, found)
+}
+
+// The short-string cache answers only for the strings added, by their
+// bytes (many random strings share slots), and only for the scanner that
+// added them.
+func TestShortCache(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var c shortCache
+	s, other := Default(), reference()
+	added := map[string]bool{}
+	for n := 0; n < 50000; n++ {
+		b := make([]byte, 1+rng.IntN(memoFrom-1))
+		for k := range b {
+			b[k] = "abcdef/-_ "[rng.IntN(10)]
+		}
+		if c.has(s, b) && !added[string(b)] {
+			t.Fatalf("%q: cached, never added", b)
+		}
+		if rng.IntN(2) == 0 {
+			c.add(s, b)
+			added[string(b)] = true
+			if !c.has(s, b) || c.has(other, b) {
+				t.Fatalf("%q: has %v for its scanner, %v for another", b, c.has(s, b), c.has(other, b))
+			}
+		}
+	}
+	c.add(other, []byte("x"))
+	if c.has(s, []byte("x")) {
+		t.Fatal("another scanner's string")
+	}
+}
+
+// The shared clean set holds what was added, up to its bound, and nothing
+// else; 0 (no hash) is never held.
+func TestCleanSet(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	var c Clean
+	added := map[uint64]bool{}
+	for len(added) < 2*maxShared {
+		h := rng.Uint64()
+		if c.has(h) && !added[h] {
+			t.Fatalf("%#x: held, never added", h)
+		}
+		c.add(h)
+		added[h] = true
+		if len(added) < 1000 && !c.has(h) {
+			t.Fatalf("%#x: added, not held", h)
+		}
+	}
+	held := 0
+	for h := range added {
+		if c.has(h) {
+			held++
+		}
+	}
+	if held != maxShared {
+		t.Errorf("%d of %d hashes held, bound %d", held, len(added), maxShared)
+	}
+	for range 100000 {
+		if h := rng.Uint64(); !added[h] && c.has(h) {
+			t.Fatalf("%#x: held, never added", h)
+		}
+	}
+	c.add(0)
+	if c.has(0) {
+		t.Error("0 held")
+	}
+}
+
+// A curl command over several lines: its header is found as far as the
+// expression reaches (five line breaks of one or two bytes), as the
+// reference finds it; the values are drawn at run time.
+func TestScanCurlLines(t *testing.T) {
+	ref, whole := reference(), wholeRef()
+	var tr jsontree.Tree
+	rng := rand.New(rand.NewPCG(12, 12))
+	val := func() string {
+		b := make([]byte, 32)
+		for k := range b {
+			b[k] = "abcdefghijklmnopqrstuvwxyz0123456789"[rng.IntN(36)]
+		}
+		return string(b)
+	}
+	found := 0
+	for k := range 9 {
+		for _, nl := range []string{"\n", "\r\n", "\n\n", "\n\r\n", " \\\n"} {
+			for _, hdr := range []string{`-H "Authorization: Bearer %s"`, `--header 'X-Api-Key: %s'`, `-u admin:%s`} {
+				// The header after a blank, or right after a line end (a
+				// match then holds the most line ends it can: 11, with
+				// k = 5 and two-byte breaks).
+				for _, last := range []string{nl + "  ", "\n"} {
+					var b strings.Builder
+					b.WriteString("run this:\ncurl https://api.example.test/v1/items")
+					for range k {
+						b.WriteString(nl + "  -X POST")
+					}
+					b.WriteString(last + strings.Replace(hdr, "%s", val(), 1) + "\n  -d '{}'\nthen more text\n")
+					enc, _ := json.Marshal(b.String())
+					line := []byte(`{"type":"user","message":{"content":` + string(enc) + `}}`)
+					found += sameFinds(t, ref, &tr, line, "curl over "+jsonNum(k)+" lines")
+					sameFinds(t, whole, &tr, line, "curl over "+jsonNum(k)+" lines (whole text)")
+				}
+			}
+		}
+	}
+	if found < 20 {
+		t.Fatalf("only %d found", found)
+	}
+	t.Logf("%d found alike", found)
+}
+
+// A window without a literal every match holds, read ASCII
+// case-insensitively (mayFold: "authorization:", "key" or "token" in a
+// curl header, "private key" in a PEM block), runs no expression; one
+// with a byte beyond ASCII always runs (the Kelvin sign is a case-folded
+// k). Found as the reference finds them; the values are drawn at run time.
+func TestMayFold(t *testing.T) {
+	ref := reference()
+	var tr jsontree.Tree
+	rng := rand.New(rand.NewPCG(13, 13))
+	val := func(n int) string {
+		b := make([]byte, n)
+		for k := range b {
+			b[k] = "abcdefghijklmnopqrstuvwxyz0123456789"[rng.IntN(36)]
+		}
+		return string(b)
+	}
+	body := func() string {
+		var b strings.Builder
+		for range 12 {
+			b.WriteString(val(64) + "\n")
+		}
+		return b.String()
+	}
+	pad := strings.Repeat("some text that is no key\n", 40)
+	cases := []struct {
+		text string
+		want int
+	}{
+		{"curl -H \"X-Api-Key: " + val(32) + "\" https://x.test\n" + pad, 1},
+		{"curl -H \"X-Api-\u212aey: " + val(32) + "\" https://x.test\n", 1},
+		{"curl -H \"AUTHORIZATION: Bearer " + val(32) + "\" https://x.test\n", 1},
+		{"curl -H \"Content-Type: application/json\" https://x.test\n" + pad, 0},
+		{"-----BEGIN RSA PRIVATE KEY-----\n" + body() + "-----END RSA PRIVATE KEY-----\n", 1},
+		{"-----BEGIN RSA PRIVATE \u212aEY-----\n" + body() + "-----END RSA PRIVATE \u212aEY-----\n", 1},
+		{"-----BEGIN CERTIFICATE-----\n" + body() + "-----END CERTIFICATE-----\n", 0},
+	}
+	for i, c := range cases {
+		enc, _ := json.Marshal(c.text)
+		line := []byte(`{"type":"user","message":{"content":` + string(enc) + `}}`)
+		if n := sameFinds(t, ref, &tr, line, "case "+jsonNum(i)); n != c.want {
+			t.Errorf("case %d: %d found, want %d", i, n, c.want)
+		}
+	}
+	for _, id := range []string{"curl-auth-header", "private-key"} {
+		if r := Default().Lookup(id); r.compile() != nil || len(r.folds) == 0 {
+			t.Errorf("%s: no literal sets to look for", id)
+		}
+	}
 }

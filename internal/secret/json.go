@@ -2,8 +2,11 @@ package secret
 
 import (
 	"bytes"
+	"encoding/binary"
 	"hash/maphash"
+	"math/bits"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/ccvet/ccvet/internal/jsontree"
@@ -69,7 +72,7 @@ func (s *Scanner) scanTree(t *jsontree.Tree, buf []byte, memo *Memo, utf8 bool, 
 	w := walker{s: s, t: t, buf: buf, fn: fn, memo: memo, utf8: utf8}
 	ws := keyPool.Get().(*walkScratch)
 	defer keyPool.Put(ws)
-	w.keys, w.dec = &ws.keys, &ws.dec
+	w.keys, w.short, w.dec = &ws.keys, &ws.short, &ws.dec
 	w.node(jsontree.Root, nil, 0)
 	return w.buf
 }
@@ -92,44 +95,96 @@ type Memo struct {
 
 // Clean is a set of long strings found clean, for Memos to share. It is
 // safe for concurrent use; the zero Clean is ready. It is cut in shards,
-// each with its own lock on its own cache line: every worker looks up and
-// adds a hash per long string, and one lock bounced between the cores.
+// each an open-addressed table of hashes read without a lock (every worker
+// looks up a hash per long string: a lock, even a read lock, bounced
+// between the cores, and a map lookup cost twice a probe); an add takes
+// the shard's lock, and a table that grows is replaced whole, so a reader
+// of the old one may miss a hash added meanwhile (that string is then
+// scanned again), never find one not added.
 type Clean struct {
 	shards [cleanShards]cleanShard
 }
 
 type cleanShard struct {
-	mu  sync.RWMutex
-	set map[uint64]struct{}
-	_   [128 - 32]byte // one shard per pair of cache lines
+	tab atomic.Pointer[[]uint64] // 0: an empty slot
+	mu  sync.Mutex
+	n   int
+	_   [128 - 24]byte // one shard per pair of cache lines
 }
 
 const (
 	cleanShards = 64
 	// maxShared bounds a Clean (maxShared/cleanShards hashes a shard).
 	maxShared = 1 << 18
+	// cleanFirst is a shard's first table size; a table is at most half
+	// full.
+	cleanFirst = 16
 )
 
 func (c *Clean) shard(h uint64) *cleanShard { return &c.shards[h>>58] }
 
 func (c *Clean) has(h uint64) bool {
-	sh := c.shard(h)
-	sh.mu.RLock()
-	_, ok := sh.set[h]
-	sh.mu.RUnlock()
-	return ok
+	tp := c.shard(h).tab.Load()
+	if tp == nil || h == 0 {
+		return false
+	}
+	t := *tp
+	mask := uint64(len(t) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		switch atomic.LoadUint64(&t[i]) {
+		case h:
+			return true
+		case 0:
+			return false
+		}
+	}
 }
 
 func (c *Clean) add(h uint64) {
+	if h == 0 {
+		return
+	}
 	sh := c.shard(h)
 	sh.mu.Lock()
-	if sh.set == nil {
-		sh.set = map[uint64]struct{}{}
+	defer sh.mu.Unlock()
+	if sh.n >= maxShared/cleanShards {
+		return
 	}
-	if len(sh.set) < maxShared/cleanShards {
-		sh.set[h] = struct{}{}
+	tp := sh.tab.Load()
+	if tp == nil || 2*(sh.n+1) > len(*tp) {
+		size := cleanFirst
+		if tp != nil {
+			size = 2 * len(*tp)
+		}
+		t := make([]uint64, size)
+		if tp != nil {
+			for _, v := range *tp {
+				if v != 0 {
+					cleanPut(t, v)
+				}
+			}
+		}
+		tp = &t
+		sh.tab.Store(tp)
 	}
-	sh.mu.Unlock()
+	if cleanPut(*tp, h) {
+		sh.n++
+	}
+}
+
+// cleanPut stores h in table t (which has an empty slot), reporting
+// whether it was not there yet.
+func cleanPut(t []uint64, h uint64) bool {
+	mask := uint64(len(t) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		switch atomic.LoadUint64(&t[i]) {
+		case h:
+			return false
+		case 0:
+			atomic.StoreUint64(&t[i], h)
+			return true
+		}
+	}
 }
 
 // keyClass is what a member's name says of its value.
@@ -156,38 +211,128 @@ func classify(k []byte) keyClass {
 // files repeat a few hundred ("type", "text", "content", ...), 2.5
 // million times in a 200 MB store. A name's hash picks a pair of slots; a
 // name met is moved to the first, a new one takes it and the other moves
-// to the second. The caches are pooled: each lives on from line to line
-// and file to file.
-type keyCache [1024]struct {
-	key   string
+// to the second. A slot holds the name as keyWords reads it: for a name
+// of 16 bytes or fewer, that is the whole name, compared as two words.
+// The caches are pooled: each lives on from line to line and file to
+// file.
+type keyCache [1024]keySlot
+
+type keySlot struct {
+	a, z  uint64
+	n1    int32 // the name's length + 1; 0: an empty slot
 	class keyClass
+	key   string // the name, when longer than 16 bytes
+}
+
+// is reports whether the slot holds name k, whose words are a and z.
+func (s *keySlot) is(a, z uint64, k []byte) bool {
+	return s.a == a && s.z == z && int(s.n1) == len(k)+1 && (len(k) <= 16 || s.key == string(k))
 }
 
 func (kc *keyCache) class(k []byte) keyClass {
-	h := uint32(len(k))
-	for _, c := range k {
-		h = (h ^ uint32(c)) * 0x01000193
-	}
-	set := kc[(h^h>>16)&1022:][:2]
-	if set[0].key == string(k) {
+	a, z := keyWords(k)
+	set := kc[mixWords(a, z, len(k))&1022:][:2]
+	if set[0].is(a, z, k) {
 		return set[0].class
 	}
-	if set[1].key == string(k) {
+	if set[1].is(a, z, k) {
 		set[0], set[1] = set[1], set[0]
 		return set[0].class
 	}
 	set[1] = set[0]
-	set[0].key, set[0].class = string(k), classify(k)
+	set[0] = keySlot{a: a, z: z, n1: int32(len(k) + 1), class: classify(k)}
+	if len(k) > 16 {
+		set[0].key = string(k)
+	}
 	return set[0].class
+}
+
+// keyWords reads b's first and last 8 bytes (4 for a shorter b; its
+// first, middle and last byte for one shorter still): with b's length,
+// they are all of b when it is 16 bytes or shorter.
+func keyWords(b []byte) (a, z uint64) {
+	switch n := len(b); {
+	case n >= 8:
+		return binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[n-8:])
+	case n >= 4:
+		return uint64(binary.LittleEndian.Uint32(b)), uint64(binary.LittleEndian.Uint32(b[n-4:]))
+	case n > 0:
+		return uint64(b[0]) | uint64(b[n/2])<<8 | uint64(b[n-1])<<16, 0
+	}
+	return 0, 0
+}
+
+func mixWords(a, z uint64, n int) uint32 {
+	h := (a ^ bits.RotateLeft64(z*0x9e3779b97f4a7c15, 29) ^ uint64(n)) * 0xff51afd7ed558ccd
+	return uint32(h >> 32)
+}
+
+// quickHash is a hash of b read from its length and keyWords, without a
+// loop over its bytes: it picks the slots of a cache that compares the
+// bytes themselves (strings that share the bytes it reads share slots,
+// which costs a miss, never a wrong answer).
+func quickHash(b []byte) uint32 {
+	a, z := keyWords(b)
+	return mixWords(a, z, len(b))
 }
 
 var keyPool = sync.Pool{New: func() any { return new(walkScratch) }}
 
 // walkScratch is what a walk keeps from line to line: the key classes,
-// and mayFindIn's scratch space.
+// the short strings found clean, and mayFindIn's scratch space.
 type walkScratch struct {
-	keys keyCache
-	dec  []byte
+	keys  keyCache
+	short shortCache
+	dec   []byte
+}
+
+// shortCache remembers short strings (under memoFrom bytes) found clean
+// by its scanner, by their raw bytes: the Memo's hashes do not pay for
+// themselves on short strings, but the same few recur on every line
+// (a transcript's cwd, slug, gitBranch, hook names: 343,000 strings of
+// 12 to 63 bytes on the 200 MB real-shaped store, 5,791 distinct). Like
+// keyCache, a string's quickHash picks a pair of slots; one found moves
+// to the first, a new one takes it and the other moves to the second.
+// The bytes are compared, so a slot shared by two strings costs a scan,
+// never a wrong answer. It is pooled with the walk's scratch and lives on
+// from file to file: whether a string holds a secret depends on its
+// bytes and the scanner's rules alone.
+type shortCache struct {
+	owner *Scanner // whose findings the slots hold
+	slots [shortSlots]shortSlot
+}
+
+type shortSlot struct {
+	n uint8
+	b [memoFrom - 1]byte
+}
+
+const shortSlots = 1024
+
+// has reports whether raw was found clean, and moves it first in its pair.
+func (c *shortCache) has(s *Scanner, raw []byte) bool {
+	if c.owner != s {
+		return false
+	}
+	set := c.slots[quickHash(raw)&(shortSlots-2):][:2]
+	if string(set[0].b[:set[0].n]) == string(raw) {
+		return true
+	}
+	if string(set[1].b[:set[1].n]) == string(raw) {
+		set[0], set[1] = set[1], set[0]
+		return true
+	}
+	return false
+}
+
+// add records that raw (shorter than memoFrom) is clean.
+func (c *shortCache) add(s *Scanner, raw []byte) {
+	if c.owner != s {
+		*c = shortCache{owner: s}
+	}
+	set := c.slots[quickHash(raw)&(shortSlots-2):][:2]
+	set[1] = set[0]
+	set[0].n = uint8(copy(set[0].b[:], raw))
 }
 
 // memoFrom is the shortest string a Memo remembers; maxMemo bounds it.
@@ -224,6 +369,7 @@ type walker struct {
 	utf8  bool    // the input is valid UTF-8
 	dec   *[]byte // mayFindIn's scratch space
 	keys  *keyCache
+	short *shortCache
 	named []byte
 	memo  *Memo
 	s     *Scanner
@@ -283,16 +429,24 @@ func (w *walker) str(i int, key []byte, class keyClass) {
 	// credential name is scanned with that name (below), so it is neither
 	// looked up nor remembered there.
 	var h uint64
+	short := w.memo != nil && len(raw) < memoFrom && !named
+	if short && w.short.has(w.s, raw) {
+		return
+	}
 	if w.memo != nil && len(raw) >= memoFrom && !named {
 		h = maphash.Bytes(memoSeed, raw)
-		if _, ok := w.memo.clean[h]; ok {
+		// The store's set first: it holds most of what the file's does.
+		if sh := w.memo.Shared; sh != nil && sh.has(h) {
 			return
 		}
-		if sh := w.memo.Shared; sh != nil && sh.has(h) {
+		if _, ok := w.memo.clean[h]; ok {
 			return
 		}
 	}
 	if nd.Esc && !nd.UEsc && !named && !w.s.oneByOne && !w.s.mayFindIn(raw, w.dec) {
+		if short {
+			w.short.add(w.s, raw)
+		}
 		w.remember(h)
 		return // read from the raw bytes: no secret, no need to decode
 	}
@@ -335,6 +489,9 @@ func (w *walker) str(i int, key []byte, class keyClass) {
 		w.fn(f)
 	})
 	if !found {
+		if short {
+			w.short.add(w.s, raw)
+		}
 		w.remember(h)
 	}
 }

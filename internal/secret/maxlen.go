@@ -69,6 +69,60 @@ func maxLen(re *syntax.Regexp) int {
 	return -1
 }
 
+// maxNewlines is the most '\n' bytes a match of re can hold, or -1 when
+// unbounded: a match from a place ends before the line end after that
+// many more (curl-auth-header's spans at most six lines).
+func maxNewlines(re *syntax.Regexp) int {
+	switch re.Op {
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText,
+		syntax.OpEndText, syntax.OpWordBoundary, syntax.OpNoWordBoundary, syntax.OpAnyCharNotNL:
+		return 0
+	case syntax.OpLiteral:
+		n := 0
+		for _, r := range re.Rune {
+			if r == '\n' {
+				n++
+			}
+		}
+		return n
+	case syntax.OpCharClass:
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			if re.Rune[i] <= '\n' && '\n' <= re.Rune[i+1] {
+				return 1
+			}
+		}
+		return 0
+	case syntax.OpAnyChar:
+		return 1
+	case syntax.OpCapture, syntax.OpQuest:
+		return maxNewlines(re.Sub[0])
+	case syntax.OpStar, syntax.OpPlus, syntax.OpRepeat:
+		n := maxNewlines(re.Sub[0])
+		switch {
+		case n == 0:
+			return 0
+		case n < 0 || re.Op != syntax.OpRepeat || re.Max < 0:
+			return -1
+		}
+		return n * re.Max
+	case syntax.OpConcat, syntax.OpAlternate:
+		total := 0
+		for _, s := range re.Sub {
+			n := maxNewlines(s)
+			if n < 0 {
+				return -1
+			}
+			if re.Op == syntax.OpConcat {
+				total += n
+			} else {
+				total = max(total, n)
+			}
+		}
+		return total
+	}
+	return -1
+}
+
 func utf8Len(r rune) int {
 	switch {
 	case r < 0x80:

@@ -22,6 +22,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/ccvet/ccvet/internal/jsontree"
@@ -49,6 +50,7 @@ type Rule struct {
 	generic     bool // the catch-all generic-api-key: a specific rule's match wins over it
 	assign      bool // a "name = value" rule (assignShape): only keywords followed by an assignment count
 	span        int  // the longest match in bytes, -1 when unbounded
+	lines       int  // the most '\n' bytes a match holds, -1 when unbounded
 	// atName, for a "name = value" rule, is its expression without the
 	// lazy name prefix, anchored: it runs from each keyword that an
 	// assignment follows (assignsAfter), and the match is extended back
@@ -92,6 +94,12 @@ type Rule struct {
 	// runs are the runs of a class every match holds ("[a-zA-Z0-9]{40}"):
 	// a window without such a run holds no match (mayRun).
 	runs []reqRun
+	// folds, for a rule whose matches are unbounded (its windows take 8
+	// KB after a place), are sets of lowercase literals every match holds
+	// one of, ASCII case-insensitively, other than its keywords
+	// (curl-auth-header: "authorization:", "key" or "token"): an ASCII
+	// window without one holds no match (mayFold).
+	folds [][]string
 }
 
 type allowlist struct {
@@ -443,7 +451,7 @@ func altsStartWithKeywords(lr, outer string, keywords []string) bool {
 // 100 ms.
 func (r *Rule) compile() error {
 	r.once.Do(func() {
-		r.span = -1
+		r.span, r.lines = -1, -1
 		re, err := regexp.Compile(r.expr)
 		if err != nil {
 			r.err = fmt.Errorf("rule %s: %w", r.ID, err)
@@ -464,8 +472,12 @@ func (r *Rule) compile() error {
 		}
 		if p, err := syntax.Parse(r.expr, syntax.Perl); err == nil {
 			r.span = maxLen(p)
+			r.lines = maxNewlines(p)
 			r.needs = needs(p)
 			r.runs = reqRuns(p, nil)
+			if r.span < 0 {
+				r.folds = foldSets(p, r.keywords, r.needs)
+			}
 		}
 		r.leadReady()
 		if r.assign && strings.HasPrefix(r.expr, namePrefix) {
@@ -648,6 +660,132 @@ func (r *Rule) mayRun(text string) bool {
 	return true
 }
 
+// foldNeeds lists the sets of literals (lowercase ASCII) every match of
+// re holds one of, ASCII case-insensitively in a text of ASCII bytes: its
+// literals, case-folded or not, in a sequence or in each alternative of
+// an alternation (the alternative's longest set).
+func foldNeeds(re *syntax.Regexp) [][]string {
+	switch re.Op {
+	case syntax.OpCapture, syntax.OpPlus:
+		return foldNeeds(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return foldNeeds(re.Sub[0])
+		}
+	case syntax.OpLiteral:
+		b := make([]byte, 0, len(re.Rune))
+		for _, c := range re.Rune {
+			if c >= utf8.RuneSelf {
+				return nil
+			}
+			b = append(b, lower[c])
+		}
+		if len(b) > 0 {
+			return [][]string{{string(b)}}
+		}
+	case syntax.OpConcat:
+		var out [][]string
+		for _, sub := range re.Sub {
+			out = append(out, foldNeeds(sub)...)
+		}
+		return out
+	case syntax.OpAlternate:
+		var set []string
+		for _, sub := range re.Sub {
+			best := longestSet(foldNeeds(sub))
+			if best == nil {
+				return nil
+			}
+			set = append(set, best...)
+		}
+		return [][]string{set}
+	}
+	return nil
+}
+
+// longestSet is the set whose shortest literal is longest, nil for none.
+func longestSet(sets [][]string) []string {
+	var best []string
+	bestLen := 0
+	for _, set := range sets {
+		n := len(set[0])
+		for _, lit := range set {
+			n = min(n, len(lit))
+		}
+		if n > bestLen {
+			best, bestLen = set, n
+		}
+	}
+	return best
+}
+
+// foldSets are the sets of foldNeeds worth a search: every literal of 3
+// bytes or more and in none of the rule's keywords (a window holds one),
+// the set not implied by one of needs (checked by mayMatch).
+func foldSets(re *syntax.Regexp, keywords []string, needs [][]string) [][]string {
+	var out [][]string
+sets:
+	for _, set := range foldNeeds(re) {
+		var lits []string
+		for _, lit := range set {
+			for _, k := range keywords {
+				if strings.Contains(k, lit) {
+					continue sets
+				}
+			}
+			if len(lit) < 3 {
+				continue sets
+			}
+			if !slices.Contains(lits, lit) {
+				lits = append(lits, lit)
+			}
+		}
+	needs:
+		for _, need := range needs {
+			for _, lit := range need {
+				if !slices.Contains(lits, strings.ToLower(lit)) {
+					continue needs
+				}
+			}
+			continue sets
+		}
+		out = append(out, lits)
+	}
+	return out
+}
+
+// mayFold reports whether text holds a literal of each of r.folds,
+// ASCII case-insensitively, or a byte beyond ASCII (a case-folded k or s
+// may be the Kelvin sign or the long s): when it does not, r's expression
+// has no match in it. low is scratch space for the lowercased text.
+func (r *Rule) mayFold(text string, low *[]byte) bool {
+	if len(r.folds) == 0 {
+		return true
+	}
+	b := (*low)[:0]
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c >= utf8.RuneSelf {
+			return true
+		}
+		b = append(b, lower[c])
+	}
+	*low = b
+	for _, set := range r.folds {
+		ok := false
+		for _, lit := range set {
+			if bytes.Contains(b, []byte(lit)) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
 // mayMatch reports whether text holds a literal of each of r.needs: when
 // it does not, r's expression has no match in it.
 func (r *Rule) mayMatch(text string) bool {
@@ -714,7 +852,8 @@ type scratch struct {
 	named []bool    // per rule with names: its keywords occur
 	hit   []int     // rules with some position
 	wins  [][2]int
-	first []int // per window: the index of its first place
+	first []int  // per window: the index of its first place
+	low   []byte // a window lowercased (mayFold)
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -895,16 +1034,22 @@ func (s *Scanner) scanAtNames(r *Rule, str string, pos []int32) []Match {
 // its places in one window of str (ending at b): what the expression
 // finds over the window, as every match starts at a place (found left to
 // right, each after the previous one's end, so a place inside a match is
-// skipped). The bytes before a place are not read: the places kept say
+// skipped; a place whose lines, as far as a match can reach (lineBound),
+// lack the literals every match holds is passed by). The bytes before a place are not read: the places kept say
 // what the expression reads there (a word boundary before a word byte is
 // a byte not a word byte or none, as at a text's start). It reports cut
 // when a match reaches the window's end before the text's (the window
 // may have cut it: Scan then runs the rule on the whole text).
-func (s *Scanner) scanAtPlaces(r *Rule, str string, b int, pos []int32, found []Match) (_ []Match, cut bool) {
+func (s *Scanner) scanAtPlaces(r *Rule, str string, b int, pos []int32, found []Match, low *[]byte) (_ []Match, cut bool) {
 	end := 0
 	for _, p32 := range pos {
 		p := int(p32)
 		if p < end {
+			continue
+		}
+		// The lines a match from p can reach: without the literals every
+		// match holds, no match starts at p.
+		if lb := lineBound(str, p, b, r.lines); lb < b && (!r.mayMatch(str[p:lb]) || !r.mayFold(str[p:lb], low)) {
 			continue
 		}
 		m := r.atPlace.FindStringSubmatchIndex(str[p:b])
@@ -925,6 +1070,24 @@ func (s *Scanner) scanAtPlaces(r *Rule, str string, b int, pos []int32, found []
 		}
 	}
 	return found, false
+}
+
+// lineBound is how far a match from p that holds at most lines '\n'
+// bytes can reach, at most b: just past the lines+1'th '\n' from p (the
+// match ends before it: that '\n' is at most the byte after the match,
+// which \b, \B and \z read), or b.
+func lineBound(str string, p, b, lines int) int {
+	if lines < 0 {
+		return b
+	}
+	for n := 0; n <= lines; n++ {
+		i := strings.IndexByte(str[p:b], '\n')
+		if i < 0 {
+			return b
+		}
+		p += i + 1
+	}
+	return p
 }
 
 // maxNameValue bounds what an anchored "name = value" match is looked for
@@ -1293,7 +1456,7 @@ func (s *Scanner) Scan(text []byte, fn func(Match)) {
 		whole := false
 	windows:
 		for wi, w := range sc.wins {
-			if !s.oneByOne && (!r.mayMatch(str[w[0]:w[1]]) || !r.mayRun(str[w[0]:w[1]])) {
+			if !s.oneByOne && (!r.mayMatch(str[w[0]:w[1]]) || !r.mayRun(str[w[0]:w[1]]) || !r.mayFold(str[w[0]:w[1]], &sc.low)) {
 				continue
 			}
 			if r.atPlace != nil && !s.oneByOne {
@@ -1302,7 +1465,7 @@ func (s *Scanner) Scan(text []byte, fn func(Match)) {
 					last = sc.first[wi+1]
 				}
 				var cut bool
-				if found, cut = s.scanAtPlaces(r, str, w[1], sc.pos[ri][sc.first[wi]:last], found); cut {
+				if found, cut = s.scanAtPlaces(r, str, w[1], sc.pos[ri][sc.first[wi]:last], found, &sc.low); cut {
 					whole = true
 					break windows
 				}
