@@ -753,6 +753,9 @@ func (e *Engine) checkLinesPiped(f *model.File, rd *jsonl.Reader, grew func() bo
 					b.recs = append(b.recs, rec)
 				}
 				close(b.decoded)
+				// The goroutine running the line rules may wait for this
+				// batch: it gets this P now, not when a time slice ends.
+				runtime.Gosched()
 			}
 		}()
 	}
