@@ -70,6 +70,8 @@ type Graph struct {
 	// From on (msg, -1: none): one map for the reader's index (byUUID)
 	// and the file rules' (FirstWith, LastWith).
 	ids map[string]uuidAt
+	// repeats counts the records whose uuid an earlier record has.
+	repeats int
 	// order holds, per uuid in first-seen order (JavaScript Map order),
 	// the index of the line kept for it (byUUID's).
 	order  []int32
@@ -178,6 +180,10 @@ func (g *Graph) FirstWith(uuid string) int {
 	return -1
 }
 
+// Repeats is the number of records whose uuid an earlier record of the
+// file has (of any type): those where FirstWith is not their own index.
+func (g *Graph) Repeats() int { return g.repeats }
+
 // LastWith returns the index of the last record (of any type) with uuid,
 // or -1.
 func (g *Graph) LastWith(uuid string) int {
@@ -214,6 +220,8 @@ func BuildSize(recs []*entry.Record, size int64) *Graph {
 		a, ok := g.ids[r.UUID]
 		if !ok {
 			a = uuidAt{first: int32(i), msg: -1}
+		} else {
+			g.repeats++
 		}
 		a.last = int32(i)
 		g.ids[r.UUID] = a

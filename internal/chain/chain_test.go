@@ -193,6 +193,12 @@ func TestFirstAndLastWith(t *testing.T) {
 			t.Errorf("%q: first %d last %d, want %d %d", c.uuid, f, l, c.first, c.last)
 		}
 	}
+	if n := g.Repeats(); n != 1 {
+		t.Errorf("Repeats = %d, want 1 (the second a)", n)
+	}
+	if n := Build(recs("a< user", "b<a assistant", "< summary", "< summary")).Repeats(); n != 0 {
+		t.Errorf("Repeats without a repeated uuid = %d, want 0", n)
+	}
 }
 
 // TestBuildSizeBound: a file over BigFile is loaded from its last
