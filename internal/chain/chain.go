@@ -70,8 +70,10 @@ type Graph struct {
 	// From on (msg, -1: none): one map for the reader's index (byUUID)
 	// and the file rules' (FirstWith, LastWith).
 	ids map[string]uuidAt
-	// repeats counts the records whose uuid an earlier record has.
+	// repeats counts the records whose uuid an earlier record has; last
+	// marks, per record, the last one with its uuid (LastWith's).
 	repeats int
+	last    []bool
 	// order holds, per uuid in first-seen order (JavaScript Map order),
 	// the index of the line kept for it (byUUID's).
 	order  []int32
@@ -95,6 +97,9 @@ type Graph struct {
 	// not parse), once a leaf or a bridge asked for one.
 	ms     []int64
 	msOnce sync.Once
+	// lastPrompt is LastPromptLeaf, found once (each resume walk asks).
+	lastPrompt     string
+	lastPromptOnce sync.Once
 	// memo holds what Memo computed from the graph for its users.
 	memo map[any]*memoCell
 }
@@ -184,6 +189,10 @@ func (g *Graph) FirstWith(uuid string) int {
 // file has (of any type): those where FirstWith is not their own index.
 func (g *Graph) Repeats() int { return g.repeats }
 
+// IsLast reports whether record i has a uuid and is the last record with
+// it: whether LastWith(Records[i].UUID) is i, without a lookup.
+func (g *Graph) IsLast(i int) bool { return g.last[i] }
+
 // LastWith returns the index of the last record (of any type) with uuid,
 // or -1.
 func (g *Graph) LastWith(uuid string) int {
@@ -212,7 +221,7 @@ func Build(recs []*entry.Record) *Graph { return BuildSize(recs, 0) }
 // file over BigFile is not counted).
 func BuildSize(recs []*entry.Record, size int64) *Graph {
 	g := &Graph{Records: recs, ids: make(map[string]uuidAt, len(recs)), parent: make([]string, len(recs)),
-		kept: make([]bool, len(recs)), up: make([]int32, len(recs))}
+		kept: make([]bool, len(recs)), up: make([]int32, len(recs)), last: make([]bool, len(recs))}
 	for i, r := range recs {
 		if r.UUID == "" {
 			continue
@@ -222,8 +231,10 @@ func BuildSize(recs []*entry.Record, size int64) *Graph {
 			a = uuidAt{first: int32(i), msg: -1}
 		} else {
 			g.repeats++
+			g.last[a.last] = false
 		}
 		a.last = int32(i)
+		g.last[i] = true
 		g.ids[r.UUID] = a
 	}
 	var bridge map[string]string
@@ -488,12 +499,15 @@ func (g *Graph) resumeLeaf() int {
 // LastPromptLeaf is the leafUuid of the file's last last-prompt line that
 // has one ("" when none).
 func (g *Graph) LastPromptLeaf() string {
-	for i := len(g.Records) - 1; i >= 0; i-- {
-		if r := g.Records[i]; r.Type == "last-prompt" && r.Rare != nil && r.LeafUUID != "" {
-			return r.LeafUUID
+	g.lastPromptOnce.Do(func() {
+		for i := len(g.Records) - 1; i >= 0; i-- {
+			if r := g.Records[i]; r.Type == "last-prompt" && r.Rare != nil && r.LeafUUID != "" {
+				g.lastPrompt = r.LeafUUID
+				return
+			}
 		}
-	}
-	return ""
+	})
+	return g.lastPrompt
 }
 
 // AgentLeaf is the leaf of subagent agentID's transcript: the latest of its

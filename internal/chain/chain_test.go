@@ -193,6 +193,11 @@ func TestFirstAndLastWith(t *testing.T) {
 			t.Errorf("%q: first %d last %d, want %d %d", c.uuid, f, l, c.first, c.last)
 		}
 	}
+	for i, want := range []bool{false, true, true, true} {
+		if g.IsLast(i) != want {
+			t.Errorf("IsLast(%d) = %v, want %v", i, !want, want)
+		}
+	}
 	if n := g.Repeats(); n != 1 {
 		t.Errorf("Repeats = %d, want 1 (the second a)", n)
 	}
