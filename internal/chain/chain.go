@@ -6,10 +6,11 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ccvet/ccvet/internal/entry"
-	"github.com/ccvet/ccvet/internal/memo"
 )
 
 // The reader (Claude Code 2.1.x, loadTranscriptFile and buildConversationChain)
@@ -69,37 +70,88 @@ type Graph struct {
 	// From on (msg, -1: none): one map for the reader's index (byUUID)
 	// and the file rules' (FirstWith, LastWith).
 	ids map[string]uuidAt
+	// repeats counts the records whose uuid an earlier record has; last
+	// marks, per record, the last one with its uuid (LastWith's).
+	repeats int
+	last    []bool
 	// order holds, per uuid in first-seen order (JavaScript Map order),
 	// the index of the line kept for it (byUUID's).
 	order  []int32
 	parent []string // per record: parent after the progress bridge ("" = none)
 	// up is, per record, the index byUUID gives its parent (after the
 	// bridge and the preserved-segment relinking), or -1.
-	up    []int32
-	kept  []bool // per record: the line the reader keeps for its uuid
+	up   []int32
+	kept []bool // per record: the line the reader keeps for its uuid
+
+	// What is derived on demand: the file rules of one large file run at
+	// once (several goroutines), so each piece is made once, safely, and
+	// never changed after. mu guards convs, agents and memo.
+	mu    sync.Mutex
 	convs map[convKey]*Conversation
 	// childless, main and resume are ChildlessLeaf()+2, MainLeaf()+2 and
-	// ResumeLeaf()+2 once known (0: not yet); agents holds AgentLeaf by
-	// agent id.
-	childless, main, resume int
+	// ResumeLeaf()+2 once known (0: not yet; two callers at once may both
+	// work one out, the same); agents holds AgentLeaf by agent id.
+	childless, main, resume atomic.Int32
 	agents                  map[string]int
 	// ms holds each record's timestamp in ms (noTime: none, or it does
 	// not parse), once a leaf or a bridge asked for one.
-	ms []int64
+	ms     []int64
+	msOnce sync.Once
+	// lastPrompt is LastPromptLeaf, found once (each resume walk asks).
+	lastPrompt     string
+	lastPromptOnce sync.Once
 	// memo holds what Memo computed from the graph for its users.
-	memo memo.Table
+	memo map[any]*memoCell
+}
+
+// memoCell is one value of Graph.Memo: computed once, by the first caller;
+// the others wait for it.
+type memoCell struct {
+	once sync.Once
+	done atomic.Bool
+	v    any
 }
 
 // Memo returns what compute gives for key, computing it on the first call
 // only: what the graph's users derive from it (a reader's resume) lives as
-// long as the graph and no longer. Like the graph, not for concurrent use.
-func (g *Graph) Memo(key any, compute func() any) any { return g.memo.Get(key, compute) }
+// long as the graph and no longer. Safe for concurrent use: a caller asking
+// for a key being computed waits for it (compute may ask for other keys).
+func (g *Graph) Memo(key any, compute func() any) any {
+	g.mu.Lock()
+	c := g.memo[key]
+	if c == nil {
+		if g.memo == nil {
+			g.memo = map[any]*memoCell{}
+		}
+		c = new(memoCell)
+		g.memo[key] = c
+	}
+	g.mu.Unlock()
+	c.once.Do(func() {
+		c.v = compute()
+		c.done.Store(true)
+	})
+	return c.v
+}
 
 // Memoizes reports whether Memo kept anything.
-func (g *Graph) Memoizes() bool { return g.memo.Len() > 0 }
+func (g *Graph) Memoizes() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return len(g.memo) > 0
+}
 
-// Memoized returns what Memo kept for key, if anything.
-func (g *Graph) Memoized(key any) (any, bool) { return g.memo.Lookup(key) }
+// Memoized returns what Memo kept for key, if anything (not what is still
+// being computed).
+func (g *Graph) Memoized(key any) (any, bool) {
+	g.mu.Lock()
+	c := g.memo[key]
+	g.mu.Unlock()
+	if c == nil || !c.done.Load() {
+		return nil, false
+	}
+	return c.v, true
+}
 
 // uuidAt is where a uuid is (see Graph.ids): first and last are -1 for
 // "" (which only a message line without a uuid puts in the map).
@@ -133,6 +185,14 @@ func (g *Graph) FirstWith(uuid string) int {
 	return -1
 }
 
+// Repeats is the number of records whose uuid an earlier record of the
+// file has (of any type): those where FirstWith is not their own index.
+func (g *Graph) Repeats() int { return g.repeats }
+
+// IsLast reports whether record i has a uuid and is the last record with
+// it: whether LastWith(Records[i].UUID) is i, without a lookup.
+func (g *Graph) IsLast(i int) bool { return g.last[i] }
+
 // LastWith returns the index of the last record (of any type) with uuid,
 // or -1.
 func (g *Graph) LastWith(uuid string) int {
@@ -161,7 +221,7 @@ func Build(recs []*entry.Record) *Graph { return BuildSize(recs, 0) }
 // file over BigFile is not counted).
 func BuildSize(recs []*entry.Record, size int64) *Graph {
 	g := &Graph{Records: recs, ids: make(map[string]uuidAt, len(recs)), parent: make([]string, len(recs)),
-		kept: make([]bool, len(recs)), up: make([]int32, len(recs))}
+		kept: make([]bool, len(recs)), up: make([]int32, len(recs)), last: make([]bool, len(recs))}
 	for i, r := range recs {
 		if r.UUID == "" {
 			continue
@@ -169,8 +229,12 @@ func BuildSize(recs []*entry.Record, size int64) *Graph {
 		a, ok := g.ids[r.UUID]
 		if !ok {
 			a = uuidAt{first: int32(i), msg: -1}
+		} else {
+			g.repeats++
+			g.last[a.last] = false
 		}
 		a.last = int32(i)
+		g.last[i] = true
 		g.ids[r.UUID] = a
 	}
 	var bridge map[string]string
@@ -300,18 +364,19 @@ func (g *Graph) ParentIndex(i int) int { return int(g.up[i]) }
 
 // time returns record i's timestamp in ms, or noTime.
 func (g *Graph) time(i int) int64 {
-	if g.ms == nil {
-		g.ms = make([]int64, len(g.Records))
+	g.msOnce.Do(func() {
+		ms := make([]int64, len(g.Records))
 		for k, r := range g.Records {
-			g.ms[k] = noTime
+			ms[k] = noTime
 			if !g.kept[k] {
 				continue // only kept messages are ever asked for
 			}
 			if t, ok := millis(r.Timestamp); ok {
-				g.ms[k] = t
+				ms[k] = t
 			}
 		}
-	}
+		g.ms = ms
+	})
 	return g.ms[i]
 }
 
@@ -347,10 +412,10 @@ func (g *Graph) latest(pred func(i int) bool) int {
 // MainLeaf is the leaf a resume of the main conversation starts from: the
 // latest non-sidechain message. -1 if there is none.
 func (g *Graph) MainLeaf() int {
-	if g.main == 0 {
-		g.main = g.latest(func(i int) bool { return !g.Records[i].IsSidechain }) + 2
+	if g.main.Load() == 0 {
+		g.main.Store(int32(g.latest(func(i int) bool { return !g.Records[i].IsSidechain }) + 2))
 	}
-	return g.main - 2
+	return int(g.main.Load()) - 2
 }
 
 // ChildlessLeaf is the leaf 2.1.110 resumes from: of the kept messages no
@@ -360,10 +425,10 @@ func (g *Graph) MainLeaf() int {
 // written later in the file but dated earlier wins). -1 if there is none
 // (the reader says "No conversation found").
 func (g *Graph) ChildlessLeaf() int {
-	if g.childless == 0 {
-		g.childless = g.childlessLeaf() + 2
+	if g.childless.Load() == 0 {
+		g.childless.Store(int32(g.childlessLeaf() + 2))
 	}
-	return g.childless - 2
+	return int(g.childless.Load()) - 2
 }
 
 func (g *Graph) childlessLeaf() int {
@@ -411,10 +476,10 @@ func (g *Graph) hasChildren() []bool {
 // dated earlier wins; so does the later of two with one timestamp). -1 if
 // there is none (MainLeaf is then the reader's).
 func (g *Graph) ResumeLeaf() int {
-	if g.resume == 0 {
-		g.resume = g.resumeLeaf() + 2
+	if g.resume.Load() == 0 {
+		g.resume.Store(int32(g.resumeLeaf() + 2))
 	}
-	return g.resume - 2
+	return int(g.resume.Load()) - 2
 }
 
 func (g *Graph) resumeLeaf() int {
@@ -434,18 +499,24 @@ func (g *Graph) resumeLeaf() int {
 // LastPromptLeaf is the leafUuid of the file's last last-prompt line that
 // has one ("" when none).
 func (g *Graph) LastPromptLeaf() string {
-	for i := len(g.Records) - 1; i >= 0; i-- {
-		if r := g.Records[i]; r.Type == "last-prompt" && r.Rare != nil && r.LeafUUID != "" {
-			return r.LeafUUID
+	g.lastPromptOnce.Do(func() {
+		for i := len(g.Records) - 1; i >= 0; i-- {
+			if r := g.Records[i]; r.Type == "last-prompt" && r.Rare != nil && r.LeafUUID != "" {
+				g.lastPrompt = r.LeafUUID
+				return
+			}
 		}
-	}
-	return ""
+	})
+	return g.lastPrompt
 }
 
 // AgentLeaf is the leaf of subagent agentID's transcript: the latest of its
 // sidechain messages that none of them names as parent. -1 if there is none.
 func (g *Graph) AgentLeaf(agentID string) int {
-	if leaf, ok := g.agents[agentID]; ok {
+	g.mu.Lock()
+	leaf, ok := g.agents[agentID]
+	g.mu.Unlock()
+	if ok {
 		return leaf
 	}
 	mine := func(i int) bool {
@@ -460,7 +531,9 @@ func (g *Graph) AgentLeaf(agentID string) int {
 			parent[g.up[i]] = true
 		}
 	}
-	leaf := g.latest(func(i int) bool { return mine(i) && !parent[i] })
+	leaf = g.latest(func(i int) bool { return mine(i) && !parent[i] })
+	g.mu.Lock()
+	defer g.mu.Unlock()
 	if g.agents == nil {
 		g.agents = map[string]int{}
 	}
@@ -526,20 +599,30 @@ func (g *Graph) Rebuild(leaf int) *Conversation { return g.RebuildWith(leaf, Opt
 // conversation is kept and given again for the same leaf and options, or
 // for options that would not change it (no bridge was looked for, no
 // parallel group is in a different order by time and by file): it must not
-// be changed. A Graph is not for concurrent use.
+// be changed. Two callers at once may both rebuild it: they get the same
+// conversation, the first one kept.
 func (g *Graph) RebuildWith(leaf int, opt Options) *Conversation {
-	if c, ok := g.convs[convKey{leaf, opt}]; ok {
+	g.mu.Lock()
+	c, ok := g.convs[convKey{leaf, opt}]
+	g.mu.Unlock()
+	if ok {
 		return c
 	}
-	c := g.rebuild(leaf, opt)
+	c = g.rebuild(leaf, opt)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if k, ok := g.convs[convKey{leaf, opt}]; ok {
+		return k
+	}
 	if g.convs == nil {
 		g.convs = map[convKey]*Conversation{}
 	}
 	for _, b := range []bool{false, true} {
 		for _, f := range []bool{false, true} {
 			o := Options{Bridge: b, FileOrder: f}
-			if o == opt || ((b == opt.Bridge || len(c.Bridges) == 0) && (f == opt.FileOrder || !c.ordered)) {
-				g.convs[convKey{leaf, o}] = c
+			k := convKey{leaf, o}
+			if _, ok := g.convs[k]; !ok && (o == opt || ((b == opt.Bridge || len(c.Bridges) == 0) && (f == opt.FileOrder || !c.ordered))) {
+				g.convs[k] = c
 			}
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/ccvet/ccvet/internal/entry"
@@ -191,6 +193,17 @@ func TestFirstAndLastWith(t *testing.T) {
 			t.Errorf("%q: first %d last %d, want %d %d", c.uuid, f, l, c.first, c.last)
 		}
 	}
+	for i, want := range []bool{false, true, true, true} {
+		if g.IsLast(i) != want {
+			t.Errorf("IsLast(%d) = %v, want %v", i, !want, want)
+		}
+	}
+	if n := g.Repeats(); n != 1 {
+		t.Errorf("Repeats = %d, want 1 (the second a)", n)
+	}
+	if n := Build(recs("a< user", "b<a assistant", "< summary", "< summary")).Repeats(); n != 0 {
+		t.Errorf("Repeats without a repeated uuid = %d, want 0", n)
+	}
 }
 
 // TestBuildSizeBound: a file over BigFile is loaded from its last
@@ -214,5 +227,59 @@ func TestBuildSizeBound(t *testing.T) {
 	rs[4].Offset = BigFile + 1
 	if g := Build(rs); g.From != 2 {
 		t.Errorf("Build, last line at %d: loads from record %d, want 2", rs[4].Offset, g.From)
+	}
+}
+
+// TestConcurrentUse: what a Graph derives on demand (leaves, timestamps,
+// conversations, Memo) is made safely when several goroutines ask at once
+// (the file rules of one large file run together; run with -race), each
+// Memo value once, and every answer is the one a lone caller gets.
+func TestConcurrentUse(t *testing.T) {
+	specs := []string{"z< user t=00", "a<c user t=01", "b<a assistant m=1 t=02 tu=X", "c<b user t=03",
+		"r< user sc a=x t=04", "s<r assistant sc a=x m=2 t=05", "rX<b user tr=X t=06", "d<x user t=09"}
+	type answer struct {
+		main, childless, resume, agent int
+		convs                          []string
+	}
+	ask := func(g *Graph) answer {
+		a := answer{main: g.MainLeaf(), childless: g.ChildlessLeaf(), resume: g.ResumeLeaf(), agent: g.AgentLeaf("x")}
+		for _, leaf := range []int{a.main, a.childless, a.resume, a.agent} {
+			for _, o := range []Options{{}, {Bridge: true}, {FileOrder: true}, {Bridge: true, FileOrder: true}} {
+				a.convs = append(a.convs, uuids(g, g.RebuildWith(leaf, o)))
+			}
+		}
+		return a
+	}
+	want := ask(Build(recs(specs...)))
+	for range 20 {
+		g := Build(recs(specs...))
+		var computed atomic.Int32
+		got := make([]answer, 4)
+		memo := make([]any, 4)
+		var wg sync.WaitGroup
+		for k := range got {
+			wg.Go(func() {
+				memo[k] = g.Memo("k", func() any {
+					computed.Add(1)
+					return g.Memo("inner", func() any { return new(int) })
+				})
+				got[k] = ask(g)
+			})
+		}
+		wg.Wait()
+		for k := range got {
+			if !reflect.DeepEqual(got[k], want) {
+				t.Fatalf("goroutine %d: %+v, want %+v", k, got[k], want)
+			}
+			if memo[k] != memo[0] {
+				t.Fatalf("goroutine %d got another Memo value", k)
+			}
+		}
+		if n := computed.Load(); n != 1 {
+			t.Fatalf("Memo computed %d times, want once", n)
+		}
+		if v, ok := g.Memoized("k"); !ok || v != memo[0] || !g.Memoizes() {
+			t.Fatalf("Memoized(k) = %v, %v", v, ok)
+		}
 	}
 }

@@ -63,7 +63,9 @@ func Build(recs []*entry.Record, lines bool) *Digest {
 			odd = append(odd, oddAt{r.UUID, int32(i)})
 		}
 	}
-	slices.SortFunc(canon, func(a, b at) int {
+	// Canonical uuids are random: their first 16 bits spread them over
+	// buckets of a few each.
+	bucketSort(canon, 1<<16, func(a at) int { return int(a.k.hi >> 48) }, func(a, b at) int {
 		if c := cmpKey(a.k, b.k); c != 0 {
 			return c
 		}
@@ -121,7 +123,33 @@ func Build(recs []*entry.Record, lines bool) *Digest {
 		}
 		d.arena = string(arena)
 	}
-	slices.SortFunc(d.tools, func(a, b tool) int {
+	// Tool ids share a prefix ("toolu_01"), then are random: the two
+	// bytes after what they all share spread them over buckets (a byte
+	// past an id's end counts as 0, a byte b as b+1: the buckets are in
+	// the ids' order).
+	pre := 0
+	if len(d.tools) > 0 {
+		first := d.id(d.tools[0])
+		pre = len(first)
+		for _, t := range d.tools[1:] {
+			id := d.id(t)
+			n := 0
+			for n < pre && n < len(id) && id[n] == first[n] {
+				n++
+			}
+			pre = n
+		}
+	}
+	byteAt := func(id string, i int) int {
+		if i < len(id) {
+			return int(id[i]) + 1
+		}
+		return 0
+	}
+	bucketSort(d.tools, 257*257, func(t tool) int {
+		id := d.id(t)
+		return byteAt(id, pre)*257 + byteAt(id, pre+1)
+	}, func(a, b tool) int {
 		if c := strings.Compare(d.id(a), d.id(b)); c != 0 {
 			return c
 		}
@@ -134,6 +162,54 @@ func Build(recs []*entry.Record, lines bool) *Digest {
 		}
 	}
 	return d
+}
+
+// bucketSort sorts s by cmp (a total order, but for elements that are
+// alike) when bucket, in [0, n), is monotone in that order: one counting
+// pass, the elements moved to their buckets in place, then each bucket
+// sorted. Where bucket spreads the elements, it is linear; at worst it is
+// one sort.
+func bucketSort[T any](s []T, n int, bucket func(T) int, cmp func(a, b T) int) {
+	if len(s) < 1024 {
+		slices.SortFunc(s, cmp)
+		return
+	}
+	start := make([]int32, n+1)
+	for _, x := range s {
+		start[bucket(x)+1]++
+	}
+	for b := 1; b <= n; b++ {
+		start[b] += start[b-1]
+	}
+	next := slices.Clone(start[:n])
+	for b := range n {
+		for next[b] < start[b+1] {
+			// Swap what is at the head of bucket b to where it goes,
+			// until what comes back belongs here.
+			x := s[next[b]]
+			t := bucket(x)
+			if t == b {
+				next[b]++
+				continue
+			}
+			s[next[b]], s[next[t]] = s[next[t]], x
+			next[t]++
+		}
+	}
+	for b := range n {
+		if lo, hi := start[b], start[b+1]; hi-lo > 1 {
+			part := s[lo:hi]
+			if len(part) <= 8 {
+				for i := 1; i < len(part); i++ {
+					for j := i; j > 0 && cmp(part[j], part[j-1]) < 0; j-- {
+						part[j], part[j-1] = part[j-1], part[j]
+					}
+				}
+				continue
+			}
+			slices.SortFunc(part, cmp)
+		}
+	}
 }
 
 // Compact drops what only the checks at the file's close need (Last).

@@ -1,8 +1,10 @@
 package digest
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -93,6 +95,82 @@ func TestDigest(t *testing.T) {
 	}
 }
 
+// TestBuildMany: a digest of enough records to be sorted by buckets
+// (bucketSort) holds its keys and tool ids in the order one sort gives,
+// whatever they look like: random and sequential uuids, repeated ones,
+// tool ids with and without a shared prefix, shorter than it, empty.
+func TestBuildMany(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, prefix := range []string{"toolu_01", ""} {
+		var recs []*entry.Record
+		for i := range 5000 {
+			var u string
+			switch i % 5 {
+			case 0:
+				u = fmt.Sprintf("00000000-0000-4000-8000-%012x", i%700) // sequential, repeated
+			case 1:
+				u = fmt.Sprintf("%08x-%04x-4%03x-%04x-%012x", rng.Uint32(), rng.Uint32()&0xffff, rng.Uint32()&0xfff,
+					0x8000|rng.Uint32()&0x3fff, rng.Uint64()&0xffffffffffff)
+			case 2:
+				u = fmt.Sprintf("ffff%04x-0000-4000-8000-000000000000", rng.IntN(3)) // one bucket
+			case 3:
+				u = "odd-" + fmt.Sprint(i%50)
+			}
+			var tools []string
+			switch i % 7 {
+			case 0:
+				tools = append(tools, prefix+fmt.Sprintf("%x", rng.Uint64()))
+			case 1:
+				tools = append(tools, prefix+fmt.Sprint(i%3)) // short, repeated
+			case 2:
+				tools = append(tools, prefix, prefix+"Z"+fmt.Sprint(i%11))
+			case 3:
+				if prefix == "" {
+					tools = append(tools, "", "call_"+fmt.Sprint(i))
+				}
+			}
+			recs = append(recs, rec(i+1, u, tools...))
+		}
+		d := Build(recs, false)
+		var keys []key
+		last := map[key]int32{}
+		var ids []tool
+		for i, r := range recs {
+			if k, ok := parse(r.UUID); ok {
+				keys = append(keys, k)
+				last[k] = int32(i)
+			}
+		}
+		slices.SortFunc(keys, cmpKey)
+		keys = slices.Compact(keys)
+		if !slices.Equal(d.keys, keys) {
+			t.Fatalf("prefix %q: %d keys, want %d, or out of order", prefix, len(d.keys), len(keys))
+		}
+		for i, k := range d.keys {
+			if d.last[i] != last[k] {
+				t.Fatalf("prefix %q: last of %s = %d, want %d", prefix, format(k), d.last[i], last[k])
+			}
+		}
+		ids = append(ids, d.tools...)
+		slices.SortStableFunc(ids, func(a, b tool) int {
+			if c := strings.Compare(d.id(a), d.id(b)); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.owner, b.owner)
+		})
+		if !slices.Equal(d.tools, ids) {
+			t.Fatalf("prefix %q: tools out of order", prefix)
+		}
+		for _, r := range recs {
+			for _, tu := range r.ToolUses() {
+				if !d.HasTool(tu.ID) {
+					t.Fatalf("prefix %q: HasTool(%q) false", prefix, tu.ID)
+				}
+			}
+		}
+	}
+}
+
 func TestUnion(t *testing.T) {
 	a := Build([]*entry.Record{rec(1, "00000000-0000-4000-8000-000000000002", "t2", "t1"), rec(2, "odd")}, false)
 	b := Build([]*entry.Record{rec(1, "00000000-0000-4000-8000-000000000001", "t1"), rec(2, "odd", "")}, false)
@@ -167,6 +245,56 @@ func TestParseEveryByte(t *testing.T) {
 				}
 			}
 			b[pos] = orig
+		}
+	}
+}
+
+// largeRecords is one long session's records: 180,000 entries with random
+// (version 4) uuids, a quarter of them holding a tool_use with a random id,
+// about the 500 MB real-shaped transcript of bench/bench.sh.
+func largeRecords() []*entry.Record {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	recs := make([]*entry.Record, 180_000)
+	for i := range recs {
+		u := fmt.Sprintf("%08x-%04x-4%03x-%04x-%012x", rng.Uint32(), rng.Uint32()&0xffff, rng.Uint32()&0xfff,
+			0x8000|rng.Uint32()&0x3fff, rng.Uint64()&0xffffffffffff)
+		var tools []string
+		if i%4 == 1 {
+			id := []byte("toolu_01")
+			for range 22 {
+				id = append(id, letters[rng.IntN(len(letters))])
+			}
+			tools = append(tools, string(id))
+		}
+		recs[i] = rec(i+1, u, tools...)
+	}
+	return recs
+}
+
+// BenchmarkBuildLarge digests largeRecords.
+func BenchmarkBuildLarge(b *testing.B) {
+	recs := largeRecords()
+	b.ReportAllocs()
+	for b.Loop() {
+		Build(recs, false)
+	}
+}
+
+// BenchmarkHasToolLarge looks every tool id of largeRecords up in their
+// digest, in file order (what unmatched-tool-result's Keeps does for the
+// results of a file).
+func BenchmarkHasToolLarge(b *testing.B) {
+	recs := largeRecords()
+	d := Build(recs, false)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, r := range recs {
+			for _, t := range r.ToolUses() {
+				if !d.HasTool(t.ID) {
+					b.Fatal("not found")
+				}
+			}
 		}
 	}
 }

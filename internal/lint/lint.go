@@ -149,6 +149,13 @@ func New(opts Options) (*Engine, error) {
 type collector struct {
 	e   *Engine
 	out []finding.Finding
+
+	// While the file rules of one file run at once (see checkAndClose),
+	// what they report is kept by rule, in the order each reported it, and
+	// added to out in rule order when they are all done: out does not
+	// depend on which rule finished first.
+	mu     sync.Mutex
+	byRule map[string][]finding.Finding
 }
 
 func (c *collector) emit(f finding.Finding) {
@@ -161,7 +168,35 @@ func (c *collector) emit(f finding.Finding) {
 	if f.Severity == finding.Off {
 		return
 	}
-	c.out = append(c.out, f)
+	c.mu.Lock()
+	if c.byRule != nil {
+		c.byRule[f.Rule] = append(c.byRule[f.Rule], f)
+	} else {
+		c.out = append(c.out, f)
+	}
+	c.mu.Unlock()
+}
+
+// split starts keeping findings by rule; join adds them to out, rule by
+// rule in the given order, and ends it.
+func (c *collector) split() { c.byRule = map[string][]finding.Finding{} }
+
+func (c *collector) join(order []*rules.Rule) {
+	for _, r := range order {
+		c.out = append(c.out, c.byRule[r.ID]...)
+		delete(c.byRule, r.ID)
+	}
+	if len(c.byRule) > 0 { // reported for a rule that is not in the list: by id
+		ids := make([]string, 0, len(c.byRule))
+		for id := range c.byRule {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		for _, id := range ids {
+			c.out = append(c.out, c.byRule[id]...)
+		}
+	}
+	c.byRule = nil
 }
 
 // Run checks everything Discover found.
@@ -246,15 +281,15 @@ func (e *Engine) Run(found *layout.Result) *Result {
 	e.parallel(len(order), func(k int) {
 		i := order[k]
 		f := files[i]
-		pi := projectOf[i]
+		var p *model.Project
+		if pi := projectOf[i]; pi >= 0 {
+			p = projects[pi]
+		}
 		// A file of a small project keeps its records to the project's
 		// close: when its file rules ran resumes, it keeps its graph and
 		// them too, for the project rules that ask for them again.
-		e.checkFile(f, pi >= 0 && small[pi])
+		e.checkAndClose(f, cols[i], p, p != nil && small[projectOf[i]])
 		progress(f)
-		if pi >= 0 {
-			e.closeFile(projects[pi], f, small[pi])
-		}
 		if pi := projectOf[i]; pi >= 0 && remaining[pi].Add(-1) == 0 {
 			e.checkProject(projects[pi])
 		}
@@ -291,14 +326,77 @@ func (e *Engine) Run(found *layout.Result) *Result {
 	return res
 }
 
+// checkAndClose checks f (checkFile), whose findings go to c, and closes
+// it in its project p, if any (closeFile). The file rules of a file read
+// by checkLinesPiped (a large one: most of the run's time may be this one
+// file) run at once on the run's workers, beside its digest and the Keeps
+// checks of its close.
+func (e *Engine) checkAndClose(f *model.File, c *collector, p *model.Project, small bool) {
+	if !e.readFile(f) || f.Context {
+		if !f.Context {
+			e.fileRules(f, small)
+		}
+		if p != nil {
+			e.closeFile(p, f, small)
+		}
+		return
+	}
+	var tasks []func()
+	keep := false
+	if p != nil {
+		tasks = append(tasks, func() { keep = e.digestFile(p, f, small) })
+	}
+	for _, r := range e.rules {
+		if r.File != nil {
+			tasks = append(tasks, func() { r.File(r, f) })
+		}
+	}
+	c.split()
+	e.atOnce(tasks)
+	c.join(e.rules)
+	e.afterFileRules(f, small)
+	if p != nil {
+		e.thinFile(f, keep)
+	}
+}
+
+// atOnce runs tasks on up to the run's number of workers (this goroutine
+// and others), each task once, and returns when all are done.
+func (e *Engine) atOnce(tasks []func()) {
+	var next atomic.Int32
+	run := func() {
+		for {
+			i := int(next.Add(1)) - 1
+			if i >= len(tasks) {
+				return
+			}
+			tasks[i]()
+		}
+	}
+	var wg sync.WaitGroup
+	for range min(e.jobs(), len(tasks)) - 1 {
+		wg.Go(run)
+	}
+	run()
+	wg.Wait()
+}
+
 // closeFile digests a transcript whose file rules are done, and lets it
 // drop the records no project rule needs (see rules.Rule.Keeps): from then
 // until its project's rules have run it holds its digest, its store
 // records and, only when a project rule may report on it, all its records.
 // A file of a small project (see ThinFrom) keeps all its records.
 func (e *Engine) closeFile(p *model.Project, f *model.File, small bool) {
+	e.thinFile(f, e.digestFile(p, f, small))
+}
+
+// digestFile is the first part of closeFile: it gives f its digest and
+// reports whether f keeps every record (a project rule may report on it,
+// or its project is small). It reads f's records and digest only (and
+// adds to f.Asks): it may run while f's file rules do.
+func (e *Engine) digestFile(p *model.Project, f *model.File, small bool) (keep bool) {
 	f.Digest = digest.Build(f.Records, rules.DigestLines(f))
-	keep := e.whole || small
+	keep = e.whole || small
 	for _, r := range e.rules {
 		if r.Project != nil && (r.Keeps == nil || r.Keeps(r, p, f)) {
 			keep = true
@@ -306,6 +404,11 @@ func (e *Engine) closeFile(p *model.Project, f *model.File, small bool) {
 		}
 	}
 	f.Digest.Compact()
+	return keep
+}
+
+// thinFile is the rest of closeFile, once f's file rules are done.
+func (e *Engine) thinFile(f *model.File, keep bool) {
 	if keep {
 		f.Asks = nil
 		return
@@ -430,19 +533,36 @@ func (e *Engine) open(f *model.File) (rc io.ReadCloser, grew func() bool, err er
 // checkFile reads f and runs the file rules; keepGraph: a graph holding
 // resumes is kept (see model.File.GraphMemoizes), else it is dropped.
 func (e *Engine) checkFile(f *model.File, keepGraph bool) {
-	if f.Kind == layout.Todos {
-		e.checkDoc(f)
-	} else {
-		e.checkLines(f)
-	}
+	e.readFile(f)
 	if f.Context {
 		return // read for its records only (see checkLines)
 	}
+	e.fileRules(f, keepGraph)
+}
+
+// readFile reads f's lines or document; it reports whether f was read by
+// checkLinesPiped.
+func (e *Engine) readFile(f *model.File) (piped bool) {
+	if f.Kind == layout.Todos {
+		e.checkDoc(f)
+		return false
+	}
+	return e.checkLines(f)
+}
+
+// fileRules runs the file rules over f, one after the other, then
+// afterFileRules.
+func (e *Engine) fileRules(f *model.File, keepGraph bool) {
 	for _, r := range e.rules {
 		if r.File != nil {
 			r.File(r, f)
 		}
 	}
+	e.afterFileRules(f, keepGraph)
+}
+
+// afterFileRules lets go of what only f's file rules read.
+func (e *Engine) afterFileRules(f *model.File, keepGraph bool) {
 	if !keepGraph || !f.GraphMemoizes() {
 		f.DropGraph()
 	}
@@ -453,11 +573,12 @@ func (e *Engine) checkFile(f *model.File, keepGraph bool) {
 	}
 }
 
-func (e *Engine) checkLines(f *model.File) {
+// checkLines reads the lines of f; it reports whether checkLinesPiped did.
+func (e *Engine) checkLines(f *model.File) (piped bool) {
 	rc, grew, err := e.open(f)
 	if err != nil {
 		e.unreadable(f, 0, err)
-		return
+		return false
 	}
 	defer rc.Close()
 	rd := jsonl.NewReader(rc)
@@ -470,7 +591,7 @@ func (e *Engine) checkLines(f *model.File) {
 	sniffed := f.InLayout || f.Kind != layout.Transcript
 	if sniffed && f.Size >= pipeMin && e.jobs() > 1 && !f.Stdin && !e.opts.Reference {
 		e.checkLinesPiped(f, rd, grew)
-		return
+		return true
 	}
 	tree := trees.Get().(*jsontree.Tree)
 	defer func() {
@@ -518,6 +639,7 @@ func (e *Engine) checkLines(f *model.File) {
 		}
 		e.lineDone(f, l, rec)
 	}
+	return false
 }
 
 // lineDone is the in-order part of a line's check: the file's counts, the
@@ -631,6 +753,9 @@ func (e *Engine) checkLinesPiped(f *model.File, rd *jsonl.Reader, grew func() bo
 					b.recs = append(b.recs, rec)
 				}
 				close(b.decoded)
+				// The goroutine running the line rules may wait for this
+				// batch: it gets this P now, not when a time slice ends.
+				runtime.Gosched()
 			}
 		}()
 	}

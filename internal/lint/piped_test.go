@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/rules"
 )
@@ -52,4 +53,49 @@ func TestPipedAgreement(t *testing.T) {
 		}
 	}
 	t.Logf("identical: %d findings", total)
+}
+
+// TestCollectorByRule: while a file's rules run at once, what each reports
+// is added in rule order, each rule's findings in the order it reported
+// them, whichever rule reported first.
+func TestCollectorByRule(t *testing.T) {
+	e, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []*rules.Rule
+	for _, r := range e.rules {
+		if r.File != nil && len(ids) < 3 {
+			ids = append(ids, r)
+		}
+	}
+	if len(ids) < 3 {
+		t.Skip("fewer than three file rules on by default")
+	}
+	f := func(r *rules.Rule, msg string) finding.Finding {
+		return finding.Finding{Rule: r.ID, Severity: r.Severity, Path: "p", Message: msg}
+	}
+	want := []finding.Finding{f(ids[0], "a1"), f(ids[0], "a2"), f(ids[1], "b1"), f(ids[2], "c1"), f(ids[2], "c2")}
+	for _, order := range [][]int{{0, 1, 2, 3, 4}, {3, 2, 0, 4, 1}, {4, 3, 2, 1, 0}} {
+		c := &collector{e: e, out: []finding.Finding{f(ids[1], "before")}}
+		c.split()
+		// Each rule's own findings keep their order: the later one of a
+		// rule is emitted after its earlier one whatever the interleaving.
+		seen := map[string]int{}
+		for _, k := range order {
+			r := want[k].Rule
+			var same []finding.Finding
+			for _, w := range want {
+				if w.Rule == r {
+					same = append(same, w)
+				}
+			}
+			c.emit(same[seen[r]])
+			seen[r]++
+		}
+		c.join(e.rules)
+		if got := c.out[1:]; !reflect.DeepEqual(got, want) || c.out[0].Message != "before" {
+			t.Errorf("emitted in order %v: got %+v", order, c.out)
+		}
+	}
 }

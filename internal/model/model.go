@@ -280,14 +280,17 @@ type File struct {
 	// the file is read again for its records before the project checks.
 	Asks []Ask
 
-	emit  func(finding.Finding)
-	graph *chain.Graph // chain.BuildSize(Records, Bytes), once Graph asked for it
+	emit    func(finding.Finding)
+	graphMu sync.Mutex
+	graph   *chain.Graph // chain.BuildSize(Records, Bytes), once Graph asked for it
 }
 
 // Graph is chain.BuildSize(f.Records, f.Bytes), built once and shared by
-// the file rules (they run one after the other, and the graph is
-// read-only once built).
+// the file rules (the graph is read-only once built, and safe for the
+// rules of one file run at once; a second caller waits for the first's).
 func (f *File) Graph() *chain.Graph {
+	f.graphMu.Lock()
+	defer f.graphMu.Unlock()
 	if f.graph == nil || len(f.graph.Records) != len(f.Records) {
 		f.graph = chain.BuildSize(f.Records, f.Bytes)
 	}
@@ -295,11 +298,19 @@ func (f *File) Graph() *chain.Graph {
 }
 
 // DropGraph lets go of the graph Graph built (the file rules are done).
-func (f *File) DropGraph() { f.graph = nil }
+func (f *File) DropGraph() {
+	f.graphMu.Lock()
+	f.graph = nil
+	f.graphMu.Unlock()
+}
 
 // GraphMemoizes reports whether f holds a graph with what its users derived
 // from it (chain.Graph.Memo): the resumes the file rules ran.
-func (f *File) GraphMemoizes() bool { return f.graph != nil && f.graph.Memoizes() }
+func (f *File) GraphMemoizes() bool {
+	f.graphMu.Lock()
+	defer f.graphMu.Unlock()
+	return f.graph != nil && f.graph.Memoizes()
+}
 
 // Ask is one name a file looks up in the other files of its project.
 type Ask struct {

@@ -33,7 +33,10 @@ var DuplicateUUID = register(&Rule{
 		if !f.Kind.IsTranscript() {
 			return
 		}
-		g := f.Graph()         // its index of the first line of each uuid
+		g := f.Graph() // its index of the first line of each uuid
+		if g.Repeats() == 0 {
+			return
+		}
 		var dups, firsts []int // each repeat, and the first line of its uuid
 		for i, rec := range f.Records {
 			if rec.UUID == "" {

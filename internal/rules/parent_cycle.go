@@ -70,8 +70,8 @@ var ParentCycle = register(&Rule{
 		var models []*resume.Result
 		var path []*entry.Record
 		var pathIdx []int
-		for si, start := range f.Records {
-			if start.UUID == "" || g.LastWith(start.UUID) != si || state[si] != unseen {
+		for si := range f.Records {
+			if !g.IsLast(si) || state[si] != unseen { // the reader's line for its uuid
 				continue
 			}
 			path, pathIdx = path[:0], pathIdx[:0]

@@ -55,15 +55,17 @@ var ToolResultOffChain = register(&Rule{
 		var order []key
 		outs := map[key][]outcome{}
 		readers := readersOf(f, f.Records)
-		var ids *toolIDs // the same for every reader: the graph is the file's
+		var ids *toolIDs // the same for every reader: the graph is the file's; made when first needed
 		for _, v := range readers {
 			// The walk alone says whether any pair is split by the
 			// conversation; only then is the whole resume rebuilt.
 			w := walkOf(f, v)
-			if ids == nil && w.Graph != nil {
-				ids = toolIDsOf(f, w.Graph)
-			}
-			if !splitPair(f, w, ids) {
+			if !splitPair(f, w, func() *toolIDs {
+				if ids == nil {
+					ids = toolIDsOf(f, w.Graph)
+				}
+				return ids
+			}) {
 				continue
 			}
 			m := resumeOf(f, v)
@@ -180,11 +182,11 @@ func toolIDsOf(f *model.File, g *chain.Graph) *toolIDs {
 // results are all off it, or a result whose calls are all off it: the only
 // pairs the rule reports (the same tests as in the rule, without the resume's
 // messages).
-func splitPair(f *model.File, w *resume.Result, ids *toolIDs) bool {
-	if w.Conv == nil || w.Leaf == nil || ids == nil {
+func splitPair(f *model.File, w *resume.Result, idsOf func() *toolIDs) bool {
+	if w.Conv == nil || w.Leaf == nil || w.Graph == nil {
 		return false
 	}
-	conv := w.Conv
+	conv, g := w.Conv, w.Graph
 	onConv := func(ix []int) bool {
 		for _, i := range ix {
 			if conv.On(i) {
@@ -193,15 +195,49 @@ func splitPair(f *model.File, w *resume.Result, ids *toolIDs) bool {
 		}
 		return false
 	}
+	// near reports whether a kept record on the conversation among the four
+	// after i (results) or before it (calls) holds a block with id: then
+	// the lists of toolIDs hold one on the conversation, and the pair is
+	// not split. Where a healthy file's pairs are, without the lists.
+	near := func(i int, id string, results bool) bool {
+		for d := 1; d <= 4; d++ {
+			k := i - d
+			if results {
+				k = i + d
+			}
+			if k < 0 || k >= len(f.Records) {
+				return false
+			}
+			if !conv.On(k) || !g.Kept(k) {
+				continue
+			}
+			blocks := f.Records[k].ToolUses()
+			if results {
+				blocks = f.Records[k].ToolResults()
+			}
+			for _, t := range blocks {
+				if t.ID == id {
+					return true
+				}
+			}
+		}
+		return false
+	}
 	for _, i := range conv.Order {
 		call := f.Records[i]
 		for _, t := range call.ToolUses() {
-			if rs := ids.results[t.ID]; !t.Server && t.ID != "" && len(rs) > 0 && !onConv(rs) {
+			if t.Server || t.ID == "" || near(i, t.ID, true) {
+				continue
+			}
+			if rs := idsOf().results[t.ID]; len(rs) > 0 && !onConv(rs) {
 				return true
 			}
 		}
 		for _, t := range call.ToolResults() {
-			if us := ids.uses[t.ID]; t.ID != "" && len(us) > 0 && !onConv(us) {
+			if t.ID == "" || near(i, t.ID, false) {
+				continue
+			}
+			if us := idsOf().uses[t.ID]; len(us) > 0 && !onConv(us) {
 				return true
 			}
 		}

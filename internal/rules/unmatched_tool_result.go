@@ -29,9 +29,10 @@ var UnmatchedToolResult = register(&Rule{
 	Fix: "Restore the assistant entry that made the call, or delete the tool_result block (and the " +
 		"user entry if nothing else is left in it, re-parenting its children to its parent).",
 	Keeps: func(r *Rule, p *model.Project, f *model.File) bool {
-		for _, rec := range f.Records {
+		for i, rec := range f.Records {
 			for _, t := range rec.ToolResults() {
-				if t.ID != "" && !f.Digest.HasTool(t.ID) && !f.Ask(model.Ask{Kind: model.AskTool, Name: t.ID}) {
+				if t.ID != "" && !useNearby(f.Records, i, t.ID) && !f.Digest.HasTool(t.ID) &&
+					!f.Ask(model.Ask{Kind: model.AskTool, Name: t.ID}) {
 					return true
 				}
 			}
@@ -112,6 +113,21 @@ func toolInProject(p *model.Project, id string) bool {
 	for _, o := range p.Files {
 		if o.Digest.HasTool(id) {
 			return true
+		}
+	}
+	return false
+}
+
+// useNearby reports whether record i or one of the four before it holds a
+// tool_use with id: where a result's call usually is, found without a
+// lookup in the digest (which holds every tool_use of the file, so a call
+// found here is one it holds).
+func useNearby(recs []*entry.Record, i int, id string) bool {
+	for k := i; k >= 0 && k >= i-4; k-- {
+		for _, t := range recs[k].ToolUses() {
+			if t.ID == id {
+				return true
+			}
 		}
 	}
 	return false
