@@ -655,8 +655,12 @@ func (in *interner) strBytes(t *jsontree.Tree, i int) ([]byte, bool) {
 	if nd := &t.Nodes[i]; !nd.Esc {
 		return t.Raw[nd.Start:nd.End], true
 	}
-	in.buf = t.AppendStr(in.buf[:0], i)
-	return in.buf, true
+	b := t.AppendStr(in.buf[:0], i)
+	in.buf = b[:0]
+	if cap(b) > 1<<16 {
+		in.buf = nil // a huge value's buffer is not kept in the pool
+	}
+	return b, true
 }
 
 // treeOf parses the JSON of a decoded value into the interner's tree.

@@ -235,22 +235,6 @@ func (v Val) Remember(key string, m Val) {
 	v.t.remember(v.i, key, res)
 }
 
-// Escaped reports whether v is a string of the tree written with a
-// backslash escape: StrBytes then decodes it into the buffer it is given.
-func (v Val) Escaped() bool {
-	return v.t != nil && v.t.Kind(v.i) == String && v.t.Nodes[v.i].Esc
-}
-
-// EscapedBytes returns the bytes of a string of the tree written with a
-// backslash escape as they are written (between the quotes; two equal
-// ones decode to equal strings), and nil for any other value.
-func (v Val) EscapedBytes() []byte {
-	if !v.Escaped() {
-		return nil
-	}
-	return v.t.RawBytes(v.i)
-}
-
 // StrBytes returns the unescaped bytes of a string value without copying
 // when it holds no escape (else appended to buf), and false when v is not
 // a string. The bytes are only valid until the tree is parsed again.
