@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strings"
 
@@ -312,6 +313,16 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 			lines := res.Lines() // re-reads the lines findings point at
 			defer lines.Close()
 			topts.Snippets = lines
+			// Many findings are rendered on the run's workers, each
+			// re-reading the lines of its own files.
+			topts.Jobs = o.jobs
+			if topts.Jobs <= 0 {
+				topts.Jobs = runtime.NumCPU()
+			}
+			topts.OpenSnippets = func() (report.LineSource, func()) {
+				l := res.Lines()
+				return l, func() { _ = l.Close() }
+			}
 		}
 		// The fixes are counted (each file with a fixable finding read and
 		// planned) while the report is written (one goroutine, re-reading

@@ -2,10 +2,12 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -20,48 +22,135 @@ type TextOptions struct {
 	Quiet bool // no summary line
 	// Snippets, if set, gives the lines to show under findings (snippet.go).
 	Snippets LineSource
+	// OpenSnippets, with Snippets and Jobs > 1, opens another line source
+	// (and the function that closes it): the findings are then rendered by
+	// Jobs goroutines, each reading its own files, and written in order.
+	OpenSnippets func() (LineSource, func())
+	Jobs         int
 }
 
 // Text writes compiler-style lines: path:line:col: severity: message [rule].
 func Text(w io.Writer, r *Run, o TextOptions) error {
 	bw := bufio.NewWriter(w)
-	paint := func(c *color.Color, s string) string {
-		if !o.Color {
-			return s
-		}
-		c.EnableColor()
-		return c.Sprint(s)
-	}
-	sevColor := map[finding.Severity]*color.Color{
-		finding.Error:   color.New(color.FgRed, color.Bold),
-		finding.Warning: color.New(color.FgYellow, color.Bold),
-		finding.Note:    color.New(color.FgCyan),
-	}
-	dim := color.New(color.Faint)
-	bold := color.New(color.Bold)
-	caret := color.New(color.FgGreen, color.Bold)
-	for _, f := range r.Findings {
-		loc := Sanitize(f.Path)
-		if f.Line > 0 {
-			loc += ":" + strconv.Itoa(f.Line) + ":" + strconv.Itoa(f.Column)
-		}
-		fmt.Fprintf(bw, "%s: %s: %s %s\n", paint(bold, loc), paint(sevColor[f.Severity], f.Severity.String()),
-			Sanitize(f.Message), paint(dim, "["+f.Rule+"]"))
-		if o.Snippets != nil {
-			writeSnippet(bw, o.Snippets, &f, func(s string) string { return paint(caret, s) })
-		}
-		for _, rel := range f.Related {
-			rloc := Sanitize(rel.Path)
-			if rel.Line > 0 {
-				rloc += ":" + strconv.Itoa(rel.Line) + ":" + strconv.Itoa(rel.Column)
-			}
-			fmt.Fprintf(bw, "    %s: %s\n", rloc, Sanitize(rel.Message))
+	if o.Snippets != nil && o.OpenSnippets != nil && o.Jobs > 1 && len(r.Findings) >= 2*chunkMin {
+		writeChunks(bw, r.Findings, o)
+	} else {
+		p := newPrinter(o.Color)
+		for i := range r.Findings {
+			p.finding(bw, &r.Findings[i], o.Snippets)
 		}
 	}
 	if !o.Quiet {
 		fmt.Fprintln(bw, summaryLine(r))
 	}
 	return bw.Flush()
+}
+
+// printer renders findings; each goroutine has its own (a color.Color is
+// not safe to share while it paints).
+type printer struct {
+	color            bool
+	sev              map[finding.Severity]*color.Color
+	dim, bold, caret *color.Color
+	paintCaret       func(string) string
+}
+
+func newPrinter(on bool) *printer {
+	p := &printer{
+		color: on,
+		sev: map[finding.Severity]*color.Color{
+			finding.Error:   color.New(color.FgRed, color.Bold),
+			finding.Warning: color.New(color.FgYellow, color.Bold),
+			finding.Note:    color.New(color.FgCyan),
+		},
+		dim:   color.New(color.Faint),
+		bold:  color.New(color.Bold),
+		caret: color.New(color.FgGreen, color.Bold),
+	}
+	p.paintCaret = func(s string) string { return p.paint(p.caret, s) }
+	return p
+}
+
+func (p *printer) paint(c *color.Color, s string) string {
+	if !p.color {
+		return s
+	}
+	c.EnableColor()
+	return c.Sprint(s)
+}
+
+// finding writes f, its snippet (when src is not nil) and its related places.
+func (p *printer) finding(w io.Writer, f *finding.Finding, src LineSource) {
+	loc := Sanitize(f.Path)
+	if f.Line > 0 {
+		loc += ":" + strconv.Itoa(f.Line) + ":" + strconv.Itoa(f.Column)
+	}
+	fmt.Fprintf(w, "%s: %s: %s %s\n", p.paint(p.bold, loc), p.paint(p.sev[f.Severity], f.Severity.String()),
+		Sanitize(f.Message), p.paint(p.dim, "["+f.Rule+"]"))
+	if src != nil {
+		writeSnippet(w, src, f, p.paintCaret)
+	}
+	for _, rel := range f.Related {
+		rloc := Sanitize(rel.Path)
+		if rel.Line > 0 {
+			rloc += ":" + strconv.Itoa(rel.Line) + ":" + strconv.Itoa(rel.Column)
+		}
+		fmt.Fprintf(w, "    %s: %s\n", rloc, Sanitize(rel.Message))
+	}
+}
+
+// A chunk of findings rendered by one goroutine ends at a change of file
+// once it holds chunkMin findings (a file's lines are read once, forward,
+// by one line source), and at chunkMax whatever the file.
+const (
+	chunkMin = 64
+	chunkMax = 1024
+)
+
+// writeChunks renders fs in chunks on o.Jobs goroutines, each with a line
+// source of its own, and writes the chunks in order: at most 2*o.Jobs
+// chunks wait to be written, so memory stays bounded whatever the number
+// of findings. The output is the one the serial loop writes.
+func writeChunks(w io.Writer, fs []finding.Finding, o TextOptions) {
+	type job struct {
+		fs  []finding.Finding
+		out chan []byte
+	}
+	jobs := make(chan job)
+	order := make(chan chan []byte, 2*o.Jobs)
+	var wg sync.WaitGroup
+	for range o.Jobs {
+		wg.Go(func() {
+			src, done := o.OpenSnippets()
+			defer done()
+			p := newPrinter(o.Color)
+			for j := range jobs {
+				var b bytes.Buffer
+				for i := range j.fs {
+					p.finding(&b, &j.fs[i], src)
+				}
+				j.out <- b.Bytes()
+			}
+		})
+	}
+	go func() {
+		defer close(jobs)
+		defer close(order)
+		for start := 0; start < len(fs); {
+			end := start + 1
+			for end < len(fs) && end-start < chunkMax && (end-start < chunkMin || fs[end].Path == fs[end-1].Path) {
+				end++
+			}
+			out := make(chan []byte, 1)
+			order <- out
+			jobs <- job{fs[start:end], out}
+			start = end
+		}
+	}()
+	for out := range order {
+		_, _ = w.Write(<-out) // a write error stays in w (a bufio.Writer): Flush returns it
+	}
+	wg.Wait()
 }
 
 // summaryLine is the one-line count of a run that ends a text report.
