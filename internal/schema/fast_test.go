@@ -222,11 +222,10 @@ func FuzzSchema(f *testing.F) {
 	})
 }
 
-func BenchmarkFastSchema(b *testing.B) {
-	v, err := New()
-	if err != nil {
-		b.Fatal(err)
-	}
+// benchLines is the first 16 MB of the corpus's transcript lines (those
+// under a projects/ folder) and their size; it skips the benchmark without
+// the corpus.
+func benchLines(b *testing.B) ([][]byte, int) {
 	var lines [][]byte
 	size := 0
 	corpusLines(b, func(where string, line []byte) {
@@ -238,6 +237,15 @@ func BenchmarkFastSchema(b *testing.B) {
 	if len(lines) == 0 {
 		b.Skip("no corpus")
 	}
+	return lines, size
+}
+
+func BenchmarkFastSchema(b *testing.B) {
+	v, err := New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	lines, size := benchLines(b)
 	trees := make([]jsontree.Tree, len(lines))
 	types := make([]string, len(lines))
 	for i, l := range lines {
@@ -270,17 +278,7 @@ func BenchmarkFastSchemaHot(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var lines [][]byte
-	size := 0
-	corpusLines(b, func(where string, line []byte) {
-		if strings.Contains(where, "/projects/") && size < 16<<20 {
-			lines = append(lines, append([]byte(nil), line...))
-			size += len(line)
-		}
-	})
-	if len(lines) == 0 {
-		b.Skip("no corpus")
-	}
+	lines, size := benchLines(b)
 	if err := v.fast.compileAll(); err != nil {
 		b.Fatal(err)
 	}
