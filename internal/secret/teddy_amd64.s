@@ -4,35 +4,48 @@
 // Hyperscan (Intel), 64 bytes at a time with AVX-512 VBMI: each keyword's
 // first four bytes (all of a shorter one, the places after it then any
 // byte) go in one of 32 buckets, in 4 groups of 8; for each group and
-// each of the four places, a 128-entry table (VPERMT2B reads it by a
-// byte's low 7 bits) says which buckets allow the byte there, both cases
-// of a letter alike. A position is a candidate when some bucket allows
-// its byte and the three after. Bytes of 0x80 and above are read
-// as 0x7f, which no keyword holds.
-DATA ted7f<>+0(SB)/8, $0x7f7f7f7f7f7f7f7f
-DATA ted7f<>+8(SB)/8, $0x7f7f7f7f7f7f7f7f
-DATA ted7f<>+16(SB)/8, $0x7f7f7f7f7f7f7f7f
-DATA ted7f<>+24(SB)/8, $0x7f7f7f7f7f7f7f7f
-DATA ted7f<>+32(SB)/8, $0x7f7f7f7f7f7f7f7f
-DATA ted7f<>+40(SB)/8, $0x7f7f7f7f7f7f7f7f
-DATA ted7f<>+48(SB)/8, $0x7f7f7f7f7f7f7f7f
-DATA ted7f<>+56(SB)/8, $0x7f7f7f7f7f7f7f7f
-GLOBL ted7f<>(SB), RODATA|NOPTR, $64
+// each of the four places, a 64-entry table (VPERMB reads it by the low 6
+// bits of a byte's class, see tedClass) says which buckets allow a byte
+// of that class there, both cases of a letter alike. A position is a
+// candidate when some bucket allows its byte and the three after. A
+// byte's class: above 0x7e read as 0x7e (VPMINUB), then bit 5 cleared
+// where bit 6 is set (VPSRLW, VPTERNLOGD).
+DATA ted7e<>+0(SB)/8, $0x7e7e7e7e7e7e7e7e
+DATA ted7e<>+8(SB)/8, $0x7e7e7e7e7e7e7e7e
+DATA ted7e<>+16(SB)/8, $0x7e7e7e7e7e7e7e7e
+DATA ted7e<>+24(SB)/8, $0x7e7e7e7e7e7e7e7e
+DATA ted7e<>+32(SB)/8, $0x7e7e7e7e7e7e7e7e
+DATA ted7e<>+40(SB)/8, $0x7e7e7e7e7e7e7e7e
+DATA ted7e<>+48(SB)/8, $0x7e7e7e7e7e7e7e7e
+DATA ted7e<>+56(SB)/8, $0x7e7e7e7e7e7e7e7e
+GLOBL ted7e<>(SB), RODATA|NOPTR, $64
+
+DATA ted20<>+0(SB)/8, $0x2020202020202020
+DATA ted20<>+8(SB)/8, $0x2020202020202020
+DATA ted20<>+16(SB)/8, $0x2020202020202020
+DATA ted20<>+24(SB)/8, $0x2020202020202020
+DATA ted20<>+32(SB)/8, $0x2020202020202020
+DATA ted20<>+40(SB)/8, $0x2020202020202020
+DATA ted20<>+48(SB)/8, $0x2020202020202020
+DATA ted20<>+56(SB)/8, $0x2020202020202020
+GLOBL ted20<>(SB), RODATA|NOPTR, $64
 
 // GROUP sets acc to the buckets of the group whose four tables start at
-// off(DX) that allow the bytes at each position (Z0), after (Z1), two
+// off(DX) that allow the classes at each position (Z0), after (Z1), two
 // after (Z2) and three after (Z3).
 #define GROUP(off, acc) \
-	VMOVDQU64 (off+0)(DX), acc \
-	VPERMT2B (off+64)(DX), Z0, acc \
-	VMOVDQU64 (off+128)(DX), Z8 \
-	VPERMT2B (off+192)(DX), Z1, Z8 \
-	VMOVDQU64 (off+256)(DX), Z9 \
-	VPERMT2B (off+320)(DX), Z2, Z9 \
+	VPERMB (off+0)(DX), Z0, acc \
+	VPERMB (off+64)(DX), Z1, Z8 \
+	VPERMB (off+128)(DX), Z2, Z9 \
 	VPTERNLOGD $0x80, Z9, Z8, acc \
-	VMOVDQU64 (off+384)(DX), Z8 \
-	VPERMT2B (off+448)(DX), Z3, Z8 \
+	VPERMB (off+192)(DX), Z3, Z8 \
 	VPANDQ Z8, acc, acc
+
+// CLASS makes each byte of z its class in its low 6 bits (Z10: scratch).
+#define CLASS(z) \
+	VPMINUB Z15, z, z \
+	VPSRLW $1, z, Z10 \
+	VPTERNLOGD $0x70, Z14, Z10, z
 
 // func teddyBlocks(t *tedTables, text []byte, out []uint64)
 // out[k] gets the candidates among positions 64k to 64k+63 of text, one
@@ -49,7 +62,8 @@ TEXT ·teddyBlocks(SB), NOSPLIT, $0-56
 	JZ done
 	TESTQ CX, CX
 	JZ done
-	VMOVDQU64 ted7f<>(SB), Z15
+	VMOVDQU64 ted7e<>(SB), Z15
+	VMOVDQU64 ted20<>(SB), Z14
 	MOVQ $-1, R8
 
 loop:
@@ -102,14 +116,14 @@ tail3:
 	VMOVDQU8.Z 3(SI), K2, Z3
 
 lookup:
-	VPMINUB Z15, Z0, Z0
-	VPMINUB Z15, Z1, Z1
-	VPMINUB Z15, Z2, Z2
-	VPMINUB Z15, Z3, Z3
+	CLASS(Z0)
+	CLASS(Z1)
+	CLASS(Z2)
+	CLASS(Z3)
 	GROUP(0, Z4)
-	GROUP(512, Z5)
-	GROUP(1024, Z6)
-	GROUP(1536, Z7)
+	GROUP(256, Z5)
+	GROUP(512, Z6)
+	GROUP(768, Z7)
 	VPTERNLOGD $0xfe, Z6, Z5, Z4
 	VPORQ Z7, Z4, Z4
 	VPTESTMB Z4, Z4, K1
