@@ -134,6 +134,24 @@ func (g *Graph) Memo(key any, compute func() any) any {
 	return c.v
 }
 
+// Offer keeps v for key when Memo has nothing for it yet (not even being
+// computed): a value a caller knows is what compute would give for key.
+// It never waits.
+func (g *Graph) Offer(key, v any) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if _, ok := g.memo[key]; ok {
+		return
+	}
+	if g.memo == nil {
+		g.memo = map[any]*memoCell{}
+	}
+	c := &memoCell{v: v}
+	c.once.Do(func() {})
+	c.done.Store(true)
+	g.memo[key] = c
+}
+
 // Memoizes reports whether Memo kept anything.
 func (g *Graph) Memoizes() bool {
 	g.mu.Lock()
