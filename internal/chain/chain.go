@@ -100,13 +100,16 @@ type Graph struct {
 	// lastPrompt is LastPromptLeaf, found once (each resume walk asks).
 	lastPrompt     string
 	lastPromptOnce sync.Once
-	// memo holds what Memo computed from the graph for its users.
-	memo map[any]*memoCell
+	// memo holds what Memo computed from the graph for its users: a few
+	// values a file (a reader's walk, its resume), found by comparing keys,
+	// which costs less than hashing a key of many fields.
+	memo []*memoCell
 }
 
 // memoCell is one value of Graph.Memo: computed once, by the first caller;
 // the others wait for it.
 type memoCell struct {
+	key  any
 	once sync.Once
 	done atomic.Bool
 	v    any
@@ -118,13 +121,10 @@ type memoCell struct {
 // for a key being computed waits for it (compute may ask for other keys).
 func (g *Graph) Memo(key any, compute func() any) any {
 	g.mu.Lock()
-	c := g.memo[key]
+	c := g.cell(key)
 	if c == nil {
-		if g.memo == nil {
-			g.memo = map[any]*memoCell{}
-		}
-		c = new(memoCell)
-		g.memo[key] = c
+		c = &memoCell{key: key}
+		g.memo = append(g.memo, c)
 	}
 	g.mu.Unlock()
 	c.once.Do(func() {
@@ -140,16 +140,23 @@ func (g *Graph) Memo(key any, compute func() any) any {
 func (g *Graph) Offer(key, v any) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if _, ok := g.memo[key]; ok {
+	if g.cell(key) != nil {
 		return
 	}
-	if g.memo == nil {
-		g.memo = map[any]*memoCell{}
-	}
-	c := &memoCell{v: v}
+	c := &memoCell{key: key, v: v}
 	c.once.Do(func() {})
 	c.done.Store(true)
-	g.memo[key] = c
+	g.memo = append(g.memo, c)
+}
+
+// cell is Memo's cell for key, or nil (g.mu held).
+func (g *Graph) cell(key any) *memoCell {
+	for _, c := range g.memo {
+		if c.key == key {
+			return c
+		}
+	}
+	return nil
 }
 
 // Memoizes reports whether Memo kept anything.
@@ -163,7 +170,7 @@ func (g *Graph) Memoizes() bool {
 // being computed).
 func (g *Graph) Memoized(key any) (any, bool) {
 	g.mu.Lock()
-	c := g.memo[key]
+	c := g.cell(key)
 	g.mu.Unlock()
 	if c == nil || !c.done.Load() {
 		return nil, false
