@@ -94,8 +94,10 @@ type Graph struct {
 	childless, main, resume atomic.Int32
 	agents                  map[string]int
 	// ms holds each record's timestamp in ms (noTime: none, or it does
-	// not parse), once a leaf or a bridge asked for one.
-	ms     []int64
+	// not parse; unparsed: not asked for yet), made when a leaf or a
+	// bridge first asks for one; each is parsed when first asked for (a
+	// leaf looks at a few records only).
+	ms     []atomic.Int64
 	msOnce sync.Once
 	// lastPrompt is LastPromptLeaf, found once (each resume walk asks).
 	lastPrompt     string
@@ -227,8 +229,12 @@ func (g *Graph) LastWith(uuid string) int {
 	return -1
 }
 
-// noTime stands in Graph.ms for a timestamp that does not parse.
-const noTime = math.MinInt64
+// noTime stands in Graph.ms for a timestamp that does not parse, and
+// unparsed for one not parsed yet (no date of years 0 to 9999 is either).
+const (
+	noTime   = math.MinInt64
+	unparsed = math.MinInt64 + 1
+)
 
 type convKey struct {
 	leaf int
@@ -390,19 +396,24 @@ func (g *Graph) ParentIndex(i int) int { return int(g.up[i]) }
 // time returns record i's timestamp in ms, or noTime.
 func (g *Graph) time(i int) int64 {
 	g.msOnce.Do(func() {
-		ms := make([]int64, len(g.Records))
-		for k, r := range g.Records {
-			ms[k] = noTime
-			if !g.kept[k] {
-				continue // only kept messages are ever asked for
-			}
-			if t, ok := millis(r.Timestamp); ok {
-				ms[k] = t
-			}
+		ms := make([]atomic.Int64, len(g.Records))
+		for k := range ms {
+			ms[k].Store(unparsed)
 		}
 		g.ms = ms
 	})
-	return g.ms[i]
+	t := g.ms[i].Load()
+	if t == unparsed {
+		// Two callers at once may both parse it: the same value.
+		t = noTime
+		if g.kept[i] { // only kept messages are ever asked for
+			if ms, ok := millis(g.Records[i].Timestamp); ok {
+				t = ms
+			}
+		}
+		g.ms[i].Store(t)
+	}
+	return t
 }
 
 // millis parses an ISO 8601 timestamp as Date.parse does, to the millisecond.
