@@ -94,19 +94,24 @@ type Graph struct {
 	childless, main, resume atomic.Int32
 	agents                  map[string]int
 	// ms holds each record's timestamp in ms (noTime: none, or it does
-	// not parse), once a leaf or a bridge asked for one.
-	ms     []int64
+	// not parse; unparsed: not asked for yet), made when a leaf or a
+	// bridge first asks for one; each is parsed when first asked for (a
+	// leaf looks at a few records only).
+	ms     []atomic.Int64
 	msOnce sync.Once
 	// lastPrompt is LastPromptLeaf, found once (each resume walk asks).
 	lastPrompt     string
 	lastPromptOnce sync.Once
-	// memo holds what Memo computed from the graph for its users.
-	memo map[any]*memoCell
+	// memo holds what Memo computed from the graph for its users: a few
+	// values a file (a reader's walk, its resume), found by comparing keys,
+	// which costs less than hashing a key of many fields.
+	memo []*memoCell
 }
 
 // memoCell is one value of Graph.Memo: computed once, by the first caller;
 // the others wait for it.
 type memoCell struct {
+	key  any
 	once sync.Once
 	done atomic.Bool
 	v    any
@@ -118,13 +123,10 @@ type memoCell struct {
 // for a key being computed waits for it (compute may ask for other keys).
 func (g *Graph) Memo(key any, compute func() any) any {
 	g.mu.Lock()
-	c := g.memo[key]
+	c := g.cell(key)
 	if c == nil {
-		if g.memo == nil {
-			g.memo = map[any]*memoCell{}
-		}
-		c = new(memoCell)
-		g.memo[key] = c
+		c = &memoCell{key: key}
+		g.memo = append(g.memo, c)
 	}
 	g.mu.Unlock()
 	c.once.Do(func() {
@@ -132,6 +134,31 @@ func (g *Graph) Memo(key any, compute func() any) any {
 		c.done.Store(true)
 	})
 	return c.v
+}
+
+// Offer keeps v for key when Memo has nothing for it yet (not even being
+// computed): a value a caller knows is what compute would give for key.
+// It never waits.
+func (g *Graph) Offer(key, v any) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.cell(key) != nil {
+		return
+	}
+	c := &memoCell{key: key, v: v}
+	c.once.Do(func() {})
+	c.done.Store(true)
+	g.memo = append(g.memo, c)
+}
+
+// cell is Memo's cell for key, or nil (g.mu held).
+func (g *Graph) cell(key any) *memoCell {
+	for _, c := range g.memo {
+		if c.key == key {
+			return c
+		}
+	}
+	return nil
 }
 
 // Memoizes reports whether Memo kept anything.
@@ -145,7 +172,7 @@ func (g *Graph) Memoizes() bool {
 // being computed).
 func (g *Graph) Memoized(key any) (any, bool) {
 	g.mu.Lock()
-	c := g.memo[key]
+	c := g.cell(key)
 	g.mu.Unlock()
 	if c == nil || !c.done.Load() {
 		return nil, false
@@ -202,8 +229,12 @@ func (g *Graph) LastWith(uuid string) int {
 	return -1
 }
 
-// noTime stands in Graph.ms for a timestamp that does not parse.
-const noTime = math.MinInt64
+// noTime stands in Graph.ms for a timestamp that does not parse, and
+// unparsed for one not parsed yet (no date of years 0 to 9999 is either).
+const (
+	noTime   = math.MinInt64
+	unparsed = math.MinInt64 + 1
+)
 
 type convKey struct {
 	leaf int
@@ -365,19 +396,24 @@ func (g *Graph) ParentIndex(i int) int { return int(g.up[i]) }
 // time returns record i's timestamp in ms, or noTime.
 func (g *Graph) time(i int) int64 {
 	g.msOnce.Do(func() {
-		ms := make([]int64, len(g.Records))
-		for k, r := range g.Records {
-			ms[k] = noTime
-			if !g.kept[k] {
-				continue // only kept messages are ever asked for
-			}
-			if t, ok := millis(r.Timestamp); ok {
-				ms[k] = t
-			}
+		ms := make([]atomic.Int64, len(g.Records))
+		for k := range ms {
+			ms[k].Store(unparsed)
 		}
 		g.ms = ms
 	})
-	return g.ms[i]
+	t := g.ms[i].Load()
+	if t == unparsed {
+		// Two callers at once may both parse it: the same value.
+		t = noTime
+		if g.kept[i] { // only kept messages are ever asked for
+			if ms, ok := millis(g.Records[i].Timestamp); ok {
+				t = ms
+			}
+		}
+		g.ms[i].Store(t)
+	}
+	return t
 }
 
 // millis parses an ISO 8601 timestamp as Date.parse does, to the millisecond.
@@ -636,9 +672,11 @@ func (g *Graph) rebuild(leaf int, opt Options) *Conversation {
 	}
 	c.on = make([]bool, len(g.Records))
 	c.recovered = make([]bool, len(g.Records))
+	sc := takeScratch()
+	defer sc.give()
 	// seen holds the uuids the walk met, by the index byUUID gives them:
 	// only uuids of byUUID are ever looked up.
-	seen := make([]bool, len(g.Records))
+	seen := sc.bools(len(g.Records))
 	walk := make([]int, 0, len(g.order)+1) // each kept message once, and the leaf
 	for cur := leaf; cur >= 0; {
 		if g.kept[cur] {
@@ -683,8 +721,73 @@ func (g *Graph) rebuild(leaf int, opt Options) *Conversation {
 	for _, i := range walk {
 		c.on[i] = true
 	}
-	c.Order = g.recoverParallel(walk, c, opt.FileOrder)
+	c.Order = g.recoverParallel(walk, c, opt.FileOrder, sc)
 	return c
+}
+
+// rebuildScratch is what a rebuild uses and gives back (a pool keeps it for the
+// next one): per-record arrays, zeroed when taken, and the map and list
+// of message ids. Lint rebuilds a conversation per file, and more than one
+// when readers differ: without it each one allocated about 20 bytes per
+// record of the file again.
+type rebuildScratch struct {
+	b    []bool
+	i32  []int32
+	gid  map[string]int
+	ids  []string
+	flat []int
+	tmp  []int
+}
+
+var scratchPool sync.Pool
+
+func takeScratch() *rebuildScratch {
+	if s, ok := scratchPool.Get().(*rebuildScratch); ok {
+		return s
+	}
+	return &rebuildScratch{}
+}
+
+// maxPooledIDs bounds the map of message ids kept for the next rebuild:
+// clearing a map costs its capacity, so one grown on a large file is
+// dropped rather than cleared for each small one after it.
+const maxPooledIDs = 1 << 12
+
+func (s *rebuildScratch) give() {
+	if len(s.gid) > maxPooledIDs {
+		s.gid = nil
+	} else {
+		clear(s.gid)
+	}
+	clear(s.ids) // no strings of the file kept alive
+	s.ids = s.ids[:0]
+	scratchPool.Put(s)
+}
+
+// bools is n zeroed bools.
+func (s *rebuildScratch) bools(n int) []bool {
+	if cap(s.b) < n {
+		s.b = make([]bool, n)
+	} else {
+		s.b = s.b[:n]
+		clear(s.b)
+	}
+	return s.b
+}
+
+// int32s is k zeroed slices of n int32 each.
+func (s *rebuildScratch) int32s(k, n int) [][]int32 {
+	if cap(s.i32) < k*n {
+		s.i32 = make([]int32, k*n)
+	} else {
+		s.i32 = s.i32[:k*n]
+		clear(s.i32)
+	}
+	out := make([][]int32, k)
+	for j := range out {
+		out[j] = s.i32[j*n : (j+1)*n : (j+1)*n]
+	}
+	return out
 }
 
 // bridgeTarget is the latest message before record i (by timestamp; on a
@@ -719,32 +822,40 @@ func (g *Graph) bridgeTarget(i int, seen []bool) (int, int64) {
 
 // recoverParallel is recoverOrphanedParallelToolResults: each message.id
 // group on the walk is gathered where its last line on the walk was.
-func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool) []int {
+func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool, sc *rebuildScratch) []int {
 	// Groups are numbered by message.id in chain order; member[i] is record
 	// i's group + 1 (0: none).
-	var ids []string
-	gid := map[string]int{}
+	ids := sc.ids[:0]
+	if sc.gid == nil {
+		sc.gid = map[string]int{}
+	}
+	gid := sc.gid
+	prev := ""
 	for _, i := range walk {
 		r := g.Records[i]
-		if r.Type == "assistant" && r.MessageID != "" {
+		if r.Type == "assistant" && r.MessageID != "" && r.MessageID != prev {
+			// The lines of a message follow each other: prev spares a lookup.
+			prev = r.MessageID
 			if _, ok := gid[r.MessageID]; !ok {
 				gid[r.MessageID] = len(ids)
 				ids = append(ids, r.MessageID)
 			}
 		}
 	}
+	sc.ids = ids
 	if len(ids) == 0 {
 		return walk
 	}
+	arr := sc.int32s(5, len(g.Records))
 	// Per group, its assistant lines in order: sibs[k]-1 is the first,
 	// then sibNext[i]-1 after line i (0: none).
 	sibs := make([]int32, len(ids))
-	sibNext := make([]int32, len(g.Records))
+	sibNext := arr[0]
 	// The tool_result users parented to each assistant record k, in map
 	// order: results[k]-1 is the first, then next[i]-1 after user i (0: none).
-	results := make([]int32, len(g.Records))
-	next := make([]int32, len(g.Records))
-	wanted := make([]bool, len(g.Records))
+	results, next := arr[1], arr[2]
+	// wanted[k] != 0: assistant record k is a line of a group.
+	wanted := arr[3]
 	for o := len(g.order) - 1; o >= 0; o-- { // backwards: each is put first
 		i := int(g.order[o])
 		r := g.Records[i]
@@ -752,7 +863,7 @@ func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool) []i
 			if k, ok := gid[r.MessageID]; ok {
 				sibNext[i] = sibs[k]
 				sibs[k] = int32(i + 1)
-				wanted[i] = true
+				wanted[i] = 1
 			}
 		}
 	}
@@ -762,18 +873,20 @@ func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool) []i
 		if r.Type == "user" && len(r.ToolResults()) > 0 {
 			// Only assistants of a group are ever asked for (by their
 			// uuid, which byUUID maps to them).
-			if k := g.up[i]; k >= 0 && wanted[k] {
+			if k := g.up[i]; k >= 0 && wanted[k] != 0 {
 				next[i] = results[k]
 				results[k] = int32(i + 1)
 			}
 		}
 	}
-	member := make([]int32, len(g.Records))
+	member := arr[4]
 	// The groups one after the other: group k is flat[start[k]:start[k+1]],
 	// its assistants, then its tool results.
-	flat := make([]int, 0, len(walk))
+	flat := sc.flat[:0]
+	defer func() { sc.flat = flat[:0] }()
 	start := make([]int, len(ids)+1)
-	var scratch []int
+	scratch := sc.tmp
+	defer func() { sc.tmp = scratch }()
 	for k := range ids {
 		start[k] = len(flat)
 		for s := int(sibs[k]) - 1; s >= 0; s = int(sibNext[s]) - 1 {

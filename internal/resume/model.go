@@ -136,6 +136,17 @@ type Result struct {
 // Sent reports whether record i reached the request.
 func (r *Result) Sent(i int) bool { return r.sent[i] }
 
+// For is r as reader v gives it: r itself when it is v's, else a copy
+// sharing everything but Reader (see Profile.Behaviour).
+func (r *Result) For(v Version) *Result {
+	if r.Reader == v {
+		return r
+	}
+	c := *r
+	c.Reader = v
+	return &c
+}
+
 // Run rebuilds the conversation src gives for the reader profile p.
 func Run(src Source, p Profile) *Result {
 	res, ok := walk(src, p)

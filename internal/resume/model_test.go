@@ -132,6 +132,22 @@ func run(t *testing.T, v string, specs ...string) *Result {
 	if !reflect.DeepEqual(*w, before) || len(w.sent) != 0 {
 		t.Errorf("Finish changed the walk")
 	}
+	// What lint shares between readers: a walk reads only the profile's
+	// WalkBehaviour (and not Bridge when it took none); a resume only its
+	// Behaviour.
+	if b := Walk(src, p.WalkBehaviour()).For(p.Version); !reflect.DeepEqual(*b, *w) {
+		t.Errorf("Walk of the walk behaviours differs:\n%+v\n%+v", *b, *w)
+	}
+	if w.Conv == nil || len(w.Conv.Bridges) == 0 {
+		q := p.WalkBehaviour()
+		q.Bridge = !q.Bridge
+		if b := Walk(src, q).For(p.Version); !reflect.DeepEqual(*b, *w) {
+			t.Errorf("a walk without bridges differs with Bridge %v:\n%+v\n%+v", q.Bridge, *b, *w)
+		}
+	}
+	if b := Run(src, p.Behaviour()).For(p.Version); !reflect.DeepEqual(*b, *want) {
+		t.Errorf("Run of the behaviours differs:\n%+v\n%+v", *b, *want)
+	}
 	return RunLoaded(ld, p)
 }
 

@@ -85,6 +85,29 @@ type Profile struct {
 	NewlineFirst bool
 }
 
+// Behaviour is p without its version: two profiles with the same
+// behaviour give the same resume (Run, Walk, Finish) but for
+// Result.Reader (see Result.For).
+func (p Profile) Behaviour() Profile {
+	p.Version = Version{}
+	return p
+}
+
+// WalkBehaviour is the part of p that Walk reads: Walk(src, p) is
+// Walk(src, p.WalkBehaviour()) but for Result.Reader. When a walk's
+// conversation took no bridge (or there is none), the other value of
+// Bridge gives the same walk too (see chain.Graph.RebuildWith).
+func (p Profile) WalkBehaviour() Profile {
+	return Profile{
+		Bridge:             p.Bridge,
+		FileOrder:          p.FileOrder,
+		ChildlessLeaf:      p.ChildlessLeaf,
+		LastPromptLeaf:     p.LastPromptLeaf,
+		SidechainLeafFails: p.SidechainLeafFails,
+		CrashOnBadContent:  p.CrashOnBadContent,
+	}
+}
+
 // ProfileOf returns the behaviours of version v.
 func ProfileOf(v Version) Profile {
 	newer := !v.Less(Measured)

@@ -121,7 +121,7 @@ var ParentCycle = register(&Rule{
 				}
 				if models == nil {
 					for _, v := range readersOf(f, f.Records) {
-						models = append(models, resumeOf(f, v))
+						models = append(models, walkOf(f, v)) // the walk's Failed, Conv and Graph are the resume's
 					}
 				}
 				var outs []outcome

@@ -56,10 +56,14 @@ func readersOfLine(l *model.Line) []resume.Version {
 // resumeOf runs the resume model on f's records for reader v. The result is
 // kept with f's graph (it depends on nothing else): the rules that ask for
 // the same reader's resume of the file share it, and must not change it.
+// Readers with the same behaviours (2.1.330 and 2.1.332) share one resume.
 func resumeOf(f *model.File, v resume.Version) *resume.Result {
 	g, p := f.Graph(), resume.ProfileOf(v)
 	return g.Memo(resumeKey{p, true}, func() any {
-		return resume.Finish(walkIn(f, g, p), sourceOf(f, g), p)
+		b := p.Behaviour()
+		return g.Memo(behaviourKey{b, true}, func() any {
+			return resume.Finish(walkIn(f, g, b), sourceOf(f, g), b)
+		}).(*resume.Result).For(v)
 	}).(*resume.Result)
 }
 
@@ -70,17 +74,36 @@ func walkOf(f *model.File, v resume.Version) *resume.Result {
 	return walkIn(f, g, resume.ProfileOf(v))
 }
 
+// walkIn is p's walk: one for the readers whose walks read the same
+// behaviours (resume.Profile.WalkBehaviour), and for the two values of
+// Bridge when the walk took no bridge.
 func walkIn(f *model.File, g *chain.Graph, p resume.Profile) *resume.Result {
 	if m, ok := g.Memoized(resumeKey{p, true}); ok {
 		return m.(*resume.Result)
 	}
 	return g.Memo(resumeKey{p, false}, func() any {
-		return resume.Walk(sourceOf(f, g), p)
+		wp := p.WalkBehaviour()
+		return g.Memo(behaviourKey{wp, false}, func() any {
+			w := resume.Walk(sourceOf(f, g), wp)
+			if w.Conv == nil || len(w.Conv.Bridges) == 0 {
+				other := wp
+				other.Bridge = !wp.Bridge
+				g.Offer(behaviourKey{other, false}, w)
+			}
+			return w
+		}).(*resume.Result).For(p.Version)
 	}).(*resume.Result)
 }
 
 // resumeKey names a reader's resume (whole, or its walk only) in its graph's memo.
 type resumeKey struct {
+	p    resume.Profile
+	full bool
+}
+
+// behaviourKey names the resume (whole, or its walk only) of a set of
+// behaviours (a profile without its version) in a graph's memo.
+type behaviourKey struct {
 	p    resume.Profile
 	full bool
 }

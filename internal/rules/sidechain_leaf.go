@@ -51,8 +51,7 @@ var SidechainLeaf = register(&Rule{
 		}
 		var outs []outcome
 		for _, v := range readersOf(f, f.Records) {
-			m := resumeOf(f, v)
-			if m.Failed != "" {
+			if walkOf(f, v).Failed != "" { // the walk's Failed is the resume's
 				outs = append(outs, outcome{v, finding.Error, "fails with \"No conversation found with session ID\" and sends nothing"})
 				continue
 			}
