@@ -209,8 +209,8 @@ func (in *interner) trim() {
 	if cap(in.buf) > 1<<12 || cap(in.key) > 1<<12 {
 		in.buf, in.key = nil, nil
 	}
-	if cap(in.json) > 1<<16 {
-		in.json, in.tree = nil, nil
+	if in.tree != nil && len(in.tree.Raw) > 1<<16 {
+		in.tree = nil
 	}
 }
 
@@ -655,65 +655,24 @@ func (in *interner) strBytes(t *jsontree.Tree, i int) ([]byte, bool) {
 	if nd := &t.Nodes[i]; !nd.Esc {
 		return t.Raw[nd.Start:nd.End], true
 	}
-	b := t.AppendStr(in.buf[:0], i)
-	in.buf = b[:0]
-	if cap(b) > 1<<16 {
-		in.buf = nil // a huge value's buffer is not kept in the pool
-	}
-	return b, true
+	in.buf = t.AppendStr(in.buf[:0], i) // trim drops it when a value made it large
+	return in.buf, true
 }
 
-// treeOf parses the JSON of a decoded value into the interner's tree.
+// treeOf parses the JSON of a decoded value into the interner's tree
+// (encoding/json writes it back: map keys sorted, each key once).
 func (in *interner) treeOf(v jsontree.Val) *jsontree.Tree {
-	in.json = appendJSON(in.json[:0], v)
+	b, err := json.Marshal(v.Decoded())
+	if err != nil {
+		b = []byte("null")
+	}
 	if in.tree == nil {
 		in.tree = new(jsontree.Tree)
 	}
-	if in.tree.Parse(in.json) != nil {
+	if in.tree.Parse(b) != nil {
 		_ = in.tree.Parse([]byte("null"))
 	}
 	return in.tree
-}
-
-// appendJSON appends the JSON of v (a value encoding/json decoded).
-func appendJSON(dst []byte, v jsontree.Val) []byte {
-	switch v.Kind() {
-	case jsontree.Null:
-		return append(dst, "null"...)
-	case jsontree.True:
-		return append(dst, "true"...)
-	case jsontree.False:
-		return append(dst, "false"...)
-	case jsontree.Number:
-		n, _ := v.Number()
-		return append(dst, n...)
-	case jsontree.String:
-		s, _ := v.Str()
-		b, _ := json.Marshal(s)
-		return append(dst, b...)
-	case jsontree.Array:
-		dst = append(dst, '[')
-		for i, it := range v.Items() {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendJSON(dst, it)
-		}
-		return append(dst, ']')
-	case jsontree.Object:
-		dst = append(dst, '{')
-		n := 0
-		for k, m := range v.Members() {
-			if n > 0 {
-				dst = append(dst, ',')
-			}
-			b, _ := json.Marshal(k)
-			dst = appendJSON(append(append(dst, b...), ':'), m)
-			n++
-		}
-		return append(dst, '}')
-	}
-	return append(dst, "null"...)
 }
 
 // rareOf returns a Rare equal to rare: the shared empty one when none of
@@ -801,7 +760,6 @@ type interner struct {
 	uses, results                                          []Tool   // reused by Extract
 	pair                                                   []byte   // reused by record
 	key                                                    []byte   // an escaped key, unescaped
-	json                                                   []byte   // a decoded value as JSON (treeOf)
 	tree                                                   *jsontree.Tree
 	lastRare                                               *Rare // the last Rare rareOf made
 }

@@ -10,5 +10,14 @@ func (v Val) Node() (*Tree, int) {
 	return v.t, v.i
 }
 
+// Decoded returns the value encoding/json decoded that v wraps (AnyVal),
+// and nil for a value read from a tree or a missing one.
+func (v Val) Decoded() any {
+	if v.t != nil {
+		return nil
+	}
+	return v.v
+}
+
 // Val returns node i of t as a Val (missing when i < 0).
 func (t *Tree) Val(i int) Val { return Val{t: t, i: i} }
