@@ -2,7 +2,6 @@ package secret
 
 import (
 	"regexp"
-	"strings"
 	"testing"
 )
 
@@ -11,14 +10,7 @@ import (
 // shortcut.
 func (a *allowlist) allowsAllChecks(secret, whole, line string) bool {
 	regex := a.regexAllows(secret, whole, line)
-	stop := false
-	ls := strings.ToLower(secret)
-	for _, w := range a.stopwords {
-		if strings.Contains(ls, w) {
-			stop = true
-			break
-		}
-	}
+	stop := a.stopped(secret)
 	if a.and {
 		if a.paths {
 			return false

@@ -1580,6 +1580,21 @@ func lineAround(str string, start, end int) string {
 	return str[a : end+b]
 }
 
+// stopped reports whether the secret holds one of the allowlist's
+// stopwords (case-insensitively).
+func (a *allowlist) stopped(secret string) bool {
+	if len(a.stopwords) == 0 {
+		return false
+	}
+	ls := strings.ToLower(secret)
+	for _, w := range a.stopwords {
+		if strings.Contains(ls, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // allows reports whether the allowlist lets the secret through, as gitleaks
 // decides it: with condition OR, a regex or a stopword allows it; with AND,
 // every condition given must hold (a path or commit condition never holds
@@ -1588,16 +1603,7 @@ func (a *allowlist) allows(secret, whole, line string) bool {
 	// The stopwords first: they are cheap, where the regexes may not be
 	// (the generic rule's takes 90 µs on a 100-byte match), and with
 	// condition OR one found decides; with AND, one missing does.
-	stop := false
-	if len(a.stopwords) > 0 {
-		ls := strings.ToLower(secret)
-		for _, w := range a.stopwords {
-			if strings.Contains(ls, w) {
-				stop = true
-				break
-			}
-		}
-	}
+	stop := a.stopped(secret)
 	if a.and {
 		if a.paths || len(a.stopwords) > 0 && !stop {
 			return false
