@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"runtime/debug"
 	"strings"
 
@@ -316,9 +315,6 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 			// Many findings are rendered on the run's workers, each
 			// re-reading the lines of its own files.
 			topts.Jobs = o.jobs
-			if topts.Jobs <= 0 {
-				topts.Jobs = runtime.NumCPU()
-			}
 			topts.OpenSnippets = func() (report.LineSource, func()) {
 				l := res.Lines()
 				return l, func() { _ = l.Close() }

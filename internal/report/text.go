@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,9 +23,10 @@ type TextOptions struct {
 	Quiet bool // no summary line
 	// Snippets, if set, gives the lines to show under findings (snippet.go).
 	Snippets LineSource
-	// OpenSnippets, with Snippets and Jobs > 1, opens another line source
-	// (and the function that closes it): the findings are then rendered by
-	// Jobs goroutines, each reading its own files, and written in order.
+	// OpenSnippets, with Snippets, opens another line source (and the
+	// function that closes it): many findings are then rendered by Jobs
+	// goroutines (<= 0: GOMAXPROCS; 1: none), each reading its own files,
+	// and written in order.
 	OpenSnippets func() (LineSource, func())
 	Jobs         int
 }
@@ -32,6 +34,9 @@ type TextOptions struct {
 // Text writes compiler-style lines: path:line:col: severity: message [rule].
 func Text(w io.Writer, r *Run, o TextOptions) error {
 	bw := bufio.NewWriter(w)
+	if o.Jobs <= 0 {
+		o.Jobs = runtime.GOMAXPROCS(0)
+	}
 	if o.Snippets != nil && o.OpenSnippets != nil && o.Jobs > 1 && len(r.Findings) >= 2*chunkMin {
 		writeChunks(bw, r.Findings, o)
 	} else {
