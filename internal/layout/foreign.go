@@ -91,9 +91,24 @@ func foreign(p string) bool {
 		return false
 	}
 	defer fh.Close()
+	// Most candidates are transcripts whose first line names a marker in
+	// its first few KiB: one small read decides them.
+	var head [4 << 10]byte
+	n, _ := io.ReadFull(fh, head[:])
+	if firstLineMarked(head[:n]) {
+		return false
+	}
+	if _, err := fh.Seek(0, io.SeekStart); err != nil {
+		return false
+	}
+	return foreignLines(fh)
+}
+
+// foreignLines is foreign's look at every line of r.
+func foreignLines(r io.Reader) bool {
 	fb := foreignBufs.Get().(*foreignBuf)
 	br := fb.br
-	br.Reset(fh)
+	br.Reset(r)
 	long := fb.long[:0]
 	defer func() {
 		br.Reset(nil)
@@ -119,7 +134,7 @@ func foreign(p string) bool {
 			long = line[:0]
 		}
 		if t := bytes.TrimSpace(line); len(t) > 0 {
-			if t[0] != '{' && t[0] != '[' || entryType.Match(t) || hasMarker(t) || !json.Valid(t) {
+			if t[0] != '{' && t[0] != '[' || hasMarker(t) || entryType.Match(t) || !json.Valid(t) {
 				return false
 			}
 			lines++
@@ -142,6 +157,20 @@ type foreignBuf struct {
 }
 
 var foreignBufs = sync.Pool{New: func() any { return &foreignBuf{br: bufio.NewReaderSize(nil, 64<<10)} }}
+
+// firstLineMarked reports whether the first non-blank line of a file that
+// starts with head holds a marker (in the part of it in head): foreign would
+// then say the file is not foreign, whatever follows.
+func firstLineMarked(head []byte) bool {
+	for len(head) > 0 {
+		line, rest, complete := bytes.Cut(head, []byte{'\n'})
+		if len(bytes.TrimSpace(line)) > 0 || !complete {
+			return hasMarker(line)
+		}
+		head = rest
+	}
+	return false
+}
 
 func hasMarker(line []byte) bool {
 	for _, m := range markers {
