@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/binary"
 	"fmt"
 	"github.com/ccvet/ccvet/internal/secret"
 	"io"
@@ -67,15 +68,9 @@ func snippet(line []byte, col, width int) (text string, caret int, ok bool) {
 	if col < 1 {
 		return "", 0, false
 	}
-	// The byte offset of the column: columns count code points, an
-	// invalid byte counting as one (as jsonpos.Column does).
-	at := 0
-	for c := 1; c < col; c++ {
-		if at >= len(line) {
-			return "", 0, false
-		}
-		_, n := utf8.DecodeRune(line[at:])
-		at += n
+	at, ok := columnOffset(line, col)
+	if !ok {
+		return "", 0, false
 	}
 	// Up to width columns each side of the caret, nearest first.
 	var lbuf, rbuf [2*SnippetWidth + 8]piece // room for most lines' pieces on the stack
@@ -120,6 +115,25 @@ func snippet(line []byte, col, width int) (text string, caret int, ok bool) {
 		b.WriteString("…")
 	}
 	return b.String(), caret, true
+}
+
+// columnOffset returns the byte offset in line of column col (1-based):
+// columns count code points, an invalid byte counting as one (as
+// jsonpos.Column does). Runs of ASCII, most of a line, are stepped over
+// eight bytes at a time. ok is false when col is past one after the end.
+func columnOffset(line []byte, col int) (at int, ok bool) {
+	for c := 1; c < col; {
+		if col-c >= 8 && at+8 <= len(line) && binary.LittleEndian.Uint64(line[at:])&0x8080808080808080 == 0 {
+			at, c = at+8, c+8
+			continue
+		}
+		if at >= len(line) {
+			return 0, false
+		}
+		_, n := utf8.DecodeRune(line[at:])
+		at, c = at+n, c+1
+	}
+	return at, true
 }
 
 // take counts how many pieces (nearest first) fit in budget columns, with

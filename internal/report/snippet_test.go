@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -125,5 +126,37 @@ gone.jsonl:3:1: error: file is gone [schema]
 	}
 	if strings.Contains(buf.String(), " | ") {
 		t.Errorf("snippets without a line source:\n%s", buf.String())
+	}
+}
+
+// TestColumnOffset: the ASCII steps of columnOffset land where decoding one
+// code point at a time does, on text mixing ASCII, multi-byte and invalid
+// bytes, for every column up to two past the end.
+func TestColumnOffset(t *testing.T) {
+	naive := func(line []byte, col int) (int, bool) {
+		at := 0
+		for c := 1; c < col; c++ {
+			if at >= len(line) {
+				return 0, false
+			}
+			_, n := utf8.DecodeRune(line[at:])
+			at += n
+		}
+		return at, true
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	parts := []string{"a", "abcdefgh", "0123456789abcdef", "é", "世界", "\xff", "\xe4\xb8", "😀", `\"`}
+	for range 500 {
+		var b []byte
+		for range rng.IntN(20) {
+			b = append(b, parts[rng.IntN(len(parts))]...)
+		}
+		for col := 1; col <= utf8.RuneCount(b)+2; col++ {
+			wantAt, wantOK := naive(b, col)
+			at, ok := columnOffset(b, col)
+			if at != wantAt || ok != wantOK {
+				t.Fatalf("%q col %d: %d %v, want %d %v", b, col, at, ok, wantAt, wantOK)
+			}
+		}
 	}
 }
