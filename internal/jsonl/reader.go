@@ -63,6 +63,13 @@ const bufSize = 1 << 20
 // readers are reusable buffered readers (Release returns them).
 var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, bufSize) }}
 
+// StartAt tells a reader that has not returned a line yet that its stream
+// starts at line num of a file, byte off: the lines it returns are numbered
+// and placed from there.
+func (r *Reader) StartAt(num int, off int64) {
+	r.num, r.off = num-1, off
+}
+
 // Release hands the reader's buffer back for reuse; the reader and the
 // lines it returned must not be used afterwards. Calling it is optional.
 func (r *Reader) Release() {

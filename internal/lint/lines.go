@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"io"
+
 	"github.com/ccvet/ccvet/internal/jsonl"
 	"github.com/ccvet/ccvet/internal/model"
 )
@@ -11,10 +13,12 @@ const snippetMaxLine = 16 << 20
 
 // Lines reads lines of the files of a run again, by display path and line
 // number, for printers that show the offending line (report.TextOptions).
-// It keeps one file open and reads forward, and keeps the last line it
+// It keeps one file open and reads forward, from the mark before a line
+// (model.File.Marks) when that is ahead, and keeps the last line it
 // returned, so findings in report order (by path, then line; several on
-// one line) cost one pass over each file that reads each line once: linear
-// in the size of the files and the number of findings. Only the bytes read
+// one line) read each line at most once, and little more than the lines
+// they point at: linear in the size of those lines and the number of
+// findings. Only the bytes read
 // when the file was checked are read again (see Result.Lines). Standard
 // input is read from its copy (see Engine.open).
 type Lines struct {
@@ -47,20 +51,30 @@ func (l *Lines) Line(path string, n int) (line []byte, ok bool) {
 	if l.rd != nil && l.path == path && n == l.next-1 && l.last != nil {
 		return l.last, true // another finding on the same line
 	}
-	if l.rd == nil || l.path != path || l.next > n {
+	f := l.files[path]
+	if f == nil {
+		return nil, false
+	}
+	// Read on from where the reader is, unless the line is behind it or
+	// a mark of the file comes after it (see model.File.Marks).
+	start, off := 1, int64(0)
+	if f.Source == nil { // the marks are of the bytes checked, which Reopen would not give
+		start, off = f.Mark(n)
+	}
+	if l.rd == nil || l.path != path || l.next > n || l.next < start {
 		l.Close()
-		f := l.files[path]
-		if f == nil {
-			return nil, false
-		}
 		// Bytes appended since the check are not reported on.
 		src, done, err := f.Reopen()
 		if err != nil {
 			return nil, false
 		}
 		l.done = done
-		l.path, l.rd, l.next = path, jsonl.NewReader(src), 1
-		l.rd.MaxLine = snippetMaxLine
+		// Small reads: the buffer is not filled with what follows the
+		// lines wanted.
+		rd := jsonl.NewReader(jsonl.SmallReads(io.NewSectionReader(src, off, src.Size()-off)))
+		rd.StartAt(start, off)
+		rd.MaxLine = snippetMaxLine
+		l.path, l.rd, l.next = path, rd, start
 	}
 	for {
 		jl, err := l.rd.Next()

@@ -647,6 +647,7 @@ func (e *Engine) checkLines(f *model.File) (piped bool) {
 // a transcript entry).
 func (e *Engine) lineDone(f *model.File, l *model.Line, rec *entry.Record) {
 	f.Lines++
+	f.AddMark(l.Num, l.Offset)
 	f.Bytes = l.Offset + l.Length
 	if l.Newline {
 		f.Bytes++

@@ -243,9 +243,13 @@ type File struct {
 	// alone (benchmarks).
 	Store *Store
 
-	Lines     int   // lines read
-	Entries   int   // lines that parsed to a JSON object
-	Bytes     int64 // bytes read
+	Lines   int   // lines read
+	Entries int   // lines that parsed to a JSON object
+	Bytes   int64 // bytes read
+	// Marks are where every MarkEvery-th line starts: Marks[k-1] is the
+	// byte offset of line 1+k*MarkEvery (see Mark). A finding's line is
+	// read again from the mark before it, not from the file's start.
+	Marks     []int64
 	Records   []*entry.Record
 	History   []HistoryRef // history.jsonl lines naming a session (filled by the history-orphan line check)
 	ReadError error        // the read stopped early because of this error
@@ -498,6 +502,29 @@ func (f *File) LineHashes(offs []int64) (hs []uint64, ok []bool) {
 
 // errNoCopy is Reopen's error for standard input read without a copy.
 var errNoCopy = errors.New("no copy of what was read is kept")
+
+// MarkEvery is how many lines apart File.Marks are: reading a line again
+// reads at most MarkEvery-1 lines before it, and the marks of a 500 MB
+// transcript take about 50 KB.
+const MarkEvery = 32
+
+// AddMark records where line num starts (offset off), when it is one
+// Marks keeps; lines come in order.
+func (f *File) AddMark(num int, off int64) {
+	if num > 1 && (num-1)%MarkEvery == 0 && len(f.Marks) == (num-1)/MarkEvery-1 {
+		f.Marks = append(f.Marks, off)
+	}
+}
+
+// Mark returns the nearest line at or before line n whose offset is known,
+// and that offset: line 1 and offset 0 when no mark comes before n.
+func (f *File) Mark(n int) (line int, off int64) {
+	k := min((n-1)/MarkEvery, len(f.Marks))
+	if k <= 0 {
+		return 1, 0
+	}
+	return 1 + k*MarkEvery, f.Marks[k-1]
+}
 
 // Reopen gives the bytes f was checked from, the first f.Bytes of them
 // (what was appended since is not looked at): its Copy, or the file
