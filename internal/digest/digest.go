@@ -63,9 +63,10 @@ func Build(recs []*entry.Record, lines bool) *Digest {
 			odd = append(odd, oddAt{r.UUID, int32(i)})
 		}
 	}
-	// Canonical uuids are random: their first 16 bits spread them over
+	// Canonical uuids are random: their first bits spread them over
 	// buckets of a few each.
-	bucketSort(canon, 1<<16, func(a at) int { return int(a.k.hi >> 48) }, func(a, b at) int {
+	shift := keyShift(len(canon))
+	bucketSort(canon, 1<<(64-shift), func(a at) int { return int(a.k.hi >> shift) }, func(a, b at) int {
 		if c := cmpKey(a.k, b.k); c != 0 {
 			return c
 		}
@@ -123,8 +124,20 @@ func Build(recs []*entry.Record, lines bool) *Digest {
 		}
 		d.arena = string(arena)
 	}
-	// Tool ids share a prefix ("toolu_01"), then are random: the two
-	// bytes after what they all share spread them over buckets (a byte
+	d.sortTools()
+	if lines {
+		d.lines = make([]line, len(recs))
+		for i, r := range recs {
+			d.lines[i] = line{num: int32(r.Line), uuid: idx[i], offset: r.Offset}
+		}
+	}
+	return d
+}
+
+// sortTools sorts d.tools by id, then owner.
+func (d *Digest) sortTools() {
+	// Tool ids share a prefix ("toolu_01"), then are random: the byte
+	// (two bytes, for many ids) after what they all share spread them over buckets (a byte
 	// past an id's end counts as 0, a byte b as b+1: the buckets are in
 	// the ids' order).
 	pre := 0
@@ -146,22 +159,26 @@ func Build(recs []*entry.Record, lines bool) *Digest {
 		}
 		return 0
 	}
-	bucketSort(d.tools, 257*257, func(t tool) int {
-		id := d.id(t)
-		return byteAt(id, pre)*257 + byteAt(id, pre+1)
-	}, func(a, b tool) int {
+	n, bucket := 257, func(t tool) int { return byteAt(d.id(t), pre) }
+	if len(d.tools) >= 1<<14 {
+		n, bucket = 257*257, func(t tool) int {
+			id := d.id(t)
+			return byteAt(id, pre)*257 + byteAt(id, pre+1)
+		}
+	}
+	bucketSort(d.tools, n, bucket, func(a, b tool) int {
 		if c := strings.Compare(d.id(a), d.id(b)); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.owner, b.owner)
 	})
-	if lines {
-		d.lines = make([]line, len(recs))
-		for i, r := range recs {
-			d.lines[i] = line{num: int32(r.Line), uuid: idx[i], offset: r.Offset}
-		}
-	}
-	return d
+}
+
+// keyShift is how far to shift a key's hi word right to bucket n random
+// keys, about four to a bucket: at most 1<<16 buckets, which a small
+// digest would spend more time clearing than sorting.
+func keyShift(n int) uint {
+	return 64 - uint(min(max(bits.Len(uint(n/4)), 1), 16))
 }
 
 // bucketSort sorts s by cmp (a total order, but for elements that are
@@ -409,11 +426,12 @@ func Union(ds []*Digest) *Digest {
 		}
 	}
 	u.arena = string(arena)
-	slices.SortFunc(u.keys, cmpKey)
+	shift := keyShift(len(u.keys))
+	bucketSort(u.keys, 1<<(64-shift), func(k key) int { return int(k.hi >> shift) }, cmpKey)
 	u.keys = slices.Compact(u.keys)
 	slices.Sort(u.odd)
 	u.odd = slices.Compact(u.odd)
-	slices.SortFunc(u.tools, func(a, b tool) int { return strings.Compare(u.id(a), u.id(b)) })
+	u.sortTools()
 	u.tools = slices.CompactFunc(u.tools, func(a, b tool) bool { return u.id(a) == u.id(b) })
 	return u
 }
