@@ -198,21 +198,16 @@ func bucketSort[T any](s []T, n int, bucket func(T) int, cmp func(a, b T) int) {
 	for b := 1; b <= n; b++ {
 		start[b] += start[b-1]
 	}
+	// Scatter into a copy and back: reads in order, writes to the buckets'
+	// heads (swapping in place reads and writes at random).
 	next := slices.Clone(start[:n])
-	for b := range n {
-		for next[b] < start[b+1] {
-			// Swap what is at the head of bucket b to where it goes,
-			// until what comes back belongs here.
-			x := s[next[b]]
-			t := bucket(x)
-			if t == b {
-				next[b]++
-				continue
-			}
-			s[next[b]], s[next[t]] = s[next[t]], x
-			next[t]++
-		}
+	out := make([]T, len(s))
+	for _, x := range s {
+		b := bucket(x)
+		out[next[b]] = x
+		next[b]++
 	}
+	copy(s, out)
 	for b := range n {
 		if lo, hi := start[b], start[b+1]; hi-lo > 1 {
 			part := s[lo:hi]

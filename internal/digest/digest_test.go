@@ -249,12 +249,14 @@ func TestParseEveryByte(t *testing.T) {
 	}
 }
 
+// letters are the characters of a tool id after "toolu_01".
+const letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+
 // largeRecords is one long session's records: 180,000 entries with random
 // (version 4) uuids, a quarter of them holding a tool_use with a random id,
 // about the 500 MB real-shaped transcript of bench/bench.sh.
 func largeRecords() []*entry.Record {
 	rng := rand.New(rand.NewPCG(1, 2))
-	const letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 	recs := make([]*entry.Record, 180_000)
 	for i := range recs {
 		u := fmt.Sprintf("%08x-%04x-4%03x-%04x-%012x", rng.Uint32(), rng.Uint32()&0xffff, rng.Uint32()&0xfff,
@@ -296,5 +298,32 @@ func BenchmarkHasToolLarge(b *testing.B) {
 				}
 			}
 		}
+	}
+}
+
+// BenchmarkUnion unites the digests of a project folder of 800 sessions of
+// 400 entries each, a third of them holding a tool_use (the one 800 MB
+// folder's shape).
+func BenchmarkUnion(b *testing.B) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	ds := make([]*Digest, 800)
+	for i := range ds {
+		recs := make([]*entry.Record, 400)
+		for j := range recs {
+			var tools []string
+			if j%3 == 0 {
+				id := []byte("toolu_01")
+				for range 22 {
+					id = append(id, letters[rng.IntN(len(letters))])
+				}
+				tools = []string{string(id)}
+			}
+			recs[j] = rec(j+1, fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x", rng.Uint32(), rng.IntN(1<<16), rng.IntN(1<<12), rng.IntN(1<<12), rng.Uint64()>>16), tools...)
+		}
+		ds[i] = Build(recs, false)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		Union(ds)
 	}
 }
