@@ -277,8 +277,19 @@ func (e *Engine) Run(found *layout.Result) *Result {
 	for _, f := range files {
 		f.Store = store
 	}
+	var prepares []*rules.Rule
+	for _, r := range e.rules {
+		if r.Prepare != nil {
+			prepares = append(prepares, r)
+		}
+	}
 	progress := e.progress()
-	e.parallel(len(order), func(k int) {
+	e.parallel(len(order)+len(prepares), func(k int) {
+		if k >= len(order) { // handed out after every file
+			r := prepares[k-len(order)]
+			r.Prepare(r, store)
+			return
+		}
 		i := order[k]
 		f := files[i]
 		var p *model.Project

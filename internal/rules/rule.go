@@ -30,6 +30,12 @@ type Rule struct {
 	File    func(r *Rule, f *model.File)    // after a whole file has been read
 	Project func(r *Rule, p *model.Project) // after every file of one project folder
 	Store   func(r *Rule, s *model.Store)   // after everything
+	// Prepare does store-wide work that needs no transcript's checks (the
+	// secret rule's scan of the data root's plain copies) on the run's
+	// workers, once every file is handed out: it fills the time in which
+	// the last projects are checked. It may run while File and Project
+	// checks still do; Store runs after it.
+	Prepare func(r *Rule, s *model.Store)
 
 	// Keeps, run when a file's own checks are done (in parallel, before
 	// the rest of its project is read), reports whether Project needs f's

@@ -63,11 +63,8 @@ var Secret = register(&Rule{
 		storeSecrets(f.Store).add(f, fs)
 		forgetSecrets(f)
 	},
-	Store: func(r *Rule, s *model.Store) {
-		st := storeSecrets(s)
-		st.scanExtra(s)
-		st.emit(r, s)
-	},
+	Prepare: func(r *Rule, s *model.Store) { storeSecrets(s).scanExtra(s) },
+	Store:   func(r *Rule, s *model.Store) { storeSecrets(s).emit(r, s) },
 })
 
 // occurrence is one distinct secret of one file.
@@ -294,7 +291,8 @@ func (st *storeCollection) add(f *model.File, fs *fileSecrets) {
 }
 
 // scanExtra reads, under each data root scanned, the plain files that keep
-// copies of session content (layout.PlainCopies), line by line.
+// copies of session content (layout.PlainCopies), line by line. It runs as
+// the rule's Prepare, while other files may still be checked.
 func (st *storeCollection) scanExtra(s *model.Store) {
 	seen := map[string]bool{}
 	for _, root := range s.Roots {
@@ -330,6 +328,7 @@ func (st *storeCollection) scanExtra(s *model.Store) {
 			}()
 		}
 		wg.Wait()
+		st.mu.Lock() // files still being checked add theirs
 		for i, fs := range found {
 			if fs == nil || len(fs.order) == 0 {
 				continue
@@ -339,6 +338,7 @@ func (st *storeCollection) scanExtra(s *model.Store) {
 				st.totals[o.fp] += o.count
 			}
 		}
+		st.mu.Unlock()
 	}
 }
 
