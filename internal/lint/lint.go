@@ -833,9 +833,17 @@ func (e *Engine) checkLinesPiped(f *model.File, rd *jsonl.Reader, grew func() bo
 			f.ReadError = b.err
 			e.unreadable(f, f.Lines+1, b.err)
 		}
-		clear(b.lines) // let go of the trees' lines and the values decoded
-		clear(b.framed)
-		clear(b.recs)
+		if b.ack != nil {
+			// A line read alone, out of the reader's buffer (which may
+			// hold a line of hundreds of MiB): let go of it. Other
+			// lines point into the arena, and the next batch writes
+			// each line whole (what they still hold meanwhile, a value
+			// decoded for a schema finding, is bounded by the batches
+			// in flight): clearing them would only move their cache
+			// lines to this core and back to the reader's.
+			clear(b.lines)
+			clear(b.framed)
+		}
 		for k, t := range b.trees {
 			t.Raw = nil
 			if cap(t.Nodes) > treeNodesKept {
