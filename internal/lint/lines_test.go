@@ -12,6 +12,20 @@ import (
 	"github.com/ccvet/ccvet/internal/model"
 )
 
+// runOn lints path with one job and every default rule.
+func runOn(t *testing.T, path string) (*Result, *layout.Result) {
+	t.Helper()
+	e, err := New(Options{Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found, err := layout.Discover([]string{path}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e.Run(found), found
+}
+
 // TestLinesMarks: a line read again is the line, whatever order the lines
 // are asked in (forward, backward, far apart: from a mark or by reading
 // on), in a file of many marks with long, blank and broken lines, and a
@@ -33,15 +47,7 @@ func TestLinesMarks(t *testing.T) {
 	if err := os.WriteFile(p, []byte(strings.Join(want, "\n")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	e, err := New(Options{Jobs: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	found, err := layout.Discover([]string{p}, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := e.Run(found)
+	res, found := runOn(t, p)
 	defer res.Close()
 	if f := res.src[0]; len(f.Marks) != len(want)/model.MarkEvery {
 		t.Fatalf("%d marks for %d lines", len(f.Marks), len(want))

@@ -33,15 +33,7 @@ func TestSizeSnapshot(t *testing.T) {
 		}
 	}
 	defer func() { afterOpen = nil }()
-	e, err := New(Options{Jobs: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	found, err := layout.Discover([]string{p}, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := e.Run(found)
+	res, _ := runOn(t, p)
 	if res.Entries != 1 || res.Bytes != int64(len(whole)) {
 		t.Errorf("read %d entries, %d bytes; want the 1 entry (%d bytes) there at open", res.Entries, res.Bytes, len(whole))
 	}
@@ -55,7 +47,7 @@ func TestSizeSnapshot(t *testing.T) {
 	if err := os.WriteFile(p, []byte(whole+partial), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res = e.Run(found)
+	res, _ = runOn(t, p)
 	hit := false
 	for _, f := range res.Findings {
 		hit = hit || f.Rule == "truncated-line"
