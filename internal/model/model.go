@@ -287,6 +287,38 @@ type File struct {
 	emit    func(finding.Finding)
 	graphMu sync.Mutex
 	graph   *chain.Graph // chain.BuildSize(Records, Bytes), once Graph asked for it
+
+	// state is what rules keep about the file from its lines to its
+	// file check (State), under its own lock: one goroutine reads a
+	// file's lines, so the lock stays on its core.
+	stateMu sync.Mutex
+	state   map[any]any
+}
+
+// State returns what the rules keep under key about f, made by mk when
+// asked first. It is safe for concurrent use.
+func (f *File) State(key any, mk func() any) any {
+	f.stateMu.Lock()
+	defer f.stateMu.Unlock()
+	v, ok := f.state[key]
+	if !ok {
+		if f.state == nil {
+			f.state = map[any]any{}
+		}
+		v = mk()
+		f.state[key] = v
+	}
+	return v
+}
+
+// TakeState returns what State keeps under key (nil when nothing) and
+// forgets it.
+func (f *File) TakeState(key any) any {
+	f.stateMu.Lock()
+	defer f.stateMu.Unlock()
+	v := f.state[key]
+	delete(f.state, key)
+	return v
 }
 
 // Graph is chain.BuildSize(f.Records, f.Bytes), built once and shared by

@@ -215,36 +215,27 @@ func times(n int) string {
 	return fmt.Sprintf("%d times", n)
 }
 
-// The files' collections, between their lines and their file check.
-var (
-	fileSecretsMu sync.Mutex
-	fileSecretsOf = map[*model.File]*fileSecrets{}
-)
+// fileSecretsKey names a file's collection (between its lines and its
+// file check) in File.State.
+type fileSecretsKey struct{}
 
 func secretsOf(f *model.File) *fileSecrets {
-	fileSecretsMu.Lock()
-	defer fileSecretsMu.Unlock()
-	fs := fileSecretsOf[f]
-	if fs == nil {
-		fs = &fileSecrets{buf: (*stringBufs.Get().(*[]byte))[:0]}
+	return f.State(fileSecretsKey{}, func() any {
+		fs := &fileSecrets{buf: (*stringBufs.Get().(*[]byte))[:0]}
 		if f.Store != nil {
 			// The files of a store share the strings found clean: a
 			// resumed session's file copies the files before it.
 			fs.memo.Shared = f.Store.Shared(cleanKey{}, func() any { return new(secret.Clean) }).(*secret.Clean)
 		}
-		fileSecretsOf[f] = fs
-	}
-	return fs
+		return fs
+	}).(*fileSecrets)
 }
 
 // cleanKey names the store's set of strings found clean in Store.Shared.
 type cleanKey struct{}
 
 func forgetSecrets(f *model.File) {
-	fileSecretsMu.Lock()
-	fs := fileSecretsOf[f]
-	delete(fileSecretsOf, f)
-	fileSecretsMu.Unlock()
+	fs, _ := f.TakeState(fileSecretsKey{}).(*fileSecrets)
 	if fs != nil && fs.buf != nil {
 		b := fs.buf[:0]
 		stringBufs.Put(&b)
