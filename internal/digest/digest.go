@@ -3,6 +3,7 @@ package digest
 
 import (
 	"cmp"
+	"math"
 	"math/bits"
 	"slices"
 	"strings"
@@ -71,7 +72,7 @@ func Build(recs []*entry.Record, lines bool) *Digest {
 			return c
 		}
 		return cmp.Compare(a.rec, b.rec)
-	})
+	}, buildCopyMax)
 	slices.SortFunc(odd, func(a, b oddAt) int {
 		if c := strings.Compare(a.s, b.s); c != 0 {
 			return c
@@ -124,7 +125,7 @@ func Build(recs []*entry.Record, lines bool) *Digest {
 		}
 		d.arena = string(arena)
 	}
-	d.sortTools()
+	d.sortTools(buildCopyMax)
 	if lines {
 		d.lines = make([]line, len(recs))
 		for i, r := range recs {
@@ -134,8 +135,15 @@ func Build(recs []*entry.Record, lines bool) *Digest {
 	return d
 }
 
-// sortTools sorts d.tools by id, then owner.
-func (d *Digest) sortTools() {
+// buildCopyMax is the most elements Build's sorts copy (see bucketSort): a
+// digest is built when its file's records are all held, the peak of a
+// long transcript's memory, and its largest sort then swaps in place
+// rather than hold a second copy (4 MB for 180,000 entries).
+const buildCopyMax = 1 << 16
+
+// sortTools sorts d.tools by id, then owner, copying at most copyMax
+// elements (see bucketSort).
+func (d *Digest) sortTools(copyMax int) {
 	// Tool ids share a prefix ("toolu_01"), then are random: the byte
 	// (two bytes, for many ids) after what they all share spread them over buckets (a byte
 	// past an id's end counts as 0, a byte b as b+1: the buckets are in
@@ -171,11 +179,11 @@ func (d *Digest) sortTools() {
 			return c
 		}
 		return cmp.Compare(a.owner, b.owner)
-	})
+	}, copyMax)
 }
 
 // keyShift is how far to shift a key's hi word right to bucket n random
-// keys, about four to a bucket: at most 1<<16 buckets, which a small
+// keys, two to four to a bucket: at most 1<<16 buckets, which a small
 // digest would spend more time clearing than sorting.
 func keyShift(n int) uint {
 	return 64 - uint(min(max(bits.Len(uint(n/4)), 1), 16))
@@ -183,10 +191,11 @@ func keyShift(n int) uint {
 
 // bucketSort sorts s by cmp (a total order, but for elements that are
 // alike) when bucket, in [0, n), is monotone in that order: one counting
-// pass, the elements moved to their buckets in place, then each bucket
-// sorted. Where bucket spreads the elements, it is linear; at worst it is
-// one sort.
-func bucketSort[T any](s []T, n int, bucket func(T) int, cmp func(a, b T) int) {
+// pass, the elements moved to their buckets (scattered into a copy when s
+// has at most copyMax elements, else swapped in place, slower but without
+// a second s), then each bucket sorted. Where bucket spreads the elements,
+// it is linear; at worst it is one sort.
+func bucketSort[T any](s []T, n int, bucket func(T) int, cmp func(a, b T) int, copyMax int) {
 	if len(s) < 1024 {
 		slices.SortFunc(s, cmp)
 		return
@@ -198,16 +207,33 @@ func bucketSort[T any](s []T, n int, bucket func(T) int, cmp func(a, b T) int) {
 	for b := 1; b <= n; b++ {
 		start[b] += start[b-1]
 	}
-	// Scatter into a copy and back: reads in order, writes to the buckets'
-	// heads (swapping in place reads and writes at random).
 	next := slices.Clone(start[:n])
-	out := make([]T, len(s))
-	for _, x := range s {
-		b := bucket(x)
-		out[next[b]] = x
-		next[b]++
+	if len(s) <= copyMax {
+		// Scatter into a copy and back: reads in order, writes to the
+		// buckets' heads (swapping in place reads and writes at random).
+		out := make([]T, len(s))
+		for _, x := range s {
+			b := bucket(x)
+			out[next[b]] = x
+			next[b]++
+		}
+		copy(s, out)
+	} else {
+		for b := range n {
+			for next[b] < start[b+1] {
+				// Swap what is at the head of bucket b to where it goes,
+				// until what comes back belongs here.
+				x := s[next[b]]
+				t := bucket(x)
+				if t == b {
+					next[b]++
+					continue
+				}
+				s[next[b]], s[next[t]] = s[next[t]], x
+				next[t]++
+			}
+		}
 	}
-	copy(s, out)
 	for b := range n {
 		if lo, hi := start[b], start[b+1]; hi-lo > 1 {
 			part := s[lo:hi]
@@ -422,11 +448,13 @@ func Union(ds []*Digest) *Digest {
 	}
 	u.arena = string(arena)
 	shift := keyShift(len(u.keys))
-	bucketSort(u.keys, 1<<(64-shift), func(k key) int { return int(k.hi >> shift) }, cmpKey)
+	// A union is made at a project's check, once its files hold only
+	// their digests: its sorts copy.
+	bucketSort(u.keys, 1<<(64-shift), func(k key) int { return int(k.hi >> shift) }, cmpKey, math.MaxInt)
 	u.keys = slices.Compact(u.keys)
 	slices.Sort(u.odd)
 	u.odd = slices.Compact(u.odd)
-	u.sortTools()
+	u.sortTools(math.MaxInt)
 	u.tools = slices.CompactFunc(u.tools, func(a, b tool) bool { return u.id(a) == u.id(b) })
 	return u
 }
