@@ -24,7 +24,8 @@ const snippetMaxLine = 16 << 20
 type Lines struct {
 	files map[string]*model.File
 	path  string
-	done  func() // releases what Reopen opened for rd
+	src   *io.SectionReader // path's bytes, as Reopen gives them
+	done  func()            // releases what Reopen opened for src
 	rd    *jsonl.Reader
 	next  int    // number of the line rd returns next
 	last  []byte // line next-1, valid until rd moves on
@@ -62,19 +63,23 @@ func (l *Lines) Line(path string, n int) (line []byte, ok bool) {
 		start, off = f.Mark(n)
 	}
 	if l.rd == nil || l.path != path || l.next > n || l.next < start {
-		l.Close()
-		// Bytes appended since the check are not reported on.
-		src, done, err := f.Reopen()
-		if err != nil {
-			return nil, false
+		if l.src == nil || l.path != path {
+			l.Close()
+			// Bytes appended since the check are not reported on.
+			src, done, err := f.Reopen()
+			if err != nil {
+				return nil, false
+			}
+			l.path, l.src, l.done = path, src, done
+		} else if l.rd != nil {
+			l.rd.Release() // the same file, read again from elsewhere
 		}
-		l.done = done
 		// Small reads: the buffer is not filled with what follows the
 		// lines wanted.
-		rd := jsonl.NewReader(jsonl.SmallReads(io.NewSectionReader(src, off, src.Size()-off)))
+		rd := jsonl.NewReader(jsonl.SmallReads(io.NewSectionReader(l.src, off, l.src.Size()-off)))
 		rd.StartAt(start, off)
 		rd.MaxLine = snippetMaxLine
-		l.path, l.rd, l.next = path, rd, start
+		l.rd, l.next, l.last = rd, start, nil
 	}
 	for {
 		jl, err := l.rd.Next()
@@ -98,6 +103,6 @@ func (l *Lines) Close() error {
 	if l.rd != nil {
 		l.rd.Release() // give the pooled buffer back
 	}
-	l.done, l.rd, l.path, l.next, l.last = nil, nil, "", 0, nil
+	l.done, l.rd, l.src, l.path, l.next, l.last = nil, nil, nil, "", 0, nil
 	return nil
 }

@@ -848,6 +848,9 @@ func (e *Engine) checkLinesPiped(f *model.File, rd *jsonl.Reader, grew func() bo
 			t.Raw = nil
 			if cap(t.Nodes) > treeNodesKept {
 				b.trees[k] = new(jsontree.Tree)
+				if k < len(b.lines) {
+					b.lines[k] = model.Line{} // its Tree is the one let go
+				}
 			}
 		}
 		b.arena, b.lines, b.framed, b.recs, b.err = b.arena[:0], b.lines[:0], b.framed[:0], b.recs[:0], nil
