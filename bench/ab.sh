@@ -6,14 +6,16 @@
 # and the median CPU time (user+sys) in milliseconds: an A/B comparison of
 # two builds on the same machine in the same minutes, which a loaded or
 # slower machine does not skew as it skews tables taken on different days.
-# Each run gets a temporary HOME and CLAUDE_CONFIG_DIR of its own.
+# The runs share one temporary HOME and CLAUDE_CONFIG_DIR and read no
+# .ccvet.yaml (--no-config); a binary that fails (an exit status other
+# than 0 or 1, which findings give) stops the comparison.
 set -euo pipefail
 rounds=5 jobs=2
 while [ $# -gt 0 ]; do
 	case $1 in
 	--rounds) rounds=$2; shift 2 ;;
 	--jobs) jobs=$2; shift 2 ;;
-	-h | --help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) break ;;
 	esac
 done
@@ -26,8 +28,14 @@ for ((r = 0; r < rounds; r++)); do
 	for i in $(seq 1 $#); do
 		bin=${!i}
 		t0=$(date +%s%N)
+		rc=0
 		/usr/bin/time -f "%U %S" -o "$tmp/cpu" env HOME="$tmp/home" CLAUDE_CONFIG_DIR="$tmp/home/.claude" \
-			"$bin" -j "$jobs" -q "$store" >/dev/null 2>&1 || true
+			"$bin" --no-config -j "$jobs" -q "$store" >/dev/null 2>"$tmp/err" || rc=$?
+		if [ "$rc" -gt 1 ]; then
+			echo "bench/ab.sh: $bin exited with status $rc:" >&2
+			head -5 "$tmp/err" >&2
+			exit 1
+		fi
 		t1=$(date +%s%N)
 		read -r u s < <(tail -n 1 "$tmp/cpu")
 		echo "$(((t1 - t0) / 1000000)) $(awk -v u="$u" -v s="$s" 'BEGIN{printf "%d", (u+s)*1000}')" >>"$tmp/runs.$i"
