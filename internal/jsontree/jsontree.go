@@ -198,18 +198,9 @@ value:
 		}
 		goto key
 	case c == '"':
-		// The usual string ends at the first stop of stringStop64: no call
-		// to scanString.
-		var end int
-		var esc, uesc bool
-		if wide64 {
-			end, esc = stringStop64(raw, i+1)
-		}
-		if !wide64 || end >= n || raw[end] != '"' {
-			var err error
-			if end, esc, uesc, err = t.scanString(raw, i); err != nil {
-				return nodes, stack, err
-			}
+		end, esc, uesc, err := t.stringEnd(raw, i)
+		if err != nil {
+			return nodes, stack, err
 		}
 		nodes = push(nodes, String, i+1, end, esc, uesc)
 		i = end + 1
@@ -336,16 +327,9 @@ afterValue:
 
 key:
 	{
-		var end int
-		var esc, uesc bool
-		if wide64 {
-			end, esc = stringStop64(raw, i+1)
-		}
-		if !wide64 || end >= n || raw[end] != '"' {
-			var err error
-			if end, esc, uesc, err = t.scanString(raw, i); err != nil {
-				return nodes, stack, err
-			}
+		end, esc, uesc, err := t.stringEnd(raw, i)
+		if err != nil {
+			return nodes, stack, err
 		}
 		if len(stack) == 1 {
 			if esc {
@@ -385,6 +369,18 @@ const (
 	lsb = 0x0101010101010101
 	msb = 0x8080808080808080
 )
+
+// stringEnd is scanString, for a value or a key alike: the usual string
+// ends at the first stop of stringStop64, without a call to scanString.
+func (t *Tree) stringEnd(raw []byte, i int) (end int, esc, uesc bool, err error) {
+	if wide64 {
+		end, esc = stringStop64(raw, i+1)
+		if end < len(raw) && raw[end] == '"' {
+			return end, esc, false, nil
+		}
+	}
+	return t.scanString(raw, i)
+}
 
 // scanString scans the string whose opening quote is at raw[i]; it returns
 // the offset of the closing quote, whether the string holds an escape and
