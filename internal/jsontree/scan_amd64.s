@@ -1,40 +1,46 @@
 #include "textflag.h"
 
+// The bytes the scans compare with, 64 of each (stringStop, with AVX2,
+// reads the first 32).
+#define REP64(name, v) \
+	DATA name<>+0(SB)/8, v \
+	DATA name<>+8(SB)/8, v \
+	DATA name<>+16(SB)/8, v \
+	DATA name<>+24(SB)/8, v \
+	DATA name<>+32(SB)/8, v \
+	DATA name<>+40(SB)/8, v \
+	DATA name<>+48(SB)/8, v \
+	DATA name<>+56(SB)/8, v \
+	GLOBL name<>(SB), RODATA|NOPTR, $64
+
+REP64(quotes64, $0x2222222222222222)
+REP64(backslashes64, $0x5c5c5c5c5c5c5c5c)
+REP64(spaces64, $0x2020202020202020)
+REP64(nibbles64, $0x0f0f0f0f0f0f0f0f)
+REP64(controls64, $0x1f1f1f1f1f1f1f1f)
+
 // The bytes that may follow a backslash without a closer look ("\/bfnrt),
 // classified by nibble: a byte is one of them when the classes of its high
-// and low nibble share a bit (high 2: bit 0, 5: bit 1, 6: bit 2, 7: bit 3).
-DATA escLo<>+0(SB)/8, $0x00040008000d0000
-DATA escLo<>+8(SB)/8, $0x0104000200000000
-DATA escLo<>+16(SB)/8, $0x00040008000d0000
-DATA escLo<>+24(SB)/8, $0x0104000200000000
-GLOBL escLo<>(SB), RODATA|NOPTR, $32
-DATA escHi<>+0(SB)/8, $0x0804020000010000
-DATA escHi<>+8(SB)/8, $0
-DATA escHi<>+16(SB)/8, $0x0804020000010000
-DATA escHi<>+24(SB)/8, $0
-GLOBL escHi<>(SB), RODATA|NOPTR, $32
-
-// The bytes the scan compares with, 32 of each.
-DATA quotes<>+0(SB)/8, $0x2222222222222222
-DATA quotes<>+8(SB)/8, $0x2222222222222222
-DATA quotes<>+16(SB)/8, $0x2222222222222222
-DATA quotes<>+24(SB)/8, $0x2222222222222222
-GLOBL quotes<>(SB), RODATA|NOPTR, $32
-DATA backslashes<>+0(SB)/8, $0x5c5c5c5c5c5c5c5c
-DATA backslashes<>+8(SB)/8, $0x5c5c5c5c5c5c5c5c
-DATA backslashes<>+16(SB)/8, $0x5c5c5c5c5c5c5c5c
-DATA backslashes<>+24(SB)/8, $0x5c5c5c5c5c5c5c5c
-GLOBL backslashes<>(SB), RODATA|NOPTR, $32
-DATA controls<>+0(SB)/8, $0x1f1f1f1f1f1f1f1f
-DATA controls<>+8(SB)/8, $0x1f1f1f1f1f1f1f1f
-DATA controls<>+16(SB)/8, $0x1f1f1f1f1f1f1f1f
-DATA controls<>+24(SB)/8, $0x1f1f1f1f1f1f1f1f
-GLOBL controls<>(SB), RODATA|NOPTR, $32
-DATA nibbles<>+0(SB)/8, $0x0f0f0f0f0f0f0f0f
-DATA nibbles<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f
-DATA nibbles<>+16(SB)/8, $0x0f0f0f0f0f0f0f0f
-DATA nibbles<>+24(SB)/8, $0x0f0f0f0f0f0f0f0f
-GLOBL nibbles<>(SB), RODATA|NOPTR, $32
+// and low nibble share a bit (high 2: bit 0, 5: bit 1, 6: bit 2, 7: bit 3);
+// the 16-byte table is repeated four times.
+DATA escLo64<>+0(SB)/8, $0x00040008000d0000
+DATA escLo64<>+8(SB)/8, $0x0104000200000000
+DATA escLo64<>+16(SB)/8, $0x00040008000d0000
+DATA escLo64<>+24(SB)/8, $0x0104000200000000
+DATA escLo64<>+32(SB)/8, $0x00040008000d0000
+DATA escLo64<>+40(SB)/8, $0x0104000200000000
+DATA escLo64<>+48(SB)/8, $0x00040008000d0000
+DATA escLo64<>+56(SB)/8, $0x0104000200000000
+GLOBL escLo64<>(SB), RODATA|NOPTR, $64
+DATA escHi64<>+0(SB)/8, $0x0804020000010000
+DATA escHi64<>+8(SB)/8, $0
+DATA escHi64<>+16(SB)/8, $0x0804020000010000
+DATA escHi64<>+24(SB)/8, $0
+DATA escHi64<>+32(SB)/8, $0x0804020000010000
+DATA escHi64<>+40(SB)/8, $0
+DATA escHi64<>+48(SB)/8, $0x0804020000010000
+DATA escHi64<>+56(SB)/8, $0
+GLOBL escHi64<>(SB), RODATA|NOPTR, $64
 
 // func stringStop(b []byte, j int) (stop int, esc bool)
 //
@@ -48,9 +54,9 @@ TEXT ·stringStop(SB), NOSPLIT, $0-41
 	MOVQ j+24(FP), BX
 	XORL R11, R11
 	XORL R12, R12
-	VMOVDQU quotes<>(SB), Y0
-	VMOVDQU backslashes<>(SB), Y1
-	VMOVDQU controls<>(SB), Y2
+	VMOVDQU quotes64<>(SB), Y0
+	VMOVDQU backslashes64<>(SB), Y1
+	VMOVDQU controls64<>(SB), Y2
 	LEAQ -32(DX), R8
 
 loop:
@@ -105,9 +111,9 @@ masks:
 
 escapes:
 	// Bytes that are not a simple escape character: SI.
-	VMOVDQU nibbles<>(SB), Y10
-	VMOVDQU escLo<>(SB), Y8
-	VMOVDQU escHi<>(SB), Y9
+	VMOVDQU nibbles64<>(SB), Y10
+	VMOVDQU escLo64<>(SB), Y8
+	VMOVDQU escHi64<>(SB), Y9
 	VPAND   Y10, Y3, Y11
 	VPSHUFB Y11, Y8, Y11
 	VPSRLW  $4, Y3, Y12
@@ -174,41 +180,6 @@ none:
 	VZEROUPPER
 	RET
 
-// The same constants, 64 of each, for stringStop64.
-#define REP64(name, v) \
-	DATA name<>+0(SB)/8, v \
-	DATA name<>+8(SB)/8, v \
-	DATA name<>+16(SB)/8, v \
-	DATA name<>+24(SB)/8, v \
-	DATA name<>+32(SB)/8, v \
-	DATA name<>+40(SB)/8, v \
-	DATA name<>+48(SB)/8, v \
-	DATA name<>+56(SB)/8, v \
-	GLOBL name<>(SB), RODATA|NOPTR, $64
-
-REP64(quotes64, $0x2222222222222222)
-REP64(backslashes64, $0x5c5c5c5c5c5c5c5c)
-REP64(spaces64, $0x2020202020202020)
-REP64(nibbles64, $0x0f0f0f0f0f0f0f0f)
-
-DATA escLo64<>+0(SB)/8, $0x00040008000d0000
-DATA escLo64<>+8(SB)/8, $0x0104000200000000
-DATA escLo64<>+16(SB)/8, $0x00040008000d0000
-DATA escLo64<>+24(SB)/8, $0x0104000200000000
-DATA escLo64<>+32(SB)/8, $0x00040008000d0000
-DATA escLo64<>+40(SB)/8, $0x0104000200000000
-DATA escLo64<>+48(SB)/8, $0x00040008000d0000
-DATA escLo64<>+56(SB)/8, $0x0104000200000000
-GLOBL escLo64<>(SB), RODATA|NOPTR, $64
-DATA escHi64<>+0(SB)/8, $0x0804020000010000
-DATA escHi64<>+8(SB)/8, $0
-DATA escHi64<>+16(SB)/8, $0x0804020000010000
-DATA escHi64<>+24(SB)/8, $0
-DATA escHi64<>+32(SB)/8, $0x0804020000010000
-DATA escHi64<>+40(SB)/8, $0
-DATA escHi64<>+48(SB)/8, $0x0804020000010000
-DATA escHi64<>+56(SB)/8, $0
-GLOBL escHi64<>(SB), RODATA|NOPTR, $64
 
 // func stringStop64(b []byte, j int) (stop int, esc bool)
 //
