@@ -363,33 +363,12 @@ func (e *Engine) checkAndClose(f *model.File, c *collector, p *model.Project, sm
 		}
 	}
 	c.split()
-	e.atOnce(tasks)
+	e.parallel(len(tasks), func(i int) { tasks[i]() })
 	c.join(e.rules)
 	e.afterFileRules(f, small)
 	if p != nil {
 		e.thinFile(f, keep)
 	}
-}
-
-// atOnce runs tasks on up to the run's number of workers (this goroutine
-// and others), each task once, and returns when all are done.
-func (e *Engine) atOnce(tasks []func()) {
-	var next atomic.Int32
-	run := func() {
-		for {
-			i := int(next.Add(1)) - 1
-			if i >= len(tasks) {
-				return
-			}
-			tasks[i]()
-		}
-	}
-	var wg sync.WaitGroup
-	for range min(e.jobs(), len(tasks)) - 1 {
-		wg.Go(run)
-	}
-	run()
-	wg.Wait()
 }
 
 // closeFile digests a transcript whose file rules are done, and lets it
@@ -464,36 +443,25 @@ func (e *Engine) checkProject(p *model.Project) {
 	}
 }
 
-// parallel runs fn(0..n-1) on the configured number of workers.
+// parallel runs fn(0) to fn(n-1), each once, on up to the configured
+// number of workers (this goroutine and others), handing the indexes out
+// in order, and returns when all are done.
 func (e *Engine) parallel(n int, fn func(i int)) {
-	jobs := e.opts.Jobs
-	if jobs <= 0 {
-		jobs = runtime.NumCPU()
-	}
-	if jobs > n {
-		jobs = n
-	}
-	if jobs <= 1 {
-		for i := 0; i < n; i++ {
+	var next atomic.Int64
+	run := func() {
+		for {
+			i := int(next.Add(1)) - 1
+			if i >= n {
+				return
+			}
 			fn(i)
 		}
-		return
 	}
-	next := make(chan int)
 	var wg sync.WaitGroup
-	for w := 0; w < jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				fn(i)
-			}
-		}()
+	for range min(e.jobs(), n) - 1 {
+		wg.Go(run)
 	}
-	for i := 0; i < n; i++ {
-		next <- i
-	}
-	close(next)
+	run()
 	wg.Wait()
 }
 
