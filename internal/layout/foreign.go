@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"runtime"
 	"sync"
+
+	"github.com/ccvet/ccvet/internal/workers"
 )
 
 // markers are keys of which every kind of Claude Code transcript entry
@@ -47,20 +49,10 @@ func DropForeign(res *Result) []string {
 	// maxForeignLine): many small loose files cost little each, but this
 	// runs before any file is checked.
 	isForeign := make([]bool, len(res.Files))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(len(cands), runtime.GOMAXPROCS(0), 4) {
-		wg.Go(func() {
-			for i := range next {
-				isForeign[i] = foreign(res.Files[i].OSPath)
-			}
-		})
-	}
-	for _, i := range cands {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	workers.Each(len(cands), min(runtime.GOMAXPROCS(0), 4), func(k int) {
+		i := cands[k]
+		isForeign[i] = foreign(res.Files[i].OSPath)
+	})
 	var dropped []string
 	files := res.Files[:0]
 	for i, f := range res.Files {

@@ -23,6 +23,7 @@ import (
 	"github.com/ccvet/ccvet/internal/model"
 	"github.com/ccvet/ccvet/internal/rules"
 	"github.com/ccvet/ccvet/internal/schema"
+	"github.com/ccvet/ccvet/internal/workers"
 )
 
 // ThinFrom is the size of a project folder's transcripts from which its
@@ -446,24 +447,7 @@ func (e *Engine) checkProject(p *model.Project) {
 // parallel runs fn(0) to fn(n-1), each once, on up to the configured
 // number of workers (this goroutine and others), handing the indexes out
 // in order, and returns when all are done.
-func (e *Engine) parallel(n int, fn func(i int)) {
-	var next atomic.Int64
-	run := func() {
-		for {
-			i := int(next.Add(1)) - 1
-			if i >= n {
-				return
-			}
-			fn(i)
-		}
-	}
-	var wg sync.WaitGroup
-	for range min(e.jobs(), n) - 1 {
-		wg.Go(run)
-	}
-	run()
-	wg.Wait()
-}
+func (e *Engine) parallel(n int, fn func(i int)) { workers.Each(n, e.jobs(), fn) }
 
 func (e *Engine) unreadable(f *model.File, line int, err error) {
 	f.Emit(rules.Unreadable, finding.Finding{Line: line, Message: "cannot read: " + pathless(err)})

@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/jsonpos"
@@ -19,6 +18,7 @@ import (
 	"github.com/ccvet/ccvet/internal/model"
 	"github.com/ccvet/ccvet/internal/readonly"
 	"github.com/ccvet/ccvet/internal/secret"
+	"github.com/ccvet/ccvet/internal/workers"
 )
 
 // Secret reports API keys, tokens and private keys stored in Claude Code's
@@ -296,8 +296,6 @@ func (st *storeCollection) scanExtra(s *model.Store) {
 		// Read in parallel, as the engine reads the files it checks;
 		// gathered in the copies' order.
 		found := make([]*fileSecrets, len(pcs))
-		var next atomic.Int64
-		var wg sync.WaitGroup
 		jobs := 0
 		if s.Env != nil {
 			jobs = s.Env.Jobs
@@ -305,20 +303,7 @@ func (st *storeCollection) scanExtra(s *model.Store) {
 		if jobs <= 0 {
 			jobs = runtime.NumCPU()
 		}
-		for range min(jobs, len(pcs)) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for {
-					i := int(next.Add(1) - 1)
-					if i >= len(pcs) {
-						return
-					}
-					found[i] = scanPlain(pcs[i].OSPath)
-				}
-			}()
-		}
-		wg.Wait()
+		workers.Each(len(pcs), jobs, func(i int) { found[i] = scanPlain(pcs[i].OSPath) })
 		st.mu.Lock() // files still being checked add theirs
 		for i, fs := range found {
 			if fs == nil || len(fs.order) == 0 {
