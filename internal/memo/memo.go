@@ -25,6 +25,13 @@ func (t *Table) Lookup(key any) (any, bool) {
 	return v, ok
 }
 
+// Take returns the value stored for key (nil when none) and forgets it.
+func (t *Table) Take(key any) any {
+	v := t.m[key]
+	delete(t.m, key)
+	return v
+}
+
 // Len is the number of values held.
 func (t *Table) Len() int { return len(t.m) }
 

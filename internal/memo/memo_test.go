@@ -23,3 +23,16 @@ func TestTable(t *testing.T) {
 		t.Fatal("Reset kept a value")
 	}
 }
+
+// TestTake: Take hands a value back once and forgets it; a key never
+// computed gives nil.
+func TestTake(t *testing.T) {
+	var tb Table
+	tb.Get("a", func() any { return 1 })
+	if v := tb.Take("a"); v != 1 {
+		t.Fatalf("Take = %v, want 1", v)
+	}
+	if v := tb.Take("a"); v != nil || tb.Len() != 0 {
+		t.Fatalf("second Take = %v, Len %d", v, tb.Len())
+	}
+}

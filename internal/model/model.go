@@ -292,7 +292,7 @@ type File struct {
 	// file check (State), under its own lock: one goroutine reads a
 	// file's lines, so the lock stays on its core.
 	stateMu sync.Mutex
-	state   map[any]any
+	state   memo.Table
 }
 
 // State returns what the rules keep under key about f, made by mk when
@@ -300,15 +300,7 @@ type File struct {
 func (f *File) State(key any, mk func() any) any {
 	f.stateMu.Lock()
 	defer f.stateMu.Unlock()
-	v, ok := f.state[key]
-	if !ok {
-		if f.state == nil {
-			f.state = map[any]any{}
-		}
-		v = mk()
-		f.state[key] = v
-	}
-	return v
+	return f.state.Get(key, mk)
 }
 
 // TakeState returns what State keeps under key (nil when nothing) and
@@ -316,9 +308,7 @@ func (f *File) State(key any, mk func() any) any {
 func (f *File) TakeState(key any) any {
 	f.stateMu.Lock()
 	defer f.stateMu.Unlock()
-	v := f.state[key]
-	delete(f.state, key)
-	return v
+	return f.state.Take(key)
 }
 
 // Graph is chain.BuildSize(f.Records, f.Bytes), built once and shared by
