@@ -69,15 +69,18 @@ type Graph struct {
 	// type, anywhere in the file) and the last message line with it from
 	// From on (msg, -1: none): one map for the reader's index (byUUID)
 	// and the file rules' (FirstWith, LastWith).
-	ids map[string]uuidAt
+	ids *uuidIndex
 	// repeats counts the records whose uuid an earlier record has; last
 	// marks, per record, the last one with its uuid (LastWith's).
 	repeats int
 	last    []bool
 	// order holds, per uuid in first-seen order (JavaScript Map order),
 	// the index of the line kept for it (byUUID's).
-	order  []int32
-	parent []string // per record: parent after the progress bridge ("" = none)
+	order []int32
+	// moved holds the parent of each message line whose parent after the
+	// progress bridge and the preserved-segment relinking is not its own
+	// parentUuid (see Parent): most files have none.
+	moved map[int32]string
 	// up is, per record, the index byUUID gives its parent (after the
 	// bridge and the preserved-segment relinking), or -1.
 	up   []int32
@@ -180,16 +183,15 @@ func (g *Graph) Memoized(key any) (any, bool) {
 	return c.v, true
 }
 
-// uuidAt is where a uuid is (see Graph.ids): first and last are -1 for
-// "" (which only a message line without a uuid puts in the map).
+// uuidAt is where a uuid is (see Graph.ids).
 type uuidAt struct{ first, last, msg int32 }
 
 // span is the first and the last record index of a uuid.
 type span struct{ first, last int32 }
 
 func (g *Graph) span(uuid string) (span, bool) {
-	a, ok := g.ids[uuid]
-	if !ok || a.first < 0 {
+	a, ok := g.ids.get(uuid)
+	if !ok {
 		return span{}, false
 	}
 	return span{a.first, a.last}, true
@@ -197,7 +199,7 @@ func (g *Graph) span(uuid string) (span, bool) {
 
 // byUUID is the index of the last message line with uuid (from From on).
 func (g *Graph) byUUID(uuid string) (int, bool) {
-	if a, ok := g.ids[uuid]; ok && a.msg >= 0 {
+	if a, ok := g.ids.get(uuid); ok && a.msg >= 0 {
 		return int(a.msg), true
 	}
 	return 0, false
@@ -251,22 +253,19 @@ func Build(recs []*entry.Record) *Graph { return BuildSize(recs, 0) }
 // offset stands for it (a lower bound: a last line that alone takes the
 // file over BigFile is not counted).
 func BuildSize(recs []*entry.Record, size int64) *Graph {
-	g := &Graph{Records: recs, ids: make(map[string]uuidAt, len(recs)), parent: make([]string, len(recs)),
+	g := &Graph{Records: recs, ids: newUUIDIndex(recs, len(recs)),
 		kept: make([]bool, len(recs)), up: make([]int32, len(recs)), last: make([]bool, len(recs))}
 	for i, r := range recs {
 		if r.UUID == "" {
 			continue
 		}
-		a, ok := g.ids[r.UUID]
-		if !ok {
-			a = uuidAt{first: int32(i), msg: -1}
-		} else {
+		a, seen := g.ids.add(i)
+		if seen {
 			g.repeats++
 			g.last[a.last] = false
 		}
 		a.last = int32(i)
 		g.last[i] = true
-		g.ids[r.UUID] = a
 	}
 	var bridge map[string]string
 	var first []int32 // per uuid in first-seen order, its first record
@@ -291,16 +290,14 @@ func BuildSize(recs []*entry.Record, size int64) *Graph {
 		if !IsMessage(r) {
 			continue
 		}
-		g.parent[i] = p
-		a, ok := g.ids[r.UUID]
-		if !ok {
-			a = uuidAt{first: -1, last: -1, msg: -1} // "": in no span
+		if p != r.ParentUUID {
+			g.setParent(i, p)
 		}
+		a, _ := g.ids.add(i) // there since the first loop
 		if a.msg < 0 {
 			first = append(first, int32(i))
 		}
 		a.msg = int32(i)
-		g.ids[r.UUID] = a
 	}
 	g.order = make([]int32, len(first))
 	for k, f := range first {
@@ -309,9 +306,9 @@ func BuildSize(recs []*entry.Record, size int64) *Graph {
 		g.kept[i] = true
 	}
 	g.relinkPreserved()
-	for i, p := range g.parent {
+	for i := range recs {
 		g.up[i] = -1
-		if p != "" {
+		if p := g.Parent(i); p != "" {
 			if k, ok := g.byUUID(p); ok {
 				g.up[i] = int32(k)
 			}
@@ -367,12 +364,24 @@ func (g *Graph) relinkPreserved() {
 			continue
 		}
 		for i := range g.Records {
-			if g.parent[i] == r.PreservedAnchor && i != head && g.Kept(i) {
-				g.parent[i] = r.PreservedTail
+			if g.Kept(i) && i != head && g.Parent(i) == r.PreservedAnchor {
+				g.setParent(i, r.PreservedTail)
 			}
 		}
-		g.parent[head] = r.PreservedAnchor
+		g.setParent(head, r.PreservedAnchor)
 	}
+}
+
+// setParent gives message line i the parent p (see Parent).
+func (g *Graph) setParent(i int, p string) {
+	if p == g.Records[i].ParentUUID {
+		delete(g.moved, int32(i))
+		return
+	}
+	if g.moved == nil {
+		g.moved = map[int32]string{}
+	}
+	g.moved[int32(i)] = p
 }
 
 // Index returns the index of the message line the reader keeps for uuid, or -1.
@@ -383,8 +392,19 @@ func (g *Graph) Index(uuid string) int {
 	return -1
 }
 
-// Parent returns the parent uuid of record i after the progress bridge.
-func (g *Graph) Parent(i int) string { return g.parent[i] }
+// Parent returns the parent uuid of record i after the progress bridge
+// and the preserved-segment relinking: "" for a line that is not a
+// message the reader loads (before From, or not a message).
+func (g *Graph) Parent(i int) string {
+	r := g.Records[i]
+	if i < g.From || !IsMessage(r) {
+		return ""
+	}
+	if p, ok := g.moved[int32(i)]; ok {
+		return p
+	}
+	return r.ParentUUID
+}
 
 // Kept reports whether record i is the line the reader keeps for its uuid.
 func (g *Graph) Kept(i int) bool { return g.kept[i] }
@@ -685,7 +705,7 @@ func (g *Graph) rebuild(leaf int, opt Options) *Conversation {
 			seen[k] = true
 		}
 		walk = append(walk, cur)
-		p := g.parent[cur]
+		p := g.Parent(cur)
 		if p == "" {
 			break
 		}
