@@ -255,6 +255,8 @@ func Build(recs []*entry.Record) *Graph { return BuildSize(recs, 0) }
 func BuildSize(recs []*entry.Record, size int64) *Graph {
 	g := &Graph{Records: recs, ids: newUUIDIndex(recs, len(recs)),
 		kept: make([]bool, len(recs)), up: make([]int32, len(recs)), last: make([]bool, len(recs))}
+	g.From = loadFrom(recs, size)
+	var first []*uuidAt // per uuid in first-seen order of its message lines from From on
 	for i, r := range recs {
 		if r.UUID == "" {
 			continue
@@ -266,10 +268,14 @@ func BuildSize(recs []*entry.Record, size int64) *Graph {
 		}
 		a.last = int32(i)
 		g.last[i] = true
+		if i >= g.From && IsMessage(r) {
+			if a.msg < 0 {
+				first = append(first, a)
+			}
+			a.msg = int32(i)
+		}
 	}
 	var bridge map[string]string
-	var first []int32 // per uuid in first-seen order, its first record
-	g.From = loadFrom(recs, size)
 	for i, r := range recs {
 		if i < g.From {
 			continue
@@ -287,28 +293,24 @@ func BuildSize(recs []*entry.Record, size int64) *Graph {
 			bridge[r.UUID] = p
 			continue
 		}
-		if !IsMessage(r) {
-			continue
-		}
-		if p != r.ParentUUID {
+		if p != r.ParentUUID && IsMessage(r) {
 			g.setParent(i, p)
 		}
-		a, _ := g.ids.add(i) // there since the first loop
-		if a.msg < 0 {
-			first = append(first, int32(i))
-		}
-		a.msg = int32(i)
 	}
 	g.order = make([]int32, len(first))
-	for k, f := range first {
-		i, _ := g.byUUID(recs[f].UUID)
-		g.order[k] = int32(i)
-		g.kept[i] = true
+	for k, a := range first {
+		g.order[k] = a.msg
+		g.kept[a.msg] = true
 	}
 	g.relinkPreserved()
 	for i := range recs {
 		g.up[i] = -1
-		if p := g.Parent(i); p != "" {
+		p := g.Parent(i)
+		switch {
+		case p == "":
+		case i > 0 && g.kept[i-1] && recs[i-1].UUID == p:
+			g.up[i] = int32(i - 1) // the usual case, without a lookup
+		default:
 			if k, ok := g.byUUID(p); ok {
 				g.up[i] = int32(k)
 			}

@@ -80,8 +80,13 @@ var ParentCycle = register(&Rule{
 				state[ci] = onPath
 				cur := f.Records[ci]
 				path, pathIdx = append(path, cur), append(pathIdx, ci)
+				at := ci
 				ci = -1
-				if cur.HasParent {
+				switch {
+				case !cur.HasParent:
+				case at > 0 && g.IsLast(at-1) && f.Records[at-1].UUID == cur.ParentUUID:
+					ci = at - 1 // the usual case, without a lookup
+				default:
 					ci = g.LastWith(cur.ParentUUID)
 				}
 			}
