@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # bench.sh: ccvet's full lint against jq and cat, on stores of many project folders and on one whose sessions all sit in one folder.
-# Usage: bench/bench.sh [--corpus DIR] [--real-size 200M,1G] [--real-single-size 800M|0] [--chain-size 500M|0] [--windows-size 200M|0] [--size 200M,1G] [--single-size 800M|0] [--real DIR [--copies 9]] [--seed 1] [--runs 3] [--cache DIR] [--jobs N]
+# Usage: bench/bench.sh [--corpus DIR] [--real-size 200M,1G] [--real-single-size 800M|0] [--chain-size 500M|0] [--short-chain-size 500M|0] [--windows-size 200M|0] [--size 200M,1G] [--single-size 800M|0] [--real DIR [--copies 9]] [--seed 1] [--runs 3] [--cache DIR] [--jobs N]
 set -euo pipefail
 
 sizes=200M,1G single=800M seed=1 jobs=0 runs=3 real="" copies=9
-corpus="" rsizes=200M,1G rsingle=800M chain=500M windows=200M
+corpus="" rsizes=200M,1G rsingle=800M chain=500M shortchain=500M windows=200M
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/ccvet-bench
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -18,6 +18,7 @@ while [ $# -gt 0 ]; do
 	--real-size) rsizes=$2; shift 2 ;;
 	--real-single-size) rsingle=$2; shift 2 ;;
 	--chain-size) chain=$2; shift 2 ;;
+	--short-chain-size) shortchain=$2; shift 2 ;;
 	--windows-size) windows=$2; shift 2 ;;
 	--copies) copies=$2; shift 2 ;;
 	--jobs | -j) jobs=$2; shift 2 ;;
@@ -70,7 +71,8 @@ store() {
 # realshaped NAME SIZE MODE: a store built once from copies of the corpus's
 # healthy real transcripts, laid out as Claude Code lays them out (MODE many:
 # a project folder per copy; one: one folder; chain: one transcript;
-# windows: as many, with Windows paths).
+# chain-short: one transcript of the sources whose lines average under
+# 2,000 bytes; windows: as many, with Windows paths).
 realshaped() {
 	local dir=$cache/store-realshaped-$1
 	if [ ! -f "$dir/.complete" ]; then
@@ -168,6 +170,9 @@ if [ -n "$corpus" ]; then # real-shaped stores first: what users have
 	fi
 	if [ "$chain" != 0 ]; then
 		bench_store "real-shaped, one transcript ($chain)" "$(realshaped "$chain-chain-seed$seed" "$chain" chain)"
+	fi
+	if [ "$shortchain" != 0 ]; then
+		bench_store "real-shaped, one transcript of short entries ($shortchain)" "$(realshaped "$shortchain-chain-short-seed$seed" "$shortchain" chain-short)"
 	fi
 	if [ "$windows" != 0 ]; then
 		bench_store "real-shaped, Windows paths, many project folders ($windows)" "$(realshaped "$windows-windows-seed$seed" "$windows" windows)"

@@ -90,6 +90,24 @@ func RealSources(root string, skip func(rel string) bool) ([]RealSource, error) 
 	return out, err
 }
 
+// ShortLines returns the sources whose lines average under max bytes, in
+// their order: sessions of many short entries, which cost ccvet more per
+// byte, and more memory in one transcript, than the corpus's average of
+// about 2.9 KB an entry.
+func ShortLines(srcs []RealSource, max int) ([]RealSource, error) {
+	var out []RealSource
+	for _, s := range srcs {
+		b, err := os.ReadFile(s.Path)
+		if err != nil {
+			return nil, err
+		}
+		if n := bytes.Count(b, []byte{'\n'}); n > 0 && len(b)/n < max {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
 // BuildReal writes into dir (a data root: projects/<folder>/...) copies of
 // srcs until about opts.Bytes are written. Each copy is laid out as Claude
 // Code lays out a session: every uuid of a copy (entry, session, file name)

@@ -15,7 +15,7 @@ import (
 
 var (
 	realDir  = flag.String("real", "", "TestGenerateRealStore: the real corpus to copy (e.g. ../shared/corpus/real)")
-	realMode = flag.String("mode", "many", "TestGenerateRealStore: many (a project folder per copy), one (one folder) or chain (one transcript)")
+	realMode = flag.String("mode", "many", "TestGenerateRealStore: many (a project folder per copy), one (one folder), chain (one transcript), chain-short (one transcript of the sources whose lines average under 2,000 bytes) or windows")
 )
 
 const corpusDir = "../../../shared/corpus/real"
@@ -125,18 +125,24 @@ func TestGenerateRealStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts := RealOptions{Bytes: size, Seed: *outSeed}
+	srcs := healthySources(t, src)
 	switch *realMode {
 	case "many":
 	case "one":
 		opts.OneFolder = true
 	case "chain":
 		opts.Chain = true
+	case "chain-short":
+		opts.Chain = true
+		if srcs, err = ShortLines(srcs, 2000); err != nil {
+			t.Fatal(err)
+		}
 	case "windows":
 		opts.Windows = true
 	default:
-		t.Fatalf("-mode %q: want many, one, chain or windows", *realMode)
+		t.Fatalf("-mode %q: want many, one, chain, chain-short or windows", *realMode)
 	}
-	st, err := BuildReal(*outDir, healthySources(t, src), opts)
+	st, err := BuildReal(*outDir, srcs, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,5 +233,24 @@ func TestRealDeterministic(t *testing.T) {
 		if same {
 			t.Errorf("%+v: another seed gives the same store", opts)
 		}
+	}
+}
+
+// TestShortLines keeps the sources whose lines average under the bound.
+func TestShortLines(t *testing.T) {
+	dir := t.TempDir()
+	short, long := filepath.Join(dir, "short.jsonl"), filepath.Join(dir, "long.jsonl")
+	if err := os.WriteFile(short, []byte(strings.Repeat("{}\n", 10)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(long, []byte(strings.Repeat("x", 5000)+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ShortLines([]RealSource{{Path: long}, {Path: short}}, 2000)
+	if err != nil || len(got) != 1 || got[0].Path != short {
+		t.Fatalf("ShortLines = %v, %v; want only %s", got, err, short)
+	}
+	if _, err := ShortLines([]RealSource{{Path: filepath.Join(dir, "gone.jsonl")}}, 2000); err == nil {
+		t.Error("no error for a missing source")
 	}
 }
