@@ -67,13 +67,15 @@ type Graph struct {
 	From int
 	// ids holds, per uuid, the first and last record with it (of any
 	// type, anywhere in the file) and the last message line with it from
-	// From on (msg, -1: none): one map for the reader's index (byUUID)
-	// and the file rules' (FirstWith, LastWith).
+	// From on (msg, -1: none): one index for the reader's (byUUID) and
+	// the file rules' (FirstWith, LastWith).
 	ids *uuidIndex
-	// repeats counts the records whose uuid an earlier record has; last
-	// marks, per record, the last one with its uuid (LastWith's).
+	// repeats counts the records whose uuid an earlier record has; mark
+	// says, per record, whether it is the last one with its uuid
+	// (LastWith's, markLast) and whether an earlier one has it
+	// (markRepeat).
 	repeats int
-	last    []bool
+	mark    []uint8
 	// order holds, per uuid in first-seen order (JavaScript Map order),
 	// the index of the line kept for it (byUUID's).
 	order []int32
@@ -220,7 +222,17 @@ func (g *Graph) Repeats() int { return g.repeats }
 
 // IsLast reports whether record i has a uuid and is the last record with
 // it: whether LastWith(Records[i].UUID) is i, without a lookup.
-func (g *Graph) IsLast(i int) bool { return g.last[i] }
+func (g *Graph) IsLast(i int) bool { return g.mark[i]&markLast != 0 }
+
+// IsRepeat reports whether record i has a uuid that an earlier record
+// has: whether FirstWith(Records[i].UUID) is not i, without a lookup.
+func (g *Graph) IsRepeat(i int) bool { return g.mark[i]&markRepeat != 0 }
+
+// The bits of Graph.mark.
+const (
+	markLast uint8 = 1 << iota
+	markRepeat
+)
 
 // LastWith returns the index of the last record (of any type) with uuid,
 // or -1.
@@ -254,7 +266,7 @@ func Build(recs []*entry.Record) *Graph { return BuildSize(recs, 0) }
 // file over BigFile is not counted).
 func BuildSize(recs []*entry.Record, size int64) *Graph {
 	g := &Graph{Records: recs, ids: newUUIDIndex(recs, len(recs)),
-		kept: make([]bool, len(recs)), up: make([]int32, len(recs)), last: make([]bool, len(recs))}
+		kept: make([]bool, len(recs)), up: make([]int32, len(recs)), mark: make([]uint8, len(recs))}
 	g.From = loadFrom(recs, size)
 	var first []*uuidAt // per uuid in first-seen order of its message lines from From on
 	for i, r := range recs {
@@ -264,10 +276,11 @@ func BuildSize(recs []*entry.Record, size int64) *Graph {
 		a, seen := g.ids.add(i)
 		if seen {
 			g.repeats++
-			g.last[a.last] = false
+			g.mark[a.last] &^= markLast
+			g.mark[i] = markRepeat
 		}
 		a.last = int32(i)
-		g.last[i] = true
+		g.mark[i] |= markLast
 		if i >= g.From && IsMessage(r) {
 			if a.msg < 0 {
 				first = append(first, a)

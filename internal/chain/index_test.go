@@ -53,3 +53,24 @@ func TestUUIDIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestMarks checks IsLast and IsRepeat against LastWith and FirstWith.
+func TestMarks(t *testing.T) {
+	var recs []*entry.Record
+	for i, u := range []string{"a", "b", "", "a", "c", "b", "a", ""} {
+		r := entry.Ref(i+1, int64(i))
+		r.UUID = u
+		recs = append(recs, r)
+	}
+	g := Build(recs)
+	if g.Repeats() != 3 {
+		t.Errorf("Repeats = %d, want 3", g.Repeats())
+	}
+	for i, r := range recs {
+		last := r.UUID != "" && g.LastWith(r.UUID) == i
+		repeat := r.UUID != "" && g.FirstWith(r.UUID) != i
+		if g.IsLast(i) != last || g.IsRepeat(i) != repeat {
+			t.Errorf("record %d (%q): IsLast %v IsRepeat %v, want %v %v", i, r.UUID, g.IsLast(i), g.IsRepeat(i), last, repeat)
+		}
+	}
+}

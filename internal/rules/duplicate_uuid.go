@@ -39,11 +39,8 @@ var DuplicateUUID = register(&Rule{
 		}
 		var dups, firsts []int // each repeat, and the first line of its uuid
 		for i, rec := range f.Records {
-			if rec.UUID == "" {
-				continue
-			}
-			if fi := g.FirstWith(rec.UUID); fi != i {
-				dups, firsts = append(dups, i), append(firsts, fi)
+			if g.IsRepeat(i) {
+				dups, firsts = append(dups, i), append(firsts, g.FirstWith(rec.UUID))
 			}
 		}
 		if len(dups) == 0 {
