@@ -250,14 +250,13 @@ func (e *Engine) Run(found *layout.Result) *Result {
 	}
 	remaining := make([]atomic.Int32, len(dirs))
 	small := make([]bool, len(dirs)) // whose files keep their records (see Engine.thinFrom)
-	order := make([]int, 0, len(files))
+	var groups []handout
 	for pi, d := range dirs {
 		idx := byDir[d]
 		fs := make([]*model.File, len(idx))
 		for k, i := range idx {
 			fs[k] = files[i]
 			projectOf[i] = pi
-			order = append(order, i)
 		}
 		remaining[pi].Store(int32(len(idx)))
 		var size int64
@@ -267,12 +266,14 @@ func (e *Engine) Run(found *layout.Result) *Result {
 		small[pi] = size < e.thinFrom
 		pcols[pi] = &collector{e: e}
 		projects[pi] = model.NewProject(d, fs[0].ProjectName, fs[0].InLayout, fs, e.env, pcols[pi].emit)
+		groups = append(groups, handout{idx, size})
 	}
-	for i := range files {
+	for i, f := range files {
 		if projectOf[i] < 0 {
-			order = append(order, i)
+			groups = append(groups, handout{[]int{i}, f.Size})
 		}
 	}
+	order := handoutOrder(groups, files)
 	sc := &collector{e: e}
 	store := model.NewStore(found.Roots, projects, files, e.env, sc.emit)
 	for _, f := range files {
@@ -336,6 +337,29 @@ func (e *Engine) Run(found *layout.Result) *Result {
 	finding.Sort(all)
 	res.Findings = all
 	return res
+}
+
+// handout is a project folder's files (or a file of none) and their size.
+type handout struct {
+	files []int
+	size  int64
+}
+
+// handoutOrder is the order in which Run hands files out: project by
+// project, to keep few in flight, the largest project first and in each
+// the largest file first, so that the last files handed out are small
+// and no core waits long at the end of a run for the other to finish a
+// large one. Ties keep the order of files.
+func handoutOrder(groups []handout, files []*model.File) []int {
+	sort.SliceStable(groups, func(a, b int) bool { return groups[a].size > groups[b].size })
+	order := make([]int, 0, len(files))
+	for _, g := range groups {
+		k := len(order)
+		order = append(order, g.files...)
+		part := order[k:]
+		sort.SliceStable(part, func(a, b int) bool { return files[part[a]].Size > files[part[b]].Size })
+	}
+	return order
 }
 
 // checkAndClose checks f (checkFile), whose findings go to c, and closes
