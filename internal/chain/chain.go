@@ -5,10 +5,8 @@ import (
 	"math"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/ccvet/ccvet/internal/entry"
 )
@@ -98,12 +96,6 @@ type Graph struct {
 	// work one out, the same); agents holds AgentLeaf by agent id.
 	childless, main, resume atomic.Int32
 	agents                  map[string]int
-	// ms holds each record's timestamp in ms (noTime: none, or it does
-	// not parse; unparsed: not asked for yet), made when a leaf or a
-	// bridge first asks for one; each is parsed when first asked for (a
-	// leaf looks at a few records only).
-	ms     []atomic.Int64
-	msOnce sync.Once
 	// lastPrompt is LastPromptLeaf, found once (each resume walk asks).
 	lastPrompt     string
 	lastPromptOnce sync.Once
@@ -243,12 +235,9 @@ func (g *Graph) LastWith(uuid string) int {
 	return -1
 }
 
-// noTime stands in Graph.ms for a timestamp that does not parse, and
-// unparsed for one not parsed yet (no date of years 0 to 9999 is either).
-const (
-	noTime   = math.MinInt64
-	unparsed = math.MinInt64 + 1
-)
+// noTime is what time gives for a timestamp that is missing or does not
+// parse (no date of years 0 to 9999 is it).
+const noTime = math.MinInt64
 
 type convKey struct {
 	leaf int
@@ -428,36 +417,15 @@ func (g *Graph) Kept(i int) bool { return g.kept[i] }
 // Parent(i), or -1: Index(Parent(i)).
 func (g *Graph) ParentIndex(i int) int { return int(g.up[i]) }
 
-// time returns record i's timestamp in ms, or noTime.
+// time returns record i's timestamp in ms (as Date.parse reads an ISO
+// 8601 one), or noTime; only kept messages are ever asked for.
 func (g *Graph) time(i int) int64 {
-	g.msOnce.Do(func() {
-		ms := make([]atomic.Int64, len(g.Records))
-		for k := range ms {
-			ms[k].Store(unparsed)
+	if g.kept[i] {
+		if ms, ok := g.Records[i].TimestampMillis(); ok {
+			return ms
 		}
-		g.ms = ms
-	})
-	t := g.ms[i].Load()
-	if t == unparsed {
-		// Two callers at once may both parse it: the same value.
-		t = noTime
-		if g.kept[i] { // only kept messages are ever asked for
-			if ms, ok := millis(g.Records[i].Timestamp); ok {
-				t = ms
-			}
-		}
-		g.ms[i].Store(t)
 	}
-	return t
-}
-
-// millis parses an ISO 8601 timestamp as Date.parse does, to the millisecond.
-func millis(ts string) (int64, bool) {
-	t, err := time.Parse(time.RFC3339Nano, ts)
-	if err != nil {
-		return 0, false
-	}
-	return t.UnixMilli(), true
+	return noTime
 }
 
 // latest returns the kept message with the latest timestamp among those pred
@@ -830,7 +798,7 @@ func (s *rebuildScratch) int32s(k, n int) [][]int32 {
 // and how many ms before i it was written; -1, -1 when there is none or i's
 // timestamp does not parse.
 func (g *Graph) bridgeTarget(i int, seen []bool) (int, int64) {
-	t, ok := millis(g.Records[i].Timestamp)
+	t, ok := g.Records[i].TimestampMillis()
 	if !ok {
 		return -1, -1
 	}
@@ -999,5 +967,5 @@ func (g *Graph) sortGroup(s []int, fileOrder bool) {
 		sort.Ints(s)
 		return
 	}
-	slices.SortStableFunc(s, func(a, b int) int { return strings.Compare(g.Records[a].Timestamp, g.Records[b].Timestamp) })
+	slices.SortStableFunc(s, func(a, b int) int { return entry.CompareTimestamps(g.Records[a], g.Records[b]) })
 }

@@ -21,7 +21,7 @@ func rec(line int, spec string) *entry.Record {
 	if len(ids) == 2 && ids[1] != "" {
 		r.ParentUUID, r.HasParent = ids[1], true
 	}
-	r.Timestamp = fmt.Sprintf("2025-10-01T10:00:%02d.000Z", line)
+	r.SetTimestamp(fmt.Sprintf("2025-10-01T10:00:%02d.000Z", line))
 	for _, kv := range f[2:] {
 		k, v, _ := strings.Cut(kv, "=")
 		switch k {
@@ -32,7 +32,7 @@ func rec(line int, spec string) *entry.Record {
 		case "tr":
 			r.AddTool(entry.Tool{ID: v, Result: true})
 		case "t":
-			r.Timestamp = "2025-10-01T10:00:" + v + ".000Z"
+			r.SetTimestamp("2025-10-01T10:00:" + v + ".000Z")
 		case "sc":
 			r.IsSidechain = true
 		case "a":

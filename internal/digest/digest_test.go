@@ -197,7 +197,7 @@ func BenchmarkBuild(b *testing.B) {
 	for i := range 1000 {
 		r := rec(i+1, fmt.Sprintf("%08x-0000-4000-8000-%012x", i*7919, i))
 		if i%3 == 0 {
-			r.Tools = []entry.Tool{{ID: fmt.Sprintf("toolu_01%022d", i)}}
+			r.AddTool(entry.Tool{ID: fmt.Sprintf("toolu_01%022d", i)})
 		}
 		recs = append(recs, r)
 	}

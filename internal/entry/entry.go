@@ -29,14 +29,17 @@ type Record struct {
 
 	UUID                    string
 	ParentUUID              string // "" when null or absent
-	Timestamp               string
 	MessageID               string // assistant message.id: lines sharing it form one API message
 	SourceToolAssistantUUID string
-	// Tools holds the tool_use and server_tool_use blocks of
-	// message.content, then its tool_result blocks (Result), each in
-	// content order: read them through ToolUses and ToolResults. One slice
-	// for both keeps a record in the 144-byte size class.
-	Tools []Tool
+	// tools points to the tool_use and server_tool_use blocks of
+	// message.content (uses of them), then its tool_result blocks (the
+	// rest of n), each in content order: read them through ToolUses and
+	// ToolResults. A pointer and two counts, and the timestamp in 8 bytes
+	// (ts, see Timestamp), keep a record and its uuid in the 176-byte size
+	// class.
+	tools   *Tool
+	ts      int64
+	n, uses uint32
 
 	HasParent        bool // parentUuid key present and not null
 	IsSidechain      bool
@@ -99,6 +102,10 @@ type Rare struct {
 	// File-history snapshots.
 	SnapshotMessageID string
 	Backups           []Backup
+
+	// RawTimestamp is a timestamp not written as toISOString writes them
+	// (see Record.Timestamp).
+	RawTimestamp string
 }
 
 // noRare is the Rare of every record without rare fields; never written.
@@ -126,30 +133,37 @@ type Tool struct {
 
 // ToolUses returns the tool_use (and server_tool_use) blocks of
 // message.content, in content order.
-func (r *Record) ToolUses() []Tool { return r.Tools[:r.uses()] }
+func (r *Record) ToolUses() []Tool { return r.allTools()[:r.uses] }
 
 // ToolResults returns the tool_result blocks of message.content, in
 // content order.
-func (r *Record) ToolResults() []Tool { return r.Tools[r.uses():] }
+func (r *Record) ToolResults() []Tool { return r.allTools()[r.uses:] }
 
-// uses is the number of tool uses in r.Tools, which come first.
-func (r *Record) uses() int {
-	for i := range r.Tools {
-		if r.Tools[i].Result {
-			return i
-		}
+// allTools is the uses, then the results.
+func (r *Record) allTools() []Tool {
+	if r.n == 0 {
+		return nil
 	}
-	return len(r.Tools)
+	return unsafe.Slice(r.tools, r.n)
+}
+
+// setTools makes ts (the uses, then the results) the record's tool blocks.
+func (r *Record) setTools(ts []Tool, uses int) {
+	r.tools, r.n, r.uses = nil, uint32(len(ts)), uint32(uses)
+	if len(ts) > 0 {
+		r.tools = &ts[0]
+	}
 }
 
 // AddTool adds t (a use, or a result when t.Result) after the others of
 // its kind.
 func (r *Record) AddTool(t Tool) {
+	ts := slices.Clone(r.allTools()) // never append to a shared array
 	if t.Result {
-		r.Tools = append(r.Tools, t)
+		r.setTools(append(ts, t), int(r.uses))
 		return
 	}
-	r.Tools = slices.Insert(r.Tools, r.uses(), t)
+	r.setTools(slices.Insert(ts, int(r.uses), t), int(r.uses)+1)
 }
 
 // Backup is one trackedFileBackups member of a file-history snapshot.
@@ -428,7 +442,13 @@ func (x *extraction) member(f field, v int) {
 // backup) and makes the record.
 func (x *extraction) finish() *Record {
 	in, t, rare := x.in, x.t, &x.rare
-	r := in.record(t, &x.r, x.uuid, x.timestamp)
+	if ts, _ := in.strBytes(t, x.timestamp); len(ts) > 0 {
+		var raw bool
+		if x.r.ts, raw = timestampOf(ts); raw {
+			rare.RawTimestamp = string(ts)
+		}
+	}
+	r := in.record(t, &x.r, x.uuid)
 	r.Common = in.common(&x.c)
 	if r.Type == "file-history-delta" {
 		// A delta (2.1.220+) adds one backup to the snapshot of amends.
@@ -505,7 +525,7 @@ func (x *extraction) message(r *Record) {
 		b = t.Next(b)
 	}
 	if n := len(uses) + len(results); n > 0 {
-		r.Tools = append(append(make([]Tool, 0, n), uses...), results...)
+		r.setTools(append(append(make([]Tool, 0, n), uses...), results...), len(uses))
 	}
 	in.uses, in.results = scratch(uses), scratch(results)
 	r.ThinkingOnly = thinking > 0 && int32(thinking) == r.Blocks
@@ -681,14 +701,16 @@ func (in *interner) treeOf(v jsontree.Val) *jsontree.Tree {
 // entries their subtype), else a new copy.
 func (in *interner) rareOf(rare *Rare) *Rare {
 	if rare.Subtype == "" && rare.LogicalParentUUID == "" && rare.LeafUUID == "" && rare.ToolUseID == "" &&
-		rare.ParentToolUseID == "" && rare.SnapshotMessageID == "" && rare.Backups == nil && rare.PreservedHead == "" {
+		rare.ParentToolUseID == "" && rare.SnapshotMessageID == "" && rare.Backups == nil && rare.PreservedHead == "" &&
+		rare.RawTimestamp == "" {
 		return noRare
 	}
 	if p := in.lastRare; p != nil && rare.Backups == nil && p.Backups == nil && p.Subtype == rare.Subtype &&
 		p.LogicalParentUUID == rare.LogicalParentUUID && p.LeafUUID == rare.LeafUUID &&
 		p.PreservedHead == rare.PreservedHead && p.PreservedAnchor == rare.PreservedAnchor &&
 		p.PreservedTail == rare.PreservedTail && p.ToolUseID == rare.ToolUseID &&
-		p.ParentToolUseID == rare.ParentToolUseID && p.SnapshotMessageID == rare.SnapshotMessageID {
+		p.ParentToolUseID == rare.ParentToolUseID && p.SnapshotMessageID == rare.SnapshotMessageID &&
+		p.RawTimestamp == rare.RawTimestamp {
 		return p
 	}
 	p := new(Rare)
@@ -697,46 +719,36 @@ func (in *interner) rareOf(rare *Rare) *Rare {
 	return p
 }
 
-// withIDs is a Record and the bytes of its uuid and timestamp, new on
-// nearly every line, made in one allocation: 144 + 64 bytes, the 208-byte
-// size class, what the two took apart.
+// withIDs is a Record and the bytes of its uuid, new on nearly every line,
+// made in one allocation: 128 + 48 bytes, the 176-byte size class.
 type withIDs struct {
 	Record
-	ids [64]byte
+	ids [48]byte
 }
 
-// record returns a new record equal to r, with the string values of the
-// entry's uuid and timestamp ("" when absent or not strings). The uuid
-// joins the ring of ids, for the lines that name it next, without a
-// search.
-func (in *interner) record(t *jsontree.Tree, r *Record, uuid, timestamp int) *Record {
+// record returns a new record equal to r, with the string value of the
+// entry's uuid ("" when absent or not a string). The uuid joins the ring
+// of ids, for the lines that name it next, without a search.
+func (in *interner) record(t *jsontree.Tree, r *Record, uuid int) *Record {
 	u, _ := in.strBytes(t, uuid)
-	b := append(in.pair[:0], u...) // u may be in in.buf, which the next strBytes reuses
-	ts, _ := in.strBytes(t, timestamp)
-	b = append(b, ts...)
-	in.pair = b[:0]
-	if cap(b) > 1<<12 {
-		in.pair = nil // an odd huge timestamp is not kept
-	}
 	var p *Record
 	var s string
 	switch {
-	case len(b) == 0:
+	case len(u) == 0:
 		p = new(Record)
-	case len(b) <= len(withIDs{}.ids):
+	case len(u) <= len(withIDs{}.ids):
 		w := new(withIDs)
 		p = &w.Record
-		n := copy(w.ids[:], b)
+		n := copy(w.ids[:], u)
 		s = unsafe.String(&w.ids[0], n) // w.ids is never written again
 	default:
 		p = new(Record)
-		s = string(b)
+		s = string(u)
 	}
 	*p = *r
 	if len(u) > 0 {
-		p.UUID = in.uuids.add(s[:len(u)])
+		p.UUID = in.uuids.add(s)
 	}
-	p.Timestamp = s[len(u):]
 	return p
 }
 
@@ -758,7 +770,6 @@ type interner struct {
 	lastType, lastVersion, lastSession, lastAgent, lastCwd lastField
 	members                                                []member // reused by snapshots
 	uses, results                                          []Tool   // reused by Extract
-	pair                                                   []byte   // reused by record
 	key                                                    []byte   // an escaped key, unescaped
 	tree                                                   *jsontree.Tree
 	lastRare                                               *Rare // the last Rare rareOf made

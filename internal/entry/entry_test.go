@@ -102,7 +102,7 @@ func TestExtractMade(t *testing.T) {
 		{`{"\u0074ype":"user","uuid":"u\u0031","parentUuid":"p","timestamp":"2025-01-01T00:00:00.000Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t\u0031"},{"typ\u0065":"thinking"}]}}`,
 			func(r *Record) bool {
 				return r.Type == "user" && r.UUID == "u1" && r.HasParent && r.ParentUUID == "p" &&
-					r.Timestamp == "2025-01-01T00:00:00.000Z" && r.Content == ContentArray && r.Blocks == 2 &&
+					r.Timestamp() == "2025-01-01T00:00:00.000Z" && r.Content == ContentArray && r.Blocks == 2 &&
 					len(r.ToolResults()) == 1 && r.ToolResults()[0].ID == "t1" && r.ToolResults()[0].Block == 0 && !r.ThinkingOnly
 			}},
 		{`{"type":"assistant","type":"system","uuid":"a","uuid":"b","subtype":"x","message":{"id":"m1","id":"m2","content":[{"type":"thinking"},{"type":"redacted_thinking"}]}}`,
@@ -111,7 +111,7 @@ func TestExtractMade(t *testing.T) {
 			}},
 		{`{"type":"assistant","uuid":7,"timestamp":null,"parentUuid":null,"message":{"content":[1,{"type":"tool_use","id":"x","name":"Bash"},{"type":"server_tool_use","id":"y"}]}}`,
 			func(r *Record) bool {
-				return r.UUID == "" && r.Timestamp == "" && !r.HasParent && len(r.ToolUses()) == 2 &&
+				return r.UUID == "" && r.Timestamp() == "" && !r.HasParent && len(r.ToolUses()) == 2 &&
 					r.ToolUses()[0].Name == "Bash" && r.ToolUses()[0].Block == 1 && r.ToolUses()[1].Server
 			}},
 		{`{"type":"user","message":{"content":"hi"},"isMeta":true,"isSidechain":true,"turnCompanion":true,"origin":{"kind":"task-notification"}}`,
@@ -140,7 +140,7 @@ func TestExtractMade(t *testing.T) {
 					r.Cwd == "/w" && r.SessionID == "x" && r.Version == "2.1.1" && r.LeafUUID == "f" && r.SnapshotMessageID == ""
 			}},
 		{`{"type":"user","uuid":"` + strings.Repeat("u", 50) + `","timestamp":"` + strings.Repeat("t", 50) + `"}`,
-			func(r *Record) bool { return len(r.UUID) == 50 && len(r.Timestamp) == 50 }},
+			func(r *Record) bool { return len(r.UUID) == 50 && len(r.Timestamp()) == 50 }},
 	} {
 		a, b, ok := extractBoth(t, []byte(c.line))
 		if !ok {

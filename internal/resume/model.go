@@ -318,13 +318,13 @@ func sessionOf(recs []*entry.Record) string {
 // own (it has a main-conversation parent), written after the leaf: the sign of
 // an entry flagged isSidechain by mistake.
 func latestSidechainAfter(g *chain.Graph, leaf int) int {
-	lt := g.Records[leaf].Timestamp
+	lr := g.Records[leaf]
 	best := -1
 	for i, r := range g.Records {
 		if !g.Kept(i) || !r.IsSidechain || r.AgentID != "" || (r.Type != "user" && r.Type != "assistant") {
 			continue
 		}
-		if r.Timestamp <= lt {
+		if entry.CompareTimestamps(r, lr) <= 0 {
 			continue
 		}
 		if k := g.ParentIndex(i); k >= 0 && !g.Records[k].IsSidechain {

@@ -54,8 +54,8 @@ var PathEncodingCollision = register(&Rule{
 			return
 		}
 		earlier := func(a, b launch) bool {
-			if a.rec.Timestamp != b.rec.Timestamp && a.rec.Timestamp != "" && b.rec.Timestamp != "" {
-				return a.rec.Timestamp < b.rec.Timestamp
+			if c := entry.CompareTimestamps(a.rec, b.rec); c != 0 && a.rec.HasTimestamp() && b.rec.HasTimestamp() {
+				return c < 0
 			}
 			return a.f.Path < b.f.Path
 		}

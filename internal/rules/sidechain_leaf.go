@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/model"
@@ -29,13 +30,13 @@ var SidechainLeaf = register(&Rule{
 			return
 		}
 		g := f.Graph()
-		last, lastT := -1, ""
+		last := -1
 		for i, rec := range f.Records {
-			if !g.Kept(i) || (rec.Type != "user" && rec.Type != "assistant") || rec.Timestamp == "" {
+			if !g.Kept(i) || (rec.Type != "user" && rec.Type != "assistant") || !rec.HasTimestamp() {
 				continue
 			}
-			if last < 0 || rec.Timestamp > lastT {
-				last, lastT = i, rec.Timestamp
+			if last < 0 || entry.CompareTimestamps(rec, f.Records[last]) > 0 {
+				last = i
 			}
 		}
 		if last < 0 {

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"github.com/ccvet/ccvet/internal/entry"
 	"time"
 
 	"github.com/ccvet/ccvet/internal/finding"
@@ -29,27 +30,36 @@ var TimestampOrder = register(&Rule{
 			return
 		}
 		g := f.Graph() // the reader keeps the last line of each uuid: g has their index
-		for _, rec := range f.Records {
-			if !rec.HasParent || rec.Timestamp == "" {
+		for i, rec := range f.Records {
+			if !rec.HasParent || !rec.HasTimestamp() {
 				continue
 			}
-			k := g.LastWith(rec.ParentUUID)
-			if k < 0 || f.Records[k].Timestamp == "" {
+			var k int
+			if i > 0 && g.IsLast(i-1) && f.Records[i-1].UUID == rec.ParentUUID {
+				k = i - 1 // the usual case, without a lookup
+			} else {
+				k = g.LastWith(rec.ParentUUID)
+			}
+			if k < 0 || !f.Records[k].HasTimestamp() {
 				continue
 			}
 			parent := f.Records[k]
-			if canonicalTime(parent.Timestamp) && canonicalTime(rec.Timestamp) && parent.Timestamp <= rec.Timestamp {
+			if parent.ISOTimestamp() && rec.ISOTimestamp() && entry.CompareTimestamps(parent, rec) <= 0 {
+				continue // not older than its parent, by their milliseconds
+			}
+			ts, pts := rec.Timestamp(), parent.Timestamp()
+			if canonicalTime(pts) && canonicalTime(ts) && pts <= ts {
 				continue // not older than its parent: no need to parse
 			}
-			t, err1 := time.Parse(time.RFC3339Nano, rec.Timestamp)
-			pt, err2 := time.Parse(time.RFC3339Nano, parent.Timestamp)
+			t, err1 := time.Parse(time.RFC3339Nano, ts)
+			pt, err2 := time.Parse(time.RFC3339Nano, pts)
 			if err1 != nil || err2 != nil {
 				continue
 			}
 			if d := pt.Sub(t); d > timestampTolerance {
 				f.ReportRecord(r, rec, "/timestamp", finding.Finding{
-					Message: entryLabel(rec) + ": timestamp " + rec.Timestamp + " is " + d.Round(time.Second).String() +
-						" older than its parent's (" + entryLabel(parent) + ", " + lineRef(parent) + ", " + parent.Timestamp + ")",
+					Message: entryLabel(rec) + ": timestamp " + ts + " is " + d.Round(time.Second).String() +
+						" older than its parent's (" + entryLabel(parent) + ", " + lineRef(parent) + ", " + pts + ")",
 					Related: []finding.Location{relatedAt(f, parent, "/timestamp", "the parent's timestamp")},
 				})
 			}

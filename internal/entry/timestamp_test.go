@@ -1,0 +1,105 @@
+package entry
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+	"unsafe"
+)
+
+// timestamps is a mix of what Claude Code writes, edge dates, and what
+// it does not write (other precisions, offsets, dates that do not exist,
+// not dates at all).
+func timestamps() []string {
+	out := []string{
+		"", "2025-06-01T12:34:56.789Z", "2025-06-01T12:34:56.789Z", "1970-01-01T00:00:00.000Z",
+		"0000-01-01T00:00:00.000Z", "0000-02-29T23:59:59.999Z", "9999-12-31T23:59:59.999Z",
+		"1969-12-31T23:59:59.999Z", "2024-02-29T00:00:00.000Z", "2023-02-29T00:00:00.000Z",
+		"2100-02-29T00:00:00.000Z", "2000-02-29T00:00:00.000Z", "2025-04-31T00:00:00.000Z",
+		"2025-13-01T00:00:00.000Z", "2025-00-10T00:00:00.000Z", "2025-06-00T00:00:00.000Z",
+		"2025-06-01T24:00:00.000Z", "2025-06-01T23:60:00.000Z", "2025-06-01T23:59:60.000Z",
+		"2025-06-01T12:34:56Z", "2025-06-01T12:34:56.789123Z", "2025-06-01T12:34:56.789+00:00",
+		"2025-06-01t12:34:56.789Z", "2025-06-01T12:34:56.789z", "2025-06-01 12:34:56.789Z",
+		"2025-6-01T12:34:56.789Z", "+2025-06-01T12:34:56.789Z", "１０２５-06-01T12:34:56.789Z",
+		"not a date", "1748781296789", "2025-06-01T12:34:56.7890Z",
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		t := time.UnixMilli(r.Int64N(253402300800000+62167219200000) - 62167219200000).UTC()
+		out = append(out, t.Format(isoLayout))
+	}
+	return out
+}
+
+// TestTimestampEncoding: what a record gives back is the string it was
+// given; its milliseconds are time.Parse's; it is kept in 8 bytes exactly
+// when written as toISOString writes it.
+func TestTimestampEncoding(t *testing.T) {
+	for _, s := range timestamps() {
+		r := Ref(1, 0)
+		r.SetTimestamp(s)
+		if got := r.Timestamp(); got != s {
+			t.Errorf("%q: Timestamp() = %q", s, got)
+		}
+		if r.HasTimestamp() != (s != "") {
+			t.Errorf("%q: HasTimestamp() = %v", s, r.HasTimestamp())
+		}
+		want, err := time.Parse(time.RFC3339Nano, s)
+		ms, ok := r.TimestampMillis()
+		if ok != (err == nil) || ok && ms != want.UnixMilli() {
+			t.Errorf("%q: TimestampMillis() = %d, %v; time.Parse: %v, %v", s, ms, ok, want.UnixMilli(), err)
+		}
+		iso := err == nil && len(s) == 24 && want.UTC().Format(isoLayout) == s
+		if r.ISOTimestamp() != iso || (r.RawTimestamp != "") == iso && s != "" {
+			t.Errorf("%q: ISOTimestamp() = %v, RawTimestamp %q; want iso %v", s, r.ISOTimestamp(), r.RawTimestamp, iso)
+		}
+	}
+	if noRare.RawTimestamp != "" {
+		t.Fatal("SetTimestamp wrote the shared empty Rare")
+	}
+}
+
+// TestCompareTimestamps orders as the strings do.
+func TestCompareTimestamps(t *testing.T) {
+	ts := timestamps()[:200]
+	recs := make([]*Record, len(ts))
+	for i, s := range ts {
+		recs[i] = Ref(i+1, 0)
+		recs[i].SetTimestamp(s)
+	}
+	for i := range recs {
+		for j := range recs {
+			if got, want := CompareTimestamps(recs[i], recs[j]), strings.Compare(ts[i], ts[j]); got != want {
+				t.Fatalf("CompareTimestamps(%q, %q) = %d, want %d", ts[i], ts[j], got, want)
+			}
+		}
+	}
+}
+
+// TestSetTimestampCopiesRare: a record's Rare is shared with others;
+// SetTimestamp changes its own copy.
+func TestSetTimestampCopiesRare(t *testing.T) {
+	a, b := Ref(1, 0), Ref(2, 0)
+	shared := &Rare{Subtype: "x"}
+	a.Rare, b.Rare = shared, shared
+	a.SetTimestamp("yesterday")
+	if b.Timestamp() != "" || shared.RawTimestamp != "" || a.Subtype != "x" || a.Timestamp() != "yesterday" {
+		t.Fatalf("a %q %q, b %q, shared %q", a.Timestamp(), a.Subtype, b.Timestamp(), shared.RawTimestamp)
+	}
+	a.SetTimestamp("2025-06-01T12:34:56.789Z")
+	if a.RawTimestamp != "" || a.Timestamp() != "2025-06-01T12:34:56.789Z" || a.Subtype != "x" {
+		t.Fatalf("a %q raw %q subtype %q", a.Timestamp(), a.RawTimestamp, a.Subtype)
+	}
+}
+
+// TestRecordSize: a record with its uuid fills the 176-byte size class
+// (what a long transcript's memory is mostly made of).
+func TestRecordSize(t *testing.T) {
+	if unsafe.Sizeof(uintptr(0)) != 8 {
+		t.Skip("sizes are for 64-bit platforms")
+	}
+	if got := unsafe.Sizeof(withIDs{}); got != 176 {
+		t.Errorf("withIDs is %d bytes, want 176 (Record %d)", got, unsafe.Sizeof(Record{}))
+	}
+}
