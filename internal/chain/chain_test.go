@@ -26,7 +26,7 @@ func rec(line int, spec string) *entry.Record {
 		k, v, _ := strings.Cut(kv, "=")
 		switch k {
 		case "m":
-			r.MessageID = v
+			r.SetIDs(v, r.SourceToolAssistantUUID())
 		case "tu":
 			r.AddTool(entry.Tool{ID: v, Name: "Bash"})
 		case "tr":

@@ -27,16 +27,20 @@ type Record struct {
 
 	*Common // never nil in records from Extract or Ref: shared with the records that agree on its fields
 
-	UUID                    string
-	ParentUUID              string // "" when null or absent
-	MessageID               string // assistant message.id: lines sharing it form one API message
-	SourceToolAssistantUUID string
+	UUID       string
+	ParentUUID string // "" when null or absent
+	// msgOrSource is the assistant message.id (MessageID) or, on a line
+	// without one, its sourceToolAssistantUUID (SourceToolAssistantUUID),
+	// as the sourceBit of uses says: an assistant line has the one, a
+	// tool result the other. A line with both keeps the source in its
+	// Rare.
+	msgOrSource string
 	// tools points to the tool_use and server_tool_use blocks of
-	// message.content (uses of them), then its tool_result blocks (the
-	// rest of n), each in content order: read them through ToolUses and
-	// ToolResults. A pointer and two counts, and the timestamp in 8 bytes
-	// (ts, see Timestamp), keep a record and its uuid in the 176-byte size
-	// class.
+	// message.content (uses&usesMask of them), then its tool_result blocks
+	// (the rest of n), each in content order: read them through ToolUses
+	// and ToolResults. A pointer and two counts, the timestamp in 8 bytes
+	// (ts, see Timestamp) and msgOrSource keep a record and its uuid in
+	// the 160-byte size class.
 	tools   *Tool
 	ts      int64
 	n, uses uint32
@@ -106,6 +110,9 @@ type Rare struct {
 	// RawTimestamp is a timestamp not written as toISOString writes them
 	// (see Record.Timestamp).
 	RawTimestamp string
+	// SourceAlso is the sourceToolAssistantUUID of a line that also has
+	// a message.id (see Record.msgOrSource).
+	SourceAlso string
 }
 
 // noRare is the Rare of every record without rare fields; never written.
@@ -131,13 +138,63 @@ type Tool struct {
 	Result bool   // a tool_result block
 }
 
+// The bits of Record.uses.
+const (
+	usesMask  = 1<<31 - 1
+	sourceBit = 1 << 31 // msgOrSource is the source, not the message id
+)
+
 // ToolUses returns the tool_use (and server_tool_use) blocks of
 // message.content, in content order.
-func (r *Record) ToolUses() []Tool { return r.allTools()[:r.uses] }
+func (r *Record) ToolUses() []Tool { return r.allTools()[:r.uses&usesMask] }
 
 // ToolResults returns the tool_result blocks of message.content, in
 // content order.
-func (r *Record) ToolResults() []Tool { return r.allTools()[r.uses:] }
+func (r *Record) ToolResults() []Tool { return r.allTools()[r.uses&usesMask:] }
+
+// MessageID is the assistant message.id ("" when none): the lines that
+// share it form one API message.
+func (r *Record) MessageID() string {
+	if r.uses&sourceBit != 0 {
+		return ""
+	}
+	return r.msgOrSource
+}
+
+// SourceToolAssistantUUID is the entry's sourceToolAssistantUUID ("" when
+// none): the assistant entry whose tool call its results answer.
+func (r *Record) SourceToolAssistantUUID() string {
+	if r.uses&sourceBit != 0 {
+		return r.msgOrSource
+	}
+	if r.Rare != nil {
+		return r.SourceAlso
+	}
+	return ""
+}
+
+// SetIDs sets the record's message id and sourceToolAssistantUUID (as
+// Extract reads them: "" for none). The record's Rare is not written: it
+// gets a copy when the line has both.
+func (r *Record) SetIDs(messageID, source string) {
+	if r.Rare == nil {
+		r.Rare = noRare
+	}
+	if r.SourceAlso != "" || messageID != "" && source != "" {
+		rare := *r.Rare
+		rare.SourceAlso = ""
+		if messageID != "" {
+			rare.SourceAlso = source
+		}
+		r.Rare = &rare
+	}
+	r.uses &^= sourceBit
+	r.msgOrSource = messageID
+	if messageID == "" && source != "" {
+		r.msgOrSource = source
+		r.uses |= sourceBit
+	}
+}
 
 // allTools is the uses, then the results.
 func (r *Record) allTools() []Tool {
@@ -149,7 +206,7 @@ func (r *Record) allTools() []Tool {
 
 // setTools makes ts (the uses, then the results) the record's tool blocks.
 func (r *Record) setTools(ts []Tool, uses int) {
-	r.tools, r.n, r.uses = nil, uint32(len(ts)), uint32(uses)
+	r.tools, r.n, r.uses = nil, uint32(len(ts)), r.uses&sourceBit|uint32(uses)
 	if len(ts) > 0 {
 		r.tools = &ts[0]
 	}
@@ -159,11 +216,12 @@ func (r *Record) setTools(ts []Tool, uses int) {
 // its kind.
 func (r *Record) AddTool(t Tool) {
 	ts := slices.Clone(r.allTools()) // never append to a shared array
+	uses := int(r.uses & usesMask)
 	if t.Result {
-		r.setTools(append(ts, t), int(r.uses))
+		r.setTools(append(ts, t), uses)
 		return
 	}
-	r.setTools(slices.Insert(ts, int(r.uses), t), int(r.uses)+1)
+	r.setTools(slices.Insert(ts, uses, t), uses+1)
 }
 
 // Backup is one trackedFileBackups member of a file-history snapshot.
@@ -239,6 +297,7 @@ type extraction struct {
 	msg, snapshot, backup, uuid, timestamp int    // nodes, or -1
 	trackingPath                           string // a file-history-delta's key
 	amends                                 string
+	source                                 string // sourceToolAssistantUUID
 }
 
 // field is a member of an entry's root that Extract reads.
@@ -416,7 +475,7 @@ func (x *extraction) member(f field, v int) {
 			rare.PreservedTail = t.StrOrEmpty(t.Get(ps, "tailUuid"))
 		}
 	case fSourceToolAssistantUUID:
-		r.SourceToolAssistantUUID = in.recent(t, v, &in.uuids)
+		x.source = in.recent(t, v, &in.uuids)
 	case fLeafUUID:
 		rare.LeafUUID = t.StrOrEmpty(v)
 	case fToolUseID:
@@ -456,6 +515,7 @@ func (x *extraction) finish() *Record {
 		if t.Kind(x.backup) == jsontree.Object && x.trackingPath != "" {
 			rare.Backups = []Backup{in.backupOf(x.trackingPath, t, x.backup)}
 		}
+		x.placeSource(r)
 		r.Rare = in.rareOf(rare)
 		return r
 	}
@@ -470,8 +530,22 @@ func (x *extraction) finish() *Record {
 			rare.Backups = in.backups(t, tfb)
 		}
 	}
+	x.placeSource(r)
 	r.Rare = in.rareOf(rare)
 	return r
+}
+
+// placeSource gives r the line's sourceToolAssistantUUID, once its
+// message id is read: where the id would be, or in the Rare beside one.
+func (x *extraction) placeSource(r *Record) {
+	switch {
+	case x.source == "":
+	case r.msgOrSource == "":
+		r.msgOrSource = x.source
+		r.uses |= sourceBit
+	default:
+		x.rare.SourceAlso = x.source
+	}
 }
 
 // message reads the message object: its id, the shape of its content, and
@@ -495,7 +569,7 @@ func (x *extraction) message(r *Record) {
 		}
 		k = int(t.Nodes[k+1].Next)
 	}
-	r.MessageID = in.recent(t, id, &in.messages)
+	r.msgOrSource = in.recent(t, id, &in.messages)
 	switch t.Kind(c) {
 	case jsontree.String:
 		r.Content = ContentString
@@ -702,7 +776,7 @@ func (in *interner) treeOf(v jsontree.Val) *jsontree.Tree {
 func (in *interner) rareOf(rare *Rare) *Rare {
 	if rare.Subtype == "" && rare.LogicalParentUUID == "" && rare.LeafUUID == "" && rare.ToolUseID == "" &&
 		rare.ParentToolUseID == "" && rare.SnapshotMessageID == "" && rare.Backups == nil && rare.PreservedHead == "" &&
-		rare.RawTimestamp == "" {
+		rare.RawTimestamp == "" && rare.SourceAlso == "" {
 		return noRare
 	}
 	if p := in.lastRare; p != nil && rare.Backups == nil && p.Backups == nil && p.Subtype == rare.Subtype &&
@@ -710,7 +784,7 @@ func (in *interner) rareOf(rare *Rare) *Rare {
 		p.PreservedHead == rare.PreservedHead && p.PreservedAnchor == rare.PreservedAnchor &&
 		p.PreservedTail == rare.PreservedTail && p.ToolUseID == rare.ToolUseID &&
 		p.ParentToolUseID == rare.ParentToolUseID && p.SnapshotMessageID == rare.SnapshotMessageID &&
-		p.RawTimestamp == rare.RawTimestamp {
+		p.RawTimestamp == rare.RawTimestamp && p.SourceAlso == rare.SourceAlso {
 		return p
 	}
 	p := new(Rare)
@@ -720,7 +794,7 @@ func (in *interner) rareOf(rare *Rare) *Rare {
 }
 
 // withIDs is a Record and the bytes of its uuid, new on nearly every line,
-// made in one allocation: 128 + 48 bytes, the 176-byte size class.
+// made in one allocation: 112 + 48 bytes, the 160-byte size class.
 type withIDs struct {
 	Record
 	ids [48]byte

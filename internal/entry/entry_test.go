@@ -24,8 +24,11 @@ func sameRecord(a, b *Record) string {
 	if !reflect.DeepEqual(*a.Rare, *b.Rare) {
 		return "rare"
 	}
+	if !reflect.DeepEqual(a.allTools(), b.allTools()) {
+		return "tools"
+	}
 	x, y := *a, *b
-	x.Common, y.Common, x.Rare, y.Rare = nil, nil, nil, nil
+	x.Common, y.Common, x.Rare, y.Rare, x.tools, y.tools = nil, nil, nil, nil, nil, nil
 	if !reflect.DeepEqual(x, y) {
 		return "record"
 	}
@@ -107,7 +110,7 @@ func TestExtractMade(t *testing.T) {
 			}},
 		{`{"type":"assistant","type":"system","uuid":"a","uuid":"b","subtype":"x","message":{"id":"m1","id":"m2","content":[{"type":"thinking"},{"type":"redacted_thinking"}]}}`,
 			func(r *Record) bool {
-				return r.Type == "system" && r.UUID == "b" && r.Subtype == "x" && r.MessageID == "m2" && r.ThinkingOnly
+				return r.Type == "system" && r.UUID == "b" && r.Subtype == "x" && r.MessageID() == "m2" && r.ThinkingOnly
 			}},
 		{`{"type":"assistant","uuid":7,"timestamp":null,"parentUuid":null,"message":{"content":[1,{"type":"tool_use","id":"x","name":"Bash"},{"type":"server_tool_use","id":"y"}]}}`,
 			func(r *Record) bool {
@@ -136,8 +139,17 @@ func TestExtractMade(t *testing.T) {
 			}},
 		{`{"type":"progress","toolUseID":"t","parentToolUseID":"p","sourceToolAssistantUUID":"s","agentId":"g","cwd":"/w","sessionId":"x","version":"2.1.1","leafUuid":"f"}`,
 			func(r *Record) bool {
-				return r.ToolUseID == "t" && r.ParentToolUseID == "p" && r.SourceToolAssistantUUID == "s" && r.AgentID == "g" &&
+				return r.ToolUseID == "t" && r.ParentToolUseID == "p" && r.SourceToolAssistantUUID() == "s" && r.AgentID == "g" &&
 					r.Cwd == "/w" && r.SessionID == "x" && r.Version == "2.1.1" && r.LeafUUID == "f" && r.SnapshotMessageID == ""
+			}},
+		{`{"type":"user","uuid":"u","sourceToolAssistantUUID":"s","message":{"id":"m","role":"user","content":"x"}}`,
+			func(r *Record) bool {
+				return r.MessageID() == "m" && r.SourceToolAssistantUUID() == "s" && r.SourceAlso == "s"
+			}},
+		{`{"type":"user","uuid":"u","sourceToolAssistantUUID":"s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t"}]}}`,
+			func(r *Record) bool {
+				return r.MessageID() == "" && r.SourceToolAssistantUUID() == "s" && r.Rare == noRare && len(r.ToolResults()) == 1 &&
+					len(r.ToolUses()) == 0
 			}},
 		{`{"type":"user","uuid":"` + strings.Repeat("u", 50) + `","timestamp":"` + strings.Repeat("t", 50) + `"}`,
 			func(r *Record) bool { return len(r.UUID) == 50 && len(r.Timestamp()) == 50 }},

@@ -93,13 +93,35 @@ func TestSetTimestampCopiesRare(t *testing.T) {
 	}
 }
 
-// TestRecordSize: a record with its uuid fills the 176-byte size class
+// TestRecordSize: a record with its uuid fills the 160-byte size class
 // (what a long transcript's memory is mostly made of).
 func TestRecordSize(t *testing.T) {
 	if unsafe.Sizeof(uintptr(0)) != 8 {
 		t.Skip("sizes are for 64-bit platforms")
 	}
-	if got := unsafe.Sizeof(withIDs{}); got != 176 {
-		t.Errorf("withIDs is %d bytes, want 176 (Record %d)", got, unsafe.Sizeof(Record{}))
+	if got := unsafe.Sizeof(withIDs{}); got != 160 {
+		t.Errorf("withIDs is %d bytes, want 160 (Record %d)", got, unsafe.Sizeof(Record{}))
+	}
+}
+
+// TestSetIDs: the message id and the source share a field; a line with
+// both keeps the source in a copy of its Rare.
+func TestSetIDs(t *testing.T) {
+	for _, c := range [][2]string{{"", ""}, {"m", ""}, {"", "s"}, {"m", "s"}} {
+		r := Ref(1, 0)
+		r.AddTool(Tool{ID: "a"})
+		r.SetIDs(c[0], c[1])
+		r.AddTool(Tool{ID: "b", Result: true})
+		if r.MessageID() != c[0] || r.SourceToolAssistantUUID() != c[1] || len(r.ToolUses()) != 1 || len(r.ToolResults()) != 1 {
+			t.Errorf("SetIDs(%q, %q): %q %q, %d uses %d results", c[0], c[1], r.MessageID(), r.SourceToolAssistantUUID(),
+				len(r.ToolUses()), len(r.ToolResults()))
+		}
+		r.SetIDs("", "")
+		if r.MessageID() != "" || r.SourceToolAssistantUUID() != "" {
+			t.Errorf("SetIDs(\"\", \"\") after (%q, %q): %q %q", c[0], c[1], r.MessageID(), r.SourceToolAssistantUUID())
+		}
+	}
+	if noRare.SourceAlso != "" {
+		t.Fatal("SetIDs wrote the shared empty Rare")
 	}
 }

@@ -155,10 +155,10 @@ func (res *Result) messages(src Source, g *chain.Graph, conv *chain.Conversation
 		switch {
 		case last != nil && role == "user" && last.role == "user":
 			m = last
-		case last != nil && role == "assistant" && last.role == "assistant" && r.MessageID != "" && last.id == r.MessageID:
+		case last != nil && role == "assistant" && last.role == "assistant" && r.MessageID() != "" && last.id == r.MessageID():
 			m = last
 		default:
-			m = &msg{role: role, id: r.MessageID}
+			m = &msg{role: role, id: r.MessageID()}
 			out = append(out, m)
 		}
 		for _, b := range bs {

@@ -112,7 +112,7 @@ var DuplicateToolUseID = register(&Rule{
 func sameCall(f *model.File, ra *entry.Record, a entry.Tool, rb *entry.Record, b entry.Tool) bool {
 	// Entries written through some gateways carry no message.id: a copy
 	// of one is the same call by name and input alone.
-	if ra == rb || ra.MessageID != rb.MessageID || a.Name != b.Name {
+	if ra == rb || ra.MessageID() != rb.MessageID() || a.Name != b.Name {
 		return false
 	}
 	ia, ok := blockInput(f.LineBytes(ra), a.Block)

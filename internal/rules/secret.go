@@ -175,7 +175,7 @@ func (fs *fileSecrets) countResends(f *model.File) {
 			if rec.Type != "assistant" {
 				continue
 			}
-			id := rec.MessageID
+			id := rec.MessageID()
 			if id == "" {
 				id = rec.UUID
 			}

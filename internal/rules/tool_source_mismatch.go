@@ -27,14 +27,14 @@ var ToolSourceMismatch = register(&Rule{
 			return false
 		}
 		for _, rec := range f.Records {
-			if rec.SourceToolAssistantUUID == "" || len(rec.ToolResults()) == 0 {
+			if rec.SourceToolAssistantUUID() == "" || len(rec.ToolResults()) == 0 {
 				continue
 			}
-			i := f.Digest.Last(rec.SourceToolAssistantUUID)
+			i := f.Digest.Last(rec.SourceToolAssistantUUID())
 			if i >= 0 && !holds(f.Records[i], rec) {
 				return true
 			}
-			if i < 0 && !f.Ask(model.Ask{Kind: model.AskSource, Name: rec.SourceToolAssistantUUID, IDs: resultIDs(rec)}) {
+			if i < 0 && !f.Ask(model.Ask{Kind: model.AskSource, Name: rec.SourceToolAssistantUUID(), IDs: resultIDs(rec)}) {
 				return true
 			}
 		}
@@ -48,7 +48,7 @@ var ToolSourceMismatch = register(&Rule{
 			var last map[string]*entry.Record
 			var callAt map[string]*entry.Record
 			for _, rec := range f.Records {
-				if rec.SourceToolAssistantUUID == "" || len(rec.ToolResults()) == 0 {
+				if rec.SourceToolAssistantUUID() == "" || len(rec.ToolResults()) == 0 {
 					continue
 				}
 				if last == nil {
@@ -65,7 +65,7 @@ var ToolSourceMismatch = register(&Rule{
 						}
 					}
 				}
-				src := last[rec.SourceToolAssistantUUID]
+				src := last[rec.SourceToolAssistantUUID()]
 				if src == nil {
 					// A forked session (VS Code, /fork) names the call in the
 					// transcript it was forked from: look project-wide.
@@ -73,7 +73,7 @@ var ToolSourceMismatch = register(&Rule{
 					if held {
 						continue
 					}
-					msg := entryLabel(rec) + ": sourceToolAssistantUUID " + rec.SourceToolAssistantUUID
+					msg := entryLabel(rec) + ": sourceToolAssistantUUID " + rec.SourceToolAssistantUUID()
 					if !found {
 						msg += " names no entry in any transcript of the project"
 					} else {
@@ -119,7 +119,7 @@ func holds(src, rec *entry.Record) bool {
 // with rec's source uuid that hold a tool_use: whether there are any
 // (found), and whether one holds the call of one of rec's results (held).
 func holdsInProject(p *model.Project, rec *entry.Record) (found, held bool) {
-	return holdsIn(p, rec.SourceToolAssistantUUID, resultIDs(rec))
+	return holdsIn(p, rec.SourceToolAssistantUUID(), resultIDs(rec))
 }
 
 // resultIDs lists the tool_use ids rec's tool results answer.

@@ -140,11 +140,11 @@ var UnmatchedToolUse = register(&Rule{
 					findBelow()
 				}
 				next := below[side(rec)][i]
-				if next < 0 && !stopped && rec.MessageID != "" {
+				if next < 0 && !stopped && rec.MessageID() != "" {
 					// The conversation may go on below another line of the
 					// same assistant message (a new prompt parented to its
 					// text line while this call was pending).
-					for _, j := range callMsg.lines(recs, rec.MessageID) {
+					for _, j := range callMsg.lines(recs, rec.MessageID()) {
 						if b := below[side(rec)][j]; b >= 0 && (next < 0 || b < next) {
 							next = b
 						}
@@ -152,7 +152,7 @@ var UnmatchedToolUse = register(&Rule{
 				}
 				if stopped {
 					next = -1
-				} else if next >= 0 && len(recs[next].ToolResults()) > 0 && !callMsg.answersMessage(recs, recs[next], rec.MessageID) {
+				} else if next >= 0 && len(recs[next].ToolResults()) > 0 && !callMsg.answersMessage(recs, recs[next], rec.MessageID()) {
 					// The entry below answers the calls of a later assistant
 					// message only: this call was never run (a response
 					// replaced by the next one, as model gateways leave).
@@ -277,13 +277,13 @@ func (x *messageIndex) build(recs []*entry.Record) {
 	}
 	x.byMsg, x.byTool = map[string][]int{}, map[string]string{}
 	for i, rec := range recs {
-		if rec.Type != "assistant" || rec.MessageID == "" {
+		if rec.Type != "assistant" || rec.MessageID() == "" {
 			continue
 		}
-		x.byMsg[rec.MessageID] = append(x.byMsg[rec.MessageID], i)
+		x.byMsg[rec.MessageID()] = append(x.byMsg[rec.MessageID()], i)
 		for _, t := range rec.ToolUses() {
 			if _, ok := x.byTool[t.ID]; !ok {
-				x.byTool[t.ID] = rec.MessageID
+				x.byTool[t.ID] = rec.MessageID()
 			}
 		}
 	}
@@ -316,7 +316,7 @@ func (x *messageIndex) answersMessage(recs []*entry.Record, u *entry.Record, id 
 // file ends on the calls.
 // results reports whether results of other calls come after it.
 func batchEnds(recs []*entry.Record, order []int, i int, x *messageIndex) (ends, results bool) {
-	id := recs[i].MessageID
+	id := recs[i].MessageID()
 	pos := -1
 	for k := len(order) - 1; k >= 0; k-- {
 		if order[k] == i {
@@ -330,7 +330,7 @@ func batchEnds(recs []*entry.Record, order []int, i int, x *messageIndex) (ends,
 	for _, j := range order[pos+1:] {
 		r := recs[j]
 		switch {
-		case r.Type == "assistant" && r.MessageID == id:
+		case r.Type == "assistant" && r.MessageID() == id:
 		case r.Type == "user" && len(r.ToolResults()) > 0 && int(r.Blocks) == len(r.ToolResults()) && x.answersMessage(recs, r, id):
 			results = true
 		default:
