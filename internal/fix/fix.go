@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 
@@ -252,7 +254,8 @@ func verify(f *File, final []finding.Finding) error {
 		}
 		afterUUID[x.Rule+"\x00"+x.UUID] = true
 	}
-	for rule, n := range after {
+	for _, rule := range slices.Sorted(maps.Keys(after)) { // the same message every run
+		n := after[rule]
 		if rule == "unknown-type" || rule == "unknown-field" {
 			continue // format drift, not damage: a line the fix makes readable may show some
 		}
@@ -270,7 +273,8 @@ func verify(f *File, final []finding.Finding) error {
 			targeted[x.Rule]++
 		}
 	}
-	for rule, n := range targeted {
+	for _, rule := range slices.Sorted(maps.Keys(targeted)) {
+		n := targeted[rule]
 		if after[rule] > before[rule]-n {
 			return fmt.Errorf("verification failed: %s findings remain after their fixes", rule)
 		}

@@ -3,6 +3,8 @@ package fix
 import (
 	"bytes"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/ccvet/ccvet/internal/chain"
 	"github.com/ccvet/ccvet/internal/entry"
@@ -57,7 +59,7 @@ func sameResume(old, new []byte, lf *layout.File) error {
 	if l0 != l1 {
 		return fmt.Errorf("verification failed: a resume would start from %s instead of %s", orNone(l1), orNone(l0))
 	}
-	for u := range r0 {
+	for _, u := range slices.Sorted(maps.Keys(r0)) { // the same message every run
 		if !r1[u] {
 			return fmt.Errorf("verification failed: a resume would no longer reach entry %s", u)
 		}
