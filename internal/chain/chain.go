@@ -417,8 +417,9 @@ func (g *Graph) Kept(i int) bool { return g.kept[i] }
 // Parent(i), or -1: Index(Parent(i)).
 func (g *Graph) ParentIndex(i int) int { return int(g.up[i]) }
 
-// time returns record i's timestamp in ms (as Date.parse reads an ISO
-// 8601 one), or noTime; only kept messages are ever asked for.
+// time returns record i's timestamp in ms (read as RFC 3339, see
+// entry.Record.TimestampMillis), or noTime; only kept messages are ever
+// asked for.
 func (g *Graph) time(i int) int64 {
 	if g.kept[i] {
 		if ms, ok := g.Records[i].TimestampMillis(); ok {

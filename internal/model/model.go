@@ -625,7 +625,7 @@ func (p *Project) Emit(r Rule, fd finding.Finding) {
 // and not kept.
 func (f *File) KeepStoreRecords() {
 	seenSession, seenCwd := map[string]bool{}, map[string]bool{}
-	kept := f.Records[:0]
+	var kept []*entry.Record // a new array: a graph still holding the old one reads it by index
 	for _, rec := range f.Records {
 		keep := false
 		if rec.SessionID != "" && !seenSession[rec.SessionID] {
@@ -638,7 +638,7 @@ func (f *File) KeepStoreRecords() {
 			kept = append(kept, rec)
 		}
 	}
-	f.Records = append([]*entry.Record(nil), kept...) // give back the large array
+	f.Records = kept
 }
 
 // DropRecords lets go of every record once the project's checks are done,
