@@ -226,6 +226,19 @@ const (
 	markRepeat
 )
 
+// LastParent returns LastWith(Records[i].ParentUUID), or -1 when record i
+// has no parent: the line just before, the usual case, without a lookup.
+func (g *Graph) LastParent(i int) int {
+	r := g.Records[i]
+	if !r.HasParent {
+		return -1
+	}
+	if i > 0 && g.IsLast(i-1) && g.Records[i-1].UUID == r.ParentUUID {
+		return i - 1
+	}
+	return g.LastWith(r.ParentUUID)
+}
+
 // LastWith returns the index of the last record (of any type) with uuid,
 // or -1.
 func (g *Graph) LastWith(uuid string) int {

@@ -2,6 +2,7 @@ package chain
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/ccvet/ccvet/internal/entry"
@@ -71,6 +72,27 @@ func TestMarks(t *testing.T) {
 		repeat := r.UUID != "" && g.FirstWith(r.UUID) != i
 		if g.IsLast(i) != last || g.IsRepeat(i) != repeat {
 			t.Errorf("record %d (%q): IsLast %v IsRepeat %v, want %v %v", i, r.UUID, g.IsLast(i), g.IsRepeat(i), last, repeat)
+		}
+	}
+}
+
+// TestLastParent checks LastParent against LastWith of the parent.
+func TestLastParent(t *testing.T) {
+	var recs []*entry.Record
+	for i, s := range []string{"a", "b<a", "c<b", "b<c", "d<b", "e<x", "f", "g<"} {
+		r := entry.Ref(i+1, int64(i))
+		u, p, has := strings.Cut(s, "<")
+		r.UUID, r.ParentUUID, r.HasParent = u, p, has
+		recs = append(recs, r)
+	}
+	g := Build(recs)
+	for i, r := range recs {
+		want := -1
+		if r.HasParent {
+			want = g.LastWith(r.ParentUUID)
+		}
+		if got := g.LastParent(i); got != want {
+			t.Errorf("LastParent(%d) = %d, want %d", i, got, want)
 		}
 	}
 }

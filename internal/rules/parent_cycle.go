@@ -80,15 +80,7 @@ var ParentCycle = register(&Rule{
 				state[ci] = onPath
 				cur := f.Records[ci]
 				path, pathIdx = append(path, cur), append(pathIdx, ci)
-				at := ci
-				ci = -1
-				switch {
-				case !cur.HasParent:
-				case at > 0 && g.IsLast(at-1) && f.Records[at-1].UUID == cur.ParentUUID:
-					ci = at - 1 // the usual case, without a lookup
-				default:
-					ci = g.LastWith(cur.ParentUUID)
-				}
+				ci = g.LastParent(ci)
 			}
 			if ci >= 0 && state[ci] == onPath {
 				cur := f.Records[ci]

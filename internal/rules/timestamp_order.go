@@ -31,15 +31,10 @@ var TimestampOrder = register(&Rule{
 		}
 		g := f.Graph() // the reader keeps the last line of each uuid: g has their index
 		for i, rec := range f.Records {
-			if !rec.HasParent || !rec.HasTimestamp() {
+			if !rec.HasTimestamp() {
 				continue
 			}
-			var k int
-			if i > 0 && g.IsLast(i-1) && f.Records[i-1].UUID == rec.ParentUUID {
-				k = i - 1 // the usual case, without a lookup
-			} else {
-				k = g.LastWith(rec.ParentUUID)
-			}
+			k := g.LastParent(i)
 			if k < 0 || !f.Records[k].HasTimestamp() {
 				continue
 			}
