@@ -13,6 +13,18 @@
 	DATA name<>+56(SB)/8, v \
 	GLOBL name<>(SB), RODATA|NOPTR, $64
 
+// REP16x4 is a 16-byte table (lo, then hi) four times over.
+#define REP16x4(name, lo, hi) \
+	DATA name<>+0(SB)/8, lo \
+	DATA name<>+8(SB)/8, hi \
+	DATA name<>+16(SB)/8, lo \
+	DATA name<>+24(SB)/8, hi \
+	DATA name<>+32(SB)/8, lo \
+	DATA name<>+40(SB)/8, hi \
+	DATA name<>+48(SB)/8, lo \
+	DATA name<>+56(SB)/8, hi \
+	GLOBL name<>(SB), RODATA|NOPTR, $64
+
 REP64(quotes64, $0x2222222222222222)
 REP64(backslashes64, $0x5c5c5c5c5c5c5c5c)
 REP64(spaces64, $0x2020202020202020)
@@ -23,24 +35,8 @@ REP64(controls64, $0x1f1f1f1f1f1f1f1f)
 // classified by nibble: a byte is one of them when the classes of its high
 // and low nibble share a bit (high 2: bit 0, 5: bit 1, 6: bit 2, 7: bit 3);
 // the 16-byte table is repeated four times.
-DATA escLo64<>+0(SB)/8, $0x00040008000d0000
-DATA escLo64<>+8(SB)/8, $0x0104000200000000
-DATA escLo64<>+16(SB)/8, $0x00040008000d0000
-DATA escLo64<>+24(SB)/8, $0x0104000200000000
-DATA escLo64<>+32(SB)/8, $0x00040008000d0000
-DATA escLo64<>+40(SB)/8, $0x0104000200000000
-DATA escLo64<>+48(SB)/8, $0x00040008000d0000
-DATA escLo64<>+56(SB)/8, $0x0104000200000000
-GLOBL escLo64<>(SB), RODATA|NOPTR, $64
-DATA escHi64<>+0(SB)/8, $0x0804020000010000
-DATA escHi64<>+8(SB)/8, $0
-DATA escHi64<>+16(SB)/8, $0x0804020000010000
-DATA escHi64<>+24(SB)/8, $0
-DATA escHi64<>+32(SB)/8, $0x0804020000010000
-DATA escHi64<>+40(SB)/8, $0
-DATA escHi64<>+48(SB)/8, $0x0804020000010000
-DATA escHi64<>+56(SB)/8, $0
-GLOBL escHi64<>(SB), RODATA|NOPTR, $64
+REP16x4(escLo64, $0x00040008000d0000, $0x0104000200000000)
+REP16x4(escHi64, $0x0804020000010000, $0)
 
 // func stringStop(b []byte, j int) (stop int, esc bool)
 //
