@@ -850,12 +850,12 @@ func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool, sc 
 	prev := ""
 	for _, i := range walk {
 		r := g.Records[i]
-		if r.Type == "assistant" && r.MessageID() != "" && r.MessageID() != prev {
+		if id := r.MessageID(); r.Type == "assistant" && id != "" && id != prev {
 			// The lines of a message follow each other: prev spares a lookup.
-			prev = r.MessageID()
-			if _, ok := gid[r.MessageID()]; !ok {
-				gid[r.MessageID()] = len(ids)
-				ids = append(ids, r.MessageID())
+			prev = id
+			if _, ok := gid[id]; !ok {
+				gid[id] = len(ids)
+				ids = append(ids, id)
 			}
 		}
 	}
@@ -876,8 +876,8 @@ func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool, sc 
 	for o := len(g.order) - 1; o >= 0; o-- { // backwards: each is put first
 		i := int(g.order[o])
 		r := g.Records[i]
-		if r.Type == "assistant" && r.MessageID() != "" {
-			if k, ok := gid[r.MessageID()]; ok {
+		if id := r.MessageID(); r.Type == "assistant" && id != "" {
+			if k, ok := gid[id]; ok {
 				sibNext[i] = sibs[k]
 				sibs[k] = int32(i + 1)
 				wanted[i] = 1

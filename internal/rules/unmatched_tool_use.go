@@ -277,13 +277,14 @@ func (x *messageIndex) build(recs []*entry.Record) {
 	}
 	x.byMsg, x.byTool = map[string][]int{}, map[string]string{}
 	for i, rec := range recs {
-		if rec.Type != "assistant" || rec.MessageID() == "" {
+		id := rec.MessageID()
+		if rec.Type != "assistant" || id == "" {
 			continue
 		}
-		x.byMsg[rec.MessageID()] = append(x.byMsg[rec.MessageID()], i)
+		x.byMsg[id] = append(x.byMsg[id], i)
 		for _, t := range rec.ToolUses() {
 			if _, ok := x.byTool[t.ID]; !ok {
-				x.byTool[t.ID] = rec.MessageID()
+				x.byTool[t.ID] = id
 			}
 		}
 	}
