@@ -510,7 +510,9 @@ func TestCleanSet(t *testing.T) {
 		if c.has(h) && !added[h] {
 			t.Fatalf("%#x: held, never added", h)
 		}
-		c.add(h)
+		if ok := c.add(h); ok != c.has(h) {
+			t.Fatalf("%#x: add says %v, has %v", h, ok, c.has(h))
+		}
 		added[h] = true
 		if len(added) < 1000 && !c.has(h) {
 			t.Fatalf("%#x: added, not held", h)
@@ -530,9 +532,29 @@ func TestCleanSet(t *testing.T) {
 			t.Fatalf("%#x: held, never added", h)
 		}
 	}
-	c.add(0)
-	if c.has(0) {
+	if c.add(0) || c.has(0) {
 		t.Error("0 held")
+	}
+	// A Memo over the full set keeps what the set refuses in its own map.
+	m := Memo{Shared: &c}
+	w := walker{memo: &m}
+	for h := range added {
+		if !c.has(h) {
+			w.remember(h)
+			if _, ok := m.clean[h]; !ok {
+				t.Fatalf("%#x: refused by the full set, not kept by the Memo", h)
+			}
+			break
+		}
+	}
+	for h := range added {
+		if c.has(h) {
+			w.remember(h)
+			if _, ok := m.clean[h]; ok {
+				t.Fatalf("%#x: in the set, also kept by the Memo", h)
+			}
+			break
+		}
 	}
 }
 

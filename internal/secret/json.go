@@ -86,7 +86,8 @@ func (s *Scanner) scanTree(t *jsontree.Tree, buf []byte, memo *Memo, utf8 bool, 
 type Memo struct {
 	clean map[uint64]struct{}
 	// Shared, when set, is the set of clean strings the Memos of the
-	// other files of the store share: a resumed session's file holds
+	// files of the store share (the Memo's own map then holds only what a
+	// full shard of it refuses): a resumed session's file holds
 	// copies of the texts of the files before it (on a 200 MB real-shaped
 	// store, 95 of the 127 MB of long strings are copies of one in
 	// another file).
@@ -140,15 +141,17 @@ func (c *Clean) has(h uint64) bool {
 	}
 }
 
-func (c *Clean) add(h uint64) {
+// add puts h in the set and reports whether the set holds it (false when
+// h is 0, or h's shard is full and h not in it).
+func (c *Clean) add(h uint64) bool {
 	if h == 0 {
-		return
+		return false
 	}
 	sh := c.shard(h)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	if sh.n >= maxShared/cleanShards {
-		return
+		return c.has(h)
 	}
 	tp := sh.tab.Load()
 	if tp == nil || 2*(sh.n+1) > len(*tp) {
@@ -170,6 +173,7 @@ func (c *Clean) add(h uint64) {
 	if cleanPut(*tp, h) {
 		sh.n++
 	}
+	return true
 }
 
 // cleanPut stores h in table t (which has an empty slot), reporting
@@ -439,8 +443,10 @@ func (w *walker) str(i int, key []byte, class keyClass) {
 		if sh := w.memo.Shared; sh != nil && sh.has(h) {
 			return
 		}
-		if _, ok := w.memo.clean[h]; ok {
-			return
+		if len(w.memo.clean) > 0 {
+			if _, ok := w.memo.clean[h]; ok {
+				return
+			}
 		}
 	}
 	if nd.Esc && !nd.UEsc && !named && !w.s.oneByOne && !w.s.mayFindIn(raw, w.dec) {
@@ -501,14 +507,16 @@ func (w *walker) remember(h uint64) {
 	if h == 0 {
 		return
 	}
+	// The store's set, when there is one, is enough; the file's own map
+	// takes what a full shard of it refuses.
+	if w.memo.Shared != nil && w.memo.Shared.add(h) {
+		return
+	}
 	if w.memo.clean == nil {
 		w.memo.clean = map[uint64]struct{}{}
 	}
 	if len(w.memo.clean) < maxMemo {
 		w.memo.clean[h] = struct{}{}
-	}
-	if w.memo.Shared != nil {
-		w.memo.Shared.add(h)
 	}
 }
 
