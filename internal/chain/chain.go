@@ -46,7 +46,7 @@ import (
 
 // IsMessage reports whether the reader keeps r in its message map.
 func IsMessage(r *entry.Record) bool {
-	if r.UUID == "" {
+	if r.ID().IsZero() {
 		return false
 	}
 	switch r.Type {
@@ -80,7 +80,7 @@ type Graph struct {
 	// moved holds the parent of each message line whose parent after the
 	// progress bridge and the preserved-segment relinking is not its own
 	// parentUuid (see Parent): most files have none.
-	moved map[int32]string
+	moved map[int32]moved
 	// up is, per record, the index byUUID gives its parent (after the
 	// bridge and the preserved-segment relinking), or -1.
 	up   []int32
@@ -183,17 +183,26 @@ type uuidAt struct{ first, last, msg int32 }
 // span is the first and the last record index of a uuid.
 type span struct{ first, last int32 }
 
-func (g *Graph) span(uuid string) (span, bool) {
-	a, ok := g.ids.get(uuid)
+func (g *Graph) span(id entry.ID) (span, bool) {
+	a, ok := g.ids.get(id)
 	if !ok {
 		return span{}, false
 	}
 	return span{a.first, a.last}, true
 }
 
+// idOf is the ID of uuid.
+func idOf(uuid string) entry.ID {
+	id, _ := entry.ParseID(uuid)
+	return id
+}
+
 // byUUID is the index of the last message line with uuid (from From on).
-func (g *Graph) byUUID(uuid string) (int, bool) {
-	if a, ok := g.ids.get(uuid); ok && a.msg >= 0 {
+func (g *Graph) byUUID(uuid string) (int, bool) { return g.byID(idOf(uuid)) }
+
+// byID is byUUID by the uuid's ID.
+func (g *Graph) byID(id entry.ID) (int, bool) {
+	if a, ok := g.ids.get(id); ok && a.msg >= 0 {
 		return int(a.msg), true
 	}
 	return 0, false
@@ -201,8 +210,11 @@ func (g *Graph) byUUID(uuid string) (int, bool) {
 
 // FirstWith returns the index of the first record (of any type) with uuid,
 // or -1. The file rules share its index instead of each making a map.
-func (g *Graph) FirstWith(uuid string) int {
-	if s, ok := g.span(uuid); ok {
+func (g *Graph) FirstWith(uuid string) int { return g.FirstWithID(idOf(uuid)) }
+
+// FirstWithID is FirstWith by the uuid's ID.
+func (g *Graph) FirstWithID(id entry.ID) int {
+	if s, ok := g.span(id); ok {
 		return int(s.first)
 	}
 	return -1
@@ -233,16 +245,19 @@ func (g *Graph) LastParent(i int) int {
 	if !r.HasParent {
 		return -1
 	}
-	if i > 0 && g.IsLast(i-1) && g.Records[i-1].UUID == r.ParentUUID {
+	if i > 0 && g.IsLast(i-1) && g.Records[i-1].ID() == r.ParentID() {
 		return i - 1
 	}
-	return g.LastWith(r.ParentUUID)
+	return g.LastWithID(r.ParentID())
 }
 
 // LastWith returns the index of the last record (of any type) with uuid,
 // or -1.
-func (g *Graph) LastWith(uuid string) int {
-	if s, ok := g.span(uuid); ok {
+func (g *Graph) LastWith(uuid string) int { return g.LastWithID(idOf(uuid)) }
+
+// LastWithID is LastWith by the uuid's ID.
+func (g *Graph) LastWithID(id entry.ID) int {
+	if s, ok := g.span(id); ok {
 		return int(s.last)
 	}
 	return -1
@@ -272,7 +287,7 @@ func BuildSize(recs []*entry.Record, size int64) *Graph {
 	g.From = loadFrom(recs, size)
 	var first []*uuidAt // per uuid in first-seen order of its message lines from From on
 	for i, r := range recs {
-		if r.UUID == "" {
+		if r.ID().IsZero() {
 			continue
 		}
 		a, seen := g.ids.add(i)
@@ -290,26 +305,28 @@ func BuildSize(recs []*entry.Record, size int64) *Graph {
 			a.msg = int32(i)
 		}
 	}
-	var bridge map[string]string
+	// bridge holds, per progress uuid, the record whose parentUuid the
+	// progress line passes on to a line parented to it.
+	var bridge map[entry.ID]int32
 	for i, r := range recs {
 		if i < g.From {
 			continue
 		}
-		p := r.ParentUUID
-		if p != "" && bridge != nil {
+		src := int32(i)
+		if p := r.ParentID(); !p.IsZero() && bridge != nil {
 			if b, ok := bridge[p]; ok {
-				p = b
+				src = b
 			}
 		}
-		if r.Type == "progress" && r.UUID != "" {
+		if r.Type == "progress" && !r.ID().IsZero() {
 			if bridge == nil {
-				bridge = map[string]string{}
+				bridge = map[entry.ID]int32{}
 			}
-			bridge[r.UUID] = p
+			bridge[r.ID()] = src
 			continue
 		}
-		if p != r.ParentUUID && IsMessage(r) {
-			g.setParent(i, p)
+		if p := recs[src]; p.ParentID() != r.ParentID() && IsMessage(r) {
+			g.setParent(i, moved{p.ParentID(), p.ParentUUID()})
 		}
 	}
 	g.order = make([]int32, len(first))
@@ -320,13 +337,13 @@ func BuildSize(recs []*entry.Record, size int64) *Graph {
 	g.relinkPreserved()
 	for i := range recs {
 		g.up[i] = -1
-		p := g.Parent(i)
+		p := g.ParentID(i)
 		switch {
-		case p == "":
-		case i > 0 && g.kept[i-1] && recs[i-1].UUID == p:
+		case p.IsZero():
+		case i > 0 && g.kept[i-1] && recs[i-1].ID() == p:
 			g.up[i] = int32(i - 1) // the usual case, without a lookup
 		default:
-			if k, ok := g.byUUID(p); ok {
+			if k, ok := g.byID(p); ok {
 				g.up[i] = int32(k)
 			}
 		}
@@ -380,23 +397,32 @@ func (g *Graph) relinkPreserved() {
 		if !okH || !okA || !okT {
 			continue
 		}
+		anchor := moved{idOf(r.PreservedAnchor), r.PreservedAnchor}
+		tail := moved{idOf(r.PreservedTail), r.PreservedTail}
 		for i := range g.Records {
-			if g.Kept(i) && i != head && g.Parent(i) == r.PreservedAnchor {
-				g.setParent(i, r.PreservedTail)
+			if g.Kept(i) && i != head && g.ParentID(i) == anchor.id {
+				g.setParent(i, tail)
 			}
 		}
-		g.setParent(head, r.PreservedAnchor)
+		g.setParent(head, anchor)
 	}
 }
 
+// moved is the parent a message line has after the progress bridge or a
+// preserved segment's relinking, when it is not its parentUuid.
+type moved struct {
+	id entry.ID
+	s  string
+}
+
 // setParent gives message line i the parent p (see Parent).
-func (g *Graph) setParent(i int, p string) {
-	if p == g.Records[i].ParentUUID {
+func (g *Graph) setParent(i int, p moved) {
+	if p.id == g.Records[i].ParentID() {
 		delete(g.moved, int32(i))
 		return
 	}
 	if g.moved == nil {
-		g.moved = map[int32]string{}
+		g.moved = map[int32]moved{}
 	}
 	g.moved[int32(i)] = p
 }
@@ -418,9 +444,21 @@ func (g *Graph) Parent(i int) string {
 		return ""
 	}
 	if p, ok := g.moved[int32(i)]; ok {
-		return p
+		return p.s
 	}
-	return r.ParentUUID
+	return r.ParentUUID()
+}
+
+// ParentID is the ID of Parent(i).
+func (g *Graph) ParentID(i int) entry.ID {
+	r := g.Records[i]
+	if i < g.From || !IsMessage(r) {
+		return entry.ID{}
+	}
+	if p, ok := g.moved[int32(i)]; ok {
+		return p.id
+	}
+	return r.ParentID()
 }
 
 // Kept reports whether record i is the line the reader keeps for its uuid.
@@ -698,12 +736,11 @@ func (g *Graph) rebuild(leaf int, opt Options) *Conversation {
 	for cur := leaf; cur >= 0; {
 		if g.kept[cur] {
 			seen[cur] = true
-		} else if k, ok := g.byUUID(g.Records[cur].UUID); ok {
+		} else if k, ok := g.byID(g.Records[cur].ID()); ok {
 			seen[k] = true
 		}
 		walk = append(walk, cur)
-		p := g.Parent(cur)
-		if p == "" {
+		if g.ParentID(cur).IsZero() {
 			break
 		}
 		next, ok := int(g.up[cur]), g.up[cur] >= 0
@@ -715,7 +752,7 @@ func (g *Graph) rebuild(leaf int, opt Options) *Conversation {
 		if cycle {
 			c.Cycle = true
 		}
-		b := Bridge{From: cur, To: -1, Near: -1, Cycle: cycle, Gap: -1, Want: p}
+		b := Bridge{From: cur, To: -1, Near: -1, Cycle: cycle, Gap: -1, Want: g.Parent(cur)}
 		near, gap := g.bridgeTarget(cur, seen)
 		b.Near, b.Gap = near, gap
 		if opt.Bridge && near >= 0 && gap <= BridgeWindow {
@@ -915,7 +952,7 @@ func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool, sc 
 		}
 		mid := len(flat)
 		for a := start[k]; a < mid; a++ {
-			at, _ := g.byUUID(g.Records[flat[a]].UUID)
+			at, _ := g.byID(g.Records[flat[a]].ID())
 			for tr := int(results[at]) - 1; tr >= 0; tr = int(next[tr]) - 1 {
 				if member[tr] != 0 {
 					continue

@@ -17,9 +17,12 @@ import (
 func rec(line int, spec string) *entry.Record {
 	f := strings.Fields(spec)
 	ids := strings.SplitN(f[0], "<", 2)
-	r := &entry.Record{Line: int32(line), UUID: ids[0], Common: &entry.Common{Type: f[1]}}
+	r := entry.Ref(line, 0)
+	r.Common = &entry.Common{Type: f[1]}
+	r.SetUUID(ids[0])
 	if len(ids) == 2 && ids[1] != "" {
-		r.ParentUUID, r.HasParent = ids[1], true
+		r.SetParentUUID(ids[1])
+		r.HasParent = true
 	}
 	r.SetTimestamp(fmt.Sprintf("2025-10-01T10:00:%02d.000Z", line))
 	for _, kv := range f[2:] {
@@ -54,7 +57,7 @@ func recs(specs ...string) []*entry.Record {
 func uuids(g *Graph, c *Conversation) string {
 	var s []string
 	for _, i := range c.Order {
-		s = append(s, g.Records[i].UUID)
+		s = append(s, g.Records[i].UUID())
 	}
 	return strings.Join(s, " ")
 }
@@ -119,7 +122,7 @@ func TestRebuild(t *testing.T) {
 			}
 			cut := ""
 			if c.Cut >= 0 {
-				cut = g.Records[c.Cut].UUID
+				cut = g.Records[c.Cut].UUID()
 			}
 			if cut != tc.cut {
 				t.Errorf("cut = %q, want %q", cut, tc.cut)
@@ -159,7 +162,7 @@ func TestRecoveredAndKept(t *testing.T) {
 	var rec []string
 	for _, i := range c.Order {
 		if c.Recovered(i) {
-			rec = append(rec, g.Records[i].UUID)
+			rec = append(rec, g.Records[i].UUID())
 		}
 	}
 	if !reflect.DeepEqual(rec, []string{"rX"}) {
@@ -212,7 +215,9 @@ func TestFirstAndLastWith(t *testing.T) {
 // goes by the last record's offset.
 func TestBuildSizeBound(t *testing.T) {
 	rs := recs("a< user", "b<a assistant", "c system", "d<c user", "e<d assistant")
-	rs[2].Rare = &entry.Rare{Subtype: "compact_boundary"}
+	rare := *rs[2].Rare // its uuid's string is there
+	rare.Subtype = "compact_boundary"
+	rs[2].Rare = &rare
 	for i, r := range rs {
 		r.Offset = int64(i) * 100 // every line starts in the first KiB
 	}

@@ -21,15 +21,15 @@ func TestUUIDIndex(t *testing.T) {
 				u = ""
 			}
 			recs[i] = entry.Ref(i+1, int64(i))
-			recs[i].UUID = u
+			recs[i].SetUUID(u)
 		}
 		x := newUUIDIndex(recs, len(recs))
 		for i, r := range recs {
-			if r.UUID == "" {
+			if r.UUID() == "" {
 				continue
 			}
 			s, seen := x.add(i)
-			a, ok := want[r.UUID]
+			a, ok := want[r.UUID()]
 			if seen != ok {
 				t.Fatalf("n=%d: add(%d) seen=%v, want %v", n, i, seen, ok)
 			}
@@ -40,15 +40,15 @@ func TestUUIDIndex(t *testing.T) {
 			if i%3 == 0 {
 				a.msg, s.msg = int32(i), int32(i)
 			}
-			want[r.UUID] = a
+			want[r.UUID()] = a
 		}
 		for u, a := range want {
-			if got, ok := x.get(u); !ok || got != a {
+			if got, ok := x.get(idOf(u)); !ok || got != a {
 				t.Errorf("n=%d: get(%q) = %v, %v; want %v", n, u, got, ok, a)
 			}
 		}
 		for _, u := range []string{"", "u-x", fmt.Sprintf("u-%d", n)} {
-			if _, ok := x.get(u); ok {
+			if _, ok := x.get(idOf(u)); ok {
 				t.Errorf("n=%d: get(%q) found", n, u)
 			}
 		}
@@ -60,7 +60,7 @@ func TestMarks(t *testing.T) {
 	var recs []*entry.Record
 	for i, u := range []string{"a", "b", "", "a", "c", "b", "a", ""} {
 		r := entry.Ref(i+1, int64(i))
-		r.UUID = u
+		r.SetUUID(u)
 		recs = append(recs, r)
 	}
 	g := Build(recs)
@@ -68,10 +68,10 @@ func TestMarks(t *testing.T) {
 		t.Errorf("Repeats = %d, want 3", g.Repeats())
 	}
 	for i, r := range recs {
-		last := r.UUID != "" && g.LastWith(r.UUID) == i
-		repeat := r.UUID != "" && g.FirstWith(r.UUID) != i
+		last := r.UUID() != "" && g.LastWith(r.UUID()) == i
+		repeat := r.UUID() != "" && g.FirstWith(r.UUID()) != i
 		if g.IsLast(i) != last || g.IsRepeat(i) != repeat {
-			t.Errorf("record %d (%q): IsLast %v IsRepeat %v, want %v %v", i, r.UUID, g.IsLast(i), g.IsRepeat(i), last, repeat)
+			t.Errorf("record %d (%q): IsLast %v IsRepeat %v, want %v %v", i, r.UUID(), g.IsLast(i), g.IsRepeat(i), last, repeat)
 		}
 	}
 }
@@ -82,14 +82,16 @@ func TestLastParent(t *testing.T) {
 	for i, s := range []string{"a", "b<a", "c<b", "b<c", "d<b", "e<x", "f", "g<"} {
 		r := entry.Ref(i+1, int64(i))
 		u, p, has := strings.Cut(s, "<")
-		r.UUID, r.ParentUUID, r.HasParent = u, p, has
+		r.SetUUID(u)
+		r.SetParentUUID(p)
+		r.HasParent = has
 		recs = append(recs, r)
 	}
 	g := Build(recs)
 	for i, r := range recs {
 		want := -1
 		if r.HasParent {
-			want = g.LastWith(r.ParentUUID)
+			want = g.LastWith(r.ParentUUID())
 		}
 		if got := g.LastParent(i); got != want {
 			t.Errorf("LastParent(%d) = %d, want %d", i, got, want)

@@ -55,13 +55,12 @@ func Build(recs []*entry.Record, lines bool) *Digest {
 	canon := make([]at, 0, len(recs))
 	var odd []oddAt
 	for i, r := range recs {
-		if r.UUID == "" {
-			continue
-		}
-		if k, ok := parse(r.UUID); ok {
-			canon = append(canon, at{k, int32(i)})
-		} else {
-			odd = append(odd, oddAt{r.UUID, int32(i)})
+		switch id := r.ID(); {
+		case id.IsZero():
+		case r.RawUUID():
+			odd = append(odd, oddAt{r.UUID(), int32(i)})
+		default:
+			canon = append(canon, at{key{id.Hi, id.Lo}, int32(i)})
 		}
 	}
 	// Canonical uuids are random: their first bits spread them over
@@ -272,6 +271,18 @@ func (d *Digest) index(s string) int {
 	return -1
 }
 
+// HasParentOf is HasUUID(r.ParentUUID()), without making the string.
+func (d *Digest) HasParentOf(r *entry.Record) bool {
+	if d == nil || r.ParentID().IsZero() {
+		return false
+	}
+	if r.RawParent() {
+		return d.HasUUID(r.ParentUUID())
+	}
+	_, found := slices.BinarySearchFunc(d.keys, key{r.ParentID().Hi, r.ParentID().Lo}, cmpKey)
+	return found
+}
+
 // uuid is the uuid of index i.
 func (d *Digest) uuid(i int32) string {
 	if i < 0 {
@@ -343,7 +354,7 @@ func (d *Digest) RecordAt(n int) *entry.Record {
 	}
 	l := d.lines[i]
 	r := entry.Ref(int(l.num), l.offset)
-	r.UUID = d.uuid(l.uuid)
+	r.SetUUID(d.uuid(l.uuid))
 	return r
 }
 
@@ -357,70 +368,15 @@ func cmpKey(a, b key) int {
 	return cmp.Compare(a.lo, b.lo)
 }
 
-// parse decodes a canonical uuid: 36 bytes, dashes at 8, 13, 18 and 23,
-// lowercase hex digits elsewhere. Only those, so that a key gives back the
-// very string it came from.
+// parse decodes a uuid in the written form (see entry.ID): only those,
+// so that a key gives back the very string it came from.
 func parse(s string) (key, bool) {
-	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
-		return key{}, false
-	}
-	// Eight digits at a time: the first eight, the 4+4 of the second and
-	// third groups, the 4+4 of the fourth and the fifth's first four, the
-	// fifth's last eight.
-	w0 := le64(s, 0)
-	w1 := le64(s, 9)&0xffffffff | le64(s, 14)<<32
-	w2 := le64(s, 19)&0xffffffff | le64(s, 24)<<32
-	w3 := le64(s, 28)
-	d0, ok0 := hex8(w0)
-	d1, ok1 := hex8(w1)
-	d2, ok2 := hex8(w2)
-	d3, ok3 := hex8(w3)
-	return key{d0<<32 | d1, d2<<32 | d3}, ok0 && ok1 && ok2 && ok3
+	id, ok := entry.ParseWritten(s)
+	return key{id.Hi, id.Lo}, ok
 }
 
-// le64 is the eight bytes of s at i, the first one lowest.
-func le64(s string, i int) uint64 {
-	_ = s[i+7]
-	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-}
-
-// hex8 decodes eight lowercase hex digits packed in w (the first one in
-// its lowest byte), all at once; false when one is not such a digit.
-func hex8(w uint64) (uint64, bool) {
-	const ones, highs, lows = 0x0101010101010101, 0x8080808080808080, 0x7f7f7f7f7f7f7f7f
-	// The high bit of each byte (under 0x80) strictly between m and n:
-	// (ones*(127+n) - x) & ^w & (x + ones*(127-m)) & highs.
-	x := w & lows
-	digit := (ones*(127+'9'+1) - x) & ^w & (x + ones*(127-'0'+1)) & highs
-	letter := (ones*(127+'f'+1) - x) & ^w & (x + ones*(127-'a'+1)) & highs
-	if w&highs != 0 || digit|letter != highs {
-		return 0, false
-	}
-	v := w&0x0f0f0f0f0f0f0f0f + (letter>>7)*9 // each byte its digit's value
-	v = (v<<4 | v>>8) & 0x00ff00ff00ff00ff    // pairs of digits: bytes
-	v = (v | v>>8) & 0x0000ffff0000ffff
-	v = (v | v>>16) & 0xffffffff // the four bytes, the first one lowest
-	return uint64(bits.ReverseBytes32(uint32(v))), true
-}
-
-// format is the canonical string of k.
-func format(k key) string {
-	const hex = "0123456789abcdef"
-	var b [36]byte
-	v := [2]uint64{k.hi, k.lo}
-	n := 31
-	for i := 35; i >= 0; i-- {
-		if i == 8 || i == 13 || i == 18 || i == 23 {
-			b[i] = '-'
-			continue
-		}
-		b[i] = hex[v[n/16]&0xf]
-		v[n/16] >>= 4
-		n--
-	}
-	return string(b[:])
-}
+// format is the written form of k.
+func format(k key) string { return entry.ID{Hi: k.hi, Lo: k.lo}.String() }
 
 // Union is one digest of the uuids and tool ids of ds, for many lookups
 // across files: it answers HasUUID and HasTool only.

@@ -13,7 +13,7 @@ import (
 
 func rec(line int, uuid string, tools ...string) *entry.Record {
 	r := entry.Ref(line, int64(line*100))
-	r.UUID = uuid
+	r.SetUUID(uuid)
 	for _, t := range tools {
 		r.AddTool(entry.Tool{ID: t})
 	}
@@ -21,13 +21,14 @@ func rec(line int, uuid string, tools ...string) *entry.Record {
 }
 
 func TestRoundTrip(t *testing.T) {
-	for _, s := range []string{"00000000-0000-0000-0000-000000000000", "3f2a9c1e-7b4d-4e8f-a0b1-c2d3e4f5a6b7", "ffffffff-ffff-ffff-ffff-ffffffffffff"} {
+	for _, s := range []string{"00000000-0000-0000-0000-000000000001", "3f2a9c1e-7b4d-4e8f-a0b1-c2d3e4f5a6b7", "ffffffff-ffff-ffff-ffff-ffffffffffff"} {
 		k, ok := parse(s)
 		if !ok || format(k) != s {
 			t.Errorf("%s: parse ok=%v, format %s", s, ok, format(k))
 		}
 	}
-	for _, s := range []string{"", "3F2A9C1E-7B4D-4E8F-A0B1-C2D3E4F5A6B7", "3f2a9c1e7b4d4e8fa0b1c2d3e4f5a6b7", "3f2a9c1e-7b4d-4e8f-a0b1-c2d3e4f5a6bg", "3f2a9c1e_7b4d-4e8f-a0b1-c2d3e4f5a6b7"} {
+	// All zeros is the zero ID, no uuid: kept as a string.
+	for _, s := range []string{"", "00000000-0000-0000-0000-000000000000", "3F2A9C1E-7B4D-4E8F-A0B1-C2D3E4F5A6B7", "3f2a9c1e7b4d4e8fa0b1c2d3e4f5a6b7", "3f2a9c1e-7b4d-4e8f-a0b1-c2d3e4f5a6bg", "3f2a9c1e_7b4d-4e8f-a0b1-c2d3e4f5a6b7"} {
 		if _, ok := parse(s); ok {
 			t.Errorf("%q parsed as canonical", s)
 		}
@@ -74,13 +75,13 @@ func TestDigest(t *testing.T) {
 	if f, h := d.Holds(u(2), []string{"toolu_a"}); f || h {
 		t.Errorf("Holds(u2) = %v %v", f, h)
 	}
-	if r := d.RecordAt(5); r == nil || r.Line != 5 || r.Offset != 500 || r.UUID != u(5) {
+	if r := d.RecordAt(5); r == nil || r.Line != 5 || r.Offset != 500 || r.UUID() != u(5) {
 		t.Errorf("RecordAt(5) = %+v", r)
 	}
-	if r := d.RecordAt(2); r == nil || r.UUID != "odd-uuid" {
+	if r := d.RecordAt(2); r == nil || r.UUID() != "odd-uuid" {
 		t.Errorf("RecordAt(2) = %+v", r)
 	}
-	if r := d.RecordAt(6); r == nil || r.UUID != "" {
+	if r := d.RecordAt(6); r == nil || r.UUID() != "" {
 		t.Errorf("RecordAt(6) = %+v", r)
 	}
 	if d.RecordAt(4) != nil {
@@ -136,7 +137,7 @@ func TestBuildMany(t *testing.T) {
 		last := map[key]int32{}
 		var ids []tool
 		for i, r := range recs {
-			if k, ok := parse(r.UUID); ok {
+			if k, ok := parse(r.UUID()); ok {
 				keys = append(keys, k)
 				last[k] = int32(i)
 			}
@@ -205,7 +206,7 @@ func BenchmarkBuild(b *testing.B) {
 	for b.Loop() {
 		d := Build(recs, false)
 		for _, r := range recs {
-			if !d.HasUUID(r.UUID) {
+			if !d.HasUUID(r.UUID()) {
 				b.Fatal("uuid not found")
 			}
 			for _, t := range r.ToolUses() {

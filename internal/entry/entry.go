@@ -27,8 +27,11 @@ type Record struct {
 
 	*Common // never nil in records from Extract or Ref: shared with the records that agree on its fields
 
-	UUID       string
-	ParentUUID string // "" when null or absent
+	// The uuid and parentUuid (read them through UUID, ID, ParentUUID and
+	// ParentID): 16 bytes each, no string kept beside the record. One
+	// not in the written form (see ID) keeps its string in the Rare, as
+	// the bits of n say.
+	id, parent ID
 	// msgOrSource is the assistant message.id (MessageID) or, on a line
 	// without one, its sourceToolAssistantUUID (SourceToolAssistantUUID),
 	// as the sourceBit of uses says: an assistant line has the one, a
@@ -39,11 +42,11 @@ type Record struct {
 	// message.content (uses&usesMask of them), then its tool_result blocks
 	// (the rest of n), each in content order: read them through ToolUses
 	// and ToolResults. A pointer and two counts, the timestamp in 8 bytes
-	// (ts, see Timestamp) and msgOrSource keep a record and its uuid in
-	// the 160-byte size class.
+	// (ts, see Timestamp), msgOrSource and the two IDs keep a record in
+	// the 112-byte size class, with nothing beside it.
 	tools   *Tool
 	ts      int64
-	n, uses uint32
+	n, uses uint32 // n: tool blocks and the raw-id bits; uses: see usesMask
 
 	HasParent        bool // parentUuid key present and not null
 	IsSidechain      bool
@@ -113,7 +116,15 @@ type Rare struct {
 	// SourceAlso is the sourceToolAssistantUUID of a line that also has
 	// a message.id (see Record.msgOrSource).
 	SourceAlso string
+
+	// rawIDs holds the uuid and parentUuid strings not in the written
+	// form (see Record.id).
+	rawIDs *rawIDs
 }
+
+// rawIDs are the strings of a record's uuid and parentUuid that an ID
+// cannot give back.
+type rawIDs struct{ uuid, parent string }
 
 // noRare is the Rare of every record without rare fields; never written.
 var noRare = &Rare{}
@@ -138,11 +149,102 @@ type Tool struct {
 	Result bool   // a tool_result block
 }
 
-// The bits of Record.uses.
+// The bits of Record.uses and Record.n.
 const (
 	usesMask  = 1<<31 - 1
-	sourceBit = 1 << 31 // msgOrSource is the source, not the message id
+	sourceBit = 1 << 31 // uses: msgOrSource is the source, not the message id
+
+	nMask        = 1<<30 - 1
+	rawUUIDBit   = 1 << 31 // n: the uuid's string is in Rare.rawIDs
+	rawParentBit = 1 << 30 // n: the parentUuid's string is in Rare.rawIDs
 )
+
+// UUID is the entry's uuid ("" when absent or not a string).
+func (r *Record) UUID() string {
+	if r.n&rawUUIDBit != 0 {
+		if r.Rare == nil || r.rawIDs == nil {
+			return "" // a Rare written over (a test's)
+		}
+		return r.rawIDs.uuid
+	}
+	return r.id.String()
+}
+
+// ID is the ID of the entry's uuid (zero when absent or not a string).
+func (r *Record) ID() ID { return r.id }
+
+// RawUUID reports whether the entry's uuid is a string not in the written
+// form (see ID): its ID is a hash.
+func (r *Record) RawUUID() bool { return r.n&rawUUIDBit != 0 }
+
+// RawParent reports whether the entry's parentUuid is a string not in the
+// written form (see ID): its ID is a hash.
+func (r *Record) RawParent() bool { return r.n&rawParentBit != 0 }
+
+// ParentUUID is the entry's parentUuid ("" when null or absent).
+func (r *Record) ParentUUID() string {
+	if r.n&rawParentBit != 0 {
+		if r.Rare == nil || r.rawIDs == nil {
+			return ""
+		}
+		return r.rawIDs.parent
+	}
+	return r.parent.String()
+}
+
+// ParentID is the ID of the entry's parentUuid (zero when null or absent).
+func (r *Record) ParentID() ID { return r.parent }
+
+// SetUUID sets the entry's uuid. The record's Rare is not written: it gets
+// a copy when s is not in the written form.
+func (r *Record) SetUUID(s string) {
+	var ok bool
+	r.id, ok = ParseID(s)
+	r.setRaw(rawUUIDBit, s, !ok && s != "")
+}
+
+// SetParentUUID sets the entry's parentUuid (HasParent is left as it is).
+// The record's Rare is not written: it gets a copy when s is not in the
+// written form.
+func (r *Record) SetParentUUID(s string) {
+	var ok bool
+	r.parent, ok = ParseID(s)
+	r.setRaw(rawParentBit, s, !ok && s != "")
+}
+
+// setRaw keeps s, the string of the uuid (bit rawUUIDBit) or parentUuid
+// (rawParentBit), in a copy of the record's Rare when raw, and drops the
+// one kept before.
+func (r *Record) setRaw(bit uint32, s string, raw bool) {
+	if r.Rare == nil {
+		r.Rare = noRare
+	}
+	if !raw && r.n&bit == 0 {
+		return
+	}
+	rare := *r.Rare
+	var ids rawIDs
+	if rare.rawIDs != nil {
+		ids = *rare.rawIDs
+	}
+	if !raw {
+		s = ""
+	}
+	if bit == rawUUIDBit {
+		ids.uuid = s
+	} else {
+		ids.parent = s
+	}
+	rare.rawIDs = nil
+	if ids != (rawIDs{}) {
+		rare.rawIDs = &ids
+	}
+	r.Rare = &rare
+	r.n &^= bit
+	if raw {
+		r.n |= bit
+	}
+}
 
 // ToolUses returns the tool_use (and server_tool_use) blocks of
 // message.content, in content order.
@@ -198,15 +300,15 @@ func (r *Record) SetIDs(messageID, source string) {
 
 // allTools is the uses, then the results.
 func (r *Record) allTools() []Tool {
-	if r.n == 0 {
+	if r.n&nMask == 0 {
 		return nil
 	}
-	return unsafe.Slice(r.tools, r.n)
+	return unsafe.Slice(r.tools, r.n&nMask)
 }
 
 // setTools makes ts (the uses, then the results) the record's tool blocks.
 func (r *Record) setTools(ts []Tool, uses int) {
-	r.tools, r.n, r.uses = nil, uint32(len(ts)), r.uses&sourceBit|uint32(uses)
+	r.tools, r.n, r.uses = nil, r.n&^nMask|uint32(len(ts)), r.uses&sourceBit|uint32(uses)
 	if len(ts) > 0 {
 		r.tools = &ts[0]
 	}
@@ -239,7 +341,7 @@ func (r *Record) IsChain() bool {
 	case "user", "assistant", "system", "attachment", "progress":
 		return true
 	}
-	return r.UUID != "" && r.Type != "file-history-snapshot" && r.Type != "file-history-delta" && r.Type != "summary"
+	return !r.id.IsZero() && r.Type != "file-history-snapshot" && r.Type != "file-history-delta" && r.Type != "summary"
 }
 
 // Extract builds the record of one parsed line; obj is its root object. The
@@ -252,7 +354,7 @@ func Extract(obj jsontree.Val, line int, offset int64) *Record {
 		// tree of it, which gives the same strings.
 		t, root = in.treeOf(obj), jsontree.Root
 	}
-	x := extraction{in: in, t: t, msg: -1, snapshot: -1, backup: -1, uuid: -1, timestamp: -1}
+	x := extraction{in: in, t: t, msg: -1, snapshot: -1, backup: -1, uuid: -1, parent: -1, timestamp: -1}
 	x.r.Line, x.r.Offset = int32(line), offset
 	// One pass over the members, read off the tree's nodes; a repeated key
 	// overwrites, so the last one wins, as with encoding/json.
@@ -289,15 +391,15 @@ func (in *interner) trim() {
 // extraction is the state of one Extract: the record so far, and the nodes
 // of the members read after the pass.
 type extraction struct {
-	in                                     *interner
-	t                                      *jsontree.Tree
-	r                                      Record // its Common and Rare are set at the end
-	c                                      Common
-	rare                                   Rare
-	msg, snapshot, backup, uuid, timestamp int    // nodes, or -1
-	trackingPath                           string // a file-history-delta's key
-	amends                                 string
-	source                                 string // sourceToolAssistantUUID
+	in                                             *interner
+	t                                              *jsontree.Tree
+	r                                              Record // its Common and Rare are set at the end
+	c                                              Common
+	rare                                           Rare
+	msg, snapshot, backup, uuid, parent, timestamp int    // nodes, or -1
+	trackingPath                                   string // a file-history-delta's key
+	amends                                         string
+	source                                         string // sourceToolAssistantUUID
 }
 
 // field is a member of an entry's root that Extract reads.
@@ -442,8 +544,7 @@ func (x *extraction) member(f field, v int) {
 	case fUUID:
 		x.uuid = v
 	case fParentUUID:
-		r.ParentUUID = in.recent(t, v, &in.uuids)
-		r.HasParent = r.ParentUUID != ""
+		x.parent = v
 	case fLogicalParentUUID:
 		rare.LogicalParentUUID = in.recent(t, v, &in.uuids)
 	case fSessionID:
@@ -507,7 +608,7 @@ func (x *extraction) finish() *Record {
 			rare.RawTimestamp = string(ts)
 		}
 	}
-	r := in.record(t, &x.r, x.uuid)
+	r := in.record(t, &x.r, x.uuid, x.parent, rare)
 	r.Common = in.common(&x.c)
 	if r.Type == "file-history-delta" {
 		// A delta (2.1.220+) adds one backup to the snapshot of amends.
@@ -776,7 +877,7 @@ func (in *interner) treeOf(v jsontree.Val) *jsontree.Tree {
 func (in *interner) rareOf(rare *Rare) *Rare {
 	if rare.Subtype == "" && rare.LogicalParentUUID == "" && rare.LeafUUID == "" && rare.ToolUseID == "" &&
 		rare.ParentToolUseID == "" && rare.SnapshotMessageID == "" && rare.Backups == nil && rare.PreservedHead == "" &&
-		rare.RawTimestamp == "" && rare.SourceAlso == "" {
+		rare.RawTimestamp == "" && rare.SourceAlso == "" && rare.rawIDs == nil {
 		return noRare
 	}
 	if p := in.lastRare; p != nil && rare.Backups == nil && p.Backups == nil && p.Subtype == rare.Subtype &&
@@ -784,7 +885,7 @@ func (in *interner) rareOf(rare *Rare) *Rare {
 		p.PreservedHead == rare.PreservedHead && p.PreservedAnchor == rare.PreservedAnchor &&
 		p.PreservedTail == rare.PreservedTail && p.ToolUseID == rare.ToolUseID &&
 		p.ParentToolUseID == rare.ParentToolUseID && p.SnapshotMessageID == rare.SnapshotMessageID &&
-		p.RawTimestamp == rare.RawTimestamp && p.SourceAlso == rare.SourceAlso {
+		p.RawTimestamp == rare.RawTimestamp && p.SourceAlso == rare.SourceAlso && p.rawIDs == rare.rawIDs {
 		return p
 	}
 	p := new(Rare)
@@ -793,35 +894,30 @@ func (in *interner) rareOf(rare *Rare) *Rare {
 	return p
 }
 
-// withIDs is a Record and the bytes of its uuid, new on nearly every line,
-// made in one allocation: 112 + 48 bytes, the 160-byte size class.
-type withIDs struct {
-	Record
-	ids [48]byte
-}
-
-// record returns a new record equal to r, with the string value of the
-// entry's uuid ("" when absent or not a string). The uuid joins the ring
-// of ids, for the lines that name it next, without a search.
-func (in *interner) record(t *jsontree.Tree, r *Record, uuid int) *Record {
-	u, _ := in.strBytes(t, uuid)
-	var p *Record
-	var s string
-	switch {
-	case len(u) == 0:
-		p = new(Record)
-	case len(u) <= len(withIDs{}.ids):
-		w := new(withIDs)
-		p = &w.Record
-		n := copy(w.ids[:], u)
-		s = unsafe.String(&w.ids[0], n) // w.ids is never written again
-	default:
-		p = new(Record)
-		s = string(u)
-	}
+// record returns a new record equal to r, with the IDs of the entry's
+// uuid and parentUuid (nodes uuid and parent; absent or not a string: the
+// zero ID). A string an ID cannot give back goes in rare.
+func (in *interner) record(t *jsontree.Tree, r *Record, uuid, parent int, rare *Rare) *Record {
+	p := new(Record)
 	*p = *r
-	if len(u) > 0 {
-		p.UUID = in.uuids.add(s)
+	var raw rawIDs
+	if u, _ := in.strBytes(t, uuid); len(u) > 0 {
+		var ok bool
+		if p.id, ok = IDOfBytes(u); !ok {
+			raw.uuid = string(u)
+			p.n |= rawUUIDBit
+		}
+	}
+	if u, _ := in.strBytes(t, parent); len(u) > 0 {
+		var ok bool
+		if p.parent, ok = IDOfBytes(u); !ok {
+			raw.parent = string(u)
+			p.n |= rawParentBit
+		}
+		p.HasParent = true
+	}
+	if raw != (rawIDs{}) {
+		rare.rawIDs = &raw
 	}
 	return p
 }

@@ -104,17 +104,17 @@ func TestExtractMade(t *testing.T) {
 	}{
 		{`{"\u0074ype":"user","uuid":"u\u0031","parentUuid":"p","timestamp":"2025-01-01T00:00:00.000Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t\u0031"},{"typ\u0065":"thinking"}]}}`,
 			func(r *Record) bool {
-				return r.Type == "user" && r.UUID == "u1" && r.HasParent && r.ParentUUID == "p" &&
+				return r.Type == "user" && r.UUID() == "u1" && r.HasParent && r.ParentUUID() == "p" &&
 					r.Timestamp() == "2025-01-01T00:00:00.000Z" && r.Content == ContentArray && r.Blocks == 2 &&
 					len(r.ToolResults()) == 1 && r.ToolResults()[0].ID == "t1" && r.ToolResults()[0].Block == 0 && !r.ThinkingOnly
 			}},
 		{`{"type":"assistant","type":"system","uuid":"a","uuid":"b","subtype":"x","message":{"id":"m1","id":"m2","content":[{"type":"thinking"},{"type":"redacted_thinking"}]}}`,
 			func(r *Record) bool {
-				return r.Type == "system" && r.UUID == "b" && r.Subtype == "x" && r.MessageID() == "m2" && r.ThinkingOnly
+				return r.Type == "system" && r.UUID() == "b" && r.Subtype == "x" && r.MessageID() == "m2" && r.ThinkingOnly
 			}},
 		{`{"type":"assistant","uuid":7,"timestamp":null,"parentUuid":null,"message":{"content":[1,{"type":"tool_use","id":"x","name":"Bash"},{"type":"server_tool_use","id":"y"}]}}`,
 			func(r *Record) bool {
-				return r.UUID == "" && r.Timestamp() == "" && !r.HasParent && len(r.ToolUses()) == 2 &&
+				return r.UUID() == "" && r.Timestamp() == "" && !r.HasParent && len(r.ToolUses()) == 2 &&
 					r.ToolUses()[0].Name == "Bash" && r.ToolUses()[0].Block == 1 && r.ToolUses()[1].Server
 			}},
 		{`{"type":"user","message":{"content":"hi"},"isMeta":true,"isSidechain":true,"turnCompanion":true,"origin":{"kind":"task-notification"}}`,
@@ -146,13 +146,13 @@ func TestExtractMade(t *testing.T) {
 			func(r *Record) bool {
 				return r.MessageID() == "m" && r.SourceToolAssistantUUID() == "s" && r.SourceAlso == "s"
 			}},
-		{`{"type":"user","uuid":"u","sourceToolAssistantUUID":"s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t"}]}}`,
+		{`{"type":"user","uuid":"3f2a9c1e-7b4d-4e8f-a0b1-c2d3e4f5a6b7","sourceToolAssistantUUID":"s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t"}]}}`,
 			func(r *Record) bool {
 				return r.MessageID() == "" && r.SourceToolAssistantUUID() == "s" && r.Rare == noRare && len(r.ToolResults()) == 1 &&
 					len(r.ToolUses()) == 0
 			}},
 		{`{"type":"user","uuid":"` + strings.Repeat("u", 50) + `","timestamp":"` + strings.Repeat("t", 50) + `"}`,
-			func(r *Record) bool { return len(r.UUID) == 50 && len(r.Timestamp()) == 50 }},
+			func(r *Record) bool { return len(r.UUID()) == 50 && len(r.Timestamp()) == 50 }},
 	} {
 		a, b, ok := extractBoth(t, []byte(c.line))
 		if !ok {

@@ -93,14 +93,14 @@ func TestSetTimestampCopiesRare(t *testing.T) {
 	}
 }
 
-// TestRecordSize: a record with its uuid fills the 160-byte size class
-// (what a long transcript's memory is mostly made of).
+// TestRecordSize: a record, uuid and parentUuid included, fills the
+// 112-byte size class (what a long transcript's memory is mostly made of).
 func TestRecordSize(t *testing.T) {
 	if unsafe.Sizeof(uintptr(0)) != 8 {
 		t.Skip("sizes are for 64-bit platforms")
 	}
-	if got := unsafe.Sizeof(withIDs{}); got != 160 {
-		t.Errorf("withIDs is %d bytes, want 160 (Record %d)", got, unsafe.Sizeof(Record{}))
+	if got := unsafe.Sizeof(Record{}); got != 112 {
+		t.Errorf("Record is %d bytes, want 112", got)
 	}
 }
 

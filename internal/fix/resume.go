@@ -46,9 +46,9 @@ func resumeView(data []byte, lf *layout.File) (leaf string, reached map[string]b
 	}
 	conv := g.Rebuild(li)
 	for _, i := range conv.Order {
-		reached[recs[i].UUID] = true
+		reached[recs[i].UUID()] = true
 	}
-	return recs[li].UUID, reached
+	return recs[li].UUID(), reached
 }
 
 // sameResume checks that a resume of the new bytes starts from the same

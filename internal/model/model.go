@@ -424,7 +424,7 @@ func (f *File) ReportRecord(r Rule, rec *entry.Record, ptr string, fd finding.Fi
 	fd.Pointer = ptr
 	fd.Column = f.Column(rec, ptr)
 	if fd.UUID == "" {
-		fd.UUID = rec.UUID
+		fd.UUID = rec.UUID()
 	}
 	f.Emit(r, fd)
 }

@@ -151,10 +151,10 @@ func RunLoaded(ld *Loaded, p Profile) *Result {
 			if !p.FixSurrogates {
 				reason = "a lone UTF-16 surrogate escape in its text is sent as is; the real API answers 400 \"no low surrogate in string\" (2.1.330 sends U+FFFD)"
 			}
-			res.Changed = append(res.Changed, Event{Kind: "text-replaced", Line: int(r.Line), UUID: r.UUID, rec: i, Reason: reason})
+			res.Changed = append(res.Changed, Event{Kind: "text-replaced", Line: int(r.Line), UUID: r.UUID(), rec: i, Reason: reason})
 		}
 		if f.badUTF8 {
-			res.Changed = append(res.Changed, Event{Kind: "text-replaced", Line: int(r.Line), UUID: r.UUID, rec: i,
+			res.Changed = append(res.Changed, Event{Kind: "text-replaced", Line: int(r.Line), UUID: r.UUID(), rec: i,
 				Reason: "invalid UTF-8 bytes in its text are sent as U+FFFD"})
 		}
 	}

@@ -248,20 +248,20 @@ func walk(src Source, p Profile) (*Result, bool) {
 	if g.From > 0 {
 		n := 0
 		for _, r := range recs[:g.From] {
-			if (r.Type == "user" || r.Type == "assistant") && r.UUID != "" {
+			if (r.Type == "user" || r.Type == "assistant") && r.UUID() != "" {
 				n++
 			}
 		}
 		b := recs[g.From]
-		res.LeftOut = append(res.LeftOut, Event{Kind: KindBeforeCompaction, Line: int(b.Line), UUID: b.UUID, Count: n, rec: g.From,
+		res.LeftOut = append(res.LeftOut, Event{Kind: KindBeforeCompaction, Line: int(b.Line), UUID: b.UUID(), Count: n, rec: g.From,
 			Reason: "the file is over 5 MiB, so the reader does not read the " + strconv.Itoa(n) +
 				" user/assistant entries before its last compaction boundary (this line)"})
 	}
 	// A displaced line (its uuid reused by a later line) is gone before anything else.
 	for i, r := range recs {
 		if i >= g.From && chain.IsMessage(r) && !g.Kept(i) {
-			k := g.Index(r.UUID)
-			res.LeftOut = append(res.LeftOut, Event{Kind: KindReplacedUUID, Line: int(r.Line), UUID: r.UUID, rec: i,
+			k := g.Index(r.UUID())
+			res.LeftOut = append(res.LeftOut, Event{Kind: KindReplacedUUID, Line: int(r.Line), UUID: r.UUID(), rec: i,
 				Reason: "line " + strconv.Itoa(int(recs[k].Line)) + " reuses this uuid; the reader keeps only the later line"})
 		}
 	}
@@ -285,10 +285,10 @@ func walk(src Source, p Profile) (*Result, bool) {
 		return res, false
 	}
 	lr := recs[leaf]
-	res.Leaf = &Leaf{Line: int(lr.Line), UUID: lr.UUID, Type: lr.Type, Reason: why}
+	res.Leaf = &Leaf{Line: int(lr.Line), UUID: lr.UUID(), Type: lr.Type, Reason: why}
 	if later := latestSidechainAfter(g, leaf); later >= 0 && src.Agent == "" {
 		o := recs[later]
-		res.LeftOut = append(res.LeftOut, Event{Kind: KindOtherBranch, Line: int(o.Line), UUID: o.UUID, rec: later,
+		res.LeftOut = append(res.LeftOut, Event{Kind: KindOtherBranch, Line: int(o.Line), UUID: o.UUID(), rec: later,
 			Reason: "written after the leaf but marked isSidechain: true, so the reader does not resume from it"})
 	}
 	conv := g.RebuildWith(leaf, chain.Options{Bridge: p.Bridge, FileOrder: p.FileOrder})
@@ -345,7 +345,7 @@ func walkEvents(res *Result, g *chain.Graph, conv *chain.Conversation, p Profile
 		}
 		if b.To >= 0 {
 			to := recs[b.To]
-			res.Changed = append(res.Changed, Event{Kind: KindBridged, Line: int(from.Line), UUID: from.UUID, rec: b.From, Parent: b.Want,
+			res.Changed = append(res.Changed, Event{Kind: KindBridged, Line: int(from.Line), UUID: from.UUID(), rec: b.From, Parent: b.Want,
 				Reason: "parentUuid " + b.Want + " " + what + "; " + to.Type + " entry on line " + strconv.Itoa(int(to.Line)) +
 					" was written " + Millis(b.Gap) + " earlier, within the 5 s the reader bridges, so the walk goes on there"})
 			continue
@@ -366,7 +366,7 @@ func walkEvents(res *Result, g *chain.Graph, conv *chain.Conversation, p Profile
 			reason += "the entry before it (line " + strconv.Itoa(int(recs[b.Near].Line)) + ") was written " + Millis(b.Gap) +
 				" earlier, more than the 5 s the reader bridges, so the history before it is cut"
 		}
-		res.LeftOut = append(res.LeftOut, Event{Kind: KindHistoryCut, Line: int(from.Line), UUID: from.UUID, Count: lost, rec: b.From, Parent: b.Want,
+		res.LeftOut = append(res.LeftOut, Event{Kind: KindHistoryCut, Line: int(from.Line), UUID: from.UUID(), Count: lost, rec: b.From, Parent: b.Want,
 			Reason: reason + " (" + strconv.Itoa(lost) + " earlier user/assistant entries)"})
 	}
 	// Other branches: user/assistant entries neither on the conversation nor cut off behind it.

@@ -125,14 +125,14 @@ func (res *Result) messages(src Source, g *chain.Graph, conv *chain.Conversation
 			continue
 		}
 		if r.NotResent {
-			res.LeftOut = append(res.LeftOut, Event{Kind: KindNotSent, Line: int(r.Line), UUID: r.UUID, rec: i,
+			res.LeftOut = append(res.LeftOut, Event{Kind: KindNotSent, Line: int(r.Line), UUID: r.UUID(), rec: i,
 				Reason: "a reminder the program wrote beside a turn (turnCompanion); the reader does not send it again (measured on 2.1.330)"})
 			continue
 		}
 		bs, ok := blocksOf(src, i)
 		if ok && r.TaskNotification && p.WrapTaskNotification {
 			bs = wrapReminder(bs)
-			res.Changed = append(res.Changed, Event{Kind: KindWrapped, Line: int(r.Line), UUID: r.UUID, rec: i,
+			res.Changed = append(res.Changed, Event{Kind: KindWrapped, Line: int(r.Line), UUID: r.UUID(), rec: i,
 				Reason: "a task notification (origin.kind \"task-notification\"); the reader sends its text inside a system reminder, with words of its own before it"})
 		}
 		if ok && r.Type == "assistant" && p.ForeignThinking && src.Model != nil {
@@ -143,7 +143,7 @@ func (res *Result) messages(src Source, g *chain.Graph, conv *chain.Conversation
 			if r.Content == entry.ContentOther {
 				what = "has a message.content that is neither text nor a list of blocks"
 			}
-			res.LeftOut = append(res.LeftOut, Event{Kind: KindContentLost, Line: int(r.Line), UUID: r.UUID, rec: i,
+			res.LeftOut = append(res.LeftOut, Event{Kind: KindContentLost, Line: int(r.Line), UUID: r.UUID(), rec: i,
 				Reason: r.Type + " entry " + what + "; the reader sends nothing for it (its text is lost)"})
 			continue
 		}
@@ -192,7 +192,7 @@ func (res *Result) foreignThinking(bs []Block, model, current string, r *entry.R
 	var out []Block
 	for _, b := range bs {
 		if b.Type() == "thinking" && b.str("signature") != "" {
-			res.LeftOut = append(res.LeftOut, Event{Kind: KindThinkingDropped, Line: int(r.Line), UUID: r.UUID, rec: i,
+			res.LeftOut = append(res.LeftOut, Event{Kind: KindThinkingDropped, Line: int(r.Line), UUID: r.UUID(), rec: i,
 				Reason: "a signed thinking block of model " + strconv.Quote(model) + ", not the model of the last assistant message (" +
 					strconv.Quote(current) + "); the reader leaves it out"})
 			continue
@@ -319,7 +319,7 @@ func (res *Result) uuidOf(i int) string {
 	if i < 0 {
 		return ""
 	}
-	return res.Graph.Records[i].UUID
+	return res.Graph.Records[i].UUID()
 }
 
 // pairTools does what the reader does to tool calls and results before

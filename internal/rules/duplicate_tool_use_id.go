@@ -54,7 +54,7 @@ var DuplicateToolUseID = register(&Rule{
 					first[t.ID] = use{rec, t}
 					continue
 				}
-				if prev.rec != rec && prev.rec.UUID != "" && prev.rec.UUID == rec.UUID {
+				if prev.rec != rec && !prev.rec.ID().IsZero() && prev.rec.ID() == rec.ID() {
 					continue // the same entry written twice: duplicate-uuid reports it
 				}
 				where := lineRef(prev.rec)

@@ -40,7 +40,7 @@ var DuplicateUUID = register(&Rule{
 		var dups, firsts []int // each repeat, and the first line of its uuid
 		for i, rec := range f.Records {
 			if g.IsRepeat(i) {
-				dups, firsts = append(dups, i), append(firsts, g.FirstWith(rec.UUID))
+				dups, firsts = append(dups, i), append(firsts, g.FirstWith(rec.UUID()))
 			}
 		}
 		if len(dups) == 0 {
@@ -52,12 +52,12 @@ var DuplicateUUID = register(&Rule{
 			fd := finding.Finding{Related: []finding.Location{relatedAt(f, prev, "/uuid", "first line with this uuid")}}
 			if exact[k] {
 				fd.Severity = finding.Warning
-				fd.Message = "this line repeats " + lineRef(prev) + " exactly (uuid " + rec.UUID +
+				fd.Message = "this line repeats " + lineRef(prev) + " exactly (uuid " + rec.UUID() +
 					"); the reader keeps one copy, the repeat only bloats the file"
 			} else if sameEntry(f.LineBytes(prev), f.LineBytes(rec)) {
 				fd.Severity = finding.Warning
 				fd.Message = "this line repeats " + lineRef(prev) + " with its keys in another order (the same entry, uuid " +
-					rec.UUID + "); the reader keeps one copy, the repeat only bloats the file"
+					rec.UUID() + "); the reader keeps one copy, the repeat only bloats the file"
 			} else {
 				fd.Severity = finding.Error
 				fd.Message = entryLabel(rec) + " reuses the uuid of the " + prev.Type + " entry on " +

@@ -104,10 +104,10 @@ func entryLabel(rec *entry.Record) string {
 	if t == "" {
 		t = "untyped"
 	}
-	if rec.UUID == "" {
+	if rec.ID().IsZero() {
 		return t + " entry"
 	}
-	return t + " entry " + rec.UUID
+	return t + " entry " + rec.UUID()
 }
 
 // toolName names a tool block for a message: "Bash tool_use toolu_01…".
@@ -141,7 +141,7 @@ func isTurn(rec *entry.Record) bool { return rec.Type == "user" || rec.Type == "
 func isChainType(rec *entry.Record) bool {
 	switch rec.Type {
 	case "user", "assistant", "system", "attachment", "progress":
-		return rec.UUID != ""
+		return !rec.ID().IsZero()
 	}
 	return false
 }

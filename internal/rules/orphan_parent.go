@@ -32,7 +32,7 @@ var OrphanParent = register(&Rule{
 	Keeps: func(r *Rule, p *model.Project, f *model.File) bool {
 		first := firstChainRecord(f)
 		for i, rec := range f.Records {
-			if !rec.HasParent || parentNearby(f.Records, i) || f.Digest.HasUUID(rec.ParentUUID) {
+			if !rec.HasParent || parentNearby(f.Records, i) || f.Digest.HasParentOf(rec) {
 				continue
 			}
 			if rec != first && isChainType(rec) && rec.Type != "progress" {
@@ -40,7 +40,7 @@ var OrphanParent = register(&Rule{
 				// load: reported below whatever the other files hold.
 				return true
 			}
-			if !f.Ask(model.Ask{Kind: model.AskUUID, Name: rec.ParentUUID}) {
+			if !f.Ask(model.Ask{Kind: model.AskUUID, Name: rec.ParentUUID()}) {
 				return true
 			}
 		}
@@ -55,7 +55,7 @@ var OrphanParent = register(&Rule{
 				continue // orphan-subagent says the parent session is gone; its links point there
 			}
 			var models []*resume.Result
-			var children map[string]bool
+			var children map[entry.ID]bool
 			firstChain := firstChainRecord(f)
 			for i, rec := range f.Records {
 				if !rec.HasParent {
@@ -65,27 +65,27 @@ var OrphanParent = register(&Rule{
 					continue // in the file (see below)
 				}
 				elsewhere := ""
-				if inProject(p, f, rec.ParentUUID) {
-					if f.Digest.HasUUID(rec.ParentUUID) || rec == firstChain || rec.Type == "progress" {
+				if inProject(p, f, rec.ParentUUID()) {
+					if f.Digest.HasUUID(rec.ParentUUID()) || rec == firstChain || rec.Type == "progress" {
 						// In the file; or the first entry of an old resume,
 						// a fork or a subagent, which names its parent
 						// session's entry by design.
 						continue
 					}
-					elsewhere = otherFileWith(p, f, rec.ParentUUID)
+					elsewhere = otherFileWith(p, f, rec.ParentUUID())
 				}
 				if rec.Type == "progress" {
 					// The reader skips progress entries; a dangling one only
 					// matters when entries hang below it.
 					if children == nil {
-						children = map[string]bool{}
+						children = map[entry.ID]bool{}
 						for _, o := range f.Records {
 							if o.HasParent {
-								children[o.ParentUUID] = true
+								children[o.ParentID()] = true
 							}
 						}
 					}
-					if !children[rec.UUID] {
+					if !children[rec.ID()] {
 						continue
 					}
 				}
@@ -94,10 +94,10 @@ var OrphanParent = register(&Rule{
 						models = append(models, walkOf(f, v)) // the walk's Failed, Conv and Graph are the resume's
 					}
 				}
-				msg := entryLabel(rec) + ": parentUuid " + rec.ParentUUID +
+				msg := entryLabel(rec) + ": parentUuid " + rec.ParentUUID() +
 					" names no entry in this file or any other transcript of the project; "
 				if elsewhere != "" {
-					msg = entryLabel(rec) + ": parentUuid " + rec.ParentUUID + " names no entry in this file (it is in " +
+					msg = entryLabel(rec) + ": parentUuid " + rec.ParentUUID() + " names no entry in this file (it is in " +
 						elsewhere + ", which the reader does not load); "
 				}
 				fd := finding.Finding{}
@@ -128,9 +128,9 @@ var OrphanParent = register(&Rule{
 // the few records before it, as it most often is: then the file holds it,
 // which its digest would say after a binary search.
 func parentNearby(recs []*entry.Record, i int) bool {
-	p := recs[i].ParentUUID
+	p := recs[i].ParentID()
 	for k := i - 1; k >= 0 && k >= i-4; k-- {
-		if recs[k].UUID == p {
+		if recs[k].ID() == p {
 			return true
 		}
 	}
@@ -151,7 +151,7 @@ func gapOutcome(m *resume.Result, i int) outcome {
 	recs := m.Graph.Records
 	for _, b := range m.Conv.Bridges {
 		// A progress entry is skipped by the reader: its child inherits the missing parent.
-		if b.Cycle || (b.From != i && b.Want != recs[i].ParentUUID) {
+		if b.Cycle || (b.From != i && b.Want != recs[i].ParentUUID()) {
 			continue
 		}
 		before := ""

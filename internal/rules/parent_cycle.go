@@ -21,10 +21,10 @@ func cycleOutcome(m *resume.Result, loop []*entry.Record) outcome {
 	}
 	in := map[string]bool{}
 	for _, rec := range loop {
-		in[rec.UUID] = true
+		in[rec.UUID()] = true
 	}
 	for _, b := range m.Conv.Bridges {
-		if !b.Cycle || !in[m.Graph.Records[b.From].UUID] {
+		if !b.Cycle || !in[m.Graph.Records[b.From].UUID()] {
 			continue
 		}
 		if b.To >= 0 {
@@ -104,7 +104,7 @@ var ParentCycle = register(&Rule{
 					}
 				}
 				for i := 0; i <= len(loop); i++ {
-					ids = append(ids, loop[(at+i)%len(loop)].UUID)
+					ids = append(ids, loop[(at+i)%len(loop)].UUID())
 				}
 				var rel []finding.Location
 				for i := 1; i < len(loop) && len(rel) < 5; i++ {

@@ -177,7 +177,7 @@ func (fs *fileSecrets) countResends(f *model.File) {
 			}
 			id := rec.MessageID()
 			if id == "" {
-				id = rec.UUID
+				id = rec.UUID()
 			}
 			if !seen[id] {
 				seen[id] = true

@@ -87,7 +87,7 @@ var SessionMismatch = register(&Rule{
 					if own && (int(ru.first.Line) < ownFirst || int(ru.first.Line) > ownLast) {
 						continue // before or after the file's own entries: copied history or a resume's lineage
 					}
-					if ru.first.UUID != "" && inFiles(p, ru.first.UUID) > 1 {
+					if !ru.first.ID().IsZero() && inFiles(p, ru.first.UUID()) > 1 {
 						continue // shared with another transcript: a fork or resume copy
 					}
 					msg := entryLabel(ru.first) + ": sessionId " + quote(sid) + " is not this transcript's session (" +
@@ -114,11 +114,11 @@ var SessionMismatch = register(&Rule{
 // names a parent that is not in f: the file continues another transcript.
 func continuesElsewhere(f *model.File) bool {
 	first := firstChainRecord(f)
-	if first == nil || !first.HasParent || first.ParentUUID == "" {
+	if first == nil || !first.HasParent || first.ParentID().IsZero() {
 		return false
 	}
 	for _, rec := range f.Records {
-		if rec.UUID == first.ParentUUID {
+		if rec.ID() == first.ParentID() {
 			return false
 		}
 	}
@@ -194,7 +194,7 @@ func keepsRuns(p *model.Project, f *model.File) bool {
 			if own && (int(ru.first.Line) < ownFirst || int(ru.first.Line) > ownLast) {
 				continue
 			}
-			if ru.first.UUID == "" || !f.Ask(model.Ask{Kind: model.AskShared, Name: ru.first.UUID}) {
+			if ru.first.ID().IsZero() || !f.Ask(model.Ask{Kind: model.AskShared, Name: ru.first.UUID()}) {
 				return true
 			}
 		}

@@ -89,7 +89,7 @@ func (c dirCache) list(p string) *dirList {
 // for checks that report from a project or store context.
 func recordFinding(f *model.File, rec *entry.Record, ptr, msg string) finding.Finding {
 	return finding.Finding{Path: f.Path, Line: int(rec.Line), Column: f.Column(rec, ptr), Pointer: ptr,
-		UUID: rec.UUID, Message: msg}
+		UUID: rec.UUID(), Message: msg}
 }
 
 // sessionRelated names rec's line of f as a related location of a

@@ -145,13 +145,13 @@ var ToolResultOffChain = register(&Rule{
 			if k.off {
 				msg := entryLabel(k.res) + ": this tool_result for " + toolLabel(k.tool) + " is not on the conversation a resume " +
 					"rebuilds, but its call (" + entryLabel(k.call) + ", " + lineRef(k.call) + ") is; " + how +
-					". Re-parent this entry to " + k.call.UUID
+					". Re-parent this entry to " + k.call.UUID()
 				f.ReportRecord(r, k.res, "/parentUuid", finding.Finding{Severity: sev, Message: msg,
 					Related: []finding.Location{relatedAt(f, k.call, blockPtr(k.tool.Block, "id"), "the call, on the conversation")}})
 				continue
 			}
 			msg := entryLabel(k.res) + ": this tool_result for " + k.id + " is on the conversation a resume rebuilds but its call (" +
-				entryLabel(k.call) + ", " + lineRef(k.call) + ") is not; " + how + " (no request fails). Re-parent this entry to " + k.call.UUID
+				entryLabel(k.call) + ", " + lineRef(k.call) + ") is not; " + how + " (no request fails). Re-parent this entry to " + k.call.UUID()
 			f.ReportRecord(r, k.res, blockPtr(k.tool.Block, "tool_use_id"), finding.Finding{Severity: sev, Message: msg,
 				Related: []finding.Location{relatedAt(f, k.call, toolPtr(k.call, k.id), "the call, off the conversation")}})
 		}

@@ -45,18 +45,18 @@ var ToolSourceMismatch = register(&Rule{
 			if !f.Kind.IsTranscript() || f.Thin {
 				continue // Thin: every source holds the call, in the file or in another one (Keeps, Asks)
 			}
-			var last map[string]*entry.Record
+			var last map[entry.ID]*entry.Record
 			var callAt map[string]*entry.Record
 			for _, rec := range f.Records {
 				if rec.SourceToolAssistantUUID() == "" || len(rec.ToolResults()) == 0 {
 					continue
 				}
 				if last == nil {
-					last = map[string]*entry.Record{}
+					last = map[entry.ID]*entry.Record{}
 					callAt = map[string]*entry.Record{}
 					for _, o := range f.Records {
-						if o.UUID != "" {
-							last[o.UUID] = o
+						if !o.ID().IsZero() {
+							last[o.ID()] = o
 						}
 						for _, t := range o.ToolUses() {
 							if _, ok := callAt[t.ID]; !ok {
@@ -65,7 +65,8 @@ var ToolSourceMismatch = register(&Rule{
 						}
 					}
 				}
-				src := last[rec.SourceToolAssistantUUID()]
+				id, _ := entry.ParseID(rec.SourceToolAssistantUUID())
+				src := last[id]
 				if src == nil {
 					// A forked session (VS Code, /fork) names the call in the
 					// transcript it was forked from: look project-wide.

@@ -83,7 +83,7 @@ var UnmatchedToolUse = register(&Rule{
 				if !rec.HasParent {
 					continue
 				}
-				p := g.LastWith(rec.ParentUUID)
+				p := g.LastWithID(rec.ParentID())
 				if p < 0 || p >= i {
 					continue
 				}
