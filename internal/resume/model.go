@@ -248,7 +248,7 @@ func walk(src Source, p Profile) (*Result, bool) {
 	if g.From > 0 {
 		n := 0
 		for _, r := range recs[:g.From] {
-			if (r.Type == "user" || r.Type == "assistant") && r.UUID() != "" {
+			if (r.Type == "user" || r.Type == "assistant") && !r.ID().IsZero() {
 				n++
 			}
 		}
