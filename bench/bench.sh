@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # bench.sh: ccvet's full lint against jq and cat, on stores of many project folders and on one whose sessions all sit in one folder.
-# Usage: bench/bench.sh [--corpus DIR] [--real-size 200M,1G] [--real-single-size 800M|0] [--chain-size 500M|0] [--short-chain-size 500M|0] [--windows-size 200M|0] [--size 200M,1G] [--single-size 800M|0] [--real DIR [--copies 9]] [--seed 1] [--runs 3] [--cache DIR] [--jobs N]
+# Usage: bench/bench.sh [--corpus DIR] [--real-size 200M,1G] [--real-single-size 800M|0] [--chain-size 500M|0] [--short-chain-size 500M|0] [--windows-size 200M|0] [--fresh-size 200M|0] [--size 200M,1G] [--single-size 800M|0] [--real DIR [--copies 9]] [--seed 1] [--runs 3] [--cache DIR] [--jobs N]
 set -euo pipefail
 
 sizes=200M,1G single=800M seed=1 jobs=0 runs=3 real="" copies=9
-corpus="" rsizes=200M,1G rsingle=800M chain=500M shortchain=500M windows=200M
+corpus="" rsizes=200M,1G rsingle=800M chain=500M shortchain=500M windows=200M fresh=200M
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/ccvet-bench
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -20,6 +20,7 @@ while [ $# -gt 0 ]; do
 	--chain-size) chain=$2; shift 2 ;;
 	--short-chain-size) shortchain=$2; shift 2 ;;
 	--windows-size) windows=$2; shift 2 ;;
+	--fresh-size) fresh=$2; shift 2 ;;
 	--copies) copies=$2; shift 2 ;;
 	--jobs | -j) jobs=$2; shift 2 ;;
 	-h | --help) sed -n '2,3p' "$0"; exit 0 ;;
@@ -72,7 +73,8 @@ store() {
 # healthy real transcripts, laid out as Claude Code lays them out (MODE many:
 # a project folder per copy; one: one folder; chain: one transcript;
 # chain-short: one transcript of the sources whose lines average under
-# 2,000 bytes; windows: as many, with Windows paths).
+# 2,000 bytes; windows: as many, with Windows paths; fresh: as many, each
+# copy's long strings rewritten so that no copy repeats another's text).
 realshaped() {
 	local dir=$cache/store-realshaped-$1
 	if [ ! -f "$dir/.complete" ]; then
@@ -176,6 +178,9 @@ if [ -n "$corpus" ]; then # real-shaped stores first: what users have
 	fi
 	if [ "$windows" != 0 ]; then
 		bench_store "real-shaped, Windows paths, many project folders ($windows)" "$(realshaped "$windows-windows-seed$seed" "$windows" windows)"
+	fi
+	if [ "$fresh" != 0 ]; then
+		bench_store "real-shaped, no long text repeated across files, many project folders ($fresh)" "$(realshaped "$fresh-fresh-seed$seed" "$fresh" fresh)"
 	fi
 else
 	echo "(no corpus: --corpus DIR, or ../shared/corpus/real beside the checkout, adds the real-shaped stores)"

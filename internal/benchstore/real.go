@@ -35,6 +35,13 @@ type RealOptions struct {
 	// under a source's launch directory written with backslashes (JSON
 	// escapes), file-history snapshots keyed by such paths.
 	Windows bool
+	// FreshText gives each copy text of its own: the ASCII letters of its
+	// long string values (64 bytes or more, not ids, paths or names)
+	// rewritten by a permutation of the alphabet drawn for the copy, so
+	// that no copy repeats another's long strings, as copies otherwise do
+	// (a real store repeats some text between its files, far less). Only
+	// with copies (not Chain).
+	FreshText bool
 	// Origin, when not nil, is told the source of each transcript written
 	// (dst relative to the store, slash-separated); in a chain, of each
 	// source's copy ("dst:first line").
@@ -127,7 +134,7 @@ func BuildReal(dir string, srcs []RealSource, opts RealOptions) (Stats, error) {
 	if len(groups) == 0 {
 		return Stats{}, errors.New("benchstore: no usable real transcript")
 	}
-	b := &realBuilder{dir: dir, seed: opts.Seed, windows: opts.Windows}
+	b := &realBuilder{dir: dir, seed: opts.Seed, windows: opts.Windows, fresh: opts.FreshText}
 	if opts.Chain {
 		err = b.chain(groups, opts)
 	} else {
@@ -220,6 +227,7 @@ type realBuilder struct {
 	dir     string
 	seed    uint64
 	windows bool // RealOptions.Windows
+	fresh   bool // RealOptions.FreshText
 	st      Stats
 	out     []byte
 }
@@ -528,6 +536,9 @@ func (b *realBuilder) copies(groups []*realGroup, opts RealOptions) error {
 				}
 				written[dst] = true
 				data := b.toolIDs(b.rewrite(f.data, k, g.launch, newCwd, agents), k)
+				if b.fresh {
+					data = freshText(data, b.seed, k)
+				}
 				if err := b.write(filepath.Join(b.dir, filepath.FromSlash(dst)), data); err != nil {
 					return err
 				}

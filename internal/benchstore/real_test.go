@@ -107,7 +107,7 @@ func healthySources(t *testing.T, dir string) []RealSource {
 // TestGenerateRealStore is the command that writes a store of copies of
 // the real corpus's healthy transcripts:
 //
-//	go test ./internal/benchstore -run TestGenerateRealStore -args -real ../shared/corpus/real -out /tmp/store -size 200M [-mode one|chain|windows]
+//	go test ./internal/benchstore -run TestGenerateRealStore -args -real ../shared/corpus/real -out /tmp/store -size 200M [-mode one|chain|chain-short|windows|fresh]
 //
 // It is skipped unless -real and -out are given.
 func TestGenerateRealStore(t *testing.T) {
@@ -139,8 +139,10 @@ func TestGenerateRealStore(t *testing.T) {
 		}
 	case "windows":
 		opts.Windows = true
+	case "fresh":
+		opts.FreshText = true
 	default:
-		t.Fatalf("-mode %q: want many, one, chain, chain-short or windows", *realMode)
+		t.Fatalf("-mode %q: want many, one, chain, chain-short, windows or fresh", *realMode)
 	}
 	st, err := BuildReal(*outDir, srcs, opts)
 	if err != nil {
@@ -173,6 +175,7 @@ func TestRealStoreClean(t *testing.T) {
 		{"one", RealOptions{Bytes: 30 << 20, Seed: 1, OneFolder: true}},
 		{"chain", RealOptions{Bytes: 30 << 20, Seed: 1, Chain: true}},
 		{"windows", RealOptions{Bytes: 30 << 20, Seed: 1, Windows: true}},
+		{"fresh", RealOptions{Bytes: 30 << 20, Seed: 1, FreshText: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -206,7 +209,7 @@ func TestRealDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, opts := range []RealOptions{{}, {OneFolder: true}, {Chain: true}, {Windows: true}} {
+	for _, opts := range []RealOptions{{}, {OneFolder: true}, {Chain: true}, {Windows: true}, {FreshText: true}} {
 		opts.Bytes = 4 << 20
 		build := func(seed uint64) map[string][]byte {
 			dir := t.TempDir()
