@@ -1,33 +1,21 @@
 package benchstore
 
-import (
-	"math/rand/v2"
-	"strings"
-)
+import "strings"
 
 // freshMin is the shortest string value freshText rewrites: the secret
 // rule remembers the strings it found clean from 64 bytes on.
 const freshMin = 64
 
-// freshText returns data (JSON Lines) with the ASCII letters of every
-// string value of freshMin bytes or more rewritten by copy k's own
-// permutation of the alphabet (both cases alike), unless its member's name
-// says it holds an id, a path, a cwd, a url, a version or a name that rules
-// compare: the copy keeps its shape, its escapes, the text that repeats
-// inside it and every value a check reads, and shares no long text with
-// another copy. data is not written; the result is a new slice.
-func freshText(data []byte, seed uint64, k int) []byte {
-	var perm [256]byte
-	for i := range perm {
-		perm[i] = byte(i)
-	}
-	letters := []byte("abcdefghijklmnopqrstuvwxyz")
-	rng := rand.New(rand.NewPCG(seed, uint64(k)))
-	rng.Shuffle(len(letters), func(i, j int) { letters[i], letters[j] = letters[j], letters[i] })
-	for i, c := range letters {
-		perm['a'+i] = c
-		perm['A'+i] = c - 'a' + 'A'
-	}
+// freshText returns data (JSON Lines) with the first three ASCII letters
+// of every string value of freshMin bytes or more replaced by letters
+// that spell k (in base 26, each keeping its case), unless its member's
+// name says it holds an id, a path, a cwd, a url, a version or a name that
+// rules compare: the copy keeps its shape, its escapes, the text that
+// repeats inside it, every value a check reads and, but for three letters
+// a string, its text (so as many keywords for the secret rule to look at
+// as the source has), and shares no long string with another copy. data
+// is not written; the result is a new slice.
+func freshText(data []byte, k int) []byte {
 	out := append([]byte(nil), data...)
 	var key []byte
 	for i := 0; i < len(out); i++ {
@@ -52,27 +40,37 @@ func freshText(data []byte, seed uint64, k int) []byte {
 		if j < len(out) && out[j] == ':' {
 			key = out[start:end] // a member's name
 		} else if end-start >= freshMin && freshKey(string(key)) {
-			permute(out[start:end], &perm)
+			spell(out[start:end], k)
 		}
 		i = end
 	}
 	return out
 }
 
-// permute rewrites the letters of raw (a JSON string's bytes between its
-// quotes) by perm, leaving escapes as they are.
-func permute(raw []byte, perm *[256]byte) {
-	for i := 0; i < len(raw); i++ {
-		switch c := raw[i]; {
+// spell replaces the first three ASCII letters of raw (a JSON string's
+// bytes between its quotes, escapes left as they are) with the base-26
+// digits of k, lowest first, as letters of the same case.
+func spell(raw []byte, k int) {
+	n := 0
+	for i := 0; i < len(raw) && n < 3; i++ {
+		c := raw[i]
+		switch {
 		case c == '\\':
 			if i+1 < len(raw) && raw[i+1] == 'u' {
 				i += 5
 			} else {
 				i++
 			}
-		case c < 0x80:
-			raw[i] = perm[c]
+			continue
+		case c >= 'a' && c <= 'z':
+			raw[i] = 'a' + byte(k%26)
+		case c >= 'A' && c <= 'Z':
+			raw[i] = 'A' + byte(k%26)
+		default:
+			continue
 		}
+		k /= 26
+		n++
 	}
 }
 

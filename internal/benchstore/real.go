@@ -35,12 +35,12 @@ type RealOptions struct {
 	// under a source's launch directory written with backslashes (JSON
 	// escapes), file-history snapshots keyed by such paths.
 	Windows bool
-	// FreshText gives each copy text of its own: the ASCII letters of its
-	// long string values (64 bytes or more, not ids, paths or names)
-	// rewritten by a permutation of the alphabet drawn for the copy, so
-	// that no copy repeats another's long strings, as copies otherwise do
-	// (a real store repeats some text between its files, far less). Only
-	// with copies (not Chain).
+	// FreshText gives each copy long strings of its own: the first three
+	// letters of each string value of 64 bytes or more (not ids, paths or
+	// names) spell the copy's number, so that no copy repeats another's
+	// long strings, as copies otherwise do (a real store repeats some text
+	// between its files, far less), while the text keeps what the secret
+	// rule looks for. Only with copies (not Chain).
 	FreshText bool
 	// Origin, when not nil, is told the source of each transcript written
 	// (dst relative to the store, slash-separated); in a chain, of each
@@ -537,7 +537,7 @@ func (b *realBuilder) copies(groups []*realGroup, opts RealOptions) error {
 				written[dst] = true
 				data := b.toolIDs(b.rewrite(f.data, k, g.launch, newCwd, agents), k)
 				if b.fresh {
-					data = freshText(data, b.seed, k)
+					data = freshText(data, k)
 				}
 				if err := b.write(filepath.Join(b.dir, filepath.FromSlash(dst)), data); err != nil {
 					return err
