@@ -1,18 +1,19 @@
 package entry
 
 import (
-	"encoding/binary"
-	"hash/fnv"
+	"hash/maphash"
 	"math/bits"
 )
 
 // ID is an entry's uuid in 16 bytes, the form a record keeps it in: the
 // 128 bits of a uuid written as Claude Code writes them (36 characters,
-// lowercase hex in groups of 8-4-4-4-12, not all zeros), else a 128-bit
-// FNV-1a hash of the string. Two strings have equal IDs when they are
-// equal (and, for two other strings, with the odds of a 128-bit hash
-// collision). IDs of uuids in the written form sort as their strings do.
-// The zero ID is no uuid.
+// lowercase hex in groups of 8-4-4-4-12, a version digit other than 0),
+// else a hash of the string, keyed for the process (so that a file cannot
+// be made to hold two strings of one hash), whose version digit is 0 (so
+// that no string's hash is a written uuid's bits). Two strings have equal
+// IDs when they are equal (and, for two other strings that are not written
+// uuids, with the odds of a 124-bit hash collision). IDs of uuids in the
+// written form sort as their strings do. The zero ID is no uuid.
 type ID struct{ Hi, Lo uint64 }
 
 // IsZero reports whether id is the zero ID (no uuid).
@@ -41,9 +42,13 @@ func IDOfBytes(b []byte) (ID, bool) {
 
 const uuidLen = 36
 
+// versionBits is where a uuid's version digit (its 13th) is in ID.Hi.
+const versionBits = 0xf << 12
+
 // parseCanonical decodes a uuid in the written form: 36 bytes, dashes at
-// 8, 13, 18 and 23, lowercase hex digits elsewhere, not all zeros. Only
-// those, so that an ID gives back the very string it came from.
+// 8, 13, 18 and 23, lowercase hex digits elsewhere, a version digit other
+// than 0 (Claude Code writes version 4). Only those, so that an ID gives
+// back the very string it came from, and none is a hash's.
 func parseCanonical[S string | []byte](s S) (ID, bool) {
 	if len(s) != uuidLen || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
 		return ID{}, false
@@ -60,7 +65,7 @@ func parseCanonical[S string | []byte](s S) (ID, bool) {
 	d2, ok2 := hex8(w2)
 	d3, ok3 := hex8(w3)
 	id := ID{d0<<32 | d1, d2<<32 | d3}
-	return id, ok0 && ok1 && ok2 && ok3 && !id.IsZero()
+	return id, ok0 && ok1 && ok2 && ok3 && id.Hi&versionBits != 0
 }
 
 // le64 is the eight bytes of s at i, the first one lowest.
@@ -89,14 +94,21 @@ func hex8(w uint64) (uint64, bool) {
 	return uint64(bits.ReverseBytes32(uint32(v))), true
 }
 
+// hashSeeds key hashID for the process.
+var hashSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+
 func hashID[S string | []byte](s S) ID {
 	if len(s) == 0 {
 		return ID{}
 	}
-	h := fnv.New128a()
-	_, _ = h.Write([]byte(s))
-	var sum [16]byte
-	id := ID{binary.BigEndian.Uint64(h.Sum(sum[:0])), binary.BigEndian.Uint64(sum[8:])}
+	var id ID
+	switch v := any(s).(type) {
+	case string:
+		id = ID{maphash.String(hashSeeds[0], v), maphash.String(hashSeeds[1], v)}
+	case []byte:
+		id = ID{maphash.Bytes(hashSeeds[0], v), maphash.Bytes(hashSeeds[1], v)}
+	}
+	id.Hi &^= versionBits
 	if id.IsZero() {
 		id.Lo = 1
 	}

@@ -9,16 +9,18 @@ import (
 )
 
 // TestParseID: a uuid in the written form gives itself back and sorts as
-// its string; any other string is a hash, equal for equal strings; "" is
-// the zero ID.
+// its string; any other string (a version digit 0 included) is a hash,
+// equal for equal strings, never a written uuid's bits; "" is the zero
+// ID.
 func TestParseID(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	var written []string
 	for range 2000 {
-		s := fmt.Sprintf("%08x-%04x-%04x-%04x-%012x", rng.Uint32(), rng.Uint32()&0xffff, rng.Uint32()&0xffff, rng.Uint32()&0xffff, rng.Uint64()&(1<<48-1))
+		version := 1 + rng.Uint32()%15 // 0 is for hashes
+		s := fmt.Sprintf("%08x-%04x-%x%03x-%04x-%012x", rng.Uint32(), rng.Uint32()&0xffff, version, rng.Uint32()&0xfff, rng.Uint32()&0xffff, rng.Uint64()&(1<<48-1))
 		written = append(written, s)
 	}
-	written = append(written, "00000000-0000-0000-0000-000000000001", "ffffffff-ffff-ffff-ffff-ffffffffffff")
+	written = append(written, "00000000-0000-1000-0000-000000000000", "ffffffff-ffff-ffff-ffff-ffffffffffff")
 	for _, s := range written {
 		id, ok := ParseID(s)
 		if !ok || id.String() != s || string(id.AppendText([]byte("x"))) != "x"+s {
@@ -41,14 +43,15 @@ func TestParseID(t *testing.T) {
 	if !slices.Equal(byID, written) {
 		t.Error("IDs do not sort as their strings")
 	}
-	raw := []string{"u1", "a", "00000000-0000-0000-0000-000000000000", strings.ToUpper("3f2a9c1e-7b4d-4e8f-a0b1-c2d3e4f5a6b7"),
+	raw := []string{"u1", "a", "00000000-0000-0000-0000-000000000000", "00000000-0000-0000-0000-000000000001",
+		"3f2a9c1e-7b4d-0e8f-a0b1-c2d3e4f5a6b7", strings.ToUpper("3f2a9c1e-7b4d-4e8f-a0b1-c2d3e4f5a6b7"),
 		"3f2a9c1e7b4d4e8fa0b1c2d3e4f5a6b7", "3f2a9c1e-7b4d-4e8f-a0b1-c2d3e4f5a6bg", "3f2a9c1e-7b4d-4e8f-a0b1-c2d3e4f5a6b7 ",
 		"3f2a9c1e_7b4d-4e8f-a0b1-c2d3e4f5a6b7", "é2a9c1e-7b4d-4e8f-a0b1-c2d3e4f5a6b"}
 	seen := map[ID]string{}
 	for _, s := range raw {
 		id, ok := ParseID(s)
-		if ok || id.IsZero() {
-			t.Errorf("%q: ok %v, zero %v", s, ok, id.IsZero())
+		if ok || id.IsZero() || id.Hi&versionBits != 0 {
+			t.Errorf("%q: ok %v, zero %v, version digit %x (a written uuid's could be its bits)", s, ok, id.IsZero(), id.Hi>>12&0xf)
 		}
 		if again, _ := IDOfBytes([]byte(s)); again != id {
 			t.Errorf("%q: ParseID and IDOfBytes differ", s)

@@ -40,7 +40,7 @@ var DuplicateUUID = register(&Rule{
 		var dups, firsts []int // each repeat, and the first line of its uuid
 		for i, rec := range f.Records {
 			if g.IsRepeat(i) {
-				dups, firsts = append(dups, i), append(firsts, g.FirstWith(rec.UUID()))
+				dups, firsts = append(dups, i), append(firsts, g.FirstWithID(rec.ID()))
 			}
 		}
 		if len(dups) == 0 {
