@@ -122,9 +122,15 @@ type Rare struct {
 	rawIDs *rawIDs
 }
 
-// rawIDs are the strings of a record's uuid and parentUuid that an ID
-// cannot give back.
-type rawIDs struct{ uuid, parent string }
+// rawIDs are the strings of a record's uuid (rawIDs[uuidSlot]) and
+// parentUuid (rawIDs[parentSlot]) that an ID cannot give back.
+type rawIDs [2]string
+
+// The two ids of a record: its uuid and its parentUuid.
+const (
+	uuidSlot = iota
+	parentSlot
+)
 
 // noRare is the Rare of every record without rare fields; never written.
 var noRare = &Rare{}
@@ -159,15 +165,21 @@ const (
 	rawParentBit = 1 << 30 // n: the parentUuid's string is in Rare.rawIDs
 )
 
+// rawBit is the bit of n that says id slot k's string is in Rare.rawIDs.
+func rawBit(k int) uint32 { return rawUUIDBit >> k }
+
 // UUID is the entry's uuid ("" when absent or not a string).
-func (r *Record) UUID() string {
-	if r.n&rawUUIDBit != 0 {
+func (r *Record) UUID() string { return r.idString(uuidSlot, r.id) }
+
+// idString is the string of id slot k, whose ID is id.
+func (r *Record) idString(k int, id ID) string {
+	if r.n&rawBit(k) != 0 {
 		if r.Rare == nil || r.rawIDs == nil {
 			return "" // a Rare written over (a test's)
 		}
-		return r.rawIDs.uuid
+		return r.rawIDs[k]
 	}
-	return r.id.String()
+	return id.String()
 }
 
 // ID is the ID of the entry's uuid (zero when absent or not a string).
@@ -182,15 +194,7 @@ func (r *Record) RawUUID() bool { return r.n&rawUUIDBit != 0 }
 func (r *Record) RawParent() bool { return r.n&rawParentBit != 0 }
 
 // ParentUUID is the entry's parentUuid ("" when null or absent).
-func (r *Record) ParentUUID() string {
-	if r.n&rawParentBit != 0 {
-		if r.Rare == nil || r.rawIDs == nil {
-			return ""
-		}
-		return r.rawIDs.parent
-	}
-	return r.parent.String()
-}
+func (r *Record) ParentUUID() string { return r.idString(parentSlot, r.parent) }
 
 // ParentID is the ID of the entry's parentUuid (zero when null or absent).
 func (r *Record) ParentID() ID { return r.parent }
@@ -200,7 +204,7 @@ func (r *Record) ParentID() ID { return r.parent }
 func (r *Record) SetUUID(s string) {
 	var ok bool
 	r.id, ok = ParseID(s)
-	r.setRaw(rawUUIDBit, s, !ok && s != "")
+	r.setRaw(uuidSlot, s, !ok && s != "")
 }
 
 // SetParentUUID sets the entry's parentUuid (HasParent is left as it is).
@@ -209,41 +213,43 @@ func (r *Record) SetUUID(s string) {
 func (r *Record) SetParentUUID(s string) {
 	var ok bool
 	r.parent, ok = ParseID(s)
-	r.setRaw(rawParentBit, s, !ok && s != "")
+	r.setRaw(parentSlot, s, !ok && s != "")
 }
 
-// setRaw keeps s, the string of the uuid (bit rawUUIDBit) or parentUuid
-// (rawParentBit), in a copy of the record's Rare when raw, and drops the
-// one kept before.
-func (r *Record) setRaw(bit uint32, s string, raw bool) {
-	if r.Rare == nil {
-		r.Rare = noRare
-	}
-	if !raw && r.n&bit == 0 {
+// setRaw keeps s, the string of id slot k, in a copy of the record's Rare
+// when raw, and drops the one kept before.
+func (r *Record) setRaw(k int, s string, raw bool) {
+	if !raw && r.n&rawBit(k) == 0 {
 		return
 	}
-	rare := *r.Rare
+	rare := r.ownRare()
 	var ids rawIDs
 	if rare.rawIDs != nil {
 		ids = *rare.rawIDs
 	}
-	if !raw {
-		s = ""
-	}
-	if bit == rawUUIDBit {
-		ids.uuid = s
-	} else {
-		ids.parent = s
+	ids[k] = ""
+	if raw {
+		ids[k] = s
 	}
 	rare.rawIDs = nil
 	if ids != (rawIDs{}) {
 		rare.rawIDs = &ids
 	}
-	r.Rare = &rare
-	r.n &^= bit
+	r.n &^= rawBit(k)
 	if raw {
-		r.n |= bit
+		r.n |= rawBit(k)
 	}
+}
+
+// ownRare gives the record a copy of its Rare (the empty one when it has
+// none) and returns it to be written: Rares are shared.
+func (r *Record) ownRare() *Rare {
+	rare := *noRare
+	if r.Rare != nil {
+		rare = *r.Rare
+	}
+	r.Rare = &rare
+	return &rare
 }
 
 // ToolUses returns the tool_use (and server_tool_use) blocks of
@@ -283,12 +289,11 @@ func (r *Record) SetIDs(messageID, source string) {
 		r.Rare = noRare
 	}
 	if r.SourceAlso != "" || messageID != "" && source != "" {
-		rare := *r.Rare
+		rare := r.ownRare()
 		rare.SourceAlso = ""
 		if messageID != "" {
 			rare.SourceAlso = source
 		}
-		r.Rare = &rare
 	}
 	r.uses &^= sourceBit
 	r.msgOrSource = messageID
@@ -901,21 +906,19 @@ func (in *interner) record(t *jsontree.Tree, r *Record, uuid, parent int, rare *
 	p := new(Record)
 	*p = *r
 	var raw rawIDs
-	if u, _ := in.strBytes(t, uuid); len(u) > 0 {
+	nodes, ids := [2]int{uuid, parent}, [2]*ID{&p.id, &p.parent}
+	for k, id := range ids {
+		u, _ := in.strBytes(t, nodes[k])
+		if len(u) == 0 {
+			continue
+		}
 		var ok bool
-		if p.id, ok = IDOfBytes(u); !ok {
-			raw.uuid = string(u)
-			p.n |= rawUUIDBit
+		if *id, ok = IDOfBytes(u); !ok {
+			raw[k] = string(u)
+			p.n |= rawBit(k)
 		}
 	}
-	if u, _ := in.strBytes(t, parent); len(u) > 0 {
-		var ok bool
-		if p.parent, ok = IDOfBytes(u); !ok {
-			raw.parent = string(u)
-			p.n |= rawParentBit
-		}
-		p.HasParent = true
-	}
+	p.HasParent = !p.parent.IsZero()
 	if raw != (rawIDs{}) {
 		rare.rawIDs = &raw
 	}

@@ -37,7 +37,7 @@ func IDOfBytes(b []byte) (ID, bool) {
 	if id, ok := parseCanonical(b); ok {
 		return id, true
 	}
-	return hashID(b), false
+	return hashID(string(b)), false
 }
 
 const uuidLen = 36
@@ -97,17 +97,11 @@ func hex8(w uint64) (uint64, bool) {
 // hashSeeds key hashID for the process.
 var hashSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 
-func hashID[S string | []byte](s S) ID {
-	if len(s) == 0 {
+func hashID(s string) ID {
+	if s == "" {
 		return ID{}
 	}
-	var id ID
-	switch v := any(s).(type) {
-	case string:
-		id = ID{maphash.String(hashSeeds[0], v), maphash.String(hashSeeds[1], v)}
-	case []byte:
-		id = ID{maphash.Bytes(hashSeeds[0], v), maphash.Bytes(hashSeeds[1], v)}
-	}
+	id := ID{maphash.String(hashSeeds[0], s), maphash.String(hashSeeds[1], s)}
 	id.Hi &^= versionBits
 	if id.IsZero() {
 		id.Lo = 1

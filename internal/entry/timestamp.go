@@ -142,12 +142,11 @@ func (r *Record) SetTimestamp(s string) {
 		r.Rare = noRare
 	}
 	if raw || r.RawTimestamp != "" {
-		rare := *r.Rare // Rares are shared: change a copy
+		rare := r.ownRare()
 		rare.RawTimestamp = ""
 		if raw {
 			rare.RawTimestamp = s
 		}
-		r.Rare = &rare
 	}
 	r.ts = ts
 }
