@@ -26,8 +26,9 @@ type Digest struct {
 
 // A uuid index is i for keys[i] and len(keys)+j for odd[j]; -1 is none.
 
-// key is a canonical uuid (8-4-4-4-12 lowercase hex digits) decoded.
-type key struct{ hi, lo uint64 }
+// key is a uuid in the written form (8-4-4-4-12 lowercase hex digits)
+// decoded: its entry.ID.
+type key = entry.ID
 
 type tool struct {
 	off, n uint32 // id is arena[off:off+n]
@@ -60,13 +61,13 @@ func Build(recs []*entry.Record, lines bool) *Digest {
 		case r.RawUUID():
 			odd = append(odd, oddAt{r.UUID(), int32(i)})
 		default:
-			canon = append(canon, at{key{id.Hi, id.Lo}, int32(i)})
+			canon = append(canon, at{id, int32(i)})
 		}
 	}
 	// Canonical uuids are random: their first bits spread them over
 	// buckets of a few each.
 	shift := keyShift(len(canon))
-	bucketSort(canon, 1<<(64-shift), func(a at) int { return int(a.k.hi >> shift) }, func(a, b at) int {
+	bucketSort(canon, 1<<(64-shift), func(a at) int { return int(a.k.Hi >> shift) }, func(a, b at) int {
 		if c := cmpKey(a.k, b.k); c != 0 {
 			return c
 		}
@@ -260,10 +261,7 @@ func (d *Digest) index(s string) int {
 		return -1
 	}
 	if k, ok := parse(s); ok {
-		if i, found := slices.BinarySearchFunc(d.keys, k, cmpKey); found {
-			return i
-		}
-		return -1
+		return d.keyIndex(k)
 	}
 	if i, found := slices.BinarySearch(d.odd, s); found {
 		return len(d.keys) + i
@@ -279,8 +277,15 @@ func (d *Digest) HasParentOf(r *entry.Record) bool {
 	if r.RawParent() {
 		return d.HasUUID(r.ParentUUID())
 	}
-	_, found := slices.BinarySearchFunc(d.keys, key{r.ParentID().Hi, r.ParentID().Lo}, cmpKey)
-	return found
+	return d.keyIndex(r.ParentID()) >= 0
+}
+
+// keyIndex is the uuid index of k, or -1.
+func (d *Digest) keyIndex(k key) int {
+	if i, found := slices.BinarySearchFunc(d.keys, k, cmpKey); found {
+		return i
+	}
+	return -1
 }
 
 // uuid is the uuid of index i.
@@ -361,22 +366,15 @@ func (d *Digest) RecordAt(n int) *entry.Record {
 // HasLines reports whether Build was asked for lines.
 func (d *Digest) HasLines() bool { return d != nil && d.lines != nil }
 
-func cmpKey(a, b key) int {
-	if c := cmp.Compare(a.hi, b.hi); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.lo, b.lo)
-}
+// cmpKey orders keys as their strings.
+func cmpKey(a, b key) int { return a.Compare(b) }
 
 // parse decodes a uuid in the written form (see entry.ID): only those,
 // so that a key gives back the very string it came from.
-func parse(s string) (key, bool) {
-	id, ok := entry.ParseWritten(s)
-	return key{id.Hi, id.Lo}, ok
-}
+func parse(s string) (key, bool) { return entry.ParseWritten(s) }
 
 // format is the written form of k.
-func format(k key) string { return entry.ID{Hi: k.hi, Lo: k.lo}.String() }
+func format(k key) string { return k.String() }
 
 // Union is one digest of the uuids and tool ids of ds, for many lookups
 // across files: it answers HasUUID and HasTool only.
@@ -406,7 +404,7 @@ func Union(ds []*Digest) *Digest {
 	shift := keyShift(len(u.keys))
 	// A union is made at a project's check, once its files hold only
 	// their digests: its sorts copy.
-	bucketSort(u.keys, 1<<(64-shift), func(k key) int { return int(k.hi >> shift) }, cmpKey, math.MaxInt)
+	bucketSort(u.keys, 1<<(64-shift), func(k key) int { return int(k.Hi >> shift) }, cmpKey, math.MaxInt)
 	u.keys = slices.Compact(u.keys)
 	slices.Sort(u.odd)
 	u.odd = slices.Compact(u.odd)

@@ -335,14 +335,14 @@ func TestBucketSortBothWays(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	keys := make([]key, 5000)
 	for i := range keys {
-		keys[i] = key{hi: rng.Uint64() >> rng.IntN(8), lo: rng.Uint64() % 7}
+		keys[i] = key{Hi: rng.Uint64() >> rng.IntN(8), Lo: rng.Uint64() % 7}
 	}
 	want := slices.Clone(keys)
 	slices.SortFunc(want, cmpKey)
 	shift := keyShift(len(keys))
 	for _, copyMax := range []int{0, len(keys)} {
 		got := slices.Clone(keys)
-		bucketSort(got, 1<<(64-shift), func(k key) int { return int(k.hi >> shift) }, cmpKey, copyMax)
+		bucketSort(got, 1<<(64-shift), func(k key) int { return int(k.Hi >> shift) }, cmpKey, copyMax)
 		if !slices.Equal(got, want) {
 			t.Errorf("copyMax %d: not sorted", copyMax)
 		}
