@@ -23,13 +23,7 @@ func freshText(data []byte, k int) []byte {
 			continue
 		}
 		start := i + 1
-		end := start
-		for end < len(out) && out[end] != '"' {
-			if out[end] == '\\' {
-				end++
-			}
-			end++
-		}
+		end := stringEnd(out, start)
 		if end >= len(out) {
 			break
 		}

@@ -65,3 +65,16 @@ func ki(b []byte, key string, n int64) []byte {
 	b = append(b, '"', ':')
 	return strconv.AppendInt(b, n, 10)
 }
+
+// stringEnd is the index of the quote that ends the JSON string whose
+// contents start at b[i] (escapes stepped over), or len(b) or more when
+// b ends first.
+func stringEnd(b []byte, i int) int {
+	for i < len(b) && b[i] != '"' {
+		if b[i] == '\\' {
+			i++
+		}
+		i++
+	}
+	return i
+}

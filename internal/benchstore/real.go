@@ -261,13 +261,7 @@ func (b *realBuilder) rewrite(data []byte, k int, launch, newCwd string, agents 
 		c := data[i]
 		if c == '"' && bytes.HasPrefix(data[i:], []byte(key)) {
 			j := i + len(key)
-			end := j
-			for end < len(data) && data[end] != '"' {
-				if data[end] == '\\' {
-					end++
-				}
-				end++
-			}
+			end := stringEnd(data, j)
 			var old string
 			if json.Unmarshal(data[j-1:min(end+1, len(data))], &old) == nil {
 				nw := newCwd
