@@ -15,6 +15,7 @@ import (
 
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/fix"
+	"github.com/ccvet/ccvet/internal/hugeheap"
 	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/lint"
 	"github.com/ccvet/ccvet/internal/memlimit"
@@ -279,6 +280,9 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 		return 0, err
 	}
 	prog.begin()
+	if inputSize(found) >= hugeheap.MinInput {
+		hugeheap.Advise() // fewer page faults; a hint the kernel may ignore
+	}
 	if memlimit.Start(memlimit.Default) { // a soft limit; GOMEMLIMIT overrides it
 		defer memlimit.Stop()
 	}

@@ -51,11 +51,17 @@ func newProgress(w io.Writer, enabled bool, found *layout.Result) *progress {
 	if !p.on {
 		return p
 	}
-	for _, f := range found.Files {
-		p.totalFiles++
-		p.totalBytes += f.Size
-	}
+	p.totalFiles, p.totalBytes = len(found.Files), inputSize(found)
 	return p
+}
+
+// inputSize is the sum of the sizes of the files found.
+func inputSize(found *layout.Result) int64 {
+	var n int64
+	for _, f := range found.Files {
+		n += f.Size
+	}
+	return n
 }
 
 // update is the engine's progress hook (lint.Options.Progress).
