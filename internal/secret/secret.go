@@ -1445,8 +1445,14 @@ func (s *Scanner) Scan(text []byte, fn func(Match)) {
 		sc.wins, sc.first = sc.wins[:0], sc.first[:0]
 		for k, p := range sc.pos[ri] {
 			a, b := max(0, int(p)-before-1), min(len(str), int(p)+after+1)
+			if r.lines >= 0 {
+				// A match that holds the keyword at p ends before the
+				// line end lines lines on (curl-auth-header: 8 KiB
+				// windows cut to a few lines).
+				b = lineBound(str, int(p), b, r.lines)
+			}
 			if n := len(sc.wins); n > 0 && a <= sc.wins[n-1][1] {
-				sc.wins[n-1][1] = b
+				sc.wins[n-1][1] = max(sc.wins[n-1][1], b)
 				continue
 			}
 			sc.wins = append(sc.wins, [2]int{a, b})
