@@ -649,3 +649,74 @@ func TestMayFold(t *testing.T) {
 		}
 	}
 }
+
+// atlassian-api-token is "name = value" or an ATATT3 token: a place of
+// "jira", "confluence" or "atlassian" with no assignment after it counts
+// for nothing (branchAssignKeys), and the token is still found by its own
+// keyword, next to mentions or inside one's value. Found as the whole-text
+// reference finds them; the values are drawn at run time.
+func TestScanAtlassianBranches(t *testing.T) {
+	i := slices.IndexFunc(Default().rules, func(r *Rule) bool { return r.ID == "atlassian-api-token" })
+	if i < 0 || !Default().rules[i].assignKeys["jira"] {
+		t.Fatal("atlassian-api-token: jira is not an assignment keyword")
+	}
+	whole := wholeRef()
+	var tr jsontree.Tree
+	rng := rand.New(rand.NewPCG(7, 7))
+	draw := func(n int, alphabet string) string {
+		b := make([]byte, n)
+		for k := range b {
+			b[k] = alphabet[rng.IntN(len(alphabet))]
+		}
+		return string(b)
+	}
+	const lc = "abcdefghijklmnopqrstuvwxyz0123456789"
+	found := 0
+	for n := range 40 {
+		value := draw(20, lc) + draw(4, "0123456789abcdef")
+		token := "ATA" + "TT3" + draw(186, lc+"ABCDEFGHIJKLMNOPQRSTUVWXYZ_-=")
+		parts := []string{"the jira board ", "Confluence page ", "JIRA-123 ", "atlassian cloud ", "jira ticket", "\n",
+			"jira_api_token = " + value + "\n", "confluence: '" + value + "' ", token + " ", "jira " + token + "\n",
+			"JIRA_TOKEN=" + token + "\n", "atlassian" + token + " ", "x" + token + " "}
+		var b strings.Builder
+		for b.Len() < 1500 {
+			b.WriteString(parts[rng.IntN(len(parts))])
+		}
+		enc, _ := json.Marshal(b.String())
+		line := []byte(`{"type":"user","message":{"content":` + string(enc) + `}}`)
+		found += sameFinds(t, whole, &tr, line, "atlassian line "+jsonNum(n))
+	}
+	if found < 40 {
+		t.Fatalf("only %d found", found)
+	}
+	t.Logf("%d found alike", found)
+}
+
+func TestBranchAssignKeys(t *testing.T) {
+	for _, c := range []struct {
+		expr string
+		kws  []string
+		want []string
+	}{
+		// Every keyword in the name group: an assign rule, not this.
+		{namePrefix + `(?:jira)` + assignShape + `([a-z]{20})`, []string{"jira"}, nil},
+		{namePrefix + `(?:jira)` + assignShape + `([a-z]{20})|\b(ATATT3[a-z]{9})`, []string{"jira", "atatt3"}, []string{"jira"}},
+		// The other branch need not hold a keyword: nothing.
+		{namePrefix + `(?:jira)` + assignShape + `([a-z]{20})|\b([0-9]{30})`, []string{"jira", "atatt3"}, nil},
+		// Its keyword has a letter that folds beyond ASCII: nothing.
+		{namePrefix + `(?:jira)` + assignShape + `([a-z]{20})|\b(SKX[a-z]{9})`, []string{"jira", "skx"}, nil},
+		// One alternative of the other branch holds no keyword: nothing.
+		{namePrefix + `(?:jira)` + assignShape + `([a-z]{20})|\b(?:ATATT3|XYZ)[a-z]{9}`, []string{"jira", "atatt3"}, nil},
+		{`\b(ATATT3[a-z]{9})|` + namePrefix + `(?:jira)` + assignShape + `([a-z]{20})`, []string{"jira", "atatt3"}, nil},
+	} {
+		got := branchAssignKeys(c.expr, c.kws)
+		var keys []string
+		for k := range got {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		if !slices.Equal(keys, c.want) {
+			t.Errorf("branchAssignKeys(%q, %q) = %q, want %q", c.expr, c.kws, keys, c.want)
+		}
+	}
+}

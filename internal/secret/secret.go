@@ -49,8 +49,13 @@ type Rule struct {
 	allow       []*allowlist
 	generic     bool // the catch-all generic-api-key: a specific rule's match wins over it
 	assign      bool // a "name = value" rule (assignShape): only keywords followed by an assignment count
-	span        int  // the longest match in bytes, -1 when unbounded
-	lines       int  // the most '\n' bytes a match holds, -1 when unbounded
+	// assignKeys are the keywords of the name group of a rule that is
+	// "name = value" or something else (see branchAssignKeys): a place of
+	// one of them counts only when an assignment follows, as in an
+	// assign rule.
+	assignKeys map[string]bool
+	span       int // the longest match in bytes, -1 when unbounded
+	lines      int // the most '\n' bytes a match holds, -1 when unbounded
 	// atName, for a "name = value" rule, is its expression without the
 	// lazy name prefix, anchored: it runs from each keyword that an
 	// assignment follows (assignsAfter), and the match is extended back
@@ -282,6 +287,9 @@ func parse(data []byte) (*Scanner, error) {
 			if names := nameLiterals(rj.Regex); names != nil {
 				r.assign, r.names = true, names
 			}
+		}
+		if !r.assign {
+			r.assignKeys = branchAssignKeys(rj.Regex, rj.Keywords)
 		}
 		r.anchored, r.wordStart = anchoredOn(rj.Regex, rj.Keywords)
 		ri := len(s.rules)
@@ -881,7 +889,7 @@ func (s *Scanner) keywords(text []byte, sc *scratch) {
 				}
 				continue
 			}
-			if r.assign {
+			if r.assign || r.assignKeys[k] {
 				need := r.distinct
 				if s.oneByOne {
 					need = 0
@@ -1158,6 +1166,66 @@ func assignRule(expr string, keywords []string) bool {
 	return true
 }
 
+// branchAssignKeys returns, for an expression that is a top-level
+// alternation whose first branch is a "name = value" one (assignRule)
+// and whose other branches each hold, in every match, one of the
+// keywords that are not in that name group, the keywords of the name
+// group (lowercase); else nil. atlassian-api-token is one: "jira = value"
+// or "ATATT3" and 186 more. A place of a name keyword with no assignment
+// after it is then in no match of the first branch, and a match of
+// another holds a place of another keyword, which still counts.
+func branchAssignKeys(expr string, keywords []string) map[string]bool {
+	branches := topAlternatives(expr)
+	if len(branches) < 2 || !strings.HasPrefix(expr, namePrefix) {
+		return nil
+	}
+	name := map[string]bool{}
+	var others []string
+	for _, k := range keywords {
+		k = strings.ToLower(k)
+		if assignRule(branches[0], []string{k}) {
+			name[k] = true
+		} else {
+			others = append(others, k)
+		}
+	}
+	if len(name) == 0 || len(others) == 0 {
+		return nil
+	}
+	for _, b := range branches[1:] {
+		// The flags the expression starts with hold in every branch.
+		re, err := syntax.Parse("(?i)"+b, syntax.Perl)
+		if err != nil || !holdsKeyword(foldNeeds(re), others) {
+			return nil
+		}
+	}
+	return name
+}
+
+// holdsKeyword reports whether one of sets (foldNeeds: each match holds a
+// literal of each set, ASCII case-folded) has every literal holding one
+// of keywords, none of them with a letter that folds beyond ASCII (k and
+// s: the Kelvin sign, the long s), which the keyword finder would not see.
+func holdsKeyword(sets [][]string, keywords []string) bool {
+	for _, set := range sets {
+		all := true
+		for _, lit := range set {
+			found := false
+			for _, k := range keywords {
+				if strings.Contains(lit, k) && !strings.ContainsAny(k, "ks") {
+					found = true
+					break
+				}
+			}
+			all = all && found
+		}
+		if all && len(set) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // assignsAfter reports whether an assignment can follow a keyword ending at
 // i as assignShape reads it: at most 20 of [ \t\w.-], at most 3 of
 // [\s'"], then one of = > : | ? ,. Where none can, no match of a rule of
@@ -1228,7 +1296,7 @@ func (s *Scanner) mayFindIn(raw []byte, dec *[]byte) bool {
 		var after []byte // the decoded bytes after the keyword, when needed
 		k := s.kw[ki]
 		for _, ri := range s.byKeyword[ki] {
-			if s.placeCounts(s.rules[ri], raw, i, len(k), &after, d) {
+			if s.placeCounts(s.rules[ri], raw, i, k, &after, d) {
 				found = true
 				return false
 			}
@@ -1260,10 +1328,12 @@ const genericValue = `[\x60'"\s=]{0,5}([\w.=-]{10,150}|[a-z0-9][a-z0-9+/]{11,}={
 // for a value's distinct bytes.
 const longWindow = 256
 
-// placeCounts reports whether rule r keeps keyword place i (keyword
-// length n) in raw (see mayFind). *after caches the keyword and the
-// decoded bytes after it; d is scratch space of decWindows bytes for them.
-func (s *Scanner) placeCounts(r *Rule, raw []byte, i, n int, after *[]byte, d []byte) bool {
+// placeCounts reports whether rule r keeps keyword k's place i in raw
+// (see mayFind). *after caches the keyword and the decoded bytes after
+// it; d is scratch space of decWindows bytes for them.
+func (s *Scanner) placeCounts(r *Rule, raw []byte, i int, k string, after *[]byte, d []byte) bool {
+	n := len(k)
+	assign := r.assign || r.assignKeys[k]
 	if r.names != nil || r.anchored {
 		if !r.leadReady() {
 			return true
@@ -1287,13 +1357,13 @@ func (s *Scanner) placeCounts(r *Rule, raw []byte, i, n int, after *[]byte, d []
 			return false
 		}
 	}
-	if !r.assign && !r.anchored {
+	if !assign && !r.anchored {
 		return true
 	}
 	if *after == nil {
 		*after = decodedAt(raw, i, n, afterWindow, d[:0:decLong])
 	}
-	if r.assign && !assignsAfter(*after, n) {
+	if assign && !assignsAfter(*after, n) {
 		return false
 	}
 	if r.distinct > 0 {
