@@ -32,8 +32,9 @@ func Advise() bool {
 	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
 	lo := p &^ (arena - 1)
 	hi := (p + Size + arena - 1) &^ (arena - 1)
-	// The range may hold holes (address space the heap has not mapped):
-	// the kernel then answers ENOMEM but advises the areas it has.
+	// The arenas of one allocation are reserved whole and in a row, so
+	// the range is all heap; ENOMEM (part of it not mapped) is taken as
+	// advice given to what is.
 	_, _, errno := syscall.Syscall(syscall.SYS_MADVISE, lo, hi-lo, madvHugepage)
 	debug.FreeOSMemory()
 	return errno == 0 || errno == syscall.ENOMEM
