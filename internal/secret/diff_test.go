@@ -7,6 +7,7 @@ import (
 	"os"
 	"regexp/syntax"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -719,4 +720,52 @@ func TestBranchAssignKeys(t *testing.T) {
 			t.Errorf("branchAssignKeys(%q, %q) = %q, want %q", c.expr, c.kws, keys, c.want)
 		}
 	}
+}
+
+// Found as the whole-text reference finds them (the review's cases):
+//   - a name = value match whose gap or value holds the Kelvin sign or the
+//     long s, which a case-folded \w or [a-z] takes (foldsToASCII);
+//   - a match of a rule that holds no keyword (facebook-access-token,
+//     sourcegraph-access-token's hex branch) past a line end after it: only
+//     an anchored rule's windows end where lineBound says.
+//
+// Each line is read as a plain string and as one with escapes (mayFind).
+// The values are drawn at run time.
+func TestScanReviewCases(t *testing.T) {
+	whole := wholeRef()
+	var tr jsontree.Tree
+	rng := rand.New(rand.NewPCG(9, 9))
+	draw := func(n int, alphabet string) string {
+		b := make([]byte, n)
+		for k := range b {
+			b[k] = alphabet[rng.IntN(len(alphabet))]
+		}
+		return string(b)
+	}
+	const lc, hex = "abcdefghijklmnopqrstuvwxyz0123456789", "0123456789abcdef"
+	found := 0
+	for range 8 {
+		atl := draw(20, lc) + draw(4, hex)
+		gen := draw(22, lc) + "zz"
+		texts := []string{
+			"set jira\u017f = " + atl + " done",
+			"set jira\u212a = " + atl + " done",
+			"set jira = \u017f" + atl[1:] + " done",
+			"set token\u017f = " + gen + " done",
+			"set api_key = \u212a" + gen + " done",
+			"facebook\n\n" + draw(15, "0123456789") + "|" + draw(28, lc) + " here",
+			"sourcegraph\n\n" + draw(40, hex) + " here",
+		}
+		for _, text := range texts {
+			for _, esc := range []string{"", "\tsee \"this\"\n"} {
+				enc, _ := json.Marshal(esc + text)
+				line := []byte(`{"type":"user","message":{"content":` + string(enc) + `}}`)
+				found += sameFinds(t, whole, &tr, line, "review case "+strconv.Quote(text[:12]))
+			}
+		}
+	}
+	if found < 8*7 {
+		t.Fatalf("only %d found", found)
+	}
+	t.Logf("%d found alike", found)
 }

@@ -929,6 +929,9 @@ func valueAfter(text []byte, i, need int, end bool) bool {
 		n := 0
 		for p := i + skip; p < len(text) && n < 10; p++ {
 			if !valueByte(text[p]) {
+				if foldsToASCII(text[p:]) {
+					return true // see assignsAfterNeed
+				}
 				break
 			}
 			n++
@@ -1251,10 +1254,23 @@ func assignsAfterNeed(text []byte, i, need int, end bool) bool {
 			break
 		}
 		if c := text[i+j]; !isWord(c) && c != ' ' && c != '\t' && c != '.' && c != '-' {
+			if foldsToASCII(text[i+j:]) {
+				return true // the Kelvin sign or the long s, a (?i) \w: maybe
+			}
 			break
 		}
 	}
 	return false
+}
+
+// foldsToASCII reports whether b starts with one of the two characters
+// beyond ASCII that (?i) folds to ASCII letters: the Kelvin sign (U+212A,
+// k) and the long s (U+017F, s). A case-folded \w or [a-z] takes them,
+// so the name = value rules' gaps and values may hold them; the checks
+// that read bytes then let the place count.
+func foldsToASCII(b []byte) bool {
+	return len(b) >= 3 && b[0] == 0xe2 && b[1] == 0x84 && b[2] == 0xaa ||
+		len(b) >= 2 && b[0] == 0xc5 && b[1] == 0xbf
 }
 
 // mayFind reports whether Scan can find a secret in the text raw decodes
@@ -1515,10 +1531,12 @@ func (s *Scanner) Scan(text []byte, fn func(Match)) {
 		sc.wins, sc.first = sc.wins[:0], sc.first[:0]
 		for k, p := range sc.pos[ri] {
 			a, b := max(0, int(p)-before-1), min(len(str), int(p)+after+1)
-			if r.lines >= 0 {
-				// A match that holds the keyword at p ends before the
-				// line end lines lines on (curl-auth-header: 8 KiB
-				// windows cut to a few lines).
+			if r.anchored && r.lines >= 0 {
+				// A match of an anchored rule starts at its place, so it
+				// ends before the (lines+1)th line end after it
+				// (curl-auth-header: 8 KiB windows cut to a few lines).
+				// Not so for the others: facebook-access-token's match
+				// holds no keyword, and may lie past that line end.
 				b = lineBound(str, int(p), b, r.lines)
 			}
 			if n := len(sc.wins); n > 0 && a <= sc.wins[n-1][1] {
