@@ -726,8 +726,10 @@ func TestBranchAssignKeys(t *testing.T) {
 //   - a name = value match whose gap or value holds the Kelvin sign or the
 //     long s, which a case-folded \w or [a-z] takes (foldsToASCII);
 //   - a match of a rule that holds no keyword (facebook-access-token,
-//     sourcegraph-access-token's hex branch) past a line end after it: only
-//     an anchored rule's windows end where lineBound says.
+//     sourcegraph-access-token's hex branch, airtable-personnal-access-
+//     token) past a line end after it (only an anchored rule's windows end
+//     where lineBound says) or farther from it than the rule's longest
+//     match (the whole text is read: Rule.keywordless).
 //
 // Each line is read as a plain string and as one with escapes (mayFind).
 // The values are drawn at run time.
@@ -743,6 +745,7 @@ func TestScanReviewCases(t *testing.T) {
 		return string(b)
 	}
 	const lc, hex = "abcdefghijklmnopqrstuvwxyz0123456789", "0123456789abcdef"
+	airtable := func() string { return "pa" + "t" + draw(14, lc+"ABCDEFGHIJKLMNOPQRSTUVWXYZ") + "." + draw(64, hex) }
 	found := 0
 	for range 8 {
 		atl := draw(20, lc) + draw(4, hex)
@@ -755,6 +758,12 @@ func TestScanReviewCases(t *testing.T) {
 			"set api_key = \u212a" + gen + " done",
 			"facebook\n\n" + draw(15, "0123456789") + "|" + draw(28, lc) + " here",
 			"sourcegraph\n\n" + draw(40, hex) + " here",
+			// A rule whose match holds no keyword is looked for in the
+			// whole text: near the keyword, or far from it.
+			"AIRTABLE_API_KEY=" + airtable() + "\n",
+			"my airtable\n" + airtable() + " ok",
+			"facebook app: " + strings.Repeat("filler words ", 30) + draw(16, "0123456789") + "%" + draw(30, lc) + " end",
+			"sourcegraph " + strings.Repeat("x", 300) + " " + draw(40, hex) + " end",
 		}
 		for _, text := range texts {
 			for _, esc := range []string{"", "\tsee \"this\"\n"} {
@@ -764,8 +773,55 @@ func TestScanReviewCases(t *testing.T) {
 			}
 		}
 	}
-	if found < 8*7 {
+	if found < 8*11 {
 		t.Fatalf("only %d found", found)
 	}
 	t.Logf("%d found alike", found)
+}
+
+func TestMatchHolds(t *testing.T) {
+	for _, c := range []struct {
+		expr string
+		kws  []string
+		want bool
+	}{
+		{`(?i)key`, []string{"key"}, true},
+		{`key+`, []string{"key"}, true},
+		{`(?:key)?x`, []string{"key"}, false},
+		{`\b((?:A3T[A-Z0-9]|AKIA|ASIA)[A-Z2-7]{16})\b`, []string{"a3t", "akia", "asia"}, true}, // the parser factors out the A
+		{`\b((?:fo1_[\w-]{43}|fm1[ar]_[a-z]{100,}|fm2_[a-z]{100,}))`, []string{"fo1_", "fm1", "fm2_"}, true},
+		{`xox[os]-\d+`, []string{"xoxo", "xoxs"}, true},
+		{`xox[ost]-\d+`, []string{"xoxo", "xoxs"}, false},
+		{`(?:sk|rk)_(?:test|live)_[a-z]{10}`, []string{"sk_test", "sk_live", "rk_test", "rk_live"}, true},
+		{`(?i)[\w.-]{0,50}?(?:linked[_-]?in)[ \t]{0,20}=`, []string{"linkedin", "linked_in", "linked-in"}, true},
+		{`\b(pat[[:alnum:]]{14}\.[a-f0-9]{64})\b`, []string{"airtable"}, false},
+		{`hooks.slack.com/[a-z]{40}`, []string{"hooks.slack.com"}, false}, // '.' takes any byte
+		{`hooks\.slack\.com/[a-z]{40}`, []string{"hooks.slack.com"}, true},
+		{`\b(sgp_[a-f0-9]{40}|[a-f0-9]{40})\b`, []string{"sgp_", "sourcegraph"}, false},
+	} {
+		re, err := syntax.Parse(c.expr, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := matchHolds(re, c.kws); got != c.want {
+			t.Errorf("matchHolds(%q, %q) = %v, want %v", c.expr, c.kws, got, c.want)
+		}
+	}
+	var less []string
+	for _, r := range Default().rules {
+		if r.leadReady() && r.keywordless {
+			less = append(less, r.ID)
+		}
+	}
+	t.Logf("read whole: %q", less)
+	for _, id := range []string{"airtable-personnal-access-token", "facebook-access-token"} {
+		if !slices.Contains(less, id) {
+			t.Errorf("%s: its matches hold no keyword, but it is not read whole", id)
+		}
+	}
+	for _, id := range []string{"generic-api-key", "aws-access-token", "atlassian-api-token", "private-key"} {
+		if slices.Contains(less, id) {
+			t.Errorf("%s: read whole, though its matches hold a keyword", id)
+		}
+	}
 }

@@ -89,6 +89,10 @@ type Rule struct {
 	// expression does not parse.
 	leadOnce sync.Once
 	leadBad  bool
+	// keywordless says a match need not hold a keyword (matchHolds):
+	// the expression then runs over the whole text a keyword occurs in,
+	// not in windows around the keywords. Set with lead.
+	keywordless bool
 	// prefix, for an anchored rule, is the literal (case-sensitive) every
 	// match starts with, "" when there is none: "SK" for twilio-api-key,
 	// whose keyword "sk" is in "task" and "ask".
@@ -523,8 +527,16 @@ func (r *Rule) leadReady() bool {
 		if r.names != nil {
 			r.lead = valueLead(r.expr, r.keywords)
 		}
+		r.keywordless = !matchHolds(p, r.keywords)
 	})
 	return !r.leadBad
+}
+
+// wholeTextOf reports whether r's expression runs over the whole text its
+// keywords occur in: in s's whole-text mode, or when a match of r need
+// not hold a keyword.
+func (s *Scanner) wholeTextOf(r *Rule) bool {
+	return s.wholeText || r.leadReady() && r.keywordless
 }
 
 // needs lists the sets of literals every match of re holds one of: a
@@ -609,19 +621,27 @@ func firstLiterals(re *syntax.Regexp) []string {
 }
 
 // reqRun is a run of at least min bytes each in a class: in, for an
-// ASCII byte; every byte of 0x80 and above counts as in (it may be part of
-// a character of the class, and a character takes at least one byte).
+// ASCII byte; a byte of 0x80 and above counts as in unless the class is
+// ascii (it may be part of a character of the class, and a character
+// takes at least one byte).
 type reqRun struct {
 	in  [128]bool
 	min int
+	// ascii: the class holds no character beyond ASCII, so a byte of
+	// 0x80 and above ends a run (one does when case-folded: the Kelvin
+	// sign, the long s).
+	ascii bool
 }
 
-// minRun is the shortest run reqRuns keeps: shorter ones are everywhere.
-const minRun = 16
+// minRun is the shortest run reqRuns keeps: shorter ones are everywhere;
+// minNarrowRun the shortest of a class of at most 16 characters (digits,
+// hex digits: facebook-access-token's 15 digits, rare in prose).
+const minRun, minNarrowRun = 16, 12
 
 // reqRuns appends the runs that every match of re holds: x{n,} or
-// x{n,m} with n >= minRun and x a character class, in a sequence or a
-// capture (not under an alternation or an optional part).
+// x{n,m} with n >= minRun (minNarrowRun for a narrow class) and x a
+// character class, in a sequence or a capture (not under an alternation
+// or an optional part).
 func reqRuns(re *syntax.Regexp, out []reqRun) []reqRun {
 	switch re.Op {
 	case syntax.OpCapture:
@@ -631,9 +651,9 @@ func reqRuns(re *syntax.Regexp, out []reqRun) []reqRun {
 			out = reqRuns(sub, out)
 		}
 	case syntax.OpRepeat:
-		if re.Min >= minRun && re.Sub[0].Op == syntax.OpCharClass {
-			cr := reqRun{min: re.Min}
+		if re.Sub[0].Op == syntax.OpCharClass && (re.Min >= minRun || re.Min >= minNarrowRun && classSize(re.Sub[0]) <= 16) {
 			rs := re.Sub[0].Rune
+			cr := reqRun{min: re.Min, ascii: len(rs) > 0 && rs[len(rs)-1] < 0x80}
 			for k := 0; k+1 < len(rs); k += 2 {
 				for c := rs[k]; c <= rs[k+1] && c < 128; c++ {
 					cr.in[c] = true
@@ -645,6 +665,15 @@ func reqRuns(re *syntax.Regexp, out []reqRun) []reqRun {
 	return out
 }
 
+// classSize is how many characters class re holds.
+func classSize(re *syntax.Regexp) int {
+	n := 0
+	for k := 0; k+1 < len(re.Rune); k += 2 {
+		n += int(re.Rune[k+1]-re.Rune[k]) + 1
+	}
+	return n
+}
+
 // mayRun reports whether text holds each of r.runs: when it does not, no
 // match of r's expression lies in text.
 func (r *Rule) mayRun(text string) bool {
@@ -652,7 +681,7 @@ func (r *Rule) mayRun(text string) bool {
 		cr := &r.runs[k]
 		n, ok := 0, false
 		for i := 0; i < len(text); i++ {
-			if c := text[i]; c >= 0x80 || cr.in[c] {
+			if c := text[i]; c >= 0x80 && !cr.ascii || c < 0x80 && cr.in[c] {
 				if n++; n >= cr.min {
 					ok = true
 					break
@@ -872,7 +901,7 @@ func (s *Scanner) keywords(text []byte, sc *scratch) {
 		k := s.kw[ki]
 		for _, ri := range s.byKeyword[ki] {
 			r := s.rules[ri]
-			if s.wholeText {
+			if s.wholeTextOf(r) {
 				if !sc.named[ri] {
 					sc.named[ri] = true
 					sc.hit = append(sc.hit, ri)
@@ -1176,7 +1205,8 @@ func assignRule(expr string, keywords []string) bool {
 // group (lowercase); else nil. atlassian-api-token is one: "jira = value"
 // or "ATATT3" and 186 more. A place of a name keyword with no assignment
 // after it is then in no match of the first branch, and a match of
-// another holds a place of another keyword, which still counts.
+// another holds a place of another keyword (matchHolds), which still
+// counts.
 func branchAssignKeys(expr string, keywords []string) map[string]bool {
 	branches := topAlternatives(expr)
 	if len(branches) < 2 || !strings.HasPrefix(expr, namePrefix) {
@@ -1195,38 +1225,17 @@ func branchAssignKeys(expr string, keywords []string) map[string]bool {
 	if len(name) == 0 || len(others) == 0 {
 		return nil
 	}
+	// A keyword with a k or an s may be matched by the Kelvin sign or the
+	// long s, which the keyword finder would not see.
+	others = slices.DeleteFunc(others, func(k string) bool { return strings.ContainsAny(k, "ks") })
 	for _, b := range branches[1:] {
 		// The flags the expression starts with hold in every branch.
 		re, err := syntax.Parse("(?i)"+b, syntax.Perl)
-		if err != nil || !holdsKeyword(foldNeeds(re), others) {
+		if err != nil || !matchHolds(re, others) {
 			return nil
 		}
 	}
 	return name
-}
-
-// holdsKeyword reports whether one of sets (foldNeeds: each match holds a
-// literal of each set, ASCII case-folded) has every literal holding one
-// of keywords, none of them with a letter that folds beyond ASCII (k and
-// s: the Kelvin sign, the long s), which the keyword finder would not see.
-func holdsKeyword(sets [][]string, keywords []string) bool {
-	for _, set := range sets {
-		all := true
-		for _, lit := range set {
-			found := false
-			for _, k := range keywords {
-				if strings.Contains(lit, k) && !strings.ContainsAny(k, "ks") {
-					found = true
-					break
-				}
-			}
-			all = all && found
-		}
-		if all && len(set) > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // assignsAfter reports whether an assignment can follow a keyword ending at
@@ -1348,6 +1357,9 @@ const longWindow = 256
 // (see mayFind). *after caches the keyword and the decoded bytes after
 // it; d is scratch space of decWindows bytes for them.
 func (s *Scanner) placeCounts(r *Rule, raw []byte, i int, k string, after *[]byte, d []byte) bool {
+	if r.leadReady() && r.keywordless {
+		return true // any place: the whole text is read
+	}
 	n := len(k)
 	assign := r.assign || r.assignKeys[k]
 	if r.names != nil || r.anchored {
@@ -1474,7 +1486,10 @@ func (s *Scanner) Scan(text []byte, fn func(Match)) {
 		if r.compile() != nil {
 			continue
 		}
-		if s.wholeText {
+		if s.wholeTextOf(r) {
+			if !s.oneByOne && (!r.mayMatch(str) || !r.mayRun(str) || !r.mayFold(str, &sc.low)) {
+				continue
+			}
 			for _, m := range r.re.FindAllStringSubmatchIndex(str, -1) {
 				if mt, ok := s.match(r, str, m); ok {
 					if r.generic {
