@@ -664,13 +664,7 @@ func TestScanAtlassianBranches(t *testing.T) {
 	whole := wholeRef()
 	var tr jsontree.Tree
 	rng := rand.New(rand.NewPCG(7, 7))
-	draw := func(n int, alphabet string) string {
-		b := make([]byte, n)
-		for k := range b {
-			b[k] = alphabet[rng.IntN(len(alphabet))]
-		}
-		return string(b)
-	}
+	draw := func(n int, alphabet string) string { return drawFrom(rng, n, alphabet) }
 	const lc = "abcdefghijklmnopqrstuvwxyz0123456789"
 	found := 0
 	for n := range 40 {
@@ -737,13 +731,7 @@ func TestScanReviewCases(t *testing.T) {
 	whole := wholeRef()
 	var tr jsontree.Tree
 	rng := rand.New(rand.NewPCG(9, 9))
-	draw := func(n int, alphabet string) string {
-		b := make([]byte, n)
-		for k := range b {
-			b[k] = alphabet[rng.IntN(len(alphabet))]
-		}
-		return string(b)
-	}
+	draw := func(n int, alphabet string) string { return drawFrom(rng, n, alphabet) }
 	const lc, hex = "abcdefghijklmnopqrstuvwxyz0123456789", "0123456789abcdef"
 	airtable := func() string { return "pa" + "t" + draw(14, lc+"ABCDEFGHIJKLMNOPQRSTUVWXYZ") + "." + draw(64, hex) }
 	found := 0
@@ -824,4 +812,13 @@ func TestMatchHolds(t *testing.T) {
 			t.Errorf("%s: read whole, though its matches hold a keyword", id)
 		}
 	}
+}
+
+// drawFrom is n bytes drawn from alphabet.
+func drawFrom(rng *rand.Rand, n int, alphabet string) string {
+	b := make([]byte, n)
+	for k := range b {
+		b[k] = alphabet[rng.IntN(len(alphabet))]
+	}
+	return string(b)
 }

@@ -172,18 +172,21 @@ func classLang(re *syntax.Regexp) []string {
 // keywords.
 func allHold(lang, keywords []string) bool {
 	for _, s := range lang {
-		held := false
-		for _, k := range keywords {
-			if strings.Contains(s, k) {
-				held = true
-				break
-			}
-		}
-		if !held {
+		if !containsAny(s, keywords) {
 			return false
 		}
 	}
 	return len(lang) > 0
+}
+
+// containsAny reports whether s holds one of subs.
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // concatLang is every string of a followed by one of b, nil when they

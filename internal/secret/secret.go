@@ -827,14 +827,7 @@ func (r *Rule) mayFold(text string, low *[]byte) bool {
 // it does not, r's expression has no match in it.
 func (r *Rule) mayMatch(text string) bool {
 	for _, set := range r.needs {
-		ok := false
-		for _, lit := range set {
-			if strings.Contains(text, lit) {
-				ok = true
-				break
-			}
-		}
-		if !ok {
+		if !containsAny(text, set) {
 			return false
 		}
 	}
