@@ -723,7 +723,10 @@ func TestBranchAssignKeys(t *testing.T) {
 //     sourcegraph-access-token's hex branch, airtable-personnal-access-
 //     token) past a line end after it (only an anchored rule's windows end
 //     where lineBound says) or farther from it than the rule's longest
-//     match (the whole text is read: Rule.keywordless).
+//     match (the whole text is read: Rule.keywordless);
+//   - a name = value match whose name goes on past the keyword
+//     (Rule.nameExtra) or whose value has a ':' in its first 10 bytes;
+//   - an aws-access-token key whose lead (leadOf) lost a class.
 //
 // Each line is read as a plain string and as one with escapes (mayFind).
 // The values are drawn at run time.
@@ -752,6 +755,16 @@ func TestScanReviewCases(t *testing.T) {
 			"my airtable\n" + airtable() + " ok",
 			"facebook app: " + strings.Repeat("filler words ", 30) + draw(16, "0123456789") + "%" + draw(30, lc) + " end",
 			"sourcegraph " + strings.Repeat("x", 300) + " " + draw(40, hex) + " end",
+			// A name that goes on past its keyword, a value with a ':'.
+			"TELEGRAM_BOT_TOKEN=" + draw(9, "0123456789") + ":A" + draw(34, lc+"_-") + "\n",
+			"BUNDLE_GEMS__CONTRIBSYS__COM=" + draw(8, hex) + ":" + draw(8, hex) + "\n",
+			"snyk_oauth_token_for_the_ci = " + draw(8, hex) + "-" + draw(4, hex) + "-" + draw(4, hex) + "-" + draw(4, hex) + "-" + draw(12, hex) + "\n",
+			"new-york-times, key = " + draw(32, lc) + "\n",
+			"sonar.login.for.build.srv = " + draw(40, lc) + "\n",
+			"MailchimpSDK.initialize_with_api_key = " + draw(32, hex) + "-us12\n",
+			// A lead that skipped a class: "A3T" then [A-Z0-9], then 16
+			// of [A-Z2-7] (a 4th character of 0, 1, 8 or 9 was dropped).
+			"key A3" + "T" + draw(1, "0189") + draw(16, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567") + " ok",
 		}
 		for _, text := range texts {
 			for _, esc := range []string{"", "\tsee \"this\"\n"} {
@@ -761,7 +774,7 @@ func TestScanReviewCases(t *testing.T) {
 			}
 		}
 	}
-	if found < 8*11 {
+	if found < 8*18 {
 		t.Fatalf("only %d found", found)
 	}
 	t.Logf("%d found alike", found)
@@ -786,6 +799,11 @@ func TestMatchHolds(t *testing.T) {
 		{`hooks.slack.com/[a-z]{40}`, []string{"hooks.slack.com"}, false}, // '.' takes any byte
 		{`hooks\.slack\.com/[a-z]{40}`, []string{"hooks.slack.com"}, true},
 		{`\b(sgp_[a-f0-9]{40}|[a-f0-9]{40})\b`, []string{"sgp_", "sourcegraph"}, false},
+		// The review's: past 256 strings an alternation knows nothing,
+		// not only its last alternatives.
+		{`a(?:[c-r][c-r]|[s-z][s-z]|b)`, []string{"ab"}, false},
+		{`(?:[c-r][c-r]|[s-z][s-z]|ke)y`, []string{"key"}, false},
+		{`x(?:[c-r][c-r]|[s-z][s-z]|key)yz`, []string{"xkey"}, false},
 	} {
 		re, err := syntax.Parse(c.expr, syntax.Perl)
 		if err != nil {

@@ -39,6 +39,8 @@ func matchHolds(re *syntax.Regexp, keywords []string) bool {
 	return infoOf(re, keywords).holds
 }
 
+// unknown is the set {""}: nothing known of how a match starts or ends.
+// Never written: union clones, concatLang makes a new slice.
 var unknown = []string{""}
 
 func infoOf(re *syntax.Regexp, kws []string) langInfo {
@@ -91,27 +93,20 @@ func infoOf(re *syntax.Regexp, kws []string) langInfo {
 		}
 		return acc
 	case syntax.OpAlternate:
-		out := langInfo{exact: []string{}, holds: true}
+		// nil once too many (or unknown): never read as "none yet".
+		exact, prefix, suffix := []string{}, []string{}, []string{}
+		out := langInfo{holds: true}
 		for _, sub := range re.Sub {
 			in := infoOf(sub, kws)
-			if out.exact != nil && in.exact != nil {
-				out.exact = union(out.exact, in.exact)
-			} else {
-				out.exact = nil
-			}
-			out.prefix = union(out.prefix, in.prefix)
-			out.suffix = union(out.suffix, in.suffix)
+			exact = unionKnown(exact, in.exact)
+			prefix = unionKnown(prefix, in.prefix)
+			suffix = unionKnown(suffix, in.suffix)
 			out.holds = out.holds && in.holds
 		}
-		if out.exact != nil {
-			return exactly(out.exact)
+		if exact != nil {
+			return exactly(exact)
 		}
-		if out.prefix == nil {
-			out.prefix = unknown
-		}
-		if out.suffix == nil {
-			out.suffix = unknown
-		}
+		out.prefix, out.suffix = orUnknown(prefix), orUnknown(suffix)
 		return out
 	}
 	return exactly(nil)
@@ -202,6 +197,14 @@ func concatLang(a, b []string) []string {
 		}
 	}
 	return out
+}
+
+// unionKnown is union, nil when a is (too many already).
+func unionKnown(a, b []string) []string {
+	if a == nil {
+		return nil
+	}
+	return union(a, b)
 }
 
 // union is a's strings and b's not in a, nil when more than maxLang (or

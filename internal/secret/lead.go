@@ -24,6 +24,10 @@ type leadAlt struct {
 	min   int
 }
 
+// anyByte is the class of every byte: an alternative closed with it and
+// min 0 says nothing past its literal.
+var anyByte = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+
 // maxLeadAlts bounds a lead's alternatives.
 const maxLeadAlts = 16
 
@@ -87,6 +91,15 @@ func leadOf(re *syntax.Regexp) lead {
 			}
 			next := leadOf(sub)
 			if next == nil || len(out)*len(next) > maxLeadAlts {
+				// What follows the open alternatives is not known: close
+				// them (any bytes), or an outer sequence would read its
+				// next part as coming right after them (aws-access-token's
+				// "A3T" then [A-Z0-9] lost the class and took the run after).
+				for k := range out {
+					if out[k].class == nil {
+						out[k].class, out[k].wide, out[k].min = &anyByte, true, 0
+					}
+				}
 				break
 			}
 			var ext lead

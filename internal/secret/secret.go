@@ -54,8 +54,13 @@ type Rule struct {
 	// one of them counts only when an assignment follows, as in an
 	// assign rule.
 	assignKeys map[string]bool
-	span       int // the longest match in bytes, -1 when unbounded
-	lines      int // the most '\n' bytes a match holds, -1 when unbounded
+	// nameExtra is, for a keyword of a name = value rule whose name group
+	// goes on past it ("snyk" in snyk[_.-]?(?:api|oauth)?..token), how
+	// many bytes it may go on: the assignment is looked for from each of
+	// those ends. -1: unknown, every place counts. Absent: 0.
+	nameExtra map[string]int
+	span      int // the longest match in bytes, -1 when unbounded
+	lines     int // the most '\n' bytes a match holds, -1 when unbounded
 	// atName, for a "name = value" rule, is its expression without the
 	// lazy name prefix, anchored: it runs from each keyword that an
 	// assignment follows (assignsAfter), and the match is extended back
@@ -294,6 +299,9 @@ func parse(data []byte) (*Scanner, error) {
 		}
 		if !r.assign {
 			r.assignKeys = branchAssignKeys(rj.Regex, rj.Keywords)
+		}
+		if r.assign || r.assignKeys != nil {
+			r.nameExtra = nameExtra(rj.Regex, rj.Keywords)
 		}
 		r.anchored, r.wordStart = anchoredOn(rj.Regex, rj.Keywords)
 		ri := len(s.rules)
@@ -916,7 +924,7 @@ func (s *Scanner) keywords(text []byte, sc *scratch) {
 				if s.oneByOne {
 					need = 0
 				}
-				if !assignsAfterNeed(text, i+len(k), need, true) {
+				if !r.assignsAfterKeyword(text, i+len(k), k, need, true) {
 					continue
 				}
 			}
@@ -970,11 +978,14 @@ func valueAfter(text []byte, i, need int, end bool) bool {
 	return false
 }
 
+// valueByte reports whether c may be in the first 10 bytes of a value:
+// [\w.=+/-], and ':' (telegram-bot-api-token's value is up to 16 digits,
+// a ':' and 35 more; sidekiq-secret's 8 hex digits, ':', 8 more).
 func valueByte(c byte) bool {
-	return isWord(c) || c == '.' || c == '=' || c == '+' || c == '/' || c == '-'
+	return isWord(c) || c == '.' || c == '=' || c == '+' || c == '/' || c == '-' || c == ':'
 }
 
-// distinctRun reports whether the run of value bytes ([\\w.=+/-]) from
+// distinctRun reports whether the run of value bytes (valueByte) from
 // text[v] holds need distinct bytes, or a byte beyond ASCII (counted as
 // enough), or reaches the end of text where end is false. A secret of
 // fewer distinct code points than 2^entropy has no more entropy than the
@@ -1231,6 +1242,66 @@ func branchAssignKeys(expr string, keywords []string) map[string]bool {
 	return name
 }
 
+// maxNameExtra is the most bytes a name may go on past its keyword for the
+// check to run (placeCounts reads afterWindow bytes after a keyword).
+const maxNameExtra = 20
+
+// nameExtra returns, for a name = value expression, how many bytes its
+// name group may go on past each keyword (Rule.nameExtra), only those
+// above 0: from the group's strings where they are few, else from its
+// longest match (-1 when unbounded or above maxNameExtra).
+func nameExtra(expr string, keywords []string) map[string]int {
+	i := strings.Index(expr, assignShape)
+	j := strings.LastIndex(expr[:max(i, 0)], "{0,50}?(?:")
+	if i < 0 || j < 0 {
+		return nil
+	}
+	re, err := syntax.Parse("(?i)"+expr[j+len("{0,50}?"):i], syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	out := map[string]int{}
+	lang, longest := infoOf(re, nil).exact, maxLen(re)
+	for _, k := range keywords {
+		k = strings.ToLower(k)
+		e := 0
+		if lang != nil {
+			for _, s := range lang {
+				if x := strings.Index(s, k); x >= 0 {
+					e = max(e, len(s)-x-len(k))
+				}
+			}
+		} else if e = longest - len(k); longest < 0 {
+			e = -1
+		}
+		if e > maxNameExtra {
+			e = -1
+		}
+		if e != 0 {
+			out[k] = e
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// assignsAfterKeyword is assignsAfterNeed for r's keyword k ending at i,
+// from each place r's name may end (Rule.nameExtra).
+func (r *Rule) assignsAfterKeyword(text []byte, i int, k string, need int, end bool) bool {
+	extra := r.nameExtra[k]
+	if extra < 0 {
+		return true
+	}
+	for e := 0; e <= extra && i+e <= len(text); e++ {
+		if assignsAfterNeed(text, i+e, need, end) {
+			return true
+		}
+	}
+	return false
+}
+
 // assignsAfter reports whether an assignment can follow a keyword ending at
 // i as assignShape reads it: at most 20 of [ \t\w.-], at most 3 of
 // [\s'"], then one of = > : | ? ,. Where none can, no match of a rule of
@@ -1335,8 +1406,8 @@ func oddBackslashes(raw []byte, i int) bool {
 }
 
 // afterWindow is how many decoded bytes after a keyword placeCounts reads:
-// assignsAfter reads at most 42.
-const afterWindow = 48
+// assignsAfter reads at most 42, from up to maxNameExtra bytes on.
+const afterWindow = 64
 
 // genericValue is the generic rule's value group, whose bytes distinctRun
 // counts: a rule file with another one gets no distinct check.
@@ -1384,13 +1455,13 @@ func (s *Scanner) placeCounts(r *Rule, raw []byte, i int, k string, after *[]byt
 	if *after == nil {
 		*after = decodedAt(raw, i, n, afterWindow, d[:0:decLong])
 	}
-	if assign && !assignsAfter(*after, n) {
+	if assign && !r.assignsAfterKeyword(*after, n, k, 0, true) {
 		return false
 	}
 	if r.distinct > 0 {
 		// The value's distinct bytes: read further than the window.
 		long := decodedAt(raw, i, n, longWindow, d[decLong:decLong:decWindows])
-		if !assignsAfterNeed(long, n, r.distinct, len(long) < n+longWindow) {
+		if !r.assignsAfterKeyword(long, n, k, r.distinct, len(long) < n+longWindow) {
 			return false
 		}
 	}
