@@ -3,6 +3,7 @@
 package hugeheap
 
 import (
+	"runtime"
 	"runtime/debug"
 	"syscall"
 	"unsafe"
@@ -13,8 +14,8 @@ import (
 // kernel area, which does not inherit the advice.
 const arena = 64 << 20
 
-// madvHugepage is MADV_HUGEPAGE (asm-generic/mman-common.h).
-const madvHugepage = 14
+// MADV_HUGEPAGE and MADV_NOHUGEPAGE (asm-generic/mman-common.h).
+const madvHugepage, madvNoHugepage = 14, 15
 
 // Advise makes the heap map at least Size bytes past what it holds now,
 // marks the arenas those bytes lie in with MADV_HUGEPAGE, and gives the
@@ -24,6 +25,13 @@ const madvHugepage = 14
 // pages are "madvise" (where they are "always" the heap has them
 // anyway; where "never", the advice does nothing). It reports whether
 // the advice was taken. Errors are ignored: the advice is only a hint.
+//
+// The advice is taken back after the next collection (the heap has grown
+// to its soft limit once and reuses its pages from then on): left in
+// place, khugepaged would in time fill whole 2 MiB areas around the pages
+// the runtime gives back (it collapses an area holding a single page),
+// and a long run's RSS would grow to the advised arenas, up to 128 MiB.
+// The huge pages already there stay.
 func Advise() bool {
 	if disabled() {
 		return false
@@ -37,5 +45,16 @@ func Advise() bool {
 	// advice given to what is.
 	_, _, errno := syscall.Syscall(syscall.SYS_MADVISE, lo, hi-lo, madvHugepage)
 	debug.FreeOSMemory()
-	return errno == 0 || errno == syscall.ENOMEM
+	if errno != 0 && errno != syscall.ENOMEM {
+		return false
+	}
+	// A sentinel, garbage as soon as made: its cleanup runs after the
+	// next collection.
+	s := new(sentinel)
+	runtime.AddCleanup(s, func(r [2]uintptr) {
+		_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, r[0], r[1]-r[0], madvNoHugepage)
+	}, [2]uintptr{lo, hi})
+	return true
 }
+
+type sentinel struct{ _ *int }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -66,13 +67,30 @@ func TestAdvise(t *testing.T) {
 		t.Skip(err)
 	}
 	flags, ok := areaFlags(string(smaps), addr)
-	runtime.KeepAlive(obj)
 	if !ok {
 		t.Fatalf("no area of /proc/self/smaps holds %#x", addr)
 	}
 	if !slices.Contains(strings.Fields(flags), "hg") {
 		t.Errorf("the area of a new heap object has VmFlags %q, without hg (MADV_HUGEPAGE)", flags)
 	}
+	// After a collection the advice is taken back (nh: MADV_NOHUGEPAGE),
+	// by a cleanup that runs on its own goroutine.
+	for try := 0; ; try++ {
+		runtime.GC()
+		smaps, err := os.ReadFile("/proc/self/smaps")
+		if err != nil {
+			t.Fatal(err)
+		}
+		flags, _ := areaFlags(string(smaps), addr)
+		if f := strings.Fields(flags); slices.Contains(f, "nh") && !slices.Contains(f, "hg") {
+			break
+		}
+		if try == 100 {
+			t.Fatalf("after collections the area still has VmFlags %q: the advice stays", flags)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	runtime.KeepAlive(obj)
 }
 
 // areaFlags returns the VmFlags of the area of smaps that holds addr.
