@@ -726,7 +726,9 @@ func TestBranchAssignKeys(t *testing.T) {
 //     match (the whole text is read: Rule.keywordless);
 //   - a name = value match whose name goes on past the keyword
 //     (Rule.nameExtra) or whose value has a ':' in its first 10 bytes;
-//   - an aws-access-token key whose lead (leadOf) lost a class.
+//   - an aws-access-token key whose lead (leadOf) lost a class;
+//   - a generic name with the Kelvin sign or the long s before its
+//     keyword (scanAtNames walks back over them).
 //
 // Each line is read as a plain string and as one with escapes (mayFind).
 // The values are drawn at run time.
@@ -762,6 +764,11 @@ func TestScanReviewCases(t *testing.T) {
 			"new-york-times, key = " + draw(32, lc) + "\n",
 			"sonar.login.for.build.srv = " + draw(40, lc) + "\n",
 			"MailchimpSDK.initialize_with_api_key = " + draw(32, hex) + "-us12\n",
+			// A long s or Kelvin sign in a generic name before its
+			// keyword: the match starts before it, where the allowlist
+			// reads its stopword (ſchema).
+			"set \u017fchema_key = " + draw(24, lc) + " done",
+			"set \u212aeyvaultToStoreSecrets = " + draw(24, lc) + " done",
 			// A lead that skipped a class: "A3T" then [A-Z0-9], then 16
 			// of [A-Z2-7] (a 4th character of 0, 1, 8 or 9 was dropped).
 			"key A3" + "T" + draw(1, "0189") + draw(16, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567") + " ok",

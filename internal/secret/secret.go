@@ -1057,13 +1057,17 @@ func (s *Scanner) scanAtNames(r *Rule, str string, pos []int32) []Match {
 				m[k] += p
 			}
 		}
+		// The name prefix, [\w.-]{0,50}? case-folded: up to 50
+		// characters, the Kelvin sign and the long s among them.
 		start := p
-		for start > 0 && p-start < 50 {
-			c := str[start-1]
-			if !isWord(c) && c != '.' && c != '-' {
+		for n := 0; start > 0 && n < 50; n++ {
+			if c := str[start-1]; isWord(c) || c == '.' || c == '-' {
+				start--
+			} else if w := foldEndsAt(str, start); w > 0 {
+				start -= w
+			} else {
 				break
 			}
-			start--
 		}
 		m[0] = start
 		if mt, ok := s.match(r, str, m); ok {
@@ -1334,6 +1338,18 @@ func assignsAfterNeed(text []byte, i, need int, end bool) bool {
 		}
 	}
 	return false
+}
+
+// foldEndsAt is the length of the Kelvin sign or the long s that ends
+// at str[i] (see foldsToASCII), else 0.
+func foldEndsAt(str string, i int) int {
+	switch {
+	case i >= 3 && str[i-3:i] == "\u212a":
+		return 3
+	case i >= 2 && str[i-2:i] == "\u017f":
+		return 2
+	}
+	return 0
 }
 
 // foldsToASCII reports whether b starts with one of the two characters
