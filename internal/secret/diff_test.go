@@ -385,6 +385,17 @@ func TestLead(t *testing.T) {
 			t.Errorf("%s: lead.may(%q, end %v) = %v", c.rule, c.text, c.end, got)
 		}
 	}
+	// A sequence whose alternatives leadOf cannot all read on (one has a
+	// run, one is a plain literal) closes the open ones: the part after
+	// the capture is not read as coming right after "pr" (the review's
+	// shape; no rule has it).
+	re, err := syntax.Parse(`\b(p(?:q[0-9]+|r)s)t`, syntax.Perl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := leadOf(re); l != nil && !l.may([]byte("prst"), 0, true) {
+		t.Errorf("the lead of %s turns away prst", re)
+	}
 }
 
 // The generic rule's value is the one distinctRun was written for.
@@ -728,7 +739,8 @@ func TestBranchAssignKeys(t *testing.T) {
 //     (Rule.nameExtra) or whose value has a ':' in its first 10 bytes;
 //   - an aws-access-token key whose lead (leadOf) lost a class;
 //   - a generic name with the Kelvin sign or the long s before its
-//     keyword (scanAtNames walks back over them).
+//     keyword (scanAtNames walks back over them), and a name whose walk
+//     back would cross into the match before (it stops at its end).
 //
 // Each line is read as a plain string and as one with escapes (mayFind).
 // The values are drawn at run time.
@@ -769,6 +781,10 @@ func TestScanReviewCases(t *testing.T) {
 			// reads its stopword (ſchema).
 			"set \u017fchema_key = " + draw(24, lc) + " done",
 			"set \u212aeyvaultToStoreSecrets = " + draw(24, lc) + " done",
+			// A generic match ending with a literal \n, then a name
+			// whose walk back would cross into it ("n" is a word byte):
+			// the next match starts where the one before ended.
+			"api_token=" + draw(20, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") + "\\n" + "atural_key = " + draw(20, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") + " end",
 			// A lead that skipped a class: "A3T" then [A-Z0-9], then 16
 			// of [A-Z2-7] (a 4th character of 0, 1, 8 or 9 was dropped).
 			"key A3" + "T" + draw(1, "0189") + draw(16, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567") + " ok",

@@ -116,9 +116,16 @@ func leadOf(re *syntax.Regexp) lead {
 			}
 			out = ext
 			// A literal may be followed by more literals: go on only when
-			// each alternative is still a plain literal.
+			// each alternative is still a plain literal. Else close the
+			// open ones, as above: an outer sequence would read its next
+			// part as coming right after them.
 			for _, a := range out {
 				if a.class != nil {
+					for k := range out {
+						if out[k].class == nil {
+							out[k].class, out[k].wide, out[k].min = &anyByte, true, 0
+						}
+					}
 					return out
 				}
 			}

@@ -1060,7 +1060,7 @@ func (s *Scanner) scanAtNames(r *Rule, str string, pos []int32) []Match {
 		// The name prefix, [\w.-]{0,50}? case-folded: up to 50
 		// characters, the Kelvin sign and the long s among them.
 		start := p
-		for n := 0; start > 0 && n < 50; n++ {
+		for n := 0; start > end && n < 50; n++ { // not into the match before
 			if c := str[start-1]; isWord(c) || c == '.' || c == '-' {
 				start--
 			} else if w := foldEndsAt(str, start); w > 0 {
@@ -1072,7 +1072,7 @@ func (s *Scanner) scanAtNames(r *Rule, str string, pos []int32) []Match {
 		m[0] = start
 		if mt, ok := s.match(r, str, m); ok {
 			found = append(found, mt)
-			end = mt.End
+			end = m[1] // the match's end, past its terminator (a "\\n" may end it)
 		}
 	}
 	return found
