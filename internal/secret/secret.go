@@ -1185,15 +1185,11 @@ func namePlaces(text []byte, names []string, pos []int32) []int32 {
 // that holds every keyword (lob-api-key's keywords are in its value: not
 // one of these).
 func assignRule(expr string, keywords []string) bool {
-	i := strings.Index(expr, assignShape)
-	if i < 0 {
+	group, ok := nameGroup(expr)
+	if !ok {
 		return false
 	}
-	j := strings.LastIndex(expr[:i], "{0,50}?(?:")
-	if j < 0 {
-		return false
-	}
-	name := strings.ToLower(expr[j:i])
+	name := strings.ToLower(group)
 	for _, k := range keywords {
 		k = strings.ToLower(k)
 		if len(k) > 5 {
@@ -1204,6 +1200,20 @@ func assignRule(expr string, keywords []string) bool {
 		}
 	}
 	return true
+}
+
+// nameGroup is the name group of a "name = value" expression: the group
+// ("(?:...)") after its lazy name prefix and right before assignShape.
+func nameGroup(expr string) (string, bool) {
+	i := strings.Index(expr, assignShape)
+	if i < 0 {
+		return "", false
+	}
+	j := strings.LastIndex(expr[:i], "{0,50}?(?:")
+	if j < 0 {
+		return "", false
+	}
+	return expr[j+len("{0,50}?") : i], true
 }
 
 // branchAssignKeys returns, for an expression that is a top-level
@@ -1255,12 +1265,11 @@ const maxNameExtra = 20
 // above 0: from the group's strings where they are few, else from its
 // longest match (-1 when unbounded or above maxNameExtra).
 func nameExtra(expr string, keywords []string) map[string]int {
-	i := strings.Index(expr, assignShape)
-	j := strings.LastIndex(expr[:max(i, 0)], "{0,50}?(?:")
-	if i < 0 || j < 0 {
+	group, ok := nameGroup(expr)
+	if !ok {
 		return nil
 	}
-	re, err := syntax.Parse("(?i)"+expr[j+len("{0,50}?"):i], syntax.Perl)
+	re, err := syntax.Parse("(?i)"+group, syntax.Perl)
 	if err != nil {
 		return nil
 	}
