@@ -57,7 +57,8 @@ type Rule struct {
 	// nameExtra is, for a keyword of a name = value rule whose name group
 	// goes on past it ("snyk" in snyk[_.-]?(?:api|oauth)?..token), how
 	// many bytes it may go on: the assignment is looked for from each of
-	// those ends. -1: unknown, every place counts. Absent: 0.
+	// those ends. -1: unknown, every place counts. Absent: 0. Set with
+	// lead (leadReady).
 	nameExtra map[string]int
 	span      int // the longest match in bytes, -1 when unbounded
 	lines     int // the most '\n' bytes a match holds, -1 when unbounded
@@ -300,9 +301,6 @@ func parse(data []byte) (*Scanner, error) {
 		if !r.assign {
 			r.assignKeys = branchAssignKeys(rj.Regex, rj.Keywords)
 		}
-		if r.assign || r.assignKeys != nil {
-			r.nameExtra = nameExtra(rj.Regex, rj.Keywords)
-		}
 		r.anchored, r.wordStart = anchoredOn(rj.Regex, rj.Keywords)
 		ri := len(s.rules)
 		s.rules = append(s.rules, r)
@@ -517,13 +515,18 @@ func (r *Rule) compile() error {
 	return r.err
 }
 
-// leadReady sets r.lead, once, from r's parsed expression without
-// compiling it: the keyword places of rules whose keywords are common
-// ("s.", "sk", "test_") are mostly dropped by their lead, and compiling
-// a rule's expressions costs 100 µs or more. It reports false when the
-// expression does not parse (compile then fails too).
+// leadReady sets r.lead, r.keywordless and r.nameExtra, once, from r's
+// parsed expression without compiling it: the keyword places of rules
+// whose keywords are common ("s.", "sk", "test_") are mostly dropped by
+// their lead, and compiling a rule's expressions costs 100 µs or more
+// (parsing every name group when the rules are read added 0.4 ms to every
+// run). It reports false when the expression does not parse (compile
+// then fails too).
 func (r *Rule) leadReady() bool {
 	r.leadOnce.Do(func() {
+		if r.assign || r.assignKeys != nil {
+			r.nameExtra = nameExtra(r.expr, r.keywords)
+		}
 		p, err := syntax.Parse(r.expr, syntax.Perl)
 		if err != nil {
 			r.leadBad = true
@@ -919,7 +922,7 @@ func (s *Scanner) keywords(text []byte, sc *scratch) {
 				}
 				continue
 			}
-			if r.assign || r.assignKeys[k] {
+			if r.assignsOn(k) {
 				need := r.distinct
 				if s.oneByOne {
 					need = 0
@@ -1300,9 +1303,14 @@ func nameExtra(expr string, keywords []string) map[string]int {
 	return out
 }
 
+// assignsOn reports whether a place of r's keyword k counts only where an
+// assignment follows (assign, assignKeys).
+func (r *Rule) assignsOn(k string) bool { return r.assign || r.assignKeys[k] }
+
 // assignsAfterKeyword is assignsAfterNeed for r's keyword k ending at i,
 // from each place r's name may end (Rule.nameExtra).
 func (r *Rule) assignsAfterKeyword(text []byte, i int, k string, need int, end bool) bool {
+	r.leadReady() // sets nameExtra
 	extra := r.nameExtra[k]
 	if extra < 0 {
 		return true
@@ -1450,7 +1458,7 @@ func (s *Scanner) placeCounts(r *Rule, raw []byte, i int, k string, after *[]byt
 		return true // any place: the whole text is read
 	}
 	n := len(k)
-	assign := r.assign || r.assignKeys[k]
+	assign := r.assignsOn(k)
 	if r.names != nil || r.anchored {
 		if !r.leadReady() {
 			return true
