@@ -143,7 +143,7 @@ func classLang(re *syntax.Regexp) []string {
 	for i := 0; i+1 < len(re.Rune); i += 2 {
 		lo, hi := re.Rune[i], re.Rune[i+1]
 		if lo >= utf8.RuneSelf {
-			if lo == hi && (lo == 0x17f || lo == 0x212a) {
+			if lo == hi && (lo == longS || lo == kelvinSign) {
 				continue
 			}
 			return nil

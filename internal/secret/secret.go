@@ -1357,26 +1357,31 @@ func assignsAfterNeed(text []byte, i, need int, end bool) bool {
 	return false
 }
 
+// The two characters beyond ASCII that (?i) folds to ASCII letters (k,
+// s), and their UTF-8.
+const (
+	kelvinSign, longS     = '\u212a', '\u017f'
+	kelvinUTF8, longSUTF8 = string(kelvinSign), string(longS)
+)
+
 // foldEndsAt is the length of the Kelvin sign or the long s that ends
 // at str[i] (see foldsToASCII), else 0.
 func foldEndsAt(str string, i int) int {
-	switch {
-	case i >= 3 && str[i-3:i] == "\u212a":
-		return 3
-	case i >= 2 && str[i-2:i] == "\u017f":
-		return 2
+	for _, c := range [...]string{kelvinUTF8, longSUTF8} {
+		if strings.HasSuffix(str[:i], c) {
+			return len(c)
+		}
 	}
 	return 0
 }
 
-// foldsToASCII reports whether b starts with one of the two characters
-// beyond ASCII that (?i) folds to ASCII letters: the Kelvin sign (U+212A,
-// k) and the long s (U+017F, s). A case-folded \w or [a-z] takes them,
-// so the name = value rules' gaps and values may hold them; the checks
-// that read bytes then let the place count.
+// foldsToASCII reports whether b starts with the Kelvin sign (U+212A, k)
+// or the long s (U+017F, s). A case-folded \w or [a-z] takes them, so the
+// name = value rules' gaps and values may hold them; the checks that read
+// bytes then let the place count.
 func foldsToASCII(b []byte) bool {
-	return len(b) >= 3 && b[0] == 0xe2 && b[1] == 0x84 && b[2] == 0xaa ||
-		len(b) >= 2 && b[0] == 0xc5 && b[1] == 0xbf
+	return len(b) >= len(kelvinUTF8) && string(b[:len(kelvinUTF8)]) == kelvinUTF8 ||
+		len(b) >= len(longSUTF8) && string(b[:len(longSUTF8)]) == longSUTF8
 }
 
 // mayFind reports whether Scan can find a secret in the text raw decodes
