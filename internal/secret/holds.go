@@ -43,6 +43,8 @@ func matchHolds(re *syntax.Regexp, keywords []string) bool {
 // Never written: union clones, concatLang makes a new slice.
 var unknown = []string{""}
 
+// infoOf is what re's syntax shows of its matches (langInfo), holds
+// read against kws.
 func infoOf(re *syntax.Regexp, kws []string) langInfo {
 	exactly := func(lang []string) langInfo {
 		if lang == nil {
@@ -67,19 +69,17 @@ func infoOf(re *syntax.Regexp, kws []string) langInfo {
 		return exactly(classLang(re))
 	case syntax.OpCapture:
 		return infoOf(re.Sub[0], kws)
-	case syntax.OpPlus:
+	case syntax.OpPlus, syntax.OpRepeat:
 		in := infoOf(re.Sub[0], kws)
-		return langInfo{prefix: in.prefix, suffix: in.suffix, holds: in.holds}
-	case syntax.OpRepeat:
-		in := infoOf(re.Sub[0], kws)
-		if re.Min == re.Max && re.Max <= 3 && in.exact != nil {
+		if re.Op == syntax.OpRepeat && re.Min == re.Max && re.Max <= 3 && in.exact != nil {
 			lang := unknown
 			for range re.Min {
 				lang = concatLang(lang, in.exact)
 			}
 			return exactly(lang)
 		}
-		if re.Min >= 1 {
+		if re.Op == syntax.OpPlus || re.Min >= 1 {
+			// At least once: its starts, ends and keyword, not its strings.
 			return langInfo{prefix: in.prefix, suffix: in.suffix, holds: in.holds}
 		}
 	case syntax.OpQuest:
