@@ -91,15 +91,8 @@ func leadOf(re *syntax.Regexp) lead {
 			}
 			next := leadOf(sub)
 			if next == nil || len(out)*len(next) > maxLeadAlts {
-				// What follows the open alternatives is not known: close
-				// them (any bytes), or an outer sequence would read its
-				// next part as coming right after them (aws-access-token's
-				// "A3T" then [A-Z0-9] lost the class and took the run after).
-				for k := range out {
-					if out[k].class == nil {
-						out[k].class, out[k].wide, out[k].min = &anyByte, true, 0
-					}
-				}
+				// What follows the open alternatives is not known.
+				out.closeOpen()
 				break
 			}
 			var ext lead
@@ -116,16 +109,10 @@ func leadOf(re *syntax.Regexp) lead {
 			}
 			out = ext
 			// A literal may be followed by more literals: go on only when
-			// each alternative is still a plain literal. Else close the
-			// open ones, as above: an outer sequence would read its next
-			// part as coming right after them.
+			// each alternative is still a plain literal.
 			for _, a := range out {
 				if a.class != nil {
-					for k := range out {
-						if out[k].class == nil {
-							out[k].class, out[k].wide, out[k].min = &anyByte, true, 0
-						}
-					}
+					out.closeOpen()
 					return out
 				}
 			}
@@ -133,6 +120,19 @@ func leadOf(re *syntax.Regexp) lead {
 		return out
 	}
 	return nil
+}
+
+// closeOpen gives the alternatives of l still open (a plain literal,
+// which an outer sequence would extend with its next part) the class of
+// any bytes: leadOf stops reading after them, so what follows them is
+// not known (aws-access-token's "A3T" then [A-Z0-9] lost the class and
+// took the run after it).
+func (l lead) closeOpen() {
+	for k := range l {
+		if l[k].class == nil {
+			l[k].class, l[k].wide, l[k].min = &anyByte, true, 0
+		}
+	}
 }
 
 func zeroWidth(op syntax.Op) bool {
