@@ -1459,7 +1459,7 @@ const longWindow = 256
 // (see mayFind). *after caches the keyword and the decoded bytes after
 // it; d is scratch space of decWindows bytes for them.
 func (s *Scanner) placeCounts(r *Rule, raw []byte, i int, k string, after *[]byte, d []byte) bool {
-	if r.leadReady() && r.keywordless {
+	if s.wholeTextOf(r) {
 		return true // any place: the whole text is read
 	}
 	n := len(k)
