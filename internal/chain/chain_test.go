@@ -31,9 +31,9 @@ func rec(line int, spec string) *entry.Record {
 		case "m":
 			r.SetIDs(v, r.SourceToolAssistantUUID())
 		case "tu":
-			r.AddTool(entry.Tool{ID: v, Name: "Bash"})
+			r.AddTool(entry.ToolUse(v, "Bash", 0, false))
 		case "tr":
-			r.AddTool(entry.Tool{ID: v, Result: true})
+			r.AddTool(entry.ToolResult(v, 0))
 		case "t":
 			r.SetTimestamp("2025-10-01T10:00:" + v + ".000Z")
 		case "sc":

@@ -15,7 +15,7 @@ func rec(line int, uuid string, tools ...string) *entry.Record {
 	r := entry.Ref(line, int64(line*100))
 	r.SetUUID(uuid)
 	for _, t := range tools {
-		r.AddTool(entry.Tool{ID: t})
+		r.AddTool(entry.ToolUse(t, "", 0, false))
 	}
 	return r
 }
@@ -198,7 +198,7 @@ func BenchmarkBuild(b *testing.B) {
 	for i := range 1000 {
 		r := rec(i+1, fmt.Sprintf("%08x-0000-4000-8000-%012x", i*7919, i))
 		if i%3 == 0 {
-			r.AddTool(entry.Tool{ID: fmt.Sprintf("toolu_01%022d", i)})
+			r.AddTool(entry.ToolUse(fmt.Sprintf("toolu_01%022d", i), "", 0, false))
 		}
 		recs = append(recs, r)
 	}

@@ -90,17 +90,13 @@ type Common struct {
 // noCommon is the Common of a Ref record; never written.
 var noCommon = &Common{}
 
-// Rare holds the fields of a Record that few entries carry. Read them
-// through the Record; Extract gives a record its own Rare only when one of
-// them is set.
+// Rare holds the fields of a Record that few entries carry (system,
+// progress and file-history entries: one line in eight of a long
+// session), and points to those fewer still carry. Read them through the
+// Record; Extract gives a record its own Rare only when one of them is
+// set.
 type Rare struct {
-	Subtype           string // system entries
-	LogicalParentUUID string // compaction boundaries
-	LeafUUID          string // summary and last-prompt entries
-
-	// A compaction boundary's compactMetadata.preservedSegment (2.1.2xx+):
-	// the messages kept from head to tail are relinked after anchor.
-	PreservedHead, PreservedAnchor, PreservedTail string
+	Subtype string // system entries
 
 	// Progress entries (2.1.11-2.1.84) carry the tool they report on.
 	ToolUseID       string
@@ -109,6 +105,20 @@ type Rare struct {
 	// File-history snapshots.
 	SnapshotMessageID string
 	Backups           []Backup
+
+	*Rarer // never nil in records from Extract or Ref: Rares without its fields share one empty Rarer
+}
+
+// Rarer holds the fields of a Record that fewer entries carry than those
+// of Rare: a Rare of 96 bytes, not 224, for every progress and snapshot
+// line. Read them through the Record.
+type Rarer struct {
+	LogicalParentUUID string // compaction boundaries
+	LeafUUID          string // summary and last-prompt entries
+
+	// A compaction boundary's compactMetadata.preservedSegment (2.1.2xx+):
+	// the messages kept from head to tail are relinked after anchor.
+	PreservedHead, PreservedAnchor, PreservedTail string
 
 	// RawTimestamp is a timestamp not written as toISOString writes them
 	// (see Record.Timestamp).
@@ -132,8 +142,12 @@ const (
 	parentSlot
 )
 
-// noRare is the Rare of every record without rare fields; never written.
-var noRare = &Rare{}
+// noRare is the Rare of every record without rare fields, and noRarer
+// the Rarer of every Rare without rarer ones; never written.
+var (
+	noRarer = &Rarer{}
+	noRare  = &Rare{Rarer: noRarer}
+)
 
 // ContentKind is what message.content holds.
 type ContentKind uint8
@@ -146,14 +160,47 @@ const (
 	ContentOther // null, a number, an object…
 )
 
-// Tool is one tool_use or tool_result block.
+// Tool is one tool_use or tool_result block: 24 bytes (a long session
+// holds hundreds of thousands), its name an index in the run's table of
+// tool names. Make one with ToolUse or ToolResult.
 type Tool struct {
-	ID     string
-	Name   string // tool_use only
-	Block  int    // index in message.content
-	Server bool   // a server_tool_use block: the API answers it inside the same message
-	Result bool   // a tool_result block
+	ID    string
+	Block int32  // index in message.content
+	meta  uint32 // name index<<2 | serverBit | resultBit
 }
+
+// The bits of Tool.meta below the name index.
+const (
+	toolServerBit = 1 << iota
+	toolResultBit
+	toolNameShift = iota
+)
+
+// ToolUse is a tool_use block (a server_tool_use one when server) with
+// this id and name, at index block of message.content.
+func ToolUse(id, name string, block int, server bool) Tool {
+	t := Tool{ID: id, Block: int32(block), meta: toolNameIndex(name) << toolNameShift}
+	if server {
+		t.meta |= toolServerBit
+	}
+	return t
+}
+
+// ToolResult is a tool_result block answering tool_use id, at index block
+// of message.content.
+func ToolResult(id string, block int) Tool {
+	return Tool{ID: id, Block: int32(block), meta: toolResultBit}
+}
+
+// Name is a tool_use block's name ("" for a tool_result).
+func (t Tool) Name() string { return toolName(t.meta >> toolNameShift) }
+
+// Server reports a server_tool_use block: the API answers it inside the
+// same message.
+func (t Tool) Server() bool { return t.meta&toolServerBit != 0 }
+
+// Result reports a tool_result block.
+func (t Tool) Result() bool { return t.meta&toolResultBit != 0 }
 
 // The bits of Record.uses and Record.n.
 const (
@@ -174,7 +221,7 @@ func (r *Record) UUID() string { return r.idString(uuidSlot, r.id) }
 // idString is the string of id slot k, whose ID is id.
 func (r *Record) idString(k int, id ID) string {
 	if r.n&rawBit(k) != 0 {
-		if r.Rare == nil || r.rawIDs == nil {
+		if r.Rare == nil || r.Rarer == nil || r.rawIDs == nil {
 			return "" // a Rare written over (a test's)
 		}
 		return r.rawIDs[k]
@@ -248,6 +295,11 @@ func (r *Record) ownRare() *Rare {
 	if r.Rare != nil {
 		rare = *r.Rare
 	}
+	rarer := *noRarer
+	if rare.Rarer != nil {
+		rarer = *rare.Rarer
+	}
+	rare.Rarer = &rarer
 	r.Rare = &rare
 	return &rare
 }
@@ -275,7 +327,7 @@ func (r *Record) SourceToolAssistantUUID() string {
 	if r.uses&sourceBit != 0 {
 		return r.msgOrSource
 	}
-	if r.Rare != nil {
+	if r.Rare != nil && r.Rarer != nil {
 		return r.SourceAlso
 	}
 	return ""
@@ -324,7 +376,7 @@ func (r *Record) setTools(ts []Tool, uses int) {
 func (r *Record) AddTool(t Tool) {
 	ts := slices.Clone(r.allTools()) // never append to a shared array
 	uses := int(r.uses & usesMask)
-	if t.Result {
+	if t.Result() {
 		r.setTools(append(ts, t), uses)
 		return
 	}
@@ -400,7 +452,8 @@ type extraction struct {
 	t                                              *jsontree.Tree
 	r                                              Record // its Common and Rare are set at the end
 	c                                              Common
-	rare                                           Rare
+	rare                                           Rare   // its Rarer is nil until the end: rarer holds those fields
+	rarer                                          Rarer  // see rare
 	msg, snapshot, backup, uuid, parent, timestamp int    // nodes, or -1
 	trackingPath                                   string // a file-history-delta's key
 	amends                                         string
@@ -538,7 +591,7 @@ func fieldOf(key []byte) field {
 
 // member reads one member of the root, node v, which key f names.
 func (x *extraction) member(f field, v int) {
-	in, t, r, c, rare := x.in, x.t, &x.r, &x.c, &x.rare
+	in, t, r, c, rare, rarer := x.in, x.t, &x.r, &x.c, &x.rare, &x.rarer
 	switch f {
 	case fType:
 		c.Type = in.field(t, v, &in.lastType)
@@ -551,7 +604,7 @@ func (x *extraction) member(f field, v int) {
 	case fParentUUID:
 		x.parent = v
 	case fLogicalParentUUID:
-		rare.LogicalParentUUID = in.recent(t, v, &in.uuids)
+		rarer.LogicalParentUUID = in.recent(t, v, &in.uuids)
 	case fSessionID:
 		c.SessionID = in.field(t, v, &in.lastSession)
 	case fAgentID:
@@ -576,14 +629,14 @@ func (x *extraction) member(f field, v int) {
 		}
 	case fCompactMetadata:
 		if ps := t.Get(v, "preservedSegment"); t.Kind(ps) == jsontree.Object {
-			rare.PreservedHead = t.StrOrEmpty(t.Get(ps, "headUuid"))
-			rare.PreservedAnchor = t.StrOrEmpty(t.Get(ps, "anchorUuid"))
-			rare.PreservedTail = t.StrOrEmpty(t.Get(ps, "tailUuid"))
+			rarer.PreservedHead = t.StrOrEmpty(t.Get(ps, "headUuid"))
+			rarer.PreservedAnchor = t.StrOrEmpty(t.Get(ps, "anchorUuid"))
+			rarer.PreservedTail = t.StrOrEmpty(t.Get(ps, "tailUuid"))
 		}
 	case fSourceToolAssistantUUID:
 		x.source = in.recent(t, v, &in.uuids)
 	case fLeafUUID:
-		rare.LeafUUID = t.StrOrEmpty(v)
+		rarer.LeafUUID = t.StrOrEmpty(v)
 	case fToolUseID:
 		rare.ToolUseID = in.recent(t, v, &in.tools)
 	case fParentToolUseID:
@@ -606,14 +659,14 @@ func (x *extraction) member(f field, v int) {
 // finish reads what the pass left for after it (message, snapshot,
 // backup) and makes the record.
 func (x *extraction) finish() *Record {
-	in, t, rare := x.in, x.t, &x.rare
+	in, t, rare, rarer := x.in, x.t, &x.rare, &x.rarer
 	if ts, _ := in.strBytes(t, x.timestamp); len(ts) > 0 {
 		var raw bool
 		if x.r.ts, raw = timestampOf(ts); raw {
-			rare.RawTimestamp = string(ts)
+			rarer.RawTimestamp = string(ts)
 		}
 	}
-	r := in.record(t, &x.r, x.uuid, x.parent, rare)
+	r := in.record(t, &x.r, x.uuid, x.parent, rarer)
 	r.Common = in.common(&x.c)
 	if r.Type == "file-history-delta" {
 		// A delta (2.1.220+) adds one backup to the snapshot of amends.
@@ -622,7 +675,7 @@ func (x *extraction) finish() *Record {
 			rare.Backups = []Backup{in.backupOf(x.trackingPath, t, x.backup)}
 		}
 		x.placeSource(r)
-		r.Rare = in.rareOf(rare)
+		r.Rare = in.rareOf(rare, rarer)
 		return r
 	}
 	if r.Type != "file-history-snapshot" {
@@ -637,7 +690,7 @@ func (x *extraction) finish() *Record {
 		}
 	}
 	x.placeSource(r)
-	r.Rare = in.rareOf(rare)
+	r.Rare = in.rareOf(rare, rarer)
 	return r
 }
 
@@ -650,7 +703,7 @@ func (x *extraction) placeSource(r *Record) {
 		r.msgOrSource = x.source
 		r.uses |= sourceBit
 	default:
-		x.rare.SourceAlso = x.source
+		x.rarer.SourceAlso = x.source
 	}
 }
 
@@ -696,10 +749,10 @@ func (x *extraction) message(r *Record) {
 			case blockThinking:
 				thinking++
 			case blockToolUse, blockServerToolUse:
-				uses = append(uses, Tool{ID: in.recent(t, id, &in.tools), Name: in.str(t, name), Block: i,
-					Server: typ == blockServerToolUse})
+				uses = append(uses, Tool{ID: in.recent(t, id, &in.tools), Block: int32(i),
+					meta: in.toolName(t, name)<<toolNameShift | boolBit(typ == blockServerToolUse, toolServerBit)})
 			case blockToolResult:
-				results = append(results, Tool{ID: in.recent(t, useID, &in.tools), Block: i, Result: true})
+				results = append(results, ToolResult(in.recent(t, useID, &in.tools), i))
 			}
 		}
 		b = t.Next(b)
@@ -875,26 +928,29 @@ func (in *interner) treeOf(v jsontree.Val) *jsontree.Tree {
 	return in.tree
 }
 
-// rareOf returns a Rare equal to rare: the shared empty one when none of
-// its fields is set, the one it gave last when equal and without backups
-// (the progress entries of one tool call repeat their tool ids, system
-// entries their subtype), else a new copy.
-func (in *interner) rareOf(rare *Rare) *Rare {
-	if rare.Subtype == "" && rare.LogicalParentUUID == "" && rare.LeafUUID == "" && rare.ToolUseID == "" &&
-		rare.ParentToolUseID == "" && rare.SnapshotMessageID == "" && rare.Backups == nil && rare.PreservedHead == "" &&
-		rare.RawTimestamp == "" && rare.SourceAlso == "" && rare.rawIDs == nil {
+// rareOf returns a Rare equal to rare with rarer's fields: the shared
+// empty one when none of them is set, the one it gave last when equal and
+// without backups (the progress entries of one tool call repeat their tool
+// ids, system entries their subtype), else a new copy, whose Rarer is the
+// shared empty one when none of rarer's fields is set.
+func (in *interner) rareOf(rare *Rare, rarer *Rarer) *Rare {
+	none := *rarer == Rarer{}
+	if none && rare.Subtype == "" && rare.ToolUseID == "" && rare.ParentToolUseID == "" &&
+		rare.SnapshotMessageID == "" && rare.Backups == nil {
 		return noRare
 	}
 	if p := in.lastRare; p != nil && rare.Backups == nil && p.Backups == nil && p.Subtype == rare.Subtype &&
-		p.LogicalParentUUID == rare.LogicalParentUUID && p.LeafUUID == rare.LeafUUID &&
-		p.PreservedHead == rare.PreservedHead && p.PreservedAnchor == rare.PreservedAnchor &&
-		p.PreservedTail == rare.PreservedTail && p.ToolUseID == rare.ToolUseID &&
-		p.ParentToolUseID == rare.ParentToolUseID && p.SnapshotMessageID == rare.SnapshotMessageID &&
-		p.RawTimestamp == rare.RawTimestamp && p.SourceAlso == rare.SourceAlso && p.rawIDs == rare.rawIDs {
+		p.ToolUseID == rare.ToolUseID && p.ParentToolUseID == rare.ParentToolUseID &&
+		p.SnapshotMessageID == rare.SnapshotMessageID && *p.Rarer == *rarer {
 		return p
 	}
 	p := new(Rare)
 	*p = *rare
+	p.Rarer = noRarer
+	if !none {
+		p.Rarer = new(Rarer)
+		*p.Rarer = *rarer
+	}
 	in.lastRare = p
 	return p
 }
@@ -902,7 +958,7 @@ func (in *interner) rareOf(rare *Rare) *Rare {
 // record returns a new record equal to r, with the IDs of the entry's
 // uuid and parentUuid (nodes uuid and parent; absent or not a string: the
 // zero ID). A string an ID cannot give back goes in rare.
-func (in *interner) record(t *jsontree.Tree, r *Record, uuid, parent int, rare *Rare) *Record {
+func (in *interner) record(t *jsontree.Tree, r *Record, uuid, parent int, rare *Rarer) *Record {
 	p := new(Record)
 	*p = *r
 	var raw rawIDs
@@ -945,7 +1001,8 @@ type interner struct {
 	uses, results                                          []Tool   // reused by Extract
 	key                                                    []byte   // an escaped key, unescaped
 	tree                                                   *jsontree.Tree
-	lastRare                                               *Rare // the last Rare rareOf made
+	lastRare                                               *Rare             // the last Rare rareOf made
+	names                                                  map[string]uint32 // tool names seen, by table index (see toolName)
 }
 
 const maxInterned = 4096
@@ -957,7 +1014,7 @@ type ring struct {
 }
 
 var interners = sync.Pool{New: func() any {
-	return &interner{m: map[string]string{}, commonMap: map[Common]*Common{}}
+	return &interner{m: map[string]string{}, commonMap: map[Common]*Common{}, names: map[string]uint32{}}
 }}
 
 // str returns the string value of node i (or ""), from the map when seen

@@ -115,7 +115,7 @@ func TestExtractMade(t *testing.T) {
 		{`{"type":"assistant","uuid":7,"timestamp":null,"parentUuid":null,"message":{"content":[1,{"type":"tool_use","id":"x","name":"Bash"},{"type":"server_tool_use","id":"y"}]}}`,
 			func(r *Record) bool {
 				return r.UUID() == "" && r.Timestamp() == "" && !r.HasParent && len(r.ToolUses()) == 2 &&
-					r.ToolUses()[0].Name == "Bash" && r.ToolUses()[0].Block == 1 && r.ToolUses()[1].Server
+					r.ToolUses()[0].Name() == "Bash" && r.ToolUses()[0].Block == 1 && r.ToolUses()[1].Server()
 			}},
 		{`{"type":"user","message":{"content":"hi"},"isMeta":true,"isSidechain":true,"turnCompanion":true,"origin":{"kind":"task-notification"}}`,
 			func(r *Record) bool {

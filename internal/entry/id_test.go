@@ -73,7 +73,7 @@ func TestParseID(t *testing.T) {
 // written form or not, one after the other, without writing a Rare they
 // share.
 func TestSetUUID(t *testing.T) {
-	shared := &Rare{Subtype: "x"}
+	shared := &Rare{Subtype: "x", Rarer: &Rarer{}}
 	r := Ref(1, 0)
 	r.Rare = shared
 	vals := []string{"", "u1", "3f2a9c1e-7b4d-4e8f-a0b1-c2d3e4f5a6b7", "p", "00000000-0000-0000-0000-000000000000"}
@@ -99,9 +99,9 @@ func TestSetUUID(t *testing.T) {
 	if r.rawIDs != nil || r.n&(rawUUIDBit|rawParentBit) != 0 {
 		t.Error("raw strings kept after both were cleared")
 	}
-	r.AddTool(Tool{ID: "t"})
+	r.AddTool(ToolUse("t", "", 0, false))
 	r.SetUUID("u2")
-	r.AddTool(Tool{ID: "r", Result: true})
+	r.AddTool(ToolResult("r", 0))
 	if r.UUID() != "u2" || len(r.ToolUses()) != 1 || len(r.ToolResults()) != 1 {
 		t.Error("tool counts and the raw uuid's bit mixed")
 	}

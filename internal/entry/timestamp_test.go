@@ -81,7 +81,7 @@ func TestCompareTimestamps(t *testing.T) {
 // SetTimestamp changes its own copy.
 func TestSetTimestampCopiesRare(t *testing.T) {
 	a, b := Ref(1, 0), Ref(2, 0)
-	shared := &Rare{Subtype: "x"}
+	shared := &Rare{Subtype: "x", Rarer: &Rarer{}}
 	a.Rare, b.Rare = shared, shared
 	a.SetTimestamp("yesterday")
 	if b.Timestamp() != "" || shared.RawTimestamp != "" || a.Subtype != "x" || a.Timestamp() != "yesterday" {
@@ -94,13 +94,20 @@ func TestSetTimestampCopiesRare(t *testing.T) {
 }
 
 // TestRecordSize: a record, uuid and parentUuid included, fills the
-// 112-byte size class (what a long transcript's memory is mostly made of).
+// 112-byte size class, a tool block takes 24 bytes and a Rare 96 (what a
+// long transcript's memory is mostly made of).
 func TestRecordSize(t *testing.T) {
 	if unsafe.Sizeof(uintptr(0)) != 8 {
 		t.Skip("sizes are for 64-bit platforms")
 	}
 	if got := unsafe.Sizeof(Record{}); got != 112 {
 		t.Errorf("Record is %d bytes, want 112", got)
+	}
+	if got := unsafe.Sizeof(Tool{}); got != 24 {
+		t.Errorf("Tool is %d bytes, want 24", got)
+	}
+	if got := unsafe.Sizeof(Rare{}); got != 96 {
+		t.Errorf("Rare is %d bytes, want 96", got)
 	}
 }
 
@@ -109,9 +116,9 @@ func TestRecordSize(t *testing.T) {
 func TestSetIDs(t *testing.T) {
 	for _, c := range [][2]string{{"", ""}, {"m", ""}, {"", "s"}, {"m", "s"}} {
 		r := Ref(1, 0)
-		r.AddTool(Tool{ID: "a"})
+		r.AddTool(ToolUse("a", "", 0, false))
 		r.SetIDs(c[0], c[1])
-		r.AddTool(Tool{ID: "b", Result: true})
+		r.AddTool(ToolResult("b", 0))
 		if r.MessageID() != c[0] || r.SourceToolAssistantUUID() != c[1] || len(r.ToolUses()) != 1 || len(r.ToolResults()) != 1 {
 			t.Errorf("SetIDs(%q, %q): %q %q, %d uses %d results", c[0], c[1], r.MessageID(), r.SourceToolAssistantUUID(),
 				len(r.ToolUses()), len(r.ToolResults()))

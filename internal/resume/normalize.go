@@ -71,16 +71,16 @@ func blocksOf(src Source, i int) ([]Block, bool) {
 			out[k] = Block{"type": typ}
 		}
 		for _, t := range r.ToolUses() {
-			if t.Block < len(out) {
+			if int(t.Block) < len(out) {
 				typ := "tool_use"
-				if t.Server {
+				if t.Server() {
 					typ = "server_tool_use"
 				}
-				out[t.Block] = Block{"type": typ, "id": t.ID, "name": t.Name}
+				out[t.Block] = Block{"type": typ, "id": t.ID, "name": t.Name()}
 			}
 		}
 		for _, t := range r.ToolResults() {
-			if t.Block < len(out) {
+			if int(t.Block) < len(out) {
 				out[t.Block] = Block{"type": "tool_result", "tool_use_id": t.ID}
 			}
 		}

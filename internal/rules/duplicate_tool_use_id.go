@@ -59,11 +59,11 @@ var DuplicateToolUseID = register(&Rule{
 				}
 				where := lineRef(prev.rec)
 				if prev.rec == rec {
-					where = "block " + itoa(prev.tool.Block) + " of the same entry"
+					where = "block " + itoa(int(prev.tool.Block)) + " of the same entry"
 				}
-				related := []finding.Location{relatedAt(f, prev.rec, blockPtr(prev.tool.Block, "id"), "first tool_use with this id")}
+				related := []finding.Location{relatedAt(f, prev.rec, blockPtr(int(prev.tool.Block), "id"), "first tool_use with this id")}
 				if sameCall(f, prev.rec, prev.tool, rec, t) {
-					f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
+					f.ReportRecord(r, rec, blockPtr(int(t.Block), "id"), finding.Finding{
 						Severity: finding.Note,
 						Message: entryLabel(rec) + ": " + toolLabel(t) + " is a copy of the " + toolNameOnly(prev.tool) +
 							" call on " + where + " (the same message.id, or none, and input: a branch Claude Code wrote again); " +
@@ -90,10 +90,10 @@ var DuplicateToolUseID = register(&Rule{
 							": a gateway that split one streamed call into several blocks, and none ran), so only " +
 							"failed attempts are left out and nothing needs doing"
 					}
-					f.ReportRecord(r, rec, blockPtr(t.Block, "id"), fd)
+					f.ReportRecord(r, rec, blockPtr(int(t.Block), "id"), fd)
 					continue
 				}
-				f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
+				f.ReportRecord(r, rec, blockPtr(int(t.Block), "id"), finding.Finding{
 					Message: entryLabel(rec) + ": " + toolLabel(t) + " reuses the id of the " +
 						toolNameOnly(prev.tool) + " call on " + where +
 						"; on resume the reader sends this later call as the text \"[Tool use interrupted]\" and its " +
@@ -112,14 +112,14 @@ var DuplicateToolUseID = register(&Rule{
 func sameCall(f *model.File, ra *entry.Record, a entry.Tool, rb *entry.Record, b entry.Tool) bool {
 	// Entries written through some gateways carry no message.id: a copy
 	// of one is the same call by name and input alone.
-	if ra == rb || ra.MessageID() != rb.MessageID() || a.Name != b.Name {
+	if ra == rb || ra.MessageID() != rb.MessageID() || a.Name() != b.Name() {
 		return false
 	}
-	ia, ok := blockInput(f.LineBytes(ra), a.Block)
+	ia, ok := blockInput(f.LineBytes(ra), int(a.Block))
 	if !ok {
 		return false
 	}
-	ib, ok := blockInput(f.LineBytes(rb), b.Block)
+	ib, ok := blockInput(f.LineBytes(rb), int(b.Block))
 	return ok && reflect.DeepEqual(ia, ib)
 }
 
@@ -149,7 +149,7 @@ func resultsFailed(f *model.File, id string) (n, failed int) {
 				continue
 			}
 			n++
-			if resultIsError(f.LineBytes(rec), t.Block) {
+			if resultIsError(f.LineBytes(rec), int(t.Block)) {
 				failed++
 			}
 		}
@@ -174,8 +174,8 @@ func resultIsError(line []byte, i int) bool {
 
 // toolNameOnly is the tool's name, or "tool_use" when it has none.
 func toolNameOnly(t entry.Tool) string {
-	if t.Name == "" {
+	if t.Name() == "" {
 		return "tool_use"
 	}
-	return t.Name
+	return t.Name()
 }

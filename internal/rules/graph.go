@@ -112,10 +112,10 @@ func entryLabel(rec *entry.Record) string {
 
 // toolName names a tool block for a message: "Bash tool_use toolu_01…".
 func toolLabel(t entry.Tool) string {
-	if t.Name == "" {
+	if t.Name() == "" {
 		return "tool_use " + t.ID
 	}
-	return t.Name + " tool_use " + t.ID
+	return t.Name() + " tool_use " + t.ID
 }
 
 // lineRef names a line of the same file: "line 12".

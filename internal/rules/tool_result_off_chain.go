@@ -109,7 +109,7 @@ var ToolResultOffChain = register(&Rule{
 			for _, i := range conv.Order {
 				call := f.Records[i]
 				for _, t := range call.ToolUses() {
-					if t.Server || t.ID == "" || onConv(results[t.ID]) || len(results[t.ID]) == 0 {
+					if t.Server() || t.ID == "" || onConv(results[t.ID]) || len(results[t.ID]) == 0 {
 						continue
 					}
 					k := key{res: f.Records[results[t.ID][0]], id: t.ID, call: call, tool: t, off: true}
@@ -147,12 +147,12 @@ var ToolResultOffChain = register(&Rule{
 					"rebuilds, but its call (" + entryLabel(k.call) + ", " + lineRef(k.call) + ") is; " + how +
 					". Re-parent this entry to " + k.call.UUID()
 				f.ReportRecord(r, k.res, "/parentUuid", finding.Finding{Severity: sev, Message: msg,
-					Related: []finding.Location{relatedAt(f, k.call, blockPtr(k.tool.Block, "id"), "the call, on the conversation")}})
+					Related: []finding.Location{relatedAt(f, k.call, blockPtr(int(k.tool.Block), "id"), "the call, on the conversation")}})
 				continue
 			}
 			msg := entryLabel(k.res) + ": this tool_result for " + k.id + " is on the conversation a resume rebuilds but its call (" +
 				entryLabel(k.call) + ", " + lineRef(k.call) + ") is not; " + how + " (no request fails). Re-parent this entry to " + k.call.UUID()
-			f.ReportRecord(r, k.res, blockPtr(k.tool.Block, "tool_use_id"), finding.Finding{Severity: sev, Message: msg,
+			f.ReportRecord(r, k.res, blockPtr(int(k.tool.Block), "tool_use_id"), finding.Finding{Severity: sev, Message: msg,
 				Related: []finding.Location{relatedAt(f, k.call, toolPtr(k.call, k.id), "the call, off the conversation")}})
 		}
 	},
@@ -226,7 +226,7 @@ func splitPair(f *model.File, w *resume.Result, idsOf func() *toolIDs) bool {
 	for _, i := range conv.Order {
 		call := f.Records[i]
 		for _, t := range call.ToolUses() {
-			if t.Server || t.ID == "" || near(i, t.ID, true) {
+			if t.Server() || t.ID == "" || near(i, t.ID, true) {
 				continue
 			}
 			if rs := idsOf().results[t.ID]; len(rs) > 0 && !onConv(rs) {

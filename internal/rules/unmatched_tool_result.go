@@ -78,7 +78,7 @@ var UnmatchedToolResult = register(&Rule{
 							"transcript or the project; it is not on the conversation a resume of Claude Code " +
 							judged.String() + " rebuilds (another branch, such as the plan-mode hand-off a new " +
 							"session starts with), so its missing call changes nothing there"
-						f.ReportRecord(r, rec, blockPtr(t.Block, "tool_use_id"), fd)
+						f.ReportRecord(r, rec, blockPtr(int(t.Block), "tool_use_id"), fd)
 						continue
 					}
 				}
@@ -89,7 +89,7 @@ var UnmatchedToolResult = register(&Rule{
 					fd.Severity = finding.Warning
 					fd.Message += " (the file starts mid-conversation with this result: an excerpt or a partial copy?)"
 				}
-				f.ReportRecord(r, rec, blockPtr(t.Block, "tool_use_id"), fd)
+				f.ReportRecord(r, rec, blockPtr(int(t.Block), "tool_use_id"), fd)
 			}
 		}
 	},
@@ -99,7 +99,7 @@ var UnmatchedToolResult = register(&Rule{
 func toolPtr(rec *entry.Record, id string) string {
 	for _, t := range rec.ToolUses() {
 		if t.ID == id {
-			return blockPtr(t.Block, "id")
+			return blockPtr(int(t.Block), "id")
 		}
 	}
 	return "/message/content"

@@ -103,7 +103,7 @@ var UnmatchedToolUse = register(&Rule{
 		callMsg := &messageIndex{}
 		for i, rec := range recs {
 			for _, t := range rec.ToolUses() {
-				if t.Server || t.ID == "" {
+				if t.Server() || t.ID == "" {
 					continue
 				}
 				if answered[t.ID] {
@@ -125,7 +125,7 @@ var UnmatchedToolUse = register(&Rule{
 				judged := readers[len(readers)-1]
 				if w := walkOf(f, judged); w.Failed == "" && w.Conv != nil && !w.Conv.On(i) && !loose {
 					// Not on the conversation today's reader rebuilds: nothing of it is sent.
-					f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
+					f.ReportRecord(r, rec, blockPtr(int(t.Block), "id"), finding.Finding{
 						Severity: finding.Note,
 						Message: entryLabel(rec) + ": " + toolLabel(t) + " has no tool_result; it is not on the conversation " +
 							"a resume of Claude Code " + judged.String() + " rebuilds, so its missing result changes nothing there",
@@ -156,7 +156,7 @@ var UnmatchedToolUse = register(&Rule{
 					// The entry below answers the calls of a later assistant
 					// message only: this call was never run (a response
 					// replaced by the next one, as model gateways leave).
-					f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
+					f.ReportRecord(r, rec, blockPtr(int(t.Block), "id"), finding.Finding{
 						Severity: finding.Warning,
 						Message: entryLabel(rec) + ": " + toolLabel(t) + " has no tool_result, and the conversation goes on below it with " +
 							"the results of a later assistant message's calls (" + entryLabel(recs[next]) + ", " + lineRef(recs[next]) +
@@ -170,7 +170,7 @@ var UnmatchedToolUse = register(&Rule{
 					// Results of other calls of the batch follow, every one an
 					// error (the user interrupted the batch): this call was
 					// still running and never got a result line.
-					f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
+					f.ReportRecord(r, rec, blockPtr(int(t.Block), "id"), finding.Finding{
 						Severity: finding.Warning,
 						Message: entryLabel(rec) + ": " + toolLabel(t) + " has no tool_result, and the conversation goes on below it " +
 							"with error results of other calls of its batch (" + entryLabel(recs[next]) + ", " + lineRef(recs[next]) +
@@ -183,7 +183,7 @@ var UnmatchedToolUse = register(&Rule{
 				if next >= 0 && len(recs[next].ToolResults()) > 0 {
 					// Results of other calls follow it, not this one's: a
 					// result line of a parallel batch is missing.
-					f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
+					f.ReportRecord(r, rec, blockPtr(int(t.Block), "id"), finding.Finding{
 						Severity: finding.Error,
 						Message: entryLabel(rec) + ": " + toolLabel(t) + " has no tool_result, yet the conversation goes on below it (" +
 							entryLabel(recs[next]) + ", " + lineRef(recs[next]) + ", answers other calls); on resume the reader drops " +
@@ -197,7 +197,7 @@ var UnmatchedToolUse = register(&Rule{
 					// was pending, or a session resumed after it stopped there.
 					// Every reader measured drops the call and goes on; nothing
 					// of the conversation that follows is lost.
-					f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
+					f.ReportRecord(r, rec, blockPtr(int(t.Block), "id"), finding.Finding{
 						Severity: finding.Warning,
 						Message: entryLabel(rec) + ": " + toolLabel(t) + " has no tool_result, yet the conversation goes on below it (" +
 							entryLabel(recs[next]) + ", " + lineRef(recs[next]) + "): the call was left pending (a new prompt while " +
@@ -211,7 +211,7 @@ var UnmatchedToolUse = register(&Rule{
 					// The conversation goes on only past a missing entry (the
 					// model's claims are checked on main transcripts only):
 					// the result's line is gone, and the call goes with it.
-					f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
+					f.ReportRecord(r, rec, blockPtr(int(t.Block), "id"), finding.Finding{
 						Severity: finding.Error,
 						Message: entryLabel(rec) + ": " + toolLabel(t) + " has no tool_result, yet the conversation goes on after it " +
 							"past an entry missing from the file (its result's line?); on resume the reader drops the call " +
@@ -243,7 +243,7 @@ var UnmatchedToolUse = register(&Rule{
 					what = " has no tool_result and only results of other calls of its message follow it: the session " +
 						"stopped while the tools ran"
 				}
-				f.ReportRecord(r, rec, blockPtr(t.Block, "id"), finding.Finding{
+				f.ReportRecord(r, rec, blockPtr(int(t.Block), "id"), finding.Finding{
 					Severity: sev,
 					Message:  entryLabel(rec) + ": " + toolLabel(t) + what + " (a closed terminal, a crash); on resume " + how + tail,
 				})
@@ -257,7 +257,7 @@ var UnmatchedToolUse = register(&Rule{
 func allResultsFailed(f *model.File, rec *entry.Record) bool {
 	line := f.LineBytes(rec)
 	for _, t := range rec.ToolResults() {
-		if !resultIsError(line, t.Block) {
+		if !resultIsError(line, int(t.Block)) {
 			return false
 		}
 	}
