@@ -90,7 +90,10 @@ func TestLimitFor(t *testing.T) {
 		{45 * mib, 90 * mib},   // twice the live heap, as GOGC=100
 		{60 * mib, 112 * mib},  // held at the ceiling
 		{74 * mib, 112 * mib},  // still the ceiling
-		{100 * mib, 150 * mib}, // headroom past ceiling/headroom
+		{88 * mib, 112 * mib},  // the ceiling until minRoom passes it
+		{90 * mib, 114 * mib},  // minRoom past the ceiling, up to boundHeap
+		{92 * mib, 138 * mib},  // headroom past boundHeap
+		{100 * mib, 150 * mib}, // headroom
 	} {
 		if got := limitFor(80*mib, uint64(c.live)); got != c.want {
 			t.Errorf("live %d MiB: limit %d MiB, want %d MiB", c.live/mib, got/mib, c.want/mib)
