@@ -376,7 +376,7 @@ func loadFrom(recs []*entry.Record, size int64) int {
 	}
 	for i := len(recs) - 1; i > 0; i-- {
 		r := recs[i]
-		if r.Type == "system" && r.Rare != nil && r.Subtype == "compact_boundary" && r.PreservedHead == "" {
+		if r.Type == "system" && r.Rare != nil && r.Rarer != nil && r.Subtype == "compact_boundary" && r.PreservedHead == "" {
 			return i
 		}
 	}
@@ -388,7 +388,7 @@ func loadFrom(recs []*entry.Record, size int64) int {
 // what the anchor's other children continue from is the tail.
 func (g *Graph) relinkPreserved() {
 	for _, r := range g.Records {
-		if r.Rare == nil || r.PreservedHead == "" || r.PreservedAnchor == "" || r.PreservedTail == "" {
+		if r.Rare == nil || r.Rarer == nil || r.PreservedHead == "" || r.PreservedAnchor == "" || r.PreservedTail == "" {
 			continue
 		}
 		head, okH := g.byUUID(r.PreservedHead)
@@ -592,7 +592,7 @@ func (g *Graph) resumeLeaf() int {
 func (g *Graph) LastPromptLeaf() string {
 	g.lastPromptOnce.Do(func() {
 		for i := len(g.Records) - 1; i >= 0; i-- {
-			if r := g.Records[i]; r.Type == "last-prompt" && r.Rare != nil && r.LeafUUID != "" {
+			if r := g.Records[i]; r.Type == "last-prompt" && r.Rare != nil && r.Rarer != nil && r.LeafUUID != "" {
 				g.lastPrompt = r.LeafUUID
 				return
 			}

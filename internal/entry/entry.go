@@ -106,7 +106,10 @@ type Rare struct {
 	SnapshotMessageID string
 	Backups           []Backup
 
-	*Rarer // never nil in records from Extract or Ref: Rares without its fields share one empty Rarer
+	// Never nil in records from Extract or Ref: Rares without its fields
+	// share one empty Rarer. Reading its fields through a Rare made
+	// without one panics, as reading a Rare's through a record without one.
+	*Rarer
 }
 
 // Rarer holds the fields of a Record that fewer entries carry than those
@@ -192,8 +195,15 @@ func ToolResult(id string, block int) Tool {
 	return Tool{ID: id, Block: int32(block), meta: toolResultBit}
 }
 
-// Name is a tool_use block's name ("" for a tool_result).
+// Name is a tool_use block's name ("" for a tool_result, and for a name
+// the table of tool names does not keep: see NameKept).
 func (t Tool) Name() string { return toolName(t.meta >> toolNameShift) }
+
+// NameKept reports whether Name is the block's name: false for a name
+// longer than 256 bytes, or new once the process has kept 65,536 names or
+// 4 MiB of them (the names outlive the files that hold them); then only
+// the line has it.
+func (t Tool) NameKept() bool { return t.meta>>toolNameShift != lostName }
 
 // Server reports a server_tool_use block: the API answers it inside the
 // same message.
@@ -339,6 +349,8 @@ func (r *Record) SourceToolAssistantUUID() string {
 func (r *Record) SetIDs(messageID, source string) {
 	if r.Rare == nil {
 		r.Rare = noRare
+	} else if r.Rarer == nil {
+		r.ownRare() // a Rare made without its Rarer
 	}
 	if r.SourceAlso != "" || messageID != "" && source != "" {
 		rare := r.ownRare()

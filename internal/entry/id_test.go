@@ -106,3 +106,20 @@ func TestSetUUID(t *testing.T) {
 		t.Error("tool counts and the raw uuid's bit mixed")
 	}
 }
+
+// TestRareWithoutRarer: a Rare made without its Rarer (a composite
+// literal) is given one by the setters, not dereferenced.
+func TestRareWithoutRarer(t *testing.T) {
+	r := Ref(1, 0)
+	r.Rare = &Rare{Subtype: "x"}
+	r.SetIDs("m", "s")
+	r.SetTimestamp("2026-01-02T03:04:05.678Z")
+	r.SetTimestamp("yesterday")
+	if r.SourceToolAssistantUUID() != "s" || r.Timestamp() != "yesterday" || r.Subtype != "x" || noRarer.SourceAlso != "" {
+		t.Errorf("source %q, timestamp %q, subtype %q", r.SourceToolAssistantUUID(), r.Timestamp(), r.Subtype)
+	}
+	r.Rare = &Rare{}
+	if r.SourceToolAssistantUUID() != "" || r.UUID() != "" {
+		t.Error("a Rare without its Rarer reads as fields set")
+	}
+}

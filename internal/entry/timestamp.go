@@ -140,6 +140,8 @@ func (r *Record) SetTimestamp(s string) {
 	ts, raw := timestampOf([]byte(s))
 	if r.Rare == nil {
 		r.Rare = noRare
+	} else if r.Rarer == nil {
+		r.ownRare() // a Rare made without its Rarer
 	}
 	if raw || r.RawTimestamp != "" {
 		rare := r.ownRare()

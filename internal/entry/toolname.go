@@ -1,31 +1,44 @@
 package entry
 
 import (
+	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/ccvet/ccvet/internal/jsontree"
 )
 
-// toolNames is the run's table of tool_use names, which a Tool holds by
-// index: a store names a few hundred tools (built in, MCP, a gateway's),
-// each once here however many blocks call it. Index 0 is "". Readers load
-// the list without a lock: an index reaches them in a Tool made after its
-// name was added, so the list they load holds it.
+// toolNames is the process's table of tool_use names, which a Tool holds
+// by index: a store names a few hundred tools (built in, MCP, a
+// gateway's), each once here however many blocks call it. Index 0 is "";
+// index lostName stands for a name the table does not keep (see
+// maxToolName). Readers load the list without a lock: an index reaches
+// them in a Tool made after its name was added, so the list they load
+// holds it.
 var toolNames struct {
 	mu    sync.Mutex
 	index map[string]uint32
 	list  atomic.Pointer[[]string]
+	bytes int // the names' length, summed
 }
 
-// maxToolNames bounds the table by what Tool.meta can index; a name past
-// it reads as "" (no input comes near: each name is a tool_use block of
-// its own, a billion of them).
-const maxToolNames = 1 << (32 - toolNameShift)
+// The table's bounds: it outlives the files whose lines named the tools,
+// so what a file can leave in it is capped. A name longer than
+// maxToolName, or new once the table holds maxToolNames names or
+// maxToolNameBytes bytes, is not kept: its blocks get lostName, whose Name
+// is "" (Tool.NameKept tells; the line still has it). No store comes near:
+// the corpus's longest tool name (an MCP tool's) has 37 bytes, and a store
+// calls a few hundred distinct tools.
+const (
+	lostName         = 1
+	maxToolName      = 256
+	maxToolNames     = 1 << 16
+	maxToolNameBytes = 4 << 20
+)
 
 func init() {
 	toolNames.index = map[string]uint32{"": 0}
-	toolNames.list.Store(&[]string{""})
+	toolNames.list.Store(&[]string{"", ""})
 }
 
 // toolName is the name at index i of the table.
@@ -36,20 +49,25 @@ func toolName(i uint32) string {
 	return ""
 }
 
-// toolNameIndex is name's index in the table, which it joins if new.
+// toolNameIndex is name's index in the table, which it joins if new and
+// within the table's bounds; else lostName.
 func toolNameIndex(name string) uint32 {
+	if len(name) > maxToolName {
+		return lostName
+	}
 	toolNames.mu.Lock()
 	defer toolNames.mu.Unlock()
 	if i, ok := toolNames.index[name]; ok {
 		return i
 	}
 	l := *toolNames.list.Load()
-	if len(l) >= maxToolNames {
-		return 0
+	if len(l) >= maxToolNames || toolNames.bytes+len(name) > maxToolNameBytes {
+		return lostName
 	}
 	i := uint32(len(l))
-	name = string([]byte(name)) // never keep a caller's larger string alive
+	name = strings.Clone(name) // never keep a caller's larger string alive
 	toolNames.index[name] = i
+	toolNames.bytes += len(name)
 	l = append(l, name)
 	toolNames.list.Store(&l)
 	return i
@@ -66,12 +84,13 @@ func (in *interner) toolName(t *jsontree.Tree, i int) uint32 {
 	if k, ok := in.names[string(b)]; ok {
 		return k
 	}
-	if len(in.names) >= maxInterned {
-		clear(in.names)
+	k := toolNameIndex(string(b))
+	if k != lostName {
+		if len(in.names) >= maxInterned {
+			clear(in.names)
+		}
+		in.names[toolName(k)] = k // the table's string: no second copy
 	}
-	s := string(b)
-	k := toolNameIndex(s)
-	in.names[s] = k
 	return k
 }
 

@@ -91,7 +91,8 @@ func TestLimitFor(t *testing.T) {
 		{60 * mib, 112 * mib},  // held at the ceiling
 		{74 * mib, 112 * mib},  // still the ceiling
 		{88 * mib, 112 * mib},  // the ceiling until minRoom passes it
-		{90 * mib, 114 * mib},  // minRoom past the ceiling, up to boundHeap
+		{89 * mib, 113 * mib},  // minRoom past the ceiling
+		{90 * mib, 114 * mib},  // up to boundHeap
 		{92 * mib, 138 * mib},  // headroom past boundHeap
 		{100 * mib, 150 * mib}, // headroom
 	} {

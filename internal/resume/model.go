@@ -268,7 +268,7 @@ func walk(src Source, p Profile) (*Result, bool) {
 	if p.SidechainLeafFails && src.Agent == "" {
 		lp := ""
 		for _, r := range recs {
-			if r.Type == "last-prompt" && r.Rare != nil && r.LeafUUID != "" {
+			if r.Type == "last-prompt" && r.Rare != nil && r.Rarer != nil && r.LeafUUID != "" {
 				lp = r.LeafUUID
 			}
 		}

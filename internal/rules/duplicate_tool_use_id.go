@@ -108,26 +108,28 @@ var DuplicateToolUseID = register(&Rule{
 // sameCall reports whether tool_use b of entry rb is a copy of tool_use a
 // of another entry ra of the same assistant message: the same message.id
 // (or none on both), name and input (read again from both lines, compared
-// as JSON values).
+// as JSON values; the names too when the records did not keep one).
 func sameCall(f *model.File, ra *entry.Record, a entry.Tool, rb *entry.Record, b entry.Tool) bool {
 	// Entries written through some gateways carry no message.id: a copy
 	// of one is the same call by name and input alone.
-	if ra == rb || ra.MessageID() != rb.MessageID() || a.Name() != b.Name() {
+	if ra == rb || ra.MessageID() != rb.MessageID() || a.NameKept() && b.NameKept() && a.Name() != b.Name() {
 		return false
 	}
-	ia, ok := blockInput(f.LineBytes(ra), int(a.Block))
+	na, ia, ok := blockCall(f.LineBytes(ra), int(a.Block))
 	if !ok {
 		return false
 	}
-	ib, ok := blockInput(f.LineBytes(rb), int(b.Block))
-	return ok && reflect.DeepEqual(ia, ib)
+	nb, ib, ok := blockCall(f.LineBytes(rb), int(b.Block))
+	return ok && reflect.DeepEqual(na, nb) && reflect.DeepEqual(ia, ib)
 }
 
-// blockInput is the input of content block i of a line's message.
-func blockInput(line []byte, i int) (any, bool) {
+// blockCall reads the name and input of content block i of an entry's
+// message, from its line.
+func blockCall(line []byte, i int) (name, input any, ok bool) {
 	var e struct {
 		Message struct {
 			Content []struct {
+				Name  any `json:"name"`
 				Input any `json:"input"`
 			} `json:"content"`
 		} `json:"message"`
@@ -135,9 +137,10 @@ func blockInput(line []byte, i int) (any, bool) {
 	d := json.NewDecoder(bytes.NewReader(line))
 	d.UseNumber()
 	if line == nil || d.Decode(&e) != nil || i < 0 || i >= len(e.Message.Content) {
-		return nil, false
+		return nil, nil, false
 	}
-	return e.Message.Content[i].Input, true
+	b := e.Message.Content[i]
+	return b.Name, b.Input, true
 }
 
 // resultsFailed counts the tool_result blocks of f for id, and how many of
