@@ -807,11 +807,23 @@ func takeScratch() *rebuildScratch {
 // dropped rather than cleared for each small one after it.
 const maxPooledIDs = 1 << 12
 
+// maxPooledRecords bounds the per-record arrays kept for the next rebuild:
+// a long transcript's (7 MB for 370,000 entries) would stay live through
+// two collections, at the peak of the run's memory, to save one
+// allocation of the file's next rebuild.
+const maxPooledRecords = 1 << 16
+
 func (s *rebuildScratch) give() {
 	if len(s.gid) > maxPooledIDs {
 		s.gid = nil
 	} else {
 		clear(s.gid)
+	}
+	if cap(s.b) > maxPooledRecords {
+		s.b = nil
+	}
+	if cap(s.i32) > 5*maxPooledRecords {
+		s.i32 = nil
 	}
 	clear(s.ids) // no strings of the file kept alive
 	s.ids = s.ids[:0]

@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/ccvet/ccvet/internal/entry"
 )
@@ -123,7 +124,9 @@ func Build(recs []*entry.Record, lines bool) *Digest {
 				arena = append(arena, t.ID...)
 			}
 		}
-		d.arena = string(arena)
+		if len(arena) > 0 {
+			d.arena = unsafe.String(&arena[0], len(arena)) // never written again: no copy of 30 bytes a tool
+		}
 	}
 	d.sortTools(buildCopyMax)
 	if lines {

@@ -348,3 +348,13 @@ func TestBucketSortBothWays(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildEmptyToolIDs: tool_use blocks whose ids are all empty give an
+// empty arena, not a panic, and each id (even "") is found.
+func TestBuildEmptyToolIDs(t *testing.T) {
+	recs := []*entry.Record{rec(1, "00000000-0000-4000-8000-000000000001", ""), rec(2, "00000000-0000-4000-8000-000000000002", "", "")}
+	d := Build(recs, false)
+	if !d.HasTool("") || d.HasTool("toolu_01") {
+		t.Errorf("HasTool(\"\") %v, HasTool(toolu_01) %v", d.HasTool(""), d.HasTool("toolu_01"))
+	}
+}
