@@ -912,6 +912,9 @@ func (s *Scanner) keywords(text []byte, sc *scratch) {
 				}
 				continue
 			}
+			if r.wordStart && r.names == nil && i > 0 && isWord(text[i-1]) && isWord(text[i]) {
+				continue // a word before an anchored rule's \b: first, as it costs least
+			}
 			if (r.anchored || r.names != nil) && !s.oneByOne && r.leadReady() && r.lead != nil && !r.lead.may(text, i, true) {
 				continue // no match starts here
 			}
@@ -930,9 +933,6 @@ func (s *Scanner) keywords(text []byte, sc *scratch) {
 				if !r.assignsAfterKeyword(text, i+len(k), k, need, true) {
 					continue
 				}
-			}
-			if r.wordStart && i > 0 && isWord(text[i-1]) && isWord(text[i]) {
-				continue
 			}
 			if len(sc.pos[ri]) == 0 {
 				sc.hit = append(sc.hit, ri)
@@ -1464,6 +1464,15 @@ func (s *Scanner) placeCounts(r *Rule, raw []byte, i int, k string, after *[]byt
 	}
 	n := len(k)
 	assign := r.assignsOn(k)
+	// First what costs least: a word before an anchored rule's \b (most
+	// places of "ey" and "s." are inside words: key, they, files.).
+	if r.names == nil && r.wordStart && i > 0 && isWord(raw[i]) {
+		// The decoded byte before: raw[i-1], unless it ends an escape
+		// (an escape decodes to no word byte).
+		if c := raw[i-1]; c != '\\' && isWord(c) && !oddBackslashes(raw, i-1) {
+			return false
+		}
+	}
 	if r.names != nil || r.anchored {
 		if !r.leadReady() {
 			return true
@@ -1479,13 +1488,6 @@ func (s *Scanner) placeCounts(r *Rule, raw []byte, i int, k string, after *[]byt
 	}
 	if r.names != nil {
 		return true
-	}
-	if r.wordStart && i > 0 && isWord(raw[i]) {
-		// The decoded byte before: raw[i-1], unless it ends an escape
-		// (an escape decodes to no word byte).
-		if c := raw[i-1]; c != '\\' && isWord(c) && !oddBackslashes(raw, i-1) {
-			return false
-		}
 	}
 	if !assign && !r.anchored {
 		return true
