@@ -825,6 +825,12 @@ func (s *rebuildScratch) give() {
 	if cap(s.i32) > 5*maxPooledRecords {
 		s.i32 = nil
 	}
+	if cap(s.flat) > maxPooledRecords {
+		s.flat = nil
+	}
+	if cap(s.tmp) > maxPooledRecords {
+		s.tmp = nil
+	}
 	clear(s.ids) // no strings of the file kept alive
 	s.ids = s.ids[:0]
 	scratchPool.Put(s)
