@@ -462,6 +462,7 @@ func (e *Engine) checkProject(p *model.Project) {
 	p.Forget()
 	for _, f := range p.Files {
 		f.DropGraph()
+		f.DropLine()
 		f.DropRecords()
 		f.Thin = true
 		f.Digest, f.Asks = nil, nil
@@ -553,6 +554,7 @@ func (e *Engine) afterFileRules(f *model.File, keepGraph bool) {
 	if !keepGraph || !f.GraphMemoizes() {
 		f.DropGraph()
 	}
+	f.DropLine()
 	if f.Kind == layout.Todos {
 		// Only the file rules read a whole document: it is not kept for the
 		// rest of the run (a store of large todos files stays small).

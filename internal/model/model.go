@@ -293,6 +293,13 @@ type File struct {
 	// file's lines, so the lock stays on its core.
 	stateMu sync.Mutex
 	state   memo.Table
+
+	// line is the last line the rules asked about again (Column,
+	// LineBytes, ValueBytes), copied, with the Locator that answers for
+	// it, under its own lock; DropLine lets go of it.
+	lineMu  sync.Mutex
+	lineOff int64
+	line    *jsonpos.Locator
 }
 
 // State returns what the rules keep under key about f, made by mk when
@@ -411,9 +418,9 @@ func (f *File) ReportDocPointer(r Rule, ptr string, key bool, msg string) {
 // be read or the pointer does not resolve.
 func (f *File) Column(rec *entry.Record, ptr string) int {
 	col := 1
-	f.withLine(rec.Offset, func(raw []byte) {
-		off, _ := jsonpos.Find(raw, ptr, false)
-		col = jsonpos.Column(raw, off)
+	f.withLocator(rec.Offset, func(l *jsonpos.Locator) {
+		off, _ := l.Find(ptr, false)
+		col = l.Column(off)
 	})
 	return col
 }
@@ -429,13 +436,67 @@ func (f *File) ReportRecord(r Rule, rec *entry.Record, ptr string, fd finding.Fi
 	f.Emit(r, fd)
 }
 
-// LineBytes reads rec's line again (nil when it cannot be read).
-func (f *File) LineBytes(rec *entry.Record) []byte { return f.lineAt(rec.Offset) }
-
-func (f *File) lineAt(off int64) []byte {
+// LineBytes reads rec's line again (nil when it cannot be read). The bytes
+// may be shared: they must not be written.
+func (f *File) LineBytes(rec *entry.Record) []byte {
 	var line []byte
-	f.withLine(off, func(raw []byte) { line = append([]byte(nil), raw...) })
+	f.withLocator(rec.Offset, func(l *jsonpos.Locator) {
+		if line = l.Doc(); !f.holds(l) {
+			line = append([]byte(nil), line...)
+		}
+	})
 	return line
+}
+
+// ValueBytes is the JSON text of the value ptr names in rec's line (nil
+// when there is none or the line cannot be read). The bytes may be shared:
+// they must not be written.
+func (f *File) ValueBytes(rec *entry.Record, ptr string) []byte {
+	var v []byte
+	f.withLocator(rec.Offset, func(l *jsonpos.Locator) {
+		if v = l.Value(ptr); v != nil && !f.holds(l) {
+			v = append([]byte(nil), v...)
+		}
+	})
+	return v
+}
+
+// maxHeldLine is the longest line f keeps a copy of while its rules ask
+// about it: a longer one is read again for each question, so as not to
+// hold it twice (see docs/performance.md, Long lines).
+const maxHeldLine = 16 << 20
+
+// withLocator hands fn a Locator over the line that starts at off: the
+// one f holds when it is that line, else the line read again, then held
+// when it is no longer than maxHeldLine. So the rules that report on
+// every block of a long line read it once, not once a block. fn must not
+// keep the Locator; it runs under f's line lock.
+func (f *File) withLocator(off int64, fn func(l *jsonpos.Locator)) {
+	f.lineMu.Lock()
+	defer f.lineMu.Unlock()
+	if f.line != nil && f.lineOff == off {
+		fn(f.line)
+		return
+	}
+	f.withLine(off, func(raw []byte) {
+		if len(raw) > maxHeldLine {
+			fn(jsonpos.NewLocator(raw))
+			return
+		}
+		f.line, f.lineOff = jsonpos.NewLocator(append([]byte(nil), raw...)), off
+		fn(f.line)
+	})
+}
+
+// holds reports whether l is the Locator f holds (its bytes stay as they
+// are: only a new line replaces them); f's line lock is held.
+func (f *File) holds(l *jsonpos.Locator) bool { return l == f.line }
+
+// DropLine lets go of the line f holds for its rules' questions.
+func (f *File) DropLine() {
+	f.lineMu.Lock()
+	f.line = nil
+	f.lineMu.Unlock()
 }
 
 // withLine reads the line that starts at off again and hands it to fn, which
