@@ -70,8 +70,9 @@ func JSONPath(p string) (path, pathBytes string) {
 // escapes already; only the text and GitHub printers escape them further
 // (Sanitize), for a terminal or a log.
 func JSON(w io.Writer, r *Run) error {
-	out := jsonReport{SchemaVersion: SchemaVersion, Tool: jsonTool{Name: "ccvet", Version: r.Version}, Findings: []jsonFinding{}, Summary: r.Summarize()}
-	for _, f := range r.Findings {
+	head := jsonReport{SchemaVersion: SchemaVersion, Tool: jsonTool{Name: "ccvet", Version: r.Version}, Findings: []jsonFinding{}, Summary: r.Summarize()}
+	return encodeSpliced(w, head, "findings", "  ", len(r.Findings), func(k int) any {
+		f := &r.Findings[k]
 		jf := jsonFinding{Rule: f.Rule, Severity: f.Severity.String(), Line: f.Line, Column: f.Column,
 			Message: f.Message, Pointer: f.Pointer, UUID: f.UUID, Fix: jsonFix(f.Fix)}
 		jf.Path, jf.PathBytes = JSONPath(f.Path)
@@ -80,16 +81,54 @@ func JSON(w io.Writer, r *Run) error {
 			jl.Path, jl.PathBytes = JSONPath(rel.Path)
 			jf.Related = append(jf.Related, jl)
 		}
-		out.Findings = append(out.Findings, jf)
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
+		return jf
+	})
+}
+
+// encodeSpliced writes head as EncodeJSON does, its empty list under key
+// (a member indented by indent) replaced by the n values item gives: the
+// same bytes as one EncodeJSON of head with that list filled in, without
+// holding every item and the whole document in memory at once (a run of a
+// hundred thousand findings writes 70 MB of JSON).
+func encodeSpliced(w io.Writer, head any, key, indent string, n int, item func(k int) any) error {
+	var doc bytes.Buffer
+	if err := EncodeJSON(&doc, head); err != nil {
 		return err
 	}
-	_, err := w.Write(escapeInvisible(buf.Bytes()))
+	// A newline inside a JSON string is written \n: this is the member.
+	empty := []byte("\n" + indent + `"` + key + `": [],` + "\n")
+	at := bytes.Index(doc.Bytes(), empty)
+	if at < 0 || n == 0 {
+		_, err := w.Write(doc.Bytes())
+		return err
+	}
+	open := at + len(empty) - 3 // just past the '['
+	if _, err := w.Write(doc.Bytes()[:open]); err != nil {
+		return err
+	}
+	inner := indent + "  "
+	var buf bytes.Buffer
+	for k := range n {
+		buf.Reset()
+		if k > 0 {
+			buf.WriteByte(',')
+		}
+		buf.WriteString("\n" + inner)
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent(inner, "  ")
+		if err := enc.Encode(item(k)); err != nil {
+			return err
+		}
+		buf.Truncate(buf.Len() - 1) // Encode's newline
+		if _, err := w.Write(escapeInvisible(buf.Bytes())); err != nil {
+			return err
+		}
+	}
+	if _, err := io.WriteString(w, "\n"+indent+"]"); err != nil {
+		return err
+	}
+	_, err := w.Write(doc.Bytes()[open+1:]) // from the ',' after the list
 	return err
 }
 

@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"io"
 	"regexp"
@@ -165,21 +164,24 @@ func SARIF(w io.Writer, r *Run) error {
 		Results:    []sarifResult{},
 		ColumnKind: "unicodeCodePoints",
 	}
-	seen := map[string]int{} // fingerprint → occurrences so far
+	// The descriptors first (a finding's rule the catalogue lacks gets a
+	// minimal one, so ruleIndex always points at a descriptor with the same
+	// id), then each result written as it is made.
 	for i := range r.Findings {
 		f := &r.Findings[i]
-		idx, ok := ruleIndex[f.Rule]
-		if !ok {
-			// A finding from a rule the catalogue lacks: describe it minimally,
-			// so ruleIndex always points at a descriptor with the same id.
-			idx = len(run.Tool.Driver.Rules)
-			ruleIndex[f.Rule] = idx
+		if _, ok := ruleIndex[f.Rule]; !ok {
+			ruleIndex[f.Rule] = len(run.Tool.Driver.Rules)
 			run.Tool.Driver.Rules = append(run.Tool.Driver.Rules,
 				sarifRuleOf(RuleInfo{ID: f.Rule, Severity: f.Severity, Enabled: true, Summary: f.Rule}))
 		}
+	}
+	seen := map[string]int{} // fingerprint → occurrences so far
+	log := sarifLog{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{run}}
+	return encodeSpliced(w, log, "results", "      ", len(r.Findings), func(i int) any {
+		f := &r.Findings[i]
 		res := sarifResult{
 			RuleID:    f.Rule,
-			RuleIndex: idx,
+			RuleIndex: ruleIndex[f.Rule],
 			Level:     sarifLevel(f.Severity),
 			Message:   sarifText{Text: f.Message},
 			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical(f.Path, f.Line, f.Column)}},
@@ -202,18 +204,8 @@ func SARIF(w io.Writer, r *Run) error {
 		fp := finding.Fingerprint(f)
 		seen[fp]++
 		res.PartialFingerprints = map[string]string{sarifFingerprint: fp + ":" + strconv.Itoa(seen[fp])}
-		run.Results = append(run.Results, res)
-	}
-
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(sarifLog{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{run}}); err != nil {
-		return err
-	}
-	_, err := w.Write(escapeInvisible(buf.Bytes()))
-	return err
+		return res
+	})
 }
 
 // escapeInvisible rewrites, as \uXXXX escapes, the characters that

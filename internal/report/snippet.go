@@ -72,6 +72,11 @@ func snippet(line []byte, col, width int) (text string, caret int, ok bool) {
 	if !ok {
 		return "", 0, false
 	}
+	return snippetAt(line, at, width)
+}
+
+// snippetAt is snippet for the column at byte offset at.
+func snippetAt(line []byte, at, width int) (text string, caret int, ok bool) {
 	// Up to width columns each side of the caret, nearest first.
 	var lbuf, rbuf [2*SnippetWidth + 8]piece // room for most lines' pieces on the stack
 	left, right := lbuf[:0], rbuf[:0]
@@ -122,7 +127,13 @@ func snippet(line []byte, col, width int) (text string, caret int, ok bool) {
 // jsonpos.Column does). Runs of ASCII, most of a line, are stepped over
 // eight bytes at a time. ok is false when col is past one after the end.
 func columnOffset(line []byte, col int) (at int, ok bool) {
-	for c := 1; c < col; {
+	return columnOffsetFrom(line, 0, 1, col)
+}
+
+// columnOffsetFrom is columnOffset counting on from byte offset at, which
+// is column c.
+func columnOffsetFrom(line []byte, at, c, col int) (int, bool) {
+	for c < col {
 		if col-c >= 8 && at+8 <= len(line) && binary.LittleEndian.Uint64(line[at:])&0x8080808080808080 == 0 {
 			at, c = at+8, c+8
 			continue
@@ -180,16 +191,31 @@ func runeWidth(r rune) int {
 //	  |                ^
 //
 // Nothing when the line cannot be read again or the column is not on it.
-func writeSnippet(w io.Writer, src LineSource, f *finding.Finding, paintCaret func(string) string) {
-	if f.Line < 1 {
+func writeSnippet(w io.Writer, src LineSource, f *finding.Finding, paintCaret func(string) string, last *snippetLine) {
+	if f.Line < 1 || f.Column < 1 {
 		return
 	}
-	line, ok := src.Line(f.Path, f.Line)
+	if last.path != f.Path || last.num != f.Line || last.line == nil && !last.failed {
+		*last = snippetLine{path: f.Path, num: f.Line, col: 1}
+		line, ok := src.Line(f.Path, f.Line)
+		if !ok {
+			last.failed = true
+			return
+		}
+		last.line = MaskSecrets(line)
+	}
+	if last.failed {
+		return
+	}
+	if f.Column < last.col {
+		last.col, last.at = 1, 0
+	}
+	at, ok := columnOffsetFrom(last.line, last.at, last.col, f.Column)
 	if !ok {
 		return
 	}
-	line = MaskSecrets(line)
-	text, caret, ok := snippet(line, f.Column, SnippetWidth)
+	last.col, last.at = f.Column, at
+	text, caret, ok := snippetAt(last.line, at, SnippetWidth)
 	if !ok {
 		return
 	}
@@ -197,6 +223,19 @@ func writeSnippet(w io.Writer, src LineSource, f *finding.Finding, paintCaret fu
 	g := max(len(num), 4)
 	fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf(" %*s | %s", g, num, text), " "))
 	fmt.Fprintf(w, " %*s | %s%s\n", g, "", strings.Repeat(" ", caret), paintCaret("^"))
+}
+
+// snippetLine is the line the last snippet showed, its secrets masked, and
+// the byte offset of the last column asked: the findings of a line come
+// one after the other, by column, so a line of many findings is read,
+// masked and counted through once, not once a finding. line is used only
+// until the next src.Line call.
+type snippetLine struct {
+	path    string
+	num     int
+	line    []byte
+	failed  bool // the line could not be read
+	col, at int
 }
 
 // MaskSecrets returns line with the bytes of every secret on it (what the

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -158,5 +159,54 @@ func TestColumnOffset(t *testing.T) {
 				t.Fatalf("%q col %d: %d %v, want %d %v", b, col, at, ok, wantAt, wantOK)
 			}
 		}
+	}
+}
+
+// countedLines is fakeLines that counts the lines it gives.
+type countedLines struct {
+	fakeLines
+	n int
+}
+
+func (c *countedLines) Line(path string, n int) ([]byte, bool) {
+	c.n++
+	return c.fakeLines.Line(path, n)
+}
+
+// TestSnippetsOfOneLine: the findings of one long line, by column, read
+// the line once, and each snippet is the one a line read for it alone
+// gives (columns out of order, past the end, and of another line too).
+func TestSnippetsOfOneLine(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"content":[`)
+	for i := range 3000 {
+		fmt.Fprintf(&b, `{"id":"t%d","text":"é€😀 %d"},`, i, i)
+	}
+	b.WriteString(`{}]}`)
+	src := &countedLines{fakeLines: fakeLines{"a.jsonl": {b.String(), `{"short":1}`}}}
+	var shared snippetLine
+	cols := []int{1}
+	for c := 2; c < 80000; c += 37 {
+		cols = append(cols, c)
+	}
+	cols = append(cols, 40, 3, 1_000_000)
+	for _, c := range cols {
+		f := &finding.Finding{Path: "a.jsonl", Line: 1, Column: c}
+		var got, want bytes.Buffer
+		writeSnippet(&got, src, f, func(s string) string { return s }, &shared)
+		writeSnippet(&want, fakeLines(src.fakeLines), f, func(s string) string { return s }, &snippetLine{})
+		if got.String() != want.String() {
+			t.Fatalf("column %d: %q, want %q", c, got.String(), want.String())
+		}
+	}
+	if src.n != 1 {
+		t.Errorf("%d snippets of one line read it %d times", len(cols), src.n)
+	}
+	var got, want bytes.Buffer
+	f := &finding.Finding{Path: "a.jsonl", Line: 2, Column: 3}
+	writeSnippet(&got, src, f, func(s string) string { return s }, &shared)
+	writeSnippet(&want, src.fakeLines, f, func(s string) string { return s }, &snippetLine{})
+	if got.String() != want.String() || src.n != 2 {
+		t.Errorf("the next line: %q, want %q (%d reads)", got.String(), want.String(), src.n)
 	}
 }

@@ -58,6 +58,7 @@ type printer struct {
 	sev              map[finding.Severity]*color.Color
 	dim, bold, caret *color.Color
 	paintCaret       func(string) string
+	snip             snippetLine // the line of the last snippet
 }
 
 func newPrinter(on bool) *printer {
@@ -93,7 +94,7 @@ func (p *printer) finding(w io.Writer, f *finding.Finding, src LineSource) {
 	fmt.Fprintf(w, "%s: %s: %s %s\n", p.paint(p.bold, loc), p.paint(p.sev[f.Severity], f.Severity.String()),
 		Sanitize(f.Message), p.paint(p.dim, "["+f.Rule+"]"))
 	if src != nil {
-		writeSnippet(w, src, f, p.paintCaret)
+		writeSnippet(w, src, f, p.paintCaret, &p.snip)
 	}
 	for _, rel := range f.Related {
 		rloc := Sanitize(rel.Path)
