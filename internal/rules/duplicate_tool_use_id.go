@@ -1,8 +1,6 @@
 package rules
 
 import (
-	"bytes"
-	"encoding/json"
 	"reflect"
 
 	"github.com/ccvet/ccvet/internal/entry"
@@ -44,6 +42,7 @@ var DuplicateToolUseID = register(&Rule{
 			tool entry.Tool
 		}
 		first := make(map[string]use, toolCount(f.Records, false))
+		br, results := newBlockReads(f), &resultsOf{}
 		for _, rec := range f.Records {
 			for _, t := range rec.ToolUses() {
 				if t.ID == "" {
@@ -62,7 +61,7 @@ var DuplicateToolUseID = register(&Rule{
 					where = "block " + itoa(int(prev.tool.Block)) + " of the same entry"
 				}
 				related := []finding.Location{relatedAt(f, prev.rec, blockPtr(int(prev.tool.Block), "id"), "first tool_use with this id")}
-				if sameCall(f, prev.rec, prev.tool, rec, t) {
+				if sameCall(br, prev.rec, prev.tool, rec, t) {
 					f.ReportRecord(r, rec, blockPtr(int(t.Block), "id"), finding.Finding{
 						Severity: finding.Note,
 						Message: entryLabel(rec) + ": " + toolLabel(t) + " is a copy of the " + toolNameOnly(prev.tool) +
@@ -84,7 +83,7 @@ var DuplicateToolUseID = register(&Rule{
 							"this call and its result are left out",
 						Related: related,
 					}
-					if n, failed := resultsFailed(f, t.ID); n > 0 && failed == n {
+					if n, failed := results.failed(f, br, t.ID); n > 0 && failed == n {
 						fd.Severity = finding.Warning
 						fd.Message += "; every result for this id is an error (" + plural(n, "failed result", "failed results") +
 							": a gateway that split one streamed call into several blocks, and none ran), so only " +
@@ -109,70 +108,57 @@ var DuplicateToolUseID = register(&Rule{
 // of another entry ra of the same assistant message: the same message.id
 // (or none on both), name and input (read again from both lines, compared
 // as JSON values; the names too when the records did not keep one).
-func sameCall(f *model.File, ra *entry.Record, a entry.Tool, rb *entry.Record, b entry.Tool) bool {
+func sameCall(br *blockReads, ra *entry.Record, a entry.Tool, rb *entry.Record, b entry.Tool) bool {
 	// Entries written through some gateways carry no message.id: a copy
 	// of one is the same call by name and input alone.
 	if ra == rb || ra.MessageID() != rb.MessageID() || a.NameKept() && b.NameKept() && a.Name() != b.Name() {
 		return false
 	}
-	na, ia, ok := blockCall(f.LineBytes(ra), int(a.Block))
+	na, ia, ok := br.call(ra, int(a.Block))
 	if !ok {
 		return false
 	}
-	nb, ib, ok := blockCall(f.LineBytes(rb), int(b.Block))
+	nb, ib, ok := br.call(rb, int(b.Block))
 	return ok && reflect.DeepEqual(na, nb) && reflect.DeepEqual(ia, ib)
 }
 
-// blockCall reads the name and input of content block i of an entry's
-// message, from its line.
-func blockCall(line []byte, i int) (name, input any, ok bool) {
-	var e struct {
-		Message struct {
-			Content []struct {
-				Name  any `json:"name"`
-				Input any `json:"input"`
-			} `json:"content"`
-		} `json:"message"`
-	}
-	d := json.NewDecoder(bytes.NewReader(line))
-	d.UseNumber()
-	if line == nil || d.Decode(&e) != nil || i < 0 || i >= len(e.Message.Content) {
-		return nil, nil, false
-	}
-	b := e.Message.Content[i]
-	return b.Name, b.Input, true
+// resultsOf indexes, once asked, the records holding tool_result blocks by
+// the ids they answer, and keeps the counts failed gave for each id.
+type resultsOf struct {
+	byID   map[string][]int
+	counts map[string][2]int
 }
 
-// resultsFailed counts the tool_result blocks of f for id, and how many of
-// them have is_error true.
-func resultsFailed(f *model.File, id string) (n, failed int) {
-	for _, rec := range f.Records {
+// failed counts the tool_result blocks of f for id, and how many of them
+// have is_error true.
+func (x *resultsOf) failed(f *model.File, br *blockReads, id string) (n, failed int) {
+	if c, ok := x.counts[id]; ok {
+		return c[0], c[1]
+	}
+	if x.byID == nil {
+		x.byID, x.counts = map[string][]int{}, map[string][2]int{}
+		for i, rec := range f.Records {
+			for _, t := range rec.ToolResults() {
+				if s := x.byID[t.ID]; len(s) == 0 || s[len(s)-1] != i {
+					x.byID[t.ID] = append(s, i)
+				}
+			}
+		}
+	}
+	for _, i := range x.byID[id] {
+		rec := f.Records[i]
 		for _, t := range rec.ToolResults() {
 			if t.ID != id {
 				continue
 			}
 			n++
-			if resultIsError(f.LineBytes(rec), int(t.Block)) {
+			if br.isError(rec, int(t.Block)) {
 				failed++
 			}
 		}
 	}
+	x.counts[id] = [2]int{n, failed}
 	return n, failed
-}
-
-// resultIsError reports whether content block i of a line's message has is_error true.
-func resultIsError(line []byte, i int) bool {
-	var e struct {
-		Message struct {
-			Content []struct {
-				IsError bool `json:"is_error"`
-			} `json:"content"`
-		} `json:"message"`
-	}
-	if line == nil || json.Unmarshal(line, &e) != nil || i < 0 || i >= len(e.Message.Content) {
-		return false
-	}
-	return e.Message.Content[i].IsError
 }
 
 // toolNameOnly is the tool's name, or "tool_use" when it has none.

@@ -43,6 +43,7 @@ var UnmatchedToolUse = register(&Rule{
 			return
 		}
 		recs := f.Records
+		br := newBlockReads(f)
 		answered := make(map[string]bool, toolCount(recs, true)) // tool_use_ids some line answers
 		has := false
 		for _, rec := range recs {
@@ -101,6 +102,7 @@ var UnmatchedToolUse = register(&Rule{
 		var readers []resume.Version
 		var dropped map[string]bool // tool ids the judged reader drops mid-conversation
 		callMsg := &messageIndex{}
+		batches := &batchMemo{}
 		for i, rec := range recs {
 			for _, t := range rec.ToolUses() {
 				if t.Server() || t.ID == "" {
@@ -134,7 +136,7 @@ var UnmatchedToolUse = register(&Rule{
 				}
 				stopped, batch := false, false // nothing follows the call's message (but results of its batch)
 				if w := walkOf(f, judged); w.Failed == "" && w.Conv != nil {
-					stopped, batch = batchEnds(recs, w.Conv.Order, i, callMsg)
+					stopped, batch = batches.batchEnds(recs, w.Conv.Order, i, callMsg)
 				}
 				if below[0] == nil {
 					findBelow()
@@ -166,7 +168,7 @@ var UnmatchedToolUse = register(&Rule{
 					})
 					continue
 				}
-				if next >= 0 && len(recs[next].ToolResults()) > 0 && allResultsFailed(f, recs[next]) {
+				if next >= 0 && len(recs[next].ToolResults()) > 0 && allResultsFailed(br, recs[next]) {
 					// Results of other calls of the batch follow, every one an
 					// error (the user interrupted the batch): this call was
 					// still running and never got a result line.
@@ -254,10 +256,9 @@ var UnmatchedToolUse = register(&Rule{
 
 // allResultsFailed reports whether every tool_result block of rec has
 // is_error true.
-func allResultsFailed(f *model.File, rec *entry.Record) bool {
-	line := f.LineBytes(rec)
+func allResultsFailed(br *blockReads, rec *entry.Record) bool {
 	for _, t := range rec.ToolResults() {
-		if !resultIsError(line, int(t.Block)) {
+		if !br.isError(rec, int(t.Block)) {
 			return false
 		}
 	}
@@ -316,27 +317,57 @@ func (x *messageIndex) answersMessage(recs []*entry.Record, u *entry.Record, id 
 // an is_error result for each unanswered call of the batch, as when the
 // file ends on the calls.
 // results reports whether results of other calls come after it.
-func batchEnds(recs []*entry.Record, order []int, i int, x *messageIndex) (ends, results bool) {
-	id := recs[i].MessageID()
-	pos := -1
-	for k := len(order) - 1; k >= 0; k-- {
-		if order[k] == i {
-			pos = k
-			break
+func (m *batchMemo) batchEnds(recs []*entry.Record, order []int, i int, x *messageIndex) (ends, results bool) {
+	if m.pos == nil || len(m.order) != len(order) || len(order) > 0 && &m.order[0] != &order[0] {
+		*m = batchMemo{order: order, pos: make(map[int]int, len(order)), tails: map[string]batchTail{}}
+		for k, j := range order {
+			m.pos[j] = k // the last position of j
 		}
 	}
-	if pos < 0 || id == "" {
+	id := recs[i].MessageID()
+	pos, ok := m.pos[i]
+	if !ok || id == "" {
 		return false, false
 	}
-	for _, j := range order[pos+1:] {
-		r := recs[j]
-		switch {
-		case r.Type == "assistant" && r.MessageID() == id:
-		case r.Type == "user" && len(r.ToolResults()) > 0 && int(r.Blocks) == len(r.ToolResults()) && x.answersMessage(recs, r, id):
-			results = true
-		default:
-			return false, false
+	t, ok := m.tails[id]
+	if !ok {
+		// From the end back, as long as each entry is one of the message's
+		// or results answering it.
+		t = batchTail{from: len(order), lastResult: -1}
+	tail:
+		for k := len(order) - 1; k >= 0; k-- {
+			r := recs[order[k]]
+			switch {
+			case r.Type == "assistant" && r.MessageID() == id:
+			case r.Type == "user" && len(r.ToolResults()) > 0 && int(r.Blocks) == len(r.ToolResults()) && x.answersMessage(recs, r, id):
+				if t.lastResult < 0 {
+					t.lastResult = k
+				}
+			default:
+				break tail
+			}
+			t.from = k
 		}
+		m.tails[id] = t
 	}
-	return true, results
+	if pos+1 < t.from {
+		return false, false
+	}
+	return true, t.lastResult > pos
 }
+
+// batchMemo answers batchEnds for the calls of one walk's order: the
+// position of each record in it, and for each message id the tail of the
+// order that holds only the message's lines and results answering it. A
+// message of thousands of unanswered calls is so looked at once, not once
+// a call.
+type batchMemo struct {
+	order []int
+	pos   map[int]int
+	tails map[string]batchTail
+}
+
+// batchTail is where the tail of an order holding only one message's lines
+// and its results starts (len(order) when the last entry is another's), and
+// the last position of a result in it (-1: none).
+type batchTail struct{ from, lastResult int }

@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestHostileManyBlocks: lines of thousands of tool blocks, each one a
+// finding (an id used by every block of its entry, results that all
+// failed, calls nothing answers), are reported whole in every format: each
+// line is read again, decoded and masked about once, not once a finding
+// (a 9 MB file of 100,000 such blocks took over 16 minutes before; the
+// counts of reads are tested in internal/model, report and rules).
+func TestHostileManyBlocks(t *testing.T) {
+	isolate(t)
+	const n = 3000
+	var uses, results, loose []string
+	for i := range n {
+		uses = append(uses, fmt.Sprintf(`{"type":"tool_use","id":"toolu_dup","name":"Bash","input":{"n":%d}}`, i))
+		results = append(results, `{"type":"tool_result","tool_use_id":"toolu_dup","content":"failed","is_error":true}`)
+		loose = append(loose, fmt.Sprintf(`{"type":"tool_use","id":"toolu_%06d","name":"mcp__s__t%d","input":{}}`, i, i))
+	}
+	assistant := func(uuid, parent, msg string, blocks []string) string {
+		return `{"parentUuid":` + parent + `,"isSidechain":false,"userType":"external","cwd":"/home/dev/app","sessionId":"` +
+			hostileSession + `","version":"2.1.39","type":"assistant","message":{"id":"` + msg + `","type":"message",` +
+			`"role":"assistant","model":"m","content":[` + strings.Join(blocks, ",") + `],"stop_reason":"tool_use",` +
+			`"stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}},"uuid":"` + uuid + `","timestamp":"2026-01-05T10:00:00.000Z"}`
+	}
+	lines := []string{
+		assistant(nthUUID(1), "null", "msg_1", uses),
+		userLine(nthUUID(2), nthUUID(1), "["+strings.Join(results, ",")+"]"),
+		assistant(nthUUID(3), `"`+nthUUID(2)+`"`, "msg_3", loose),
+	}
+	dir := t.TempDir()
+	p := writeFile(t, filepath.Join(dir, hostileSession+".jsonl"), []byte(strings.Join(lines, "\n")+"\n"))
+	out, _, _ := runJSON(t, p)
+	got := rulesOf(out)
+	if got["duplicate-tool-use-id"] != n-1 || got["unmatched-tool-use"] != n {
+		t.Errorf("findings by rule: %v; want %d duplicate-tool-use-id and %d unmatched-tool-use", got, n-1, n)
+	}
+	warned := 0
+	for _, f := range out.Findings {
+		if f.Rule == "duplicate-tool-use-id" && f.Severity == "warning" && strings.Contains(f.Message, "every result for this id is an error") {
+			warned++
+		}
+	}
+	if warned != n-1 {
+		t.Errorf("%d duplicate blocks said every result failed, want %d", warned, n-1)
+	}
+	for _, format := range []string{"text", "sarif", "github"} {
+		stdout, stderr, code := run(t, "", "--format", format, p)
+		if code > 1 || !strings.Contains(stdout, "toolu_000042") {
+			t.Errorf("--format %s: exit %d, %d bytes out: %.300s", format, code, len(stdout), stderr)
+		}
+	}
+}
