@@ -77,8 +77,7 @@ func (s *Stats) Line(l *model.Line) {
 		return
 	}
 	at := func(ptr string, key bool) Place {
-		off, _ := jsonpos.Find(l.Raw, ptr, key)
-		return Place{Path: l.File.Path, Line: l.Num, Column: l.Column(off)}
+		return Place{Path: l.File.Path, Line: l.Num, Column: l.Column(l.Find(ptr, key))}
 	}
 	c := &contribution{typ: l.Type, fields: fieldPaths(l)}
 	for _, t := range rules.UnknownTypes(l) {

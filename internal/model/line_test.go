@@ -66,8 +66,67 @@ func TestLineQuestionsReadOnce(t *testing.T) {
 	if got := string(f.LineBytes(entry.Ref(2, int64(len(line)+1)))); got != strings.TrimSuffix(second, "\n") {
 		t.Errorf("the second line: %q", got)
 	}
+	// Questions about the two lines in turn (a duplicate and the first
+	// line with its id) read each once.
+	before := cr.n.Load()
+	for i := range 500 {
+		f.Column(rec, fmt.Sprintf("/message/content/%d", i))
+		f.LineBytes(entry.Ref(2, int64(len(line)+1)))
+	}
+	if n := cr.n.Load() - before; n > 0 {
+		t.Errorf("1,000 questions about two held lines read %d bytes", n)
+	}
+	// Five lines asked about: the one asked about longest ago is let go.
+	for k := range maxHeldLines + 1 {
+		f.LineBytes(entry.Ref(3+k, int64(k)))
+	}
+	if len(f.lines) != maxHeldLines || f.lines[0].off != maxHeldLines {
+		t.Errorf("held %d lines, the newest at %d", len(f.lines), f.lines[0].off)
+	}
 	f.DropLine()
-	if f.line != nil {
-		t.Error("DropLine kept the line")
+	if f.lines != nil {
+		t.Error("DropLine kept the lines")
+	}
+}
+
+// TestLineLocated: a long line's columns and pointers, asked many times,
+// are jsonpos's; a short line's too; a Line given other bytes gets a new
+// Locator.
+func TestLineLocated(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"a":[`)
+	for i := range 3000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"k%d":"é€😀 %d"}`, i, i)
+	}
+	b.WriteString(`],"z":1}`)
+	long := []byte(b.String())
+	for _, raw := range [][]byte{long, []byte(`{"a":[{"k0":"é"}],"z":1}`)} {
+		l := &Line{Raw: raw}
+		for _, i := range []int{2999, 0, 1500, 7, 2999} {
+			ptr := fmt.Sprintf("/a/%d/k%d", i, i)
+			for _, key := range []bool{false, true} {
+				want, _ := jsonpos.Find(raw, ptr, key)
+				if got := l.Find(ptr, key); got != want {
+					t.Fatalf("Find(%s, %v) = %d, want %d", ptr, key, got, want)
+				}
+				if got, want := l.Column(want), jsonpos.Column(raw, want); got != want {
+					t.Fatalf("Column: %d, want %d", got, want)
+				}
+			}
+		}
+		if got, want := l.Find("/z", false), bytes.LastIndex(raw, []byte(`1}`)); got != want {
+			t.Errorf("/z at %d, want %d", got, want)
+		}
+	}
+	l := &Line{Raw: long}
+	l.Column(10)
+	other := append([]byte(nil), long...)
+	other[len(other)-2] = '2'
+	l.Raw = other
+	if l.Column(5) != 6 || l.locator().Doc()[len(other)-2] != '2' {
+		t.Error("a Line given other bytes kept the Locator of the first")
 	}
 }

@@ -89,6 +89,7 @@ type Line struct {
 	validated bool
 	verdict   schema.Verdict
 	judged    bool
+	loc       *jsonpos.Locator // over Raw, made by locator
 }
 
 // SetDecoded gives the line the value encoding/json decoded (the reference
@@ -205,7 +206,40 @@ func (l *Line) ownTree() *jsontree.Tree {
 func (l *Line) Parsed() bool { return l.Root.Exists() }
 
 // Column converts a byte offset in the line to a 1-based code point column.
-func (l *Line) Column(off int) int { return jsonpos.Column(l.Raw, off) }
+func (l *Line) Column(off int) int {
+	if loc := l.locator(); loc != nil {
+		return loc.Column(off)
+	}
+	return jsonpos.Column(l.Raw, off)
+}
+
+// locatedFrom is the length from which a line's findings go through a
+// Locator: one of many problems (unknown types, schema problems, secrets)
+// is then found and counted from the nearest checkpoint, not from the
+// line's start.
+const locatedFrom = 8 << 10
+
+// locator is the Locator over the line's bytes, made at the first
+// question; nil for a short line.
+func (l *Line) locator() *jsonpos.Locator {
+	if len(l.Raw) < locatedFrom {
+		return nil
+	}
+	if l.loc == nil || len(l.loc.Doc()) != len(l.Raw) || &l.loc.Doc()[0] != &l.Raw[0] {
+		l.loc = jsonpos.NewLocator(l.Raw)
+	}
+	return l.loc
+}
+
+// Find is jsonpos.Find over the line's bytes (the offset only).
+func (l *Line) Find(ptr string, key bool) int {
+	if loc := l.locator(); loc != nil {
+		off, _ := loc.Find(ptr, key)
+		return off
+	}
+	off, _ := jsonpos.Find(l.Raw, ptr, key)
+	return off
+}
 
 // Report records a finding for rule r at byte offset off of this line.
 func (l *Line) Report(r Rule, off int, msg string) {
@@ -215,7 +249,7 @@ func (l *Line) Report(r Rule, off int, msg string) {
 // ReportPointer records a finding at the value the JSON pointer names
 // (at its key when key is true).
 func (l *Line) ReportPointer(r Rule, ptr string, key bool, msg string) {
-	off, _ := jsonpos.Find(l.Raw, ptr, key)
+	off := l.Find(ptr, key)
 	l.Emit(r, finding.Finding{Column: l.Column(off), Pointer: ptr, Message: msg})
 }
 
@@ -294,12 +328,18 @@ type File struct {
 	stateMu sync.Mutex
 	state   memo.Table
 
-	// line is the last line the rules asked about again (Column,
-	// LineBytes, ValueBytes), copied, with the Locator that answers for
-	// it, under its own lock; DropLine lets go of it.
-	lineMu  sync.Mutex
-	lineOff int64
-	line    *jsonpos.Locator
+	// lines are the last lines the rules asked about again (Column,
+	// LineBytes, ValueBytes), copied, each with the Locator that answers
+	// for it, the most recent first, under their own lock; DropLine lets go
+	// of them.
+	lineMu sync.Mutex
+	lines  []heldLine
+}
+
+// heldLine is a line a File holds for its rules' questions.
+type heldLine struct {
+	off int64
+	loc *jsonpos.Locator
 }
 
 // State returns what the rules keep under key about f, made by mk when
@@ -462,40 +502,69 @@ func (f *File) ValueBytes(rec *entry.Record, ptr string) []byte {
 }
 
 // maxHeldLine is the longest line f keeps a copy of while its rules ask
-// about it: a longer one is read again for each question, so as not to
-// hold it twice (see docs/performance.md, Long lines).
-const maxHeldLine = 16 << 20
+// about it, and maxHeldLines and maxHeldBytes bound what it keeps in all:
+// a longer line is read again for each question, so as not to hold it
+// twice (see docs/performance.md, Long lines). A finding and the place it
+// relates to (a duplicate and the first line with its id) are on two lines
+// asked about in turn.
+const (
+	maxHeldLine  = 16 << 20
+	maxHeldLines = 4
+	maxHeldBytes = 32 << 20
+)
 
-// withLocator hands fn a Locator over the line that starts at off: the
-// one f holds when it is that line, else the line read again, then held
-// when it is no longer than maxHeldLine. So the rules that report on
-// every block of a long line read it once, not once a block. fn must not
-// keep the Locator; it runs under f's line lock.
+// withLocator hands fn a Locator over the line that starts at off: one f
+// holds, else the line read again, then held when it is no longer than
+// maxHeldLine (the line asked about longest ago let go when f would hold
+// more than maxHeldLines or maxHeldBytes). So the rules that report on every
+// block of a long line read it once, not once a block. fn must not keep
+// the Locator; it runs under f's line lock.
 func (f *File) withLocator(off int64, fn func(l *jsonpos.Locator)) {
 	f.lineMu.Lock()
 	defer f.lineMu.Unlock()
-	if f.line != nil && f.lineOff == off {
-		fn(f.line)
-		return
+	for k, h := range f.lines {
+		if h.off == off {
+			copy(f.lines[1:k+1], f.lines[:k]) // the most recent first
+			f.lines[0] = h
+			fn(h.loc)
+			return
+		}
 	}
 	f.withLine(off, func(raw []byte) {
 		if len(raw) > maxHeldLine {
 			fn(jsonpos.NewLocator(raw))
 			return
 		}
-		f.line, f.lineOff = jsonpos.NewLocator(append([]byte(nil), raw...)), off
-		fn(f.line)
+		h := heldLine{off, jsonpos.NewLocator(append([]byte(nil), raw...))}
+		f.lines = append([]heldLine{h}, f.lines...)
+		held := 0
+		for k, o := range f.lines {
+			held += len(o.loc.Doc())
+			if k >= maxHeldLines || held > maxHeldBytes {
+				clear(f.lines[k:])
+				f.lines = f.lines[:k]
+				break
+			}
+		}
+		fn(h.loc)
 	})
 }
 
-// holds reports whether l is the Locator f holds (its bytes stay as they
-// are: only a new line replaces them); f's line lock is held.
-func (f *File) holds(l *jsonpos.Locator) bool { return l == f.line }
+// holds reports whether l is a Locator f holds (its bytes stay as they
+// are: new lines only replace them); f's line lock is held.
+func (f *File) holds(l *jsonpos.Locator) bool {
+	for _, h := range f.lines {
+		if h.loc == l {
+			return true
+		}
+	}
+	return false
+}
 
-// DropLine lets go of the line f holds for its rules' questions.
+// DropLine lets go of the lines f holds for its rules' questions.
 func (f *File) DropLine() {
 	f.lineMu.Lock()
-	f.line = nil
+	f.lines = nil
 	f.lineMu.Unlock()
 }
 

@@ -82,27 +82,32 @@ func (b *blockReads) isError(rec *entry.Record, i int) bool {
 // line and its own, and a few more, at most a few long lines decoded.
 const lineMemoSize = 4
 
-// lineMemo keeps what was made of the last lineMemoSize lines, by their
-// offsets.
+// lineMemo keeps what was made of the lineMemoSize lines used last, by
+// their offsets: a first line that each later duplicate is compared with
+// stays.
 type lineMemo[T any] struct {
 	off  [lineMemoSize]int64
 	val  [lineMemoSize]T
 	ok   [lineMemoSize]bool
-	n    int // entries used
-	next int // the entry to replace next
+	used [lineMemoSize]uint64 // when each entry was used last (0: never)
+	tick uint64
 }
 
-// get is what mk made of the line at off, made now if not kept.
+// get is what mk made of the line at off, made now if not kept (in place
+// of the entry used longest ago).
 func (m *lineMemo[T]) get(off int64, mk func() (T, bool)) (T, bool) {
-	for k := range m.n {
-		if m.off[k] == off {
+	m.tick++
+	oldest := 0
+	for k := range lineMemoSize {
+		if m.used[k] != 0 && m.off[k] == off {
+			m.used[k] = m.tick
 			return m.val[k], m.ok[k]
+		}
+		if m.used[k] < m.used[oldest] {
+			oldest = k
 		}
 	}
 	v, ok := mk()
-	k := m.next
-	m.off[k], m.val[k], m.ok[k] = off, v, ok
-	m.next = (k + 1) % lineMemoSize
-	m.n = max(m.n, k+1)
+	m.off[oldest], m.val[oldest], m.ok[oldest], m.used[oldest] = off, v, ok, m.tick
 	return v, ok
 }

@@ -50,8 +50,12 @@ func TestBlockReadsOncePerLine(t *testing.T) {
 	}
 	for _, r := range recs[2:] {
 		br.isError(r, 0)
+		br.isError(recs[1], 0) // used each time: kept
 	}
-	br.isError(recs[1], 0) // pushed out by the four after it
+	if br.decoded != 6 {
+		t.Errorf("decoded %d lines, want 6", br.decoded)
+	}
+	br.isError(recs[2], 0) // used longest ago: decoded again
 	if br.decoded != 7 {
 		t.Errorf("decoded %d lines, want 7", br.decoded)
 	}

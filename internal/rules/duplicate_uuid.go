@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/model"
 )
@@ -47,6 +48,7 @@ var DuplicateUUID = register(&Rule{
 			return
 		}
 		exact := exactRepeats(f, dups, firsts)
+		values := &lineMemo[any]{} // the first line of a uuid is compared with each of its repeats
 		for k, i := range dups {
 			rec, prev := f.Records[i], f.Records[firsts[k]]
 			fd := finding.Finding{Related: []finding.Location{relatedAt(f, prev, "/uuid", "first line with this uuid")}}
@@ -54,7 +56,7 @@ var DuplicateUUID = register(&Rule{
 				fd.Severity = finding.Warning
 				fd.Message = "this line repeats " + lineRef(prev) + " exactly (uuid " + rec.UUID() +
 					"); the reader keeps one copy, the repeat only bloats the file"
-			} else if sameEntry(f.LineBytes(prev), f.LineBytes(rec)) {
+			} else if sameEntry(f, values, prev, rec) {
 				fd.Severity = finding.Warning
 				fd.Message = "this line repeats " + lineRef(prev) + " with its keys in another order (the same entry, uuid " +
 					rec.UUID() + "); the reader keeps one copy, the repeat only bloats the file"
@@ -93,13 +95,21 @@ func exactRepeats(f *model.File, dups, firsts []int) []bool {
 	return exact
 }
 
-// sameEntry reports whether two lines hold the same JSON value (objects
-// compared member by member, whatever their order).
-func sameEntry(a, b []byte) bool {
-	if a == nil || b == nil {
-		return false
+// sameEntry reports whether the lines of two records hold the same JSON
+// value (objects compared member by member, whatever their order), each
+// line decoded once among the last few (values).
+func sameEntry(f *model.File, values *lineMemo[any], a, b *entry.Record) bool {
+	value := func(r *entry.Record) any {
+		v, _ := values.get(r.Offset, func() (any, bool) {
+			raw := f.LineBytes(r)
+			if raw == nil {
+				return nil, false
+			}
+			return decodeAny(raw), true
+		})
+		return v
 	}
-	va, vb := decodeAny(a), decodeAny(b)
+	va, vb := value(a), value(b)
 	return va != nil && vb != nil && reflect.DeepEqual(va, vb)
 }
 

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"github.com/ccvet/ccvet/internal/finding"
-	"github.com/ccvet/ccvet/internal/jsonpos"
 	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/model"
@@ -58,8 +57,7 @@ var Schema = register(&Rule{
 			return
 		}
 		for _, f := range judgeSchema(l.Type, l.SchemaProblems(), l.File.Env.Strict) {
-			off, _ := jsonpos.Find(l.Raw, f.ptr, false)
-			l.Emit(r, finding.Finding{Column: l.Column(off), Pointer: f.ptr, Message: f.msg, Severity: f.severity})
+			l.Emit(r, finding.Finding{Column: l.Column(l.Find(f.ptr, false)), Pointer: f.ptr, Message: f.msg, Severity: f.severity})
 		}
 	},
 	File: func(r *Rule, f *model.File) {
