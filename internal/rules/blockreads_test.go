@@ -42,7 +42,7 @@ func TestBlockReadsOncePerLine(t *testing.T) {
 			t.Fatalf("call %d: %v %v %v", i, name, input, ok)
 		}
 		if br.isError(recs[1], i) != (i%2 == 0) {
-			t.Fatalf("result %d: is_error %v", i, !(i%2 == 0))
+			t.Fatalf("result %d: is_error %v", i, i%2 != 0)
 		}
 	}
 	if br.decoded != 2 {
