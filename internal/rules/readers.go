@@ -3,6 +3,7 @@ package rules
 import (
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/ccvet/ccvet/internal/chain"
 	"github.com/ccvet/ccvet/internal/entry"
@@ -34,23 +35,70 @@ func writerOf(recs []*entry.Record) resume.Version {
 // readersOf lists the reader versions a message about f describes:
 // --reader-version alone, or the version that wrote it and each later one
 // where the reader changed, up to today's. The last one is the reader f is
-// judged for (see verdict).
+// judged for (see verdict). recs are f's records (or those read so far).
 func readersOf(f *model.File, recs []*entry.Record) []resume.Version {
+	return resume.Readers(fileWriter(f, recs), readerOverride(f))
+}
+
+// readerOverride is --reader-version (zero if none).
+func readerOverride(f *model.File) resume.Version {
 	var ov resume.Version
 	if f.Env != nil && f.Env.ReaderVersion != "" {
 		ov, _ = resume.ParseVersion(f.Env.ReaderVersion)
 	}
-	return resume.Readers(writerOf(recs), ov)
+	return ov
 }
 
 // readersOfLine is readersOf for a line check: the records read so far
 // and the line's own version (the first lines come before any record).
 func readersOfLine(l *model.Line) []resume.Version {
-	recs := l.File.Records
-	if v := l.Root.Get("version").String(); v != "" {
-		recs = append(recs[:len(recs):len(recs)], &entry.Record{Common: &entry.Common{Version: v}})
+	w := fileWriter(l.File, l.File.Records)
+	if v, ok := resume.ParseVersion(l.Root.Get("version").String()); ok && w.Less(v) {
+		w = v
 	}
-	return readersOf(l.File, recs)
+	return resume.Readers(w, readerOverride(l.File))
+}
+
+// writerScan is writerOf over a file's records, carried on from where it
+// stopped: the line rules ask after each line with a finding, the file
+// rules after each of theirs, and the records only grow meanwhile (a
+// slice that does not start with the same record, or is shorter, is read
+// from its start).
+type writerScan struct {
+	mu    sync.Mutex
+	first *entry.Record
+	n     int
+	w     resume.Version
+	last  string
+}
+
+type writerScanKey struct{}
+
+// fileWriter is writerOf(recs) for f's records, read once.
+func fileWriter(f *model.File, recs []*entry.Record) resume.Version {
+	if f == nil || f.File == nil {
+		return writerOf(recs)
+	}
+	s := f.State(writerScanKey{}, func() any { return &writerScan{} }).(*writerScan)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(recs) < s.n || s.n > 0 && recs[0] != s.first {
+		s.first, s.n, s.w, s.last = nil, 0, resume.Version{}, ""
+	}
+	if len(recs) > 0 {
+		s.first = recs[0]
+	}
+	for _, r := range recs[s.n:] {
+		if r.Version == "" || r.Version == s.last {
+			continue
+		}
+		s.last = r.Version
+		if v, ok := resume.ParseVersion(r.Version); ok && s.w.Less(v) {
+			s.w = v
+		}
+	}
+	s.n = len(recs)
+	return s.w
 }
 
 // resumeOf runs the resume model on f's records for reader v. The result is
