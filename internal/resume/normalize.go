@@ -399,6 +399,49 @@ func (res *Result) pairTools(msgs []*msg, src Source, g *chain.Graph, conv *chai
 				}
 			}
 		}
+		// A batch of thousands of calls whose results are off the
+		// conversation is put back in one pass: each result line's blocks
+		// indexed once, each message's result ids and records kept as
+		// sets, and the results put before each message's blocks at the
+		// end (the last put back first, as one at a time would).
+		resultsIn := map[int]map[string]Block{} // record -> its last tool_result block for each id
+		resultOf := func(ri int, id string) Block {
+			x, ok := resultsIn[ri]
+			if !ok {
+				x = map[string]Block{}
+				if bs, ok := blocksOf(src, ri); ok {
+					for _, b := range bs {
+						if b.Type() == "tool_result" {
+							x[b.str("tool_use_id")] = b
+						}
+					}
+				}
+				resultsIn[ri] = x
+			}
+			return x[id]
+		}
+		type putBack struct {
+			ids    map[string]bool // tool_use_ids of the message's results
+			recs   map[int]bool
+			blocks []blk // put back, in order
+		}
+		backs := map[*msg]*putBack{}
+		backOf := func(n *msg) *putBack {
+			pb := backs[n]
+			if pb == nil {
+				pb = &putBack{ids: map[string]bool{}, recs: map[int]bool{}}
+				for _, b := range n.blocks {
+					if b.b.Type() == "tool_result" {
+						pb.ids[b.b.str("tool_use_id")] = true
+					}
+				}
+				for _, r := range n.recs {
+					pb.recs[r] = true
+				}
+				backs[n] = pb
+			}
+			return pb
+		}
 		for k := 0; k < len(msgs); k++ {
 			m := msgs[k]
 			if m.role != "assistant" || len(offResult) == 0 {
@@ -410,17 +453,13 @@ func (res *Result) pairTools(msgs []*msg, src Source, g *chain.Graph, conv *chai
 				}
 				id := b.b.str("id")
 				ri, ok := offResult[id]
-				if !ok || hasResult(at(k+1), id) >= 0 {
+				if !ok {
 					continue
 				}
-				var rb Block
-				if bs, ok := blocksOf(src, ri); ok {
-					for _, x := range bs {
-						if x.Type() == "tool_result" && x.str("tool_use_id") == id {
-							rb = x
-						}
-					}
+				if n := at(k + 1); n != nil && n.role == "user" && backOf(n).ids[id] {
+					continue // hasResult
 				}
+				rb := resultOf(ri, id)
 				if rb == nil {
 					continue
 				}
@@ -429,13 +468,28 @@ func (res *Result) pairTools(msgs []*msg, src Source, g *chain.Graph, conv *chai
 					n = &msg{role: "user"}
 					msgs = append(msgs[:k+1], append([]*msg{n}, msgs[k+1:]...)...)
 				}
-				n.blocks = append([]blk{{rb, ri}}, n.blocks...)
-				n.addRec(ri)
+				pb := backOf(n)
+				pb.blocks = append(pb.blocks, blk{rb, ri})
+				pb.ids[id] = true
+				if !pb.recs[ri] {
+					pb.recs[ri] = true
+					n.recs = append(n.recs, ri) // addRec
+				}
 				delete(offResult, id)
 				res.Changed = append(res.Changed, Event{Kind: KindReattached, Line: res.lineOf(ri), UUID: res.uuidOf(ri), Tool: id, rec: ri,
 					Reason: "this tool_result is not on the conversation but its call (line " + strconv.Itoa(res.lineOf(b.rec)) +
 						") is; the reader puts it back after the call by its id"})
 			}
+		}
+		for n, pb := range backs {
+			if len(pb.blocks) == 0 {
+				continue
+			}
+			blocks := make([]blk, 0, len(pb.blocks)+len(n.blocks))
+			for k := len(pb.blocks) - 1; k >= 0; k-- {
+				blocks = append(blocks, pb.blocks[k])
+			}
+			n.blocks = append(blocks, n.blocks...)
 		}
 	}
 	// Orphan results: a result whose call is not in the message just before.
