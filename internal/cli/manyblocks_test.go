@@ -56,3 +56,38 @@ func TestHostileManyBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileBatchOffChain: a batch of thousands of calls whose results are
+// on a side branch: the resume model puts each result back after its call
+// in one pass (it decoded the results' line again for each call).
+func TestHostileBatchOffChain(t *testing.T) {
+	isolate(t)
+	const n = 2000
+	var uses, results []string
+	for i := range n {
+		uses = append(uses, fmt.Sprintf(`{"type":"tool_use","id":"toolu_%05d","name":"Bash","input":{}}`, i))
+		results = append(results, fmt.Sprintf(`{"type":"tool_result","tool_use_id":"toolu_%05d","content":"ok"}`, i))
+	}
+	assistant := `{"parentUuid":"` + nthUUID(1) + `","isSidechain":false,"userType":"external","cwd":"/home/dev/app","sessionId":"` +
+		hostileSession + `","version":"2.1.39","type":"assistant","message":{"id":"msg_1","type":"message","role":"assistant",` +
+		`"model":"m","content":[` + strings.Join(uses, ",") + `],"stop_reason":"tool_use","stop_sequence":null,` +
+		`"usage":{"input_tokens":1,"output_tokens":1}},"uuid":"` + nthUUID(2) + `","timestamp":"2026-01-05T10:00:00.000Z"}`
+	lines := []string{
+		userLine(nthUUID(1), "", `"hi"`),
+		assistant,
+		userLine(nthUUID(3), nthUUID(1), "["+strings.Join(results, ",")+"]"),
+		userLine(nthUUID(4), nthUUID(2), `"go on"`),
+	}
+	dir := t.TempDir()
+	p := writeFile(t, filepath.Join(dir, hostileSession+".jsonl"), []byte(strings.Join(lines, "\n")+"\n"))
+	stdout, stderr, code := run(t, "", "resume", "--format", "json", p)
+	if code > 1 {
+		t.Fatalf("resume: exit %d: %s", code, stderr)
+	}
+	if got := strings.Count(stdout, `"kind": "result-reattached"`); got != n {
+		t.Errorf("resume put back %d results, want %d", got, n)
+	}
+	if _, _, code := runJSON(t, p); code > 1 {
+		t.Errorf("lint: exit %d", code)
+	}
+}
