@@ -334,7 +334,7 @@ func BuildSize(recs []*entry.Record, size int64) *Graph {
 		g.order[k] = a.msg
 		g.kept[a.msg] = true
 	}
-	g.relinkPreserved()
+	relink(g)
 	for i := range recs {
 		g.up[i] = -1
 		p := g.ParentID(i)
@@ -383,10 +383,19 @@ func loadFrom(recs []*entry.Record, size int64) int {
 	return 0
 }
 
+// relink is relinkPreserved, a variable so that TestRelinkPreserved can
+// build graphs with its reference.
+var relink = (*Graph).relinkPreserved
+
 // relinkPreserved applies each compaction boundary's preservedSegment: the
 // kept messages (head to tail) are hung below the anchor (the summary), and
 // what the anchor's other children continue from is the tail.
 func (g *Graph) relinkPreserved() {
+	// The kept lines by parent, made at the first segment: a line moved
+	// goes on its new parent's list too, and a list read is filtered by
+	// the lines' parents now (a file of thousands of boundaries is not
+	// walked once a boundary).
+	var children map[entry.ID][]int
 	for _, r := range g.Records {
 		if r.Rare == nil || r.Rarer == nil || r.PreservedHead == "" || r.PreservedAnchor == "" || r.PreservedTail == "" {
 			continue
@@ -397,14 +406,31 @@ func (g *Graph) relinkPreserved() {
 		if !okH || !okA || !okT {
 			continue
 		}
+		if children == nil {
+			children = map[entry.ID][]int{}
+			for i := range g.Records {
+				if g.Kept(i) {
+					p := g.ParentID(i)
+					children[p] = append(children[p], i)
+				}
+			}
+		}
 		anchor := moved{idOf(r.PreservedAnchor), r.PreservedAnchor}
 		tail := moved{idOf(r.PreservedTail), r.PreservedTail}
-		for i := range g.Records {
-			if g.Kept(i) && i != head && g.ParentID(i) == anchor.id {
-				g.setParent(i, tail)
+		var stay []int // the anchor's children after this segment
+		for _, i := range children[anchor.id] {
+			if i == head || !g.Kept(i) || g.ParentID(i) != anchor.id {
+				continue // moved since
+			}
+			g.setParent(i, tail)
+			if tail.id == anchor.id {
+				stay = append(stay, i)
+			} else {
+				children[tail.id] = append(children[tail.id], i)
 			}
 		}
 		g.setParent(head, anchor)
+		children[anchor.id] = append(stay, head)
 	}
 }
 
