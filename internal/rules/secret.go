@@ -160,29 +160,30 @@ func (fs *fileSecrets) countResends(f *model.File) {
 	if res == nil || res.Conv == nil {
 		return
 	}
+	order := res.Conv.Order
 	pos := map[int]int{} // line -> place on the conversation
-	for k, i := range res.Conv.Order {
+	for k, i := range order {
 		pos[int(f.Records[i].Line)] = k
 	}
-	for _, o := range fs.order {
-		k, ok := pos[o.line]
-		if !ok {
+	// after[k]: the assistant messages in order[k+1:], counted once from
+	// the end (each secret's count is one look-up, not a walk of the rest).
+	after := make([]int, len(order))
+	seen := map[string]bool{}
+	for k := len(order) - 1; k >= 0; k-- {
+		after[k] = len(seen)
+		rec := f.Records[order[k]]
+		if rec.Type != "assistant" {
 			continue
 		}
-		seen := map[string]bool{}
-		for _, i := range res.Conv.Order[k+1:] {
-			rec := f.Records[i]
-			if rec.Type != "assistant" {
-				continue
-			}
-			id := rec.MessageID()
-			if id == "" {
-				id = rec.UUID()
-			}
-			if !seen[id] {
-				seen[id] = true
-				o.resends++
-			}
+		id := rec.MessageID()
+		if id == "" {
+			id = rec.UUID()
+		}
+		seen[id] = true
+	}
+	for _, o := range fs.order {
+		if k, ok := pos[o.line]; ok {
+			o.resends += after[k]
 		}
 	}
 }
