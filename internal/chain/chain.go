@@ -758,6 +758,7 @@ func (g *Graph) rebuild(leaf int, opt Options) *Conversation {
 	// seen holds the uuids the walk met, by the index byUUID gives them:
 	// only uuids of byUUID are ever looked up.
 	seen := sc.bools(len(g.Records))
+	var bf bridgeFinder // built at the first bridge
 	walk := make([]int, 0, len(g.order)+1) // each kept message once, and the leaf
 	for cur := leaf; cur >= 0; {
 		if g.kept[cur] {
@@ -779,7 +780,7 @@ func (g *Graph) rebuild(leaf int, opt Options) *Conversation {
 			c.Cycle = true
 		}
 		b := Bridge{From: cur, To: -1, Near: -1, Cycle: cycle, Gap: -1, Want: g.Parent(cur)}
-		near, gap := g.bridgeTarget(cur, seen)
+		near, gap := g.bridgeTarget(cur, seen, &bf)
 		b.Near, b.Gap = near, gap
 		if opt.Bridge && near >= 0 && gap <= BridgeWindow {
 			b.To = near
@@ -892,30 +893,97 @@ func (s *rebuildScratch) int32s(k, n int) [][]int32 {
 // tie, earlier in the file) with i's isSidechain that the walk has not seen,
 // and how many ms before i it was written; -1, -1 when there is none or i's
 // timestamp does not parse.
-func (g *Graph) bridgeTarget(i int, seen []bool) (int, int64) {
+func (g *Graph) bridgeTarget(i int, seen []bool, bf *bridgeFinder) (int, int64) {
 	t, ok := g.Records[i].TimestampMillis()
 	if !ok {
 		return -1, -1
 	}
-	side := g.Records[i].IsSidechain
-	best, bestT := -1, int64(0)
-	for _, j32 := range g.order {
-		j := int(j32)
-		if j == i || seen[j] || g.Records[j].IsSidechain != side {
-			continue
-		}
-		tj := g.time(j)
-		if tj == noTime || tj > t || (tj == t && j > i) {
-			continue
-		}
-		if best < 0 || tj > bestT || (tj == bestT && j > best) {
-			best, bestT = j, tj
-		}
+	if bf.sides[0].idx == nil && bf.sides[1].idx == nil {
+		bf.build(g)
 	}
-	if best < 0 {
+	side := &bf.sides[0]
+	if g.Records[i].IsSidechain {
+		side = &bf.sides[1]
+	}
+	// The last candidate before (t, i): earlier in time, or as early and
+	// earlier in the file.
+	p := sort.Search(len(side.idx), func(k int) bool {
+		return side.t[k] > t || side.t[k] == t && int(side.idx[k]) >= i
+	}) - 1
+	p = side.unseen(p, seen)
+	if p < 0 {
 		return -1, -1
 	}
-	return best, t - bestT
+	return int(side.idx[p]), t - side.t[p]
+}
+
+// bridgeFinder answers bridgeTarget for one walk without reading every
+// kept message for each bridge (a file whose every parent is missing has a
+// bridge a line): the kept messages with a time, on each side (main chain,
+// sidechain), sorted by time then line, and for each a link to the one
+// before it that the walk may not have seen (seen only grows during a
+// walk, so a link once moved past seen messages stays valid).
+type bridgeFinder struct {
+	sides [2]bridgeSide
+}
+
+type bridgeSide struct {
+	t    []int64
+	idx  []int32
+	skip []int32 // skip[k] < k: no message between it and k is unseen; -1: none
+}
+
+func (bf *bridgeFinder) build(g *Graph) {
+	for _, j32 := range g.order {
+		j := int(j32)
+		tj := g.time(j)
+		if tj == noTime {
+			continue
+		}
+		side := &bf.sides[0]
+		if g.Records[j].IsSidechain {
+			side = &bf.sides[1]
+		}
+		side.t, side.idx = append(side.t, tj), append(side.idx, j32)
+	}
+	for k := range bf.sides {
+		side := &bf.sides[k]
+		if side.idx == nil {
+			side.idx = []int32{} // built, empty
+		}
+		order := make([]int, len(side.idx))
+		for n := range order {
+			order[n] = n
+		}
+		sort.Slice(order, func(a, b int) bool {
+			x, y := order[a], order[b]
+			return side.t[x] < side.t[y] || side.t[x] == side.t[y] && side.idx[x] < side.idx[y]
+		})
+		t, idx := make([]int64, len(order)), make([]int32, len(order))
+		for n, o := range order {
+			t[n], idx[n] = side.t[o], side.idx[o]
+		}
+		side.t, side.idx = t, idx
+		side.skip = make([]int32, len(idx))
+		for n := range side.skip {
+			side.skip[n] = int32(n - 1)
+		}
+	}
+}
+
+// unseen is the last position at or before p whose message the walk has
+// not seen (-1: none), its links shortened on the way.
+func (side *bridgeSide) unseen(p int, seen []bool) int {
+	root := p
+	for root >= 0 && seen[side.idx[root]] {
+		root = int(side.skip[root])
+	}
+	for p > root {
+		next := int(side.skip[p])
+		side.skip[p] = int32(root)
+		p = next
+	}
+	return root
 }
 
 // recoverParallel is recoverOrphanedParallelToolResults: each message.id
