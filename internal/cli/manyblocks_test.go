@@ -91,3 +91,35 @@ func TestHostileBatchOffChain(t *testing.T) {
 		t.Errorf("lint: exit %d", code)
 	}
 }
+
+// TestHostileEveryParentMissing: a file whose every parentUuid names no
+// entry, one second apart: each line is a bridge of the walk and a finding
+// (each bridge read every kept message, each finding every bridge).
+func TestHostileEveryParentMissing(t *testing.T) {
+	isolate(t)
+	const n = 3000
+	var b strings.Builder
+	for i := range n {
+		line := userLine(nthUUID(i+1), fmt.Sprintf("00000007-0000-4000-8000-%012d", i), `"m"`)
+		line = strings.Replace(line, "2026-01-05T10:00:00.000Z", fmt.Sprintf("2026-01-05T%02d:%02d:%02d.000Z", 10+i/3600, i/60%60, i%60), 1)
+		b.WriteString(line + "\n")
+	}
+	dir := t.TempDir()
+	p := writeFile(t, filepath.Join(dir, "projects", "-home-dev-app", hostileSession+".jsonl"), []byte(b.String()))
+	out, _, _ := runJSON(t, filepath.Join(dir, "projects"))
+	if got := rulesOf(out)["orphan-parent"]; got != n {
+		t.Errorf("%d orphan-parent findings, want %d: %v", got, n, rulesOf(out))
+	}
+	bridged := 0
+	for _, f := range out.Findings {
+		if strings.Contains(f.Message, "within the 5 s the reader bridges") {
+			bridged++
+		}
+	}
+	if bridged != n-1 {
+		t.Errorf("%d gaps bridged, want %d (all but the first line's)", bridged, n-1)
+	}
+	if stdout, stderr, code := run(t, "", "resume", "--format", "json", p); code > 1 || !strings.Contains(stdout, "gap-bridged") {
+		t.Errorf("resume: exit %d: %.300s", code, stderr)
+	}
+}

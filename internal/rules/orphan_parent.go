@@ -55,6 +55,7 @@ var OrphanParent = register(&Rule{
 				continue // orphan-subagent says the parent session is gone; its links point there
 			}
 			var models []*resume.Result
+			gaps := map[*resume.Result]*gapIndex{}
 			var children map[entry.ID]bool
 			firstChain := firstChainRecord(f)
 			for i, rec := range f.Records {
@@ -110,7 +111,10 @@ var OrphanParent = register(&Rule{
 				} else {
 					var outs []outcome
 					for _, m := range models {
-						outs = append(outs, gapOutcome(m, i))
+						if gaps[m] == nil {
+							gaps[m] = newGapIndex(m)
+						}
+						outs = append(outs, gapOutcome(m, gaps[m], i))
 					}
 					var how string
 					fd.Severity, how = verdict(outs)
@@ -137,9 +141,56 @@ func parentNearby(recs []*entry.Record, i int) bool {
 	return false
 }
 
+// gapIndex is what gapOutcome reads of m's walk for every record it asks
+// about, found once: the first bridge from each record and for each
+// missing parent, and, for each side (main chain, sidechain), how many
+// turns the conversation leaves out before each record. A file whose every
+// parent is missing has a bridge and a finding a line.
+type gapIndex struct {
+	from map[int]int    // record -> its first bridge (no cycle)
+	want map[string]int // missing parent -> the first bridge wanting it (no cycle)
+	lost [2][]int32     // lost[side][i]: kept turns of that side before record i, off the conversation
+}
+
+func newGapIndex(m *resume.Result) *gapIndex {
+	x := &gapIndex{from: map[int]int{}, want: map[string]int{}}
+	if m.Conv == nil {
+		return x
+	}
+	for k, b := range m.Conv.Bridges {
+		if b.Cycle {
+			continue
+		}
+		if _, ok := x.from[b.From]; !ok {
+			x.from[b.From] = k
+		}
+		if _, ok := x.want[b.Want]; !ok {
+			x.want[b.Want] = k
+		}
+	}
+	recs := m.Graph.Records
+	for s := range x.lost {
+		x.lost[s] = make([]int32, len(recs)+1)
+	}
+	for j, o := range recs {
+		for s := range x.lost {
+			x.lost[s][j+1] = x.lost[s][j]
+		}
+		if m.Graph.Kept(j) && isTurn(o) && !m.Conv.On(j) {
+			s := 0
+			if o.IsSidechain {
+				s = 1
+			}
+			x.lost[s][j+1]++
+		}
+	}
+	return x
+}
+
 // gapOutcome is what the reader of m does at record i, whose parent is
-// missing: bridge it, cut the history there, or not pass through it.
-func gapOutcome(m *resume.Result, i int) outcome {
+// missing: bridge it, cut the history there, or not pass through it. x is
+// m's gapIndex.
+func gapOutcome(m *resume.Result, x *gapIndex, i int) outcome {
 	v := m.Reader
 	if m.Failed != "" {
 		return outcome{v, finding.Error, "fails to resume (\"No conversation found\"), sending nothing"}
@@ -149,11 +200,14 @@ func gapOutcome(m *resume.Result, i int) outcome {
 		return offBranch
 	}
 	recs := m.Graph.Records
-	for _, b := range m.Conv.Bridges {
-		// A progress entry is skipped by the reader: its child inherits the missing parent.
-		if b.Cycle || (b.From != i && b.Want != recs[i].ParentUUID()) {
-			continue
-		}
+	// The first bridge from i or wanting its parent (a progress entry is
+	// skipped by the reader: its child inherits the missing parent).
+	k, ok := x.from[i]
+	if w, okW := x.want[recs[i].ParentUUID()]; okW && (!ok || w < k) {
+		k, ok = w, true
+	}
+	if ok {
+		b := m.Conv.Bridges[k]
 		before := ""
 		switch {
 		case b.Near < 0:
@@ -172,12 +226,11 @@ func gapOutcome(m *resume.Result, i int) outcome {
 		if b.To >= 0 {
 			return outcome{v, finding.Warning, "bridge the gap, since " + before + ", within the 5 s the reader bridges (nothing lost)"}
 		}
-		lost := 0
-		for j, o := range recs {
-			if o.Line < recs[i].Line && m.Graph.Kept(j) && isTurn(o) && o.IsSidechain == recs[i].IsSidechain && !m.Conv.On(j) {
-				lost++
-			}
+		side := 0
+		if recs[i].IsSidechain {
+			side = 1
 		}
+		lost := int(x.lost[side][i]) // records in file order: an earlier line is an earlier record
 		why := "cut the history here"
 		switch {
 		case !resume.ProfileOf(v).Bridge:
