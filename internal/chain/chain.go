@@ -758,7 +758,7 @@ func (g *Graph) rebuild(leaf int, opt Options) *Conversation {
 	// seen holds the uuids the walk met, by the index byUUID gives them:
 	// only uuids of byUUID are ever looked up.
 	seen := sc.bools(len(g.Records))
-	var bf bridgeFinder // built at the first bridge
+	var bf bridgeFinder                    // built at the first bridge
 	walk := make([]int, 0, len(g.order)+1) // each kept message once, and the leaf
 	for cur := leaf; cur >= 0; {
 		if g.kept[cur] {
