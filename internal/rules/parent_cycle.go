@@ -11,7 +11,8 @@ import (
 
 // cycleOutcome is what the reader of m does with the loop: the walk from the
 // leaf meets it and bridges it (2.1.94+, within 5 s) or stops, or never meets it.
-func cycleOutcome(m *resume.Result, loop []*entry.Record) outcome {
+// cycles is m's first cycle bridge from each uuid (see cycleBridges).
+func cycleOutcome(m *resume.Result, cycles map[string]int, loop []*entry.Record) outcome {
 	v := m.Reader
 	if m.Failed != "" {
 		return outcome{v, finding.Error, "fails to resume (\"No conversation found\"), sending nothing"}
@@ -19,14 +20,15 @@ func cycleOutcome(m *resume.Result, loop []*entry.Record) outcome {
 	if m.Conv == nil {
 		return outcome{v, finding.Warning, "the conversation does not pass through the loop"}
 	}
-	in := map[string]bool{}
+	// The first cycle bridge from an entry of the loop.
+	first := -1
 	for _, rec := range loop {
-		in[rec.UUID()] = true
-	}
-	for _, b := range m.Conv.Bridges {
-		if !b.Cycle || !in[m.Graph.Records[b.From].UUID()] {
-			continue
+		if k, ok := cycles[rec.UUID()]; ok && (first < 0 || k < first) {
+			first = k
 		}
+	}
+	if first >= 0 {
+		b := m.Conv.Bridges[first]
 		if b.To >= 0 {
 			return outcome{v, finding.Warning, "the walk leaves the loop for the latest entry written within 5 s before it (" +
 				resume.Millis(b.Gap) + "), so nothing is lost"}
@@ -38,6 +40,26 @@ func cycleOutcome(m *resume.Result, loop []*entry.Record) outcome {
 		return outcome{v, finding.Error, why}
 	}
 	return outcome{v, finding.Warning, "the conversation a resume rebuilds does not pass through the loop"}
+}
+
+// cycleBridges is, for each uuid, the first of m's bridges that leaves a
+// loop from an entry with it: found once for all the loops of a file (a
+// file of thousands of loops has a bridge for each).
+func cycleBridges(m *resume.Result) map[string]int {
+	out := map[string]int{}
+	if m.Conv == nil {
+		return out
+	}
+	for k, b := range m.Conv.Bridges {
+		if !b.Cycle {
+			continue
+		}
+		u := m.Graph.Records[b.From].UUID()
+		if _, ok := out[u]; !ok {
+			out[u] = k
+		}
+	}
+	return out
 }
 
 // ParentCycle reports parentUuid links that loop.
@@ -68,6 +90,7 @@ var ParentCycle = register(&Rule{
 		)
 		state := make([]uint8, len(f.Records))
 		var models []*resume.Result
+		var cycles []map[string]int // each model's cycleBridges
 		var path []*entry.Record
 		var pathIdx []int
 		for si := range f.Records {
@@ -118,12 +141,13 @@ var ParentCycle = register(&Rule{
 				}
 				if models == nil {
 					for _, v := range readersOf(f, f.Records) {
-						models = append(models, walkOf(f, v)) // the walk's Failed, Conv and Graph are the resume's
+						m := walkOf(f, v) // the walk's Failed, Conv and Graph are the resume's
+						models, cycles = append(models, m), append(cycles, cycleBridges(m))
 					}
 				}
 				var outs []outcome
-				for _, m := range models {
-					outs = append(outs, cycleOutcome(m, loop))
+				for k, m := range models {
+					outs = append(outs, cycleOutcome(m, cycles[k], loop))
 				}
 				sev, how := verdict(outs)
 				f.ReportRecord(r, first, "/parentUuid", finding.Finding{Severity: sev, Message: msg + "; on resume " + how, Related: rel})
