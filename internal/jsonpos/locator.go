@@ -15,9 +15,10 @@ import (
 // once a block. Its answers are Find's and Column's, malformed documents
 // included. Not safe for concurrent use.
 type Locator struct {
-	doc  []byte
-	objs map[int]*objIndex
-	arrs map[int]*arrIndex
+	doc    []byte
+	direct bool // no index: each question read from the start (see Direct)
+	objs   map[int]*objIndex
+	arrs   map[int]*arrIndex
 	// cps[k] is a position the decoding of doc from its start reaches
 	// (no code point straddles it), at or after k*colStep, and cpn[k]
 	// the code points before it (as utf8.RuneCount counts them).
@@ -48,11 +49,19 @@ func NewLocator(doc []byte) *Locator {
 	return &Locator{doc: doc, objs: map[int]*objIndex{}, arrs: map[int]*arrIndex{}}
 }
 
+// Direct returns a Locator over doc that indexes nothing: each question is
+// Find's and Column's on the whole document, as cheap as they are for a
+// short one asked about once.
+func Direct(doc []byte) *Locator { return &Locator{doc: doc, direct: true} }
+
 // Doc is the document the Locator reads.
 func (l *Locator) Doc() []byte { return l.doc }
 
 // Find is Find(l.Doc(), ptr, key).
 func (l *Locator) Find(ptr string, key bool) (off int, ok bool) {
+	if l.direct {
+		return Find(l.doc, ptr, key)
+	}
 	doc := l.doc
 	toks, err := Split(ptr)
 	if err != nil {
@@ -182,6 +191,9 @@ func (l *Locator) indexArray(i int) *arrIndex {
 
 // Column is Column(l.Doc(), off).
 func (l *Locator) Column(off int) int {
+	if l.direct {
+		return Column(l.doc, off)
+	}
 	off = min(max(off, 0), len(l.doc))
 	if l.cps == nil {
 		l.checkpoints()

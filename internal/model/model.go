@@ -90,6 +90,7 @@ type Line struct {
 	verdict   schema.Verdict
 	judged    bool
 	loc       *jsonpos.Locator // over Raw, made by locator
+	asked     *byte            // &Raw[0] when locator was asked once about these bytes
 }
 
 // SetDecoded gives the line the value encoding/json decoded (the reference
@@ -225,9 +226,14 @@ func (l *Line) locator() *jsonpos.Locator {
 	if len(l.Raw) < locatedFrom {
 		return nil
 	}
-	if l.loc == nil || len(l.loc.Doc()) != len(l.Raw) || &l.loc.Doc()[0] != &l.Raw[0] {
-		l.loc = jsonpos.NewLocator(l.Raw)
+	if l.loc != nil && len(l.loc.Doc()) == len(l.Raw) && &l.loc.Doc()[0] == &l.Raw[0] {
+		return l.loc
 	}
+	if l.asked != &l.Raw[0] {
+		l.asked = &l.Raw[0] // the first question is answered from the start
+		return nil
+	}
+	l.loc = jsonpos.NewLocator(l.Raw)
 	return l.loc
 }
 
@@ -334,6 +340,7 @@ type File struct {
 	// of them.
 	lineMu sync.Mutex
 	lines  []heldLine
+	once   int64 // 1 + the offset of the last line asked about once and not held (0: none)
 }
 
 // heldLine is a line a File holds for its rules' questions.
@@ -514,8 +521,9 @@ const (
 )
 
 // withLocator hands fn a Locator over the line that starts at off: one f
-// holds, else the line read again, then held when it is no longer than
-// maxHeldLine (the line asked about longest ago let go when f would hold
+// holds, else the line read again, then held when it is at least
+// locatedFrom and no longer than maxHeldLine (the line asked about longest
+// ago let go when f would hold
 // more than maxHeldLines or maxHeldBytes). So the rules that report on every
 // block of a long line read it once, not once a block. fn must not keep
 // the Locator; it runs under f's line lock.
@@ -530,9 +538,17 @@ func (f *File) withLocator(off int64, fn func(l *jsonpos.Locator)) {
 			return
 		}
 	}
+	again := f.once == off+1 // held from the second question on: most lines have one finding
+	f.once = off + 1
 	f.withLine(off, func(raw []byte) {
-		if len(raw) > maxHeldLine {
-			fn(jsonpos.NewLocator(raw))
+		if !again || len(raw) < locatedFrom || len(raw) > maxHeldLine {
+			// A short line costs less read again than copied and indexed
+			// (most findings are one to a line); a long one is not held.
+			if len(raw) < locatedFrom {
+				fn(jsonpos.Direct(raw))
+			} else {
+				fn(jsonpos.NewLocator(raw))
+			}
 			return
 		}
 		h := heldLine{off, jsonpos.NewLocator(append([]byte(nil), raw...))}
