@@ -25,19 +25,26 @@ func Column(line []byte, off int) int {
 // and ok=false. key=true makes an object member resolve to its key instead
 // of its value (useful to point at an unknown field).
 func Find(doc []byte, ptr string, key bool) (off int, ok bool) {
+	s := scanner{b: doc}
+	return find(doc, ptr, key, s.member, s.element)
+}
+
+// find is Find walking the document with member and element (a scanner's,
+// or a Locator's indexes).
+func find(doc []byte, ptr string, key bool, member func(i int, tok string) (kpos, vpos int, found bool),
+	element func(i, idx int) (int, bool)) (off int, ok bool) {
 	toks, err := Split(ptr)
 	if err != nil {
 		return skipSpace(doc, 0), false
 	}
-	s := scanner{b: doc}
-	pos := s.space(0)
+	pos := skipSpace(doc, 0)
 	for _, tok := range toks {
 		if pos >= len(doc) {
 			return pos, false
 		}
 		switch doc[pos] {
 		case '{':
-			kpos, vpos, found := s.member(pos, tok)
+			kpos, vpos, found := member(pos, tok)
 			if !found {
 				return pos, false
 			}
@@ -51,7 +58,7 @@ func Find(doc []byte, ptr string, key bool) (off int, ok bool) {
 			if err != nil || idx < 0 {
 				return pos, false
 			}
-			vpos, found := s.element(pos, idx)
+			vpos, found := element(pos, idx)
 			if !found {
 				return pos, false
 			}

@@ -2,7 +2,6 @@ package jsonpos
 
 import (
 	"sort"
-	"strconv"
 	"unicode/utf8"
 )
 
@@ -62,42 +61,7 @@ func (l *Locator) Find(ptr string, key bool) (off int, ok bool) {
 	if l.direct {
 		return Find(l.doc, ptr, key)
 	}
-	doc := l.doc
-	toks, err := Split(ptr)
-	if err != nil {
-		return skipSpace(doc, 0), false
-	}
-	pos := skipSpace(doc, 0)
-	for _, tok := range toks {
-		if pos >= len(doc) {
-			return pos, false
-		}
-		switch doc[pos] {
-		case '{':
-			kpos, vpos, found := l.member(pos, tok)
-			if !found {
-				return pos, false
-			}
-			if key && tok == toks[len(toks)-1] {
-				pos = kpos
-				continue
-			}
-			pos = vpos
-		case '[':
-			idx, err := strconv.Atoi(tok)
-			if err != nil || idx < 0 {
-				return pos, false
-			}
-			vpos, found := l.element(pos, idx)
-			if !found {
-				return pos, false
-			}
-			pos = vpos
-		default:
-			return pos, false
-		}
-	}
-	return pos, true
+	return find(l.doc, ptr, key, l.member, l.element)
 }
 
 // Value is the JSON text of the value ptr names (nil when there is none):

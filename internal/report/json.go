@@ -71,18 +71,20 @@ func JSONPath(p string) (path, pathBytes string) {
 // (Sanitize), for a terminal or a log.
 func JSON(w io.Writer, r *Run) error {
 	head := jsonReport{SchemaVersion: SchemaVersion, Tool: jsonTool{Name: "ccvet", Version: r.Version}, Findings: []jsonFinding{}, Summary: r.Summarize()}
-	return encodeSpliced(w, head, "findings", "  ", len(r.Findings), func(k int) any {
-		f := &r.Findings[k]
-		jf := jsonFinding{Rule: f.Rule, Severity: f.Severity.String(), Line: f.Line, Column: f.Column,
-			Message: f.Message, Pointer: f.Pointer, UUID: f.UUID, Fix: jsonFix(f.Fix)}
-		jf.Path, jf.PathBytes = JSONPath(f.Path)
-		for _, rel := range f.Related {
-			jl := jsonLocation{Line: rel.Line, Column: rel.Column, Pointer: rel.Pointer, Message: rel.Message}
-			jl.Path, jl.PathBytes = JSONPath(rel.Path)
-			jf.Related = append(jf.Related, jl)
-		}
-		return jf
-	})
+	return encodeSpliced(w, head, "findings", "  ", len(r.Findings), func(k int) any { return jsonFindingOf(&r.Findings[k]) })
+}
+
+// jsonFindingOf is f as the JSON report writes it.
+func jsonFindingOf(f *finding.Finding) jsonFinding {
+	jf := jsonFinding{Rule: f.Rule, Severity: f.Severity.String(), Line: f.Line, Column: f.Column,
+		Message: f.Message, Pointer: f.Pointer, UUID: f.UUID, Fix: jsonFix(f.Fix)}
+	jf.Path, jf.PathBytes = JSONPath(f.Path)
+	for _, rel := range f.Related {
+		jl := jsonLocation{Line: rel.Line, Column: rel.Column, Pointer: rel.Pointer, Message: rel.Message}
+		jl.Path, jl.PathBytes = JSONPath(rel.Path)
+		jf.Related = append(jf.Related, jl)
+	}
+	return jf
 }
 
 // encodeSpliced writes head as EncodeJSON does, its empty list under key

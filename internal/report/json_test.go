@@ -26,16 +26,8 @@ func TestJSONSpliced(t *testing.T) {
 			t.Fatal(err)
 		}
 		whole := jsonReport{SchemaVersion: SchemaVersion, Tool: jsonTool{Name: "ccvet", Version: r.Version}, Findings: []jsonFinding{}, Summary: r.Summarize()}
-		for _, f := range r.Findings {
-			jf := jsonFinding{Rule: f.Rule, Severity: f.Severity.String(), Line: f.Line, Column: f.Column,
-				Message: f.Message, Pointer: f.Pointer, UUID: f.UUID, Fix: jsonFix(f.Fix)}
-			jf.Path, jf.PathBytes = JSONPath(f.Path)
-			for _, rel := range f.Related {
-				jl := jsonLocation{Line: rel.Line, Column: rel.Column, Pointer: rel.Pointer, Message: rel.Message}
-				jl.Path, jl.PathBytes = JSONPath(rel.Path)
-				jf.Related = append(jf.Related, jl)
-			}
-			whole.Findings = append(whole.Findings, jf)
+		for k := range r.Findings {
+			whole.Findings = append(whole.Findings, jsonFindingOf(&r.Findings[k]))
 		}
 		var want bytes.Buffer
 		if err := EncodeJSON(&want, whole); err != nil {
