@@ -5,7 +5,7 @@ import (
 	"unicode/utf8"
 )
 
-// Locator answers Find, Value and Column for one document many times over,
+// Locator answers Find and Column for one document many times over,
 // each in time that does not grow with the document: an object or array a
 // pointer goes through is indexed the first time (its members by name, the
 // last one winning; the offsets of its elements), and the code points of
@@ -62,17 +62,6 @@ func (l *Locator) Find(ptr string, key bool) (off int, ok bool) {
 		return Find(l.doc, ptr, key)
 	}
 	return find(l.doc, ptr, key, l.member, l.element)
-}
-
-// Value is the JSON text of the value ptr names (nil when there is none):
-// a part of the document, not to be written.
-func (l *Locator) Value(ptr string) []byte {
-	off, ok := l.Find(ptr, false)
-	if !ok || off >= len(l.doc) {
-		return nil
-	}
-	s := scanner{b: l.doc}
-	return l.doc[off:s.value(off):s.value(off)]
 }
 
 // member is scanner.member through the object's index.

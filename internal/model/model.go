@@ -335,7 +335,7 @@ type File struct {
 	state   memo.Table
 
 	// lines are the last lines the rules asked about again (Column,
-	// LineBytes, ValueBytes), copied, each with the Locator that answers
+	// LineBytes), copied, each with the Locator that answers
 	// for it, the most recent first, under their own lock; DropLine lets go
 	// of them.
 	lineMu sync.Mutex
@@ -495,19 +495,6 @@ func (f *File) LineBytes(rec *entry.Record) []byte {
 	return line
 }
 
-// ValueBytes is the JSON text of the value ptr names in rec's line (nil
-// when there is none or the line cannot be read). The bytes may be shared:
-// they must not be written.
-func (f *File) ValueBytes(rec *entry.Record, ptr string) []byte {
-	var v []byte
-	f.withLocator(rec.Offset, func(l *jsonpos.Locator) {
-		if v = l.Value(ptr); v != nil && !f.holds(l) {
-			v = append([]byte(nil), v...)
-		}
-	})
-	return v
-}
-
 // maxHeldLine is the longest line f keeps a copy of while its rules ask
 // about it, and maxHeldLines and maxHeldBytes bound what it keeps in all:
 // a longer line is read again for each question, so as not to hold it
@@ -521,12 +508,13 @@ const (
 )
 
 // withLocator hands fn a Locator over the line that starts at off: one f
-// holds, else the line read again, then held when it is at least
-// locatedFrom and no longer than maxHeldLine (the line asked about longest
-// ago let go when f would hold
-// more than maxHeldLines or maxHeldBytes). So the rules that report on every
-// block of a long line read it once, not once a block. fn must not keep
-// the Locator; it runs under f's line lock.
+// holds, else the line read again. A line asked about a second time in a
+// row, of locatedFrom to maxHeldLine bytes, is then held (the line asked
+// about longest ago let go when f would hold more than maxHeldLines or
+// maxHeldBytes); any other is answered from its start, with no index. So
+// the rules that report on every block of a long line read it about
+// twice, not once a block. fn must not keep the Locator; it runs under f's
+// line lock.
 func (f *File) withLocator(off int64, fn func(l *jsonpos.Locator)) {
 	f.lineMu.Lock()
 	defer f.lineMu.Unlock()
@@ -542,13 +530,9 @@ func (f *File) withLocator(off int64, fn func(l *jsonpos.Locator)) {
 	f.once = off + 1
 	f.withLine(off, func(raw []byte) {
 		if !again || len(raw) < locatedFrom || len(raw) > maxHeldLine {
-			// A short line costs less read again than copied and indexed
-			// (most findings are one to a line); a long one is not held.
-			if len(raw) < locatedFrom {
-				fn(jsonpos.Direct(raw))
-			} else {
-				fn(jsonpos.NewLocator(raw))
-			}
+			// One question, or a short line: an index would cost more than
+			// it saves. A line past maxHeldLine is not held twice.
+			fn(jsonpos.Direct(raw))
 			return
 		}
 		h := heldLine{off, jsonpos.NewLocator(append([]byte(nil), raw...))}
