@@ -13,7 +13,10 @@ var BackupNameMismatch = register(&Rule{
 		"SHA-256 of the file's absolute path (the trackedFileBackups key, resolved against the launch " +
 		"directory when relative), then @v and the snapshot's version. A name that does not fit was " +
 		"edited by hand or by another tool, or was copied from another file's entry; rewinding would " +
-		"then restore another file's contents, or another version's, over this file.",
+		"then restore another file's contents, or another version's, over this file. A relative key is " +
+		"tried against each session's launch directory first, then every other cwd of the transcript; " +
+		"past a million paths hashed in one transcript (thousands of keys by thousands of directories) " +
+		"the remaining keys are left unchecked, not reported.",
 	Bad: `"trackedFileBackups":{"/home/me/app/a.ts":{"backupFileName":"0000000000000000@v1","version":1,…}}`,
 	Good: `"trackedFileBackups":{"/home/me/app/a.ts":{"backupFileName":"<sha256("/home/me/app/a.ts")[:16]>@v1",` +
 		`"version":1,…}}`,

@@ -85,7 +85,6 @@ func backupsCheck(r *Rule, f *model.File) {
 	unsafeRule, nameRule := registry["unsafe-backup-name"], registry["backup-name-mismatch"]
 	missingRule, folderRule := registry["missing-backup"], registry["missing-backup-folder"]
 	checkHash := on(nameRule.ID)
-	dirs := dirCache{}
 	// Session ids whose folders may hold this file's backups: its own,
 	// then every id its entries carry (resumed and forked sessions).
 	var sids []string
@@ -107,6 +106,10 @@ func backupsCheck(r *Rule, f *model.File) {
 	prunes, newest := false, map[string]int{}
 	firstSid := map[string]bool{}
 	var lastSid, lastCwd string
+	// Keys are relative to the directory Claude Code was launched in:
+	// the first cwd of each session id comes first, then the others.
+	var launch []string
+	launched, seenLaunch := true, map[string]bool{}
 	for i, rec := range f.Records {
 		kept := isBackupRecord(rec)
 		// The session id and cwd of the record before were seen: most
@@ -116,13 +119,21 @@ func backupsCheck(r *Rule, f *model.File) {
 			add(rec.SessionID)
 			if rec.SessionID != "" && !firstSid[rec.SessionID] {
 				firstSid[rec.SessionID], kept = true, true
+				launched = false
+			}
+		}
+		if !launched && rec.Cwd != "" {
+			launched = true
+			if !seenLaunch[rec.Cwd] {
+				seenLaunch[rec.Cwd] = true
+				launch = append(launch, rec.Cwd)
 			}
 		}
 		if i == 0 || rec.Cwd != lastCwd {
 			lastCwd = rec.Cwd
 			if rec.Cwd != "" && !seenCwd[rec.Cwd] {
 				seenCwd[rec.Cwd], kept = true, true
-				cwds = append(cwds, rec.Cwd) // the launch cwd first
+				cwds = append(cwds, rec.Cwd)
 			}
 		}
 		if kept && rec.Version != "" && !ccversion.Less(rec.Version, "2.1.208") {
@@ -134,20 +145,41 @@ func backupsCheck(r *Rule, f *model.File) {
 			}
 		}
 	}
+	if len(launch) > 0 {
+		cwds = slices.DeleteFunc(cwds, func(c string) bool { return seenLaunch[c] })
+		cwds = append(launch, cwds...)
+	}
 	owner := ""
 	if len(sids) > 0 {
 		owner = sids[0]
 	}
-	// Only called with a known root and a safe session id; by sid, so
-	// that a folder's path is made once, not for every backup.
-	folders := map[string]*dirList{}
-	folder := func(sid string) *dirList {
-		d, ok := folders[sid]
-		if !ok {
-			d = dirs.list(filepath.Join(f.Root, "file-history", sid))
-			folders[sid] = d
+	// Only called with a known root and a safe session id.
+	var ownerDir *dirList
+	ownerFolder := func() *dirList {
+		if ownerDir == nil {
+			ownerDir = listDir(filepath.Join(f.Root, "file-history", owner))
 		}
-		return d
+		return ownerDir
+	}
+	// The names in the folders of the other session ids, read at the
+	// first backup missing from the owner's: one look-up a backup however
+	// many ids the transcript carries.
+	var elsewhere map[string]bool
+	inSomeFolder := func(name string) bool {
+		if d := ownerFolder(); d.state == dirPresent && d.names[name] {
+			return true
+		}
+		if elsewhere == nil {
+			elsewhere = map[string]bool{}
+			for _, sid := range sids[1:] {
+				if d := listDir(filepath.Join(f.Root, "file-history", sid)); d.state == dirPresent {
+					for n := range d.names {
+						elsewhere[n] = true
+					}
+				}
+			}
+		}
+		return elsewhere[name]
 	}
 	reported := map[string]bool{}
 	noted := false // the file noted its session's missing folder
@@ -179,6 +211,7 @@ func backupsCheck(r *Rule, f *model.File) {
 		version   int
 	}
 	checked := map[backupSeen]bool{}
+	budget := hashBudget
 	for _, rec := range f.Records {
 		// A file-history-delta (2.1.220+) adds one backup to the
 		// snapshot it amends: its backup is checked the same way.
@@ -207,7 +240,7 @@ func backupsCheck(r *Rule, f *model.File) {
 				continue
 			}
 			if checkHash && once("name", b.Key+"\x00"+b.FileName) {
-				switch msg, verdict := backupNameProblem(b.Key, b.FileName, b.Version, cwds); verdict {
+				switch msg, verdict := backupNameProblem(b.Key, b.FileName, b.Version, cwds, &budget); verdict {
 				case nameMalformed:
 					f.ReportRecord(nameRule, rec, ptr, finding.Finding{Message: msg})
 				case nameHashDiffers:
@@ -219,17 +252,10 @@ func backupsCheck(r *Rule, f *model.File) {
 			if owner == "" || f.Root == "" {
 				continue // existence is checked only when the data root is known
 			}
-			found := false
-			for _, sid := range sids {
-				if d := folder(sid); d.state == dirPresent && d.names[b.FileName] {
-					found = true
-					break
-				}
-			}
-			if found || prunes && b.Version < newest[b.Key] {
+			if inSomeFolder(b.FileName) || prunes && b.Version < newest[b.Key] {
 				continue
 			}
-			switch folder(owner).state {
+			switch ownerFolder().state {
 			case dirPresent:
 				if once("missing", b.FileName) {
 					f.ReportRecord(missingRule, rec, ptr, finding.Finding{Message: "backup " + quote(b.FileName) + " of " +
@@ -315,7 +341,7 @@ const (
 // gives it: the first 16 hex digits of sha256 of the file's absolute path
 // (the key resolved against the launch directory when relative), "@v", and
 // the snapshot's version. It says why a name does not fit, and its verdict.
-func backupNameProblem(key, name string, version int, cwds []string) (string, int) {
+func backupNameProblem(key, name string, version int, cwds []string, budget *int) (string, int) {
 	m := backupNameRe.FindStringSubmatch(name)
 	if m == nil {
 		return "backup name " + quote(name) + " of " + quote(key) + " is not of the form <16 hex digits>@v<N> " +
@@ -325,28 +351,54 @@ func backupNameProblem(key, name string, version int, cwds []string) (string, in
 		return "backup name " + quote(name) + " of " + quote(key) + " says version " + m[2] + " but the entry's " +
 			"version is " + strconv.Itoa(version) + ": the snapshot was edited or mixes two checkpoints", nameMalformed
 	}
-	var abs []string
+	// The path Claude Code hashed: the key, or the key resolved against
+	// a launch directory. A transcript of thousands of directories and as
+	// many keys has its first million paths hashed: a key tried after
+	// that is left unchecked, not reported.
+	first := ""
+	try := func(a string) (matched, spent bool) {
+		if first == "" {
+			first = a
+		}
+		if *budget <= 0 {
+			return false, true
+		}
+		*budget--
+		return backupHash(a) == m[1], false
+	}
 	if isAbsPath(key) {
-		abs = append(abs, key)
+		if ok, spent := try(key); ok || spent {
+			return "", verdictOf(ok)
+		}
 	} else {
 		for _, cwd := range cwds {
 			if a := joinPath(cwd, key); a != "" {
-				abs = append(abs, a)
+				if ok, spent := try(a); ok || spent {
+					return "", verdictOf(ok)
+				}
 			}
 		}
 	}
-	if len(abs) == 0 {
+	if first == "" {
 		return "", nameUnchecked // a relative key and no cwd: nothing to compare with
 	}
-	for _, a := range abs {
-		if backupHash(a) == m[1] {
-			return "", nameHashMatches
-		}
-	}
-	return "backup name " + quote(name) + " does not start with the first 16 hex digits of sha256(" + quote(abs[0]) +
-		") = " + backupHash(abs[0]) + ", as Claude Code names backups, although other backups of this session " +
+	return "backup name " + quote(name) + " does not start with the first 16 hex digits of sha256(" + quote(first) +
+		") = " + backupHash(first) + ", as Claude Code names backups, although other backups of this session " +
 		"do: the snapshot was edited or the backup belongs to another file", nameHashDiffers
 }
+
+// verdictOf is the verdict of a hash that matched, or of a budget spent.
+func verdictOf(matched bool) int {
+	if matched {
+		return nameHashMatches
+	}
+	return nameUnchecked
+}
+
+// hashBudget bounds the paths backupNameProblem hashes for one
+// transcript (about a third of a second), so that thousands of relative
+// keys are not each resolved against thousands of directories.
+const hashBudget = 1 << 20
 
 // backupHash is the 16-hex-digit prefix of a backup name for absolute path p.
 func backupHash(p string) string {

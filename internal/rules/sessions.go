@@ -55,20 +55,14 @@ const (
 	dirPresent
 )
 
-// dirList is a cached, read-only listing of one folder.
+// dirList is a listing of one folder.
 type dirList struct {
 	state dirState
 	names map[string]bool
 }
 
-// dirCache reads each folder at most once.
-type dirCache map[string]*dirList
-
-// list returns the listing of the folder at path p.
-func (c dirCache) list(p string) *dirList {
-	if d, ok := c[p]; ok {
-		return d
-	}
+// listDir reads the folder at path p.
+func listDir(p string) *dirList {
 	d := &dirList{}
 	ents, err := os.ReadDir(p)
 	switch {
@@ -81,7 +75,6 @@ func (c dirCache) list(p string) *dirList {
 	case errors.Is(err, fs.ErrNotExist):
 		d.state = dirAbsent
 	}
-	c[p] = d
 	return d
 }
 
