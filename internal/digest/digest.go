@@ -21,6 +21,7 @@ type Digest struct {
 	odd   []string // distinct uuids that are not canonical, sorted
 	last  []int32  // by uuid index: the last record with that uuid (until Compact)
 	tools []tool   // tool_use ids, sorted by id then owner
+	calls []uint64 // by uuid index, a bit set: an entry with that uuid holds a tool_use
 	arena string   // the tool ids, one after the other
 	lines []line   // one per record, in file order (only when Build was asked for them)
 }
@@ -122,6 +123,12 @@ func Build(recs []*entry.Record, lines bool) *Digest {
 			for _, t := range r.ToolUses() {
 				d.tools = append(d.tools, tool{off: uint32(len(arena)), n: uint32(len(t.ID)), owner: idx[i]})
 				arena = append(arena, t.ID...)
+			}
+			if u := idx[i]; u >= 0 && len(r.ToolUses()) > 0 {
+				if d.calls == nil {
+					d.calls = make([]uint64, (len(d.keys)+len(d.odd)+63)/64)
+				}
+				d.calls[u/64] |= 1 << (u % 64)
 			}
 		}
 		if len(arena) > 0 {
@@ -331,22 +338,21 @@ func (d *Digest) findTool(id string) (int, bool) {
 }
 
 // Holds reports whether an entry of the file with uuid s holds a tool_use
-// (found), and whether one of those has one of ids (holds).
-func (d *Digest) Holds(s string, ids []string) (found, holds bool) {
+// with one of ids.
+func (d *Digest) Holds(s string, ids []string) bool {
 	u := d.index(s)
-	if u < 0 {
-		return false, false
+	if u < 0 || d.calls == nil || d.calls[u/64]&(1<<(u%64)) == 0 {
+		return false // no entry with that uuid holds a tool_use
 	}
-	for _, t := range d.tools {
-		if int(t.owner) != u {
-			continue
-		}
-		found = true
-		if slices.Contains(ids, d.id(t)) {
-			return true, true
+	for _, id := range ids {
+		i, _ := d.findTool(id)
+		for ; i < len(d.tools) && d.id(d.tools[i]) == id; i++ {
+			if int(d.tools[i].owner) == u {
+				return true
+			}
 		}
 	}
-	return found, false
+	return false
 }
 
 // RecordAt is a record giving the line number n, its offset and uuid (what

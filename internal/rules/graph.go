@@ -41,7 +41,7 @@ func Answered(p *model.Project, f *model.File) bool {
 				return false
 			}
 		case model.AskSource:
-			if _, held := holdsIn(p, a.Name, a.IDs); !held {
+			if !holdsIn(p, a.Name, a.IDs) {
 				return false
 			}
 		case model.AskShared:
@@ -73,11 +73,30 @@ func projectIndex(p *model.Project) *digest.Digest {
 	return ix.union
 }
 
+// projectOwners says which files of p hold a uuid (their places in
+// p.Files), once projectIndex has a union; nil until then.
+func projectOwners(p *model.Project) *digest.Owners {
+	u := projectIndex(p)
+	if u == nil {
+		return nil
+	}
+	ix := p.Memo(indexKey{}, func() any { return new(projectIx) }).(*projectIx)
+	if ix.owners == nil {
+		ds := make([]*digest.Digest, len(p.Files))
+		for i, f := range p.Files {
+			ds[i] = f.Digest
+		}
+		ix.owners = digest.NewOwners(u, ds)
+	}
+	return ix.owners
+}
+
 type indexKey struct{}
 
 type projectIx struct {
-	asked int
-	union *digest.Digest
+	asked  int
+	union  *digest.Digest
+	owners *digest.Owners
 }
 
 // unionAfter is how many questions across files are answered by looking

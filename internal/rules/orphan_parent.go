@@ -265,6 +265,14 @@ func firstChainRecord(f *model.File) *entry.Record {
 // otherFileWith names the other transcript of p that holds uuid (its base
 // name), or "another transcript of the project".
 func otherFileWith(p *model.Project, f *model.File, uuid string) string {
+	if ow := projectOwners(p); ow != nil {
+		for _, i := range ow.Of(uuid) {
+			if o := p.Files[i]; o != f {
+				return filepath.Base(o.Path)
+			}
+		}
+		return "another transcript of the project"
+	}
 	for _, o := range p.Files {
 		if o != f && o.Digest.HasUUID(uuid) {
 			return filepath.Base(o.Path)

@@ -127,6 +127,9 @@ func continuesElsewhere(f *model.File) bool {
 
 // inFiles counts the files of p (up to 2) with an entry whose uuid is s.
 func inFiles(p *model.Project, s string) int {
+	if ow := projectOwners(p); ow != nil {
+		return min(len(ow.Of(s)), 2)
+	}
 	n := 0
 	for _, o := range p.Files {
 		if o.Digest.HasUUID(s) {

@@ -70,15 +70,17 @@ var ToolSourceMismatch = register(&Rule{
 				if src == nil {
 					// A forked session (VS Code, /fork) names the call in the
 					// transcript it was forked from: look project-wide.
-					found, held := holdsInProject(p, rec)
-					if held {
+					if holdsInProject(p, rec) {
 						continue
 					}
 					msg := entryLabel(rec) + ": sourceToolAssistantUUID " + rec.SourceToolAssistantUUID()
-					if !found {
-						msg += " names no entry in any transcript of the project"
-					} else {
+					switch src := rec.SourceToolAssistantUUID(); {
+					case f.Digest.HasUUID(src): // not in the canonical form last is keyed by
+						msg += " names an entry that holds no tool_use " + rec.ToolResults()[0].ID
+					case inProject(p, f, src):
 						msg += " names an entry of another transcript that holds no tool_use " + rec.ToolResults()[0].ID
+					default:
+						msg += " names no entry in any transcript of the project"
 					}
 					if c := callAt[rec.ToolResults()[0].ID]; c != nil {
 						msg += "; the call is in " + entryLabel(c) + " (" + lineRef(c) + ")"
@@ -106,8 +108,23 @@ var ToolSourceMismatch = register(&Rule{
 
 // holds reports whether src holds the tool_use of one of rec's results.
 func holds(src, rec *entry.Record) bool {
-	for _, t := range rec.ToolResults() {
-		for _, u := range src.ToolUses() {
+	results, uses := rec.ToolResults(), src.ToolUses()
+	if len(results)*len(uses) > 64 {
+		// Thousands of calls and results on two lines: a set, not every
+		// pair.
+		ids := make(map[string]struct{}, len(uses))
+		for _, u := range uses {
+			ids[u.ID] = struct{}{}
+		}
+		for _, t := range results {
+			if _, ok := ids[t.ID]; ok {
+				return true
+			}
+		}
+		return false
+	}
+	for _, t := range results {
+		for _, u := range uses {
 			if u.ID == t.ID {
 				return true
 			}
@@ -117,9 +134,9 @@ func holds(src, rec *entry.Record) bool {
 }
 
 // holdsInProject looks in the digests of p's transcripts for the entries
-// with rec's source uuid that hold a tool_use: whether there are any
-// (found), and whether one holds the call of one of rec's results (held).
-func holdsInProject(p *model.Project, rec *entry.Record) (found, held bool) {
+// with rec's source uuid: whether one holds the call of one of rec's
+// results.
+func holdsInProject(p *model.Project, rec *entry.Record) bool {
 	return holdsIn(p, rec.SourceToolAssistantUUID(), resultIDs(rec))
 }
 
@@ -133,16 +150,22 @@ func resultIDs(rec *entry.Record) []string {
 }
 
 // holdsIn is holdsInProject for source uuid src and result ids.
-func holdsIn(p *model.Project, src string, ids []string) (found, held bool) {
-	for _, o := range p.Files {
-		if !o.Kind.IsTranscript() {
-			continue
-		}
-		f, h := o.Digest.Holds(src, ids)
-		if h {
-			return true, true
-		}
-		found = found || f
+func holdsIn(p *model.Project, src string, ids []string) bool {
+	look := func(o *model.File) bool {
+		return o.Kind.IsTranscript() && o.Digest.Holds(src, ids)
 	}
-	return found, false
+	if ow := projectOwners(p); ow != nil {
+		for _, i := range ow.Of(src) {
+			if look(p.Files[i]) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, o := range p.Files {
+		if look(o) {
+			return true
+		}
+	}
+	return false
 }
