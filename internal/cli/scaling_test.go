@@ -80,3 +80,107 @@ func TestScalingBackupDirs(t *testing.T) {
 		}
 	}
 }
+
+// TestScalingProjectLookups: a project of thousands of transcripts whose
+// entries name parents and tool calls in other transcripts. Each finding
+// looked the name up file by file (and each file's tool calls one by one);
+// past a few dozen questions the project now indexes which files hold
+// each uuid.
+func TestScalingProjectLookups(t *testing.T) {
+	isolate(t)
+	const n, k = 1500, 2 // files, and entries of each naming another file
+	root := t.TempDir()
+	id := func(f, j int) string { return fmt.Sprintf("%08d-0000-4000-8000-%012d", f, j) }
+	for f := range n {
+		sid := fmt.Sprintf("%08d-0000-4000-9000-000000000000", f)
+		entry := func(uuid, parent, extra, content string) string {
+			p := "null"
+			if parent != "" {
+				p = `"` + parent + `"`
+			}
+			return `{"parentUuid":` + p + `,"isSidechain":false,"userType":"external","cwd":"/home/dev/app","sessionId":"` + sid +
+				`","version":"2.1.39","type":"user","message":{"role":"user","content":` + content + `},"uuid":"` + uuid + `"` +
+				extra + `,"timestamp":"2026-01-05T10:00:00.000Z"}`
+		}
+		lines := []string{
+			entry(id(f, 0), "", "", `"hi"`),
+			`{"parentUuid":"` + id(f, 0) + `","isSidechain":false,"userType":"external","cwd":"/home/dev/app","sessionId":"` + sid +
+				`","version":"2.1.39","type":"assistant","message":{"id":"msg_` + fmt.Sprint(f) + `","type":"message","role":"assistant",` +
+				`"model":"m","content":[{"type":"text","text":"ok"}],"stop_reason":"end_turn","stop_sequence":null,` +
+				`"usage":{"input_tokens":1,"output_tokens":1}},"uuid":"` + id(f, 1) + `","timestamp":"2026-01-05T10:00:00.000Z"}`,
+		}
+		for j := range k {
+			o := (f + 1 + j) % n
+			lines = append(lines,
+				entry(id(f, 100+j), id(o, 1), "", `"x"`),
+				entry(id(f, 200+j), id(f, 100+j), `,"sourceToolAssistantUUID":"`+id(o, 1)+`"`,
+					`[{"type":"tool_result","tool_use_id":"toolu_`+fmt.Sprint(f, "_", j)+`","content":"ok"}]`))
+		}
+		writeFile(t, filepath.Join(root, "projects", "-home-dev-app", sid+".jsonl"), []byte(strings.Join(lines, "\n")+"\n"))
+	}
+	out, _, _ := runJSON(t, root)
+	got := rulesOf(out)
+	if got["orphan-parent"] != n*k || got["tool-source-mismatch"] != n*k {
+		t.Errorf("findings by rule: %v; want %d orphan-parent and %d tool-source-mismatch", got, n*k, n*k)
+	}
+	for _, f := range out.Findings {
+		switch f.Rule {
+		case "orphan-parent":
+			// The file holding the parent is named.
+			var file, j, o int
+			if _, err := fmt.Sscanf(filepath.Base(f.Path), "%08d", &file); err != nil {
+				t.Fatal(err)
+			}
+			j = (f.Line - 3) / 2
+			o = (file + 1 + j) % n
+			if want := fmt.Sprintf("(it is in %08d-0000-4000-9000-000000000000.jsonl,", o); !strings.Contains(f.Message, want) {
+				t.Fatalf("%s:%d: %s; want it to say %s", f.Path, f.Line, f.Message, want)
+			}
+		case "tool-source-mismatch":
+			if !strings.Contains(f.Message, "names an entry of another transcript that holds no tool_use") {
+				t.Fatalf("%s:%d: %s", f.Path, f.Line, f.Message)
+			}
+		}
+	}
+}
+
+// TestScalingBatchLines: two assistant lines of thousands of calls each and
+// a user line answering the second's, whose sourceToolAssistantUUID names
+// the first. Every call of the first is unanswered, and each of its
+// findings relates the line below: the checks compared every call with
+// every result (the unanswered-call test, the resume model's pairing, the
+// look around each block, the source test), and the two lines, asked about
+// in turn, were read again and scanned from the start for each finding
+// (143 s for 20,000 calls).
+func TestScalingBatchLines(t *testing.T) {
+	isolate(t)
+	const n = 4000
+	assistant := func(uuid, parent, prefix string) string {
+		var uses []string
+		for i := range n {
+			uses = append(uses, fmt.Sprintf(`{"type":"tool_use","id":"toolu_%s%d","name":"Bash","input":{}}`, prefix, i))
+		}
+		return `{"parentUuid":"` + parent + `","isSidechain":false,"userType":"external","cwd":"/home/dev/app","sessionId":"` +
+			hostileSession + `","version":"2.1.39","type":"assistant","message":{"id":"msg_` + prefix + `","type":"message",` +
+			`"role":"assistant","model":"m","content":[` + strings.Join(uses, ",") + `],"stop_reason":"tool_use",` +
+			`"stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}},"uuid":"` + uuid + `","timestamp":"2026-01-05T10:00:00.000Z"}`
+	}
+	var results []string
+	for i := range n {
+		results = append(results, fmt.Sprintf(`{"type":"tool_result","tool_use_id":"toolu_b%d","content":"ok"}`, i))
+	}
+	answer := strings.Replace(userLine(nthUUID(4), nthUUID(3), "["+strings.Join(results, ",")+"]"),
+		`"type":"user"`, `"type":"user","sourceToolAssistantUUID":"`+nthUUID(2)+`"`, 1)
+	lines := []string{userLine(nthUUID(1), "", `"hi"`), assistant(nthUUID(2), nthUUID(1), "a"), assistant(nthUUID(3), nthUUID(2), "b"), answer}
+	p := writeFile(t, filepath.Join(t.TempDir(), hostileSession+".jsonl"), []byte(strings.Join(lines, "\n")+"\n"))
+	out, _, _ := runJSON(t, p)
+	got := rulesOf(out)
+	if got["unmatched-tool-use"] != n || got["tool-source-mismatch"] != 1 || got["unmatched-tool-result"] != 0 || got["tool-result-off-chain"] != 0 {
+		t.Errorf("findings by rule: %v; want %d unmatched-tool-use and 1 tool-source-mismatch", got, n)
+	}
+	for _, f := range out.Findings {
+		if f.Rule == "unmatched-tool-use" && (f.Line != 2 || f.Column == 0 || !strings.Contains(f.Message, "line 4")) {
+			t.Fatalf("%s:%d:%d: %s; want line 2 and the results' line 4", f.Path, f.Line, f.Column, f.Message)
+		}
+	}
+}

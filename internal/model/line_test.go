@@ -95,6 +95,37 @@ func TestLineQuestionsReadOnce(t *testing.T) {
 	}
 }
 
+// TestLineQuestionsInTurn: questions that alternate between two long
+// lines from the first (a finding on a call's line that relates its
+// result's line) hold both: each is read about twice, not once a question.
+func TestLineQuestionsInTurn(t *testing.T) {
+	var data []byte
+	var offs []int64
+	for range 2 {
+		offs = append(offs, int64(len(data)))
+		data = append(data, `{"a":[`...)
+		for i := range 1000 {
+			if i > 0 {
+				data = append(data, ',')
+			}
+			data = fmt.Appendf(data, `{"k":%d}`, i)
+		}
+		data = append(data, "]}\n"...)
+	}
+	cr := &countingReader{r: bytes.NewReader(data)}
+	f := &File{Copy: cr, Bytes: int64(len(data))}
+	for i := range 1000 {
+		for k, off := range offs {
+			if c := f.Column(entry.Ref(k+1, off), fmt.Sprintf("/a/%d/k", i)); c == 0 {
+				t.Fatalf("line %d, block %d: no column", k+1, i)
+			}
+		}
+	}
+	if n := cr.n.Load(); n > 3*int64(len(data)) {
+		t.Errorf("2,000 questions about two lines of %d bytes in all read %d bytes", len(data), n)
+	}
+}
+
 // TestLineLocated: a long line's columns and pointers, asked many times,
 // are jsonpos's; a short line's too; a Line given other bytes gets a new
 // Locator.

@@ -340,7 +340,7 @@ type File struct {
 	// of them.
 	lineMu sync.Mutex
 	lines  []heldLine
-	once   int64 // 1 + the offset of the last line asked about once and not held (0: none)
+	once   [maxHeldLines]int64 // 1 + the offsets of the last lines asked about once and not held (0: none)
 }
 
 // heldLine is a line a File holds for its rules' questions.
@@ -526,8 +526,14 @@ func (f *File) withLocator(off int64, fn func(l *jsonpos.Locator)) {
 			return
 		}
 	}
-	again := f.once == off+1 // held from the second question on: most lines have one finding
-	f.once = off + 1
+	// Held from the second question on (most lines have one finding),
+	// also when questions alternate between lines (a finding on a call's
+	// line related to its result's).
+	again := slices.Contains(f.once[:], off+1)
+	if !again {
+		copy(f.once[1:], f.once[:])
+		f.once[0] = off + 1
+	}
 	f.withLine(off, func(raw []byte) {
 		if !again || len(raw) < locatedFrom || len(raw) > maxHeldLine {
 			// One question, or a short line: an index would cost more than

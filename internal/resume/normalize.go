@@ -295,6 +295,25 @@ func hasResult(m *msg, id string) int {
 	return -1
 }
 
+// resultsIn is a test of whether m holds a tool_result for an id, asked
+// about up to calls ids: hasResult, or a set of m's results when both are
+// many (a batch of thousands of calls).
+func resultsIn(m *msg, calls int) func(id string) bool {
+	if m == nil || m.role != "user" || calls*len(m.blocks) <= 64 {
+		return func(id string) bool { return hasResult(m, id) >= 0 }
+	}
+	ids := make(map[string]struct{}, len(m.blocks))
+	for _, b := range m.blocks {
+		if b.b.Type() == "tool_result" {
+			ids[b.b.str("tool_use_id")] = struct{}{}
+		}
+	}
+	return func(id string) bool {
+		_, ok := ids[id]
+		return ok
+	}
+}
+
 // lastResult is the index of the last tool_result for id in m, or -1.
 func lastResult(m *msg, id string) int {
 	if m == nil || m.role != "user" {
@@ -537,10 +556,11 @@ func (res *Result) pairTools(msgs []*msg, src Source, g *chain.Graph, conv *chai
 			continue
 		}
 		next := at(k + 1)
+		answered := resultsIn(next, len(m.blocks))
 		var nb []blk
 		var synth []blk
 		for _, b := range m.blocks {
-			if b.b.Type() != "tool_use" || hasResult(next, b.b.str("id")) >= 0 {
+			if b.b.Type() != "tool_use" || answered(b.b.str("id")) {
 				nb = append(nb, b)
 				continue
 			}

@@ -199,6 +199,7 @@ func splitPair(f *model.File, w *resume.Result, idsOf func() *toolIDs) bool {
 	// after i (results) or before it (calls) holds a block with id: then
 	// the lists of toolIDs hold one on the conversation, and the pair is
 	// not split. Where a healthy file's pairs are, without the lists.
+	var held blockIDs
 	near := func(i int, id string, results bool) bool {
 		for d := 1; d <= 4; d++ {
 			k := i - d
@@ -211,14 +212,8 @@ func splitPair(f *model.File, w *resume.Result, idsOf func() *toolIDs) bool {
 			if !conv.On(k) || !g.Kept(k) {
 				continue
 			}
-			blocks := f.Records[k].ToolUses()
-			if results {
-				blocks = f.Records[k].ToolResults()
-			}
-			for _, t := range blocks {
-				if t.ID == id {
-					return true
-				}
+			if held.has(f.Records[k], results, id) {
+				return true
 			}
 		}
 		return false

@@ -29,9 +29,10 @@ var UnmatchedToolResult = register(&Rule{
 	Fix: "Restore the assistant entry that made the call, or delete the tool_result block (and the " +
 		"user entry if nothing else is left in it, re-parenting its children to its parent).",
 	Keeps: func(r *Rule, p *model.Project, f *model.File) bool {
+		var held blockIDs
 		for i, rec := range f.Records {
 			for _, t := range rec.ToolResults() {
-				if t.ID != "" && !useNearby(f.Records, i, t.ID) && !f.Digest.HasTool(t.ID) &&
+				if t.ID != "" && !useNearby(&held, f.Records, i, t.ID) && !f.Digest.HasTool(t.ID) &&
 					!f.Ask(model.Ask{Kind: model.AskTool, Name: t.ID}) {
 					return true
 				}
@@ -122,12 +123,10 @@ func toolInProject(p *model.Project, id string) bool {
 // tool_use with id: where a result's call usually is, found without a
 // lookup in the digest (which holds every tool_use of the file, so a call
 // found here is one it holds).
-func useNearby(recs []*entry.Record, i int, id string) bool {
+func useNearby(held *blockIDs, recs []*entry.Record, i int, id string) bool {
 	for k := i; k >= 0 && k >= i-4; k-- {
-		for _, t := range recs[k].ToolUses() {
-			if t.ID == id {
-				return true
-			}
+		if held.has(recs[k], false, id) {
+			return true
 		}
 	}
 	return false

@@ -268,8 +268,14 @@ func allResultsFailed(br *blockReads, rec *entry.Record) bool {
 // messageIndex finds, once asked, the lines of each assistant message.id
 // and the message.id of each tool_use id of a transcript.
 type messageIndex struct {
-	byMsg  map[string][]int
-	byTool map[string]string
+	byMsg   map[string][]int
+	byTool  map[string]string
+	answers map[answerKey]bool // answersMessage, asked by every call of a batch
+}
+
+type answerKey struct {
+	u  *entry.Record
+	id string
 }
 
 func (x *messageIndex) build(recs []*entry.Record) {
@@ -301,12 +307,22 @@ func (x *messageIndex) lines(recs []*entry.Record, id string) []int {
 // (one of its batch), or a call of no known message.
 func (x *messageIndex) answersMessage(recs []*entry.Record, u *entry.Record, id string) bool {
 	x.build(recs)
+	k := answerKey{u, id}
+	if a, ok := x.answers[k]; ok {
+		return a
+	}
+	a := false
 	for _, t := range u.ToolResults() {
 		if m, ok := x.byTool[t.ID]; !ok || id == "" || m == id {
-			return true
+			a = true
+			break
 		}
 	}
-	return false
+	if x.answers == nil {
+		x.answers = map[answerKey]bool{}
+	}
+	x.answers[k] = a
+	return a
 }
 
 // batchEnds reports whether the conversation order (record indexes, oldest
