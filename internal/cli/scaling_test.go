@@ -184,3 +184,58 @@ func TestScalingBatchLines(t *testing.T) {
 		}
 	}
 }
+
+// TestScalingSharedFolder: a project folder shared by a thousand launch
+// directories (the lossy encoding maps /a/b, /a-b, /a.b and /a_b to one
+// folder). Each session's note listed every other directory: 4,096 of them
+// printed 300 MB. The note now names five; the folder's problem names all.
+func TestScalingSharedFolder(t *testing.T) {
+	isolate(t)
+	root := t.TempDir()
+	var dirs []string
+	var walk func(path string, depth int)
+	walk = func(path string, depth int) {
+		if depth == 5 {
+			dirs = append(dirs, path)
+			return
+		}
+		for _, sep := range []string{"/", "-", ".", "_"} {
+			walk(path+sep+string(rune('b'+depth)), depth+1)
+		}
+	}
+	walk("/a", 0)
+	for i, dir := range dirs {
+		sid := fmt.Sprintf("00000000-0000-4000-8000-%012d", i)
+		writeFile(t, filepath.Join(root, "projects", "-a-b-c-d-e-f", sid+".jsonl"), []byte(`{"parentUuid":null,"isSidechain":false,`+
+			`"userType":"external","cwd":"`+dir+`","sessionId":"`+sid+`","version":"2.1.39","type":"user","message":{"role":"user",`+
+			`"content":"hi"},"uuid":"`+fmt.Sprintf("00000000-0000-4000-9000-%012d", i)+`","timestamp":"2026-01-05T10:00:00.000Z"}`+"\n"))
+	}
+	r := sessionsJSON(t, root)
+	shared := 0
+	for _, p := range r.Problems {
+		if p.Kind == "paths-share-folder" {
+			shared++
+			if len(p.Paths) != len(dirs) {
+				t.Errorf("the problem names %d directories, want %d", len(p.Paths), len(dirs))
+			}
+		}
+	}
+	if shared != 1 || len(r.Sessions) != len(dirs) {
+		t.Fatalf("%d paths-share-folder problems and %d sessions, want 1 and %d", shared, len(r.Sessions), len(dirs))
+	}
+	want := fmt.Sprintf("or %d other directories of the same project folder", len(dirs)-6)
+	for _, s := range r.Sessions {
+		n := 0
+		for _, note := range s.Picker.Notes {
+			if note.Code == "folder-shared-with-other-path" {
+				n++
+				if !strings.Contains(note.Detail, want) || strings.Count(note.Detail, `"/a`) != 6 {
+					t.Fatalf("%s: %s; want five other directories named, %q", s.SessionID, note.Detail, want)
+				}
+			}
+		}
+		if n != 1 {
+			t.Fatalf("%s: %d shared-folder notes", s.SessionID, n)
+		}
+	}
+}

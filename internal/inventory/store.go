@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -144,18 +145,30 @@ func (s *store) folders() {
 		s.problem(Problem{Kind: KindSharedFolder, Path: "projects/" + folder, Paths: shown, Folders: []string{folder}, Sessions: ids,
 			Message: fmt.Sprintf("%d different directories encode to this one project folder (%s): /resume of 2.1.330 run in one of them hides the sessions recorded in the others; 2.1.110 mixes them in one list",
 				len(paths), strings.Join(quoteAll(shown), ", "))})
+		// Each session's note names a few of the other directories, not
+		// all of them: a folder shared by thousands would print the
+		// whole list once a session.
+		all := slices.Clone(shown)
+		sort.Strings(all)
 		for k, idx := range paths {
 			var others []string
-			for k2 := range paths {
-				if k2 != k {
-					others = append(others, spelled[k2])
+			for _, o := range all {
+				if len(others) == maxNamedOthers {
+					break
+				}
+				if o != spelled[k] {
+					others = append(others, o)
 				}
 			}
-			sort.Strings(others)
+			named := strings.Join(quoteAll(others), ", ") + " (same project folder)"
+			if more := len(paths) - 1 - len(others); more > 0 {
+				named = strings.Join(quoteAll(others), ", ") + fmt.Sprintf(" or %d other directories of the same project folder "+
+					"(the %s problem lists them all)", more, KindSharedFolder)
+			}
 			for _, i := range idx {
 				ss := &s.rep.Sessions[i]
 				ss.Picker.Notes = append(ss.Picker.Notes, Reason{Code: NoteSharedFolder, Versions: newest,
-					Detail: "listed only when /resume runs in " + quote(ss.Cwd) + ", not in " + strings.Join(quoteAll(others), ", ") + " (same project folder)"})
+					Detail: "listed only when /resume runs in " + quote(ss.Cwd) + ", not in " + named})
 			}
 		}
 	}
@@ -177,6 +190,10 @@ func (s *store) folders() {
 				quote(spelled[k]), len(fs), strings.Join(fs, ", "), pathenc.Encode(spelled[k]))})
 	}
 }
+
+// maxNamedOthers is how many of the other directories sharing its folder
+// a session's note names.
+const maxNamedOthers = 5
 
 func add(m map[string]map[string][]int, a, b string, i int) {
 	if m[a] == nil {
