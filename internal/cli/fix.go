@@ -428,6 +428,8 @@ func writeDiff(b *bytes.Buffer, f *fix.File) {
 	}
 	// group edits touching the same lines
 	es := f.Edits
+	sh := edit.NewShifter(es)
+	counted, lines := int64(0), 1 // the lines that start before counted
 	for k := 0; k < len(es); {
 		lo := lineStart(f.Orig, es[k].Offset)
 		hi := lineEnd(f.Orig, es[k].End())
@@ -439,10 +441,14 @@ func writeDiff(b *bytes.Buffer, f *fix.File) {
 			hi = lineEnd(f.Orig, es[j].End())
 			j++
 		}
-		nlo := edit.Shift(es, lo)
-		nhi := edit.ShiftEnd(es, hi)
-		first := int64(bytes.Count(f.Orig[:lo], []byte{'\n'})) + 1
-		fmt.Fprintf(b, "@@ line %d @@\n", first)
+		nlo := sh.Shift(lo)
+		nhi := sh.ShiftEnd(hi)
+		if lo < counted { // never: the groups go down the file
+			counted, lines = 0, 1
+		}
+		lines += bytes.Count(f.Orig[counted:lo], []byte{'\n'})
+		counted = lo
+		fmt.Fprintf(b, "@@ line %d @@\n", lines)
 		focus := es[k].Offset - lo
 		for _, l := range splitKeep(f.Orig[lo:hi]) {
 			fmt.Fprintf(b, "-%s\n", clipLine(l, focus))

@@ -2,7 +2,10 @@ package edit
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand"
+	"slices"
+	"sort"
 	"testing"
 )
 
@@ -61,6 +64,18 @@ func TestApplyInvertCompose(t *testing.T) {
 		if err != nil || !bytes.Equal(got, final) {
 			t.Fatalf("Compose %q %v %v = %v -> %q (%v); want %q", orig, es, es2, c, got, err, final)
 		}
+		if ref, _ := composeRef(orig, es, es2); !slices.Equal(c, ref) {
+			t.Fatalf("Compose %q %v %v = %v; the walk over the edits gives %v", orig, es, es2, c, ref)
+		}
+		sh := NewShifter(es)
+		for x := int64(0); x <= int64(len(orig)); x++ {
+			if a, b := sh.Shift(x), Shift(es, x); a != b {
+				t.Fatalf("Shifter.Shift(%d) over %v = %d, Shift %d", x, es, a, b)
+			}
+			if a, b := sh.ShiftEnd(x), ShiftEnd(es, x); a != b {
+				t.Fatalf("Shifter.ShiftEnd(%d) over %v = %d, ShiftEnd %d", x, es, a, b)
+			}
+		}
 	}
 }
 
@@ -74,4 +89,97 @@ func TestConflict(t *testing.T) {
 	if !Conflict(Edit{Offset: 0, Length: 3}, Edit{Offset: 2, Length: 2}) {
 		t.Error("overlap not seen")
 	}
+}
+
+// composeRef is Compose as it was first written, each position mapped by a
+// walk over the edits: the reference Compose is held to.
+func composeRef(orig []byte, first, second []Edit) ([]Edit, error) {
+	mid, err := Bytes(orig, first)
+	if err != nil {
+		return nil, err
+	}
+	final, err := Bytes(mid, second)
+	if err != nil {
+		return nil, err
+	}
+	type span struct{ lo, hi int64 }
+	var spans []span
+	for _, e := range first {
+		spans = append(spans, span{e.Offset, e.End()})
+	}
+	// back maps a position of mid to the original, widening to the whole
+	// span of a first edit when it falls inside or at the edge of its text.
+	back := func(p int64, lo bool) int64 {
+		var shift int64
+		for _, e := range first {
+			s := e.Offset + shift
+			t := s + int64(len(e.Text))
+			if p < s {
+				break
+			}
+			if p <= t {
+				if lo {
+					return e.Offset
+				}
+				return e.End()
+			}
+			shift += e.Delta()
+		}
+		return p - shift
+	}
+	for _, e := range second {
+		spans = append(spans, span{back(e.Offset, true), back(e.End(), false)})
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].lo < spans[j].lo })
+	var merged []span
+	for _, s := range spans {
+		if n := len(merged); n > 0 && s.lo <= merged[n-1].hi {
+			if s.hi > merged[n-1].hi {
+				merged[n-1].hi = s.hi
+			}
+			continue
+		}
+		merged = append(merged, s)
+	}
+	// Clean bytes between spans are untouched by both passes, so each span's
+	// text sits in final between the shifted images of its ends.
+	out := make([]Edit, 0, len(merged))
+	var delta int64
+	for i, s := range merged {
+		start := s.lo + delta
+		var end int64
+		if i+1 < len(merged) {
+			// the next clean region starts at s.hi; find its image by the
+			// length of final minus everything after it in orig terms
+			end = imageOfRef(first, second, s.hi)
+		} else {
+			end = int64(len(final)) - (int64(len(orig)) - s.hi)
+		}
+		if end < start {
+			return nil, fmt.Errorf("compose: bad span %d-%d", s.lo, s.hi)
+		}
+		e := Edit{Offset: s.lo, Length: s.hi - s.lo, Text: string(final[start:end])}
+		delta += e.Delta()
+		if e.Length != 0 || e.Text != "" {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+// imageOfRef maps an original position that ends a merged span to final.
+func imageOfRef(first, second []Edit, x int64) int64 {
+	y := x
+	for _, e := range first {
+		if e.End() <= x {
+			y += e.Delta()
+		}
+	}
+	z := y
+	for _, e := range second {
+		if e.End() <= y {
+			z += e.Delta()
+		}
+	}
+	return z
 }

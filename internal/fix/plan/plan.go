@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -104,19 +105,16 @@ func Choose(fixes []Fix, unsafe bool) (edits []edit.Edit, chosen, dropped []int)
 	}
 	idx = kept
 	sort.SliceStable(idx, func(a, b int) bool { return fixes[idx[a]].Edits[0].Offset < fixes[idx[b]].Edits[0].Offset })
+	// edits stays sorted (by offset, then end) and free of conflicts, so
+	// the edits a new one may meet are found by a binary search: those
+	// that start by its end, and the one before them.
 	for _, i := range idx {
 		ok := true
 		var add []edit.Edit
 		for _, e := range fixes[i].Edits {
-			dup := false
-			for _, o := range edits {
-				if o == e {
-					dup = true
-					break
-				}
-				if edit.Conflict(o, e) {
-					ok = false
-				}
+			dup, conflict := meets(edits, e)
+			if conflict {
+				ok = false
 			}
 			if !dup {
 				add = append(add, e)
@@ -126,11 +124,33 @@ func Choose(fixes []Fix, unsafe bool) (edits []edit.Edit, chosen, dropped []int)
 			dropped = append(dropped, i)
 			continue
 		}
-		edits = append(edits, add...)
-		edit.Sort(edits)
+		for _, e := range add {
+			at := sort.Search(len(edits), func(k int) bool {
+				return edits[k].Offset > e.Offset || edits[k].Offset == e.Offset && edits[k].End() > e.End()
+			})
+			edits = slices.Insert(edits, at, e)
+		}
 		chosen = append(chosen, i)
 	}
 	return edits, chosen, dropped
+}
+
+// meets reports whether sorted, conflict-free edits hold e already (dup),
+// and else whether one of them conflicts with it.
+func meets(edits []edit.Edit, e edit.Edit) (dup, conflict bool) {
+	k := sort.Search(len(edits), func(k int) bool { return edits[k].Offset >= e.Offset })
+	if k > 0 && edit.Conflict(edits[k-1], e) {
+		conflict = true
+	}
+	for ; k < len(edits) && edits[k].Offset <= e.End(); k++ {
+		if edits[k] == e {
+			return true, false
+		}
+		if edit.Conflict(edits[k], e) {
+			conflict = true
+		}
+	}
+	return false, conflict
 }
 
 // line is one line of the file.
