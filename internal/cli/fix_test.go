@@ -93,6 +93,32 @@ func TestFixPlanWriteUndo(t *testing.T) {
 	}
 }
 
+// TestFixUndoLoose: a file outside every data folder is fixed (after a
+// backup), but --undo does not write it: the refusal names the backup to
+// copy back by hand.
+func TestFixUndoLoose(t *testing.T) {
+	_, file := fixHome(t)
+	loose := filepath.Join(t.TempDir(), filepath.Base(file))
+	orig, _ := os.ReadFile(file)
+	if err := os.WriteFile(loose, orig, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	_ = os.Chtimes(loose, old, old)
+	if out, errOut, code := run(t, "", "fix", "--write", loose); code != ExitOK || !strings.Contains(out, "wrote 1 file(s)") {
+		t.Fatalf("write: code %d\n%s%s", code, out, errOut)
+	}
+	fixed, _ := os.ReadFile(loose)
+	_, errOut, code := run(t, "", "fix", "--undo")
+	if code != ExitRefused || !strings.Contains(errOut, "is in no Claude data folder") || !strings.Contains(errOut, "restore it by hand from ") ||
+		!strings.Contains(errOut, filepath.Join("loose", "")) {
+		t.Fatalf("undo: code %d: %s", code, errOut)
+	}
+	if now, _ := os.ReadFile(loose); string(now) != string(fixed) {
+		t.Fatal("undo wrote a file outside every data folder")
+	}
+}
+
 func TestFixJSON(t *testing.T) {
 	root, _ := fixHome(t)
 	out, _, _ := run(t, "", "fix", "-f", "json", root)

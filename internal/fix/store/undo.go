@@ -96,8 +96,11 @@ func (r *Run) undoFile(k int) (string, error) {
 		return "already restored", nil
 	}
 	// Only a file of a data root, named by its real path, is ever written.
-	if !filepath.IsAbs(path) || filepath.Clean(path) != path || Real(path) != path || DataRoot(path) == "" && !s.AllowLoose {
-		return "", refusef("%s: not a file of a Claude data folder named by its real path; the manifest of run %s is not one ccvet wrote", path, r.m.ID)
+	if !filepath.IsAbs(path) || filepath.Clean(path) != path || Real(path) != path {
+		return "", refusef("%s: not a file named by its real path; the manifest of run %s is not one ccvet wrote", path, r.m.ID)
+	}
+	if DataRoot(path) == "" && !s.AllowLoose {
+		return "", refusef("%s is in no Claude data folder, and --undo writes only files of one: %s", path, byHand())
 	}
 	if !filepath.IsLocal(filepath.FromSlash(fr.Backup)) {
 		return "", refusef("%s: backup %q is outside run %s", path, fr.Backup, r.m.ID)
