@@ -266,3 +266,44 @@ func TestScalingFixBlankLines(t *testing.T) {
 		t.Errorf("the diff has %d hunks, or none at line %d", strings.Count(out, "@@ line "), 2*n)
 	}
 }
+
+// TestScalingFixCopies: thousands of exact copies of one entry, then a
+// subagent's entries, then main-conversation entries whose parents are
+// gone. fix compared each copy with every other line of its uuid, and
+// looked for each orphan's nearest entry of its chain back through every
+// subagent line (8,000 copies and as many subagent lines: 4.8 s); the
+// copies are now matched by a hash of their bytes, and one pass down the
+// file finds each line's nearest entry of its chain.
+func TestScalingFixCopies(t *testing.T) {
+	isolate(t)
+	const n = 3000
+	var lines []string
+	first := userLine(nthUUID(1), "", `"hi"`)
+	for range n {
+		lines = append(lines, first)
+	}
+	side := func(i int) string { return fmt.Sprintf("00000000-0000-4000-9000-%012d", i) }
+	for i := 1; i <= n; i++ {
+		parent := ""
+		if i > 1 {
+			parent = side(i - 1)
+		}
+		l := strings.Replace(userLine(side(i), parent, `"s"`), `"isSidechain":false`, `"isSidechain":true,"agentId":"a1"`, 1)
+		lines = append(lines, l)
+	}
+	lines = append(lines, userLine(nthUUID(2), "00000000-0000-4000-a000-000000000001", `"o"`))
+	p := writeFile(t, filepath.Join(t.TempDir(), hostileSession+".jsonl"), []byte(strings.Join(lines, "\n")+"\n"))
+	out, errOut, code := run(t, "", "fix", p)
+	// Lines 3 to n each delete the copy before them, line 2 itself.
+	if copies := strings.Count(out, "an exact copy of this line"); code != ExitFindings || copies != n-2 {
+		t.Fatalf("fix: code %d, %d copies deleted\n%.500s%s", code, copies, out, errOut)
+	}
+	if want := fmt.Sprintf(":%d: [safe] duplicate-uuid: delete line %d, an exact copy", n, n-1); !strings.Contains(out, want) {
+		t.Errorf("no %q in the plan", want)
+	}
+	// The orphan is re-linked to the last main-conversation entry, the
+	// last copy, past every subagent line.
+	if want := fmt.Sprintf(":%d: [safe] orphan-parent: re-link parentUuid to %s (line %d, user entry)", 2*n+1, nthUUID(1), n); !strings.Contains(out, want) {
+		t.Errorf("no %q in the plan", want)
+	}
+}

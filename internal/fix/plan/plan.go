@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"sort"
 	"strconv"
@@ -194,6 +195,9 @@ type parsed struct {
 	done   []bool           // lines[i].rec is decoded
 	byUUID map[string][]int // uuid -> line indexes (index)
 	callAt map[string]int   // tool_use id -> first line holding it (index)
+	copyOf map[int]int      // line -> the last line before it of the same uuid and bytes (copies)
+	copied map[string]bool  // the uuids copyOf answers for
+	before []int32          // line -> the nearest earlier entry of its chain, or -1 (chainBefore)
 }
 
 func newParsed(data []byte) *parsed {
@@ -427,12 +431,7 @@ func (p *parsed) planDuplicate(i int) ([]edit.Edit, rules.FixClass, string) {
 	if r == nil || r.UUID == "" {
 		return nil, "", "the line does not parse"
 	}
-	k := -1
-	for _, j := range p.withUUID(r.UUID) {
-		if j < i && bytes.Equal(p.raw(j), p.raw(i)) {
-			k = j
-		}
-	}
+	k := p.copyBefore(r.UUID, i)
 	if k < 0 {
 		return p.planReusedUUID(i)
 	}
@@ -442,6 +441,36 @@ func (p *parsed) planDuplicate(i int) ([]edit.Edit, rules.FixClass, string) {
 	}
 	return []edit.Edit{p.whole(k)}, rules.FixSafe,
 		fmt.Sprintf("delete line %d, an exact copy of this line (the reader keeps the last copy)", k+1)
+}
+
+// copyBefore is the last line before i whose bytes are line i's, among the
+// lines with uuid u; -1 if none. The lines of a uuid are matched once, by a
+// hash of their bytes: thousands of copies of one entry are not each
+// compared with all the others.
+func (p *parsed) copyBefore(u string, i int) int {
+	if !p.copied[u] {
+		if p.copied == nil {
+			p.copied, p.copyOf = map[string]bool{}, map[int]int{}
+		}
+		p.copied[u] = true
+		seed := maphash.MakeSeed()
+		byHash := map[uint64][]int{}
+		for _, j := range p.withUUID(u) {
+			h := maphash.Bytes(seed, p.raw(j))
+			same := byHash[h]
+			for k := len(same) - 1; k >= 0; k-- {
+				if bytes.Equal(p.raw(same[k]), p.raw(j)) {
+					p.copyOf[j] = same[k]
+					break
+				}
+			}
+			byHash[h] = append(same, j)
+		}
+	}
+	if k, ok := p.copyOf[i]; ok {
+		return k
+	}
+	return -1
 }
 
 // setString replaces the string value at ptr of line i with v.
@@ -564,6 +593,39 @@ func (p *parsed) sound(j int) bool {
 
 func (p *parsed) planOrphan(i int) ([]edit.Edit, rules.FixClass, string) { return p.planOrphanAt(i) }
 
+// chainBefore is the nearest line before i holding a user, assistant,
+// system or attachment entry with a uuid of line i's chain (the same
+// isSidechain and agentId), or -1. One pass down the file answers every
+// line.
+func (p *parsed) chainBefore(i int) int {
+	if p.before == nil {
+		type chainKey struct {
+			side  bool
+			agent string
+		}
+		last := map[chainKey]int32{}
+		p.before = make([]int32, len(p.lines))
+		for j := range p.lines {
+			p.before[j] = -1
+			o := p.rec(j)
+			if o == nil {
+				continue
+			}
+			k := chainKey{o.IsSidechain, o.AgentID}
+			if b, ok := last[k]; ok {
+				p.before[j] = b
+			}
+			switch o.Type {
+			case "user", "assistant", "system", "attachment":
+				if o.UUID != "" {
+					last[k] = int32(j)
+				}
+			}
+		}
+	}
+	return int(p.before[i])
+}
+
 // planOrphanAt re-links line i's parentUuid to the nearest earlier entry of
 // its chain; safe within BridgeMillis, unsafe beyond.
 func (p *parsed) planOrphanAt(i int) ([]edit.Edit, rules.FixClass, string) {
@@ -571,23 +633,7 @@ func (p *parsed) planOrphanAt(i int) ([]edit.Edit, rules.FixClass, string) {
 	if r == nil || r.ParentUUID == nil {
 		return nil, "", "the line does not parse"
 	}
-	c := -1
-	for j := i - 1; j >= 0; j-- {
-		o := p.rec(j)
-		if o == nil || o.UUID == "" {
-			continue
-		}
-		switch o.Type {
-		case "user", "assistant", "system", "attachment":
-		default:
-			continue
-		}
-		if o.IsSidechain != r.IsSidechain || o.AgentID != r.AgentID {
-			continue
-		}
-		c = j
-		break
-	}
+	c := p.chainBefore(i)
 	if c < 0 {
 		return nil, "", "no earlier entry of the same chain in this file (the file starts mid-conversation?)"
 	}
