@@ -550,23 +550,43 @@ func (g *Graph) ChildlessLeaf() int {
 
 func (g *Graph) childlessLeaf() int {
 	hasChild := g.hasChildren()
-	// seen[j] == walk marks the records the current walk met.
+	// seen[j] == walk marks the records the current walk met; reach[j] is
+	// where a walk from j ends, once one has passed j (0: not yet, 1: at no
+	// message, k+2: at message k), so that leaves hanging below one long
+	// run of other entries do not each walk it again.
 	seen := make([]int32, len(g.Records))
+	reach := make([]int32, len(g.Records))
+	var path []int
 	for w := len(g.order) - 1; w >= 0; w-- {
 		i := int(g.order[w])
 		if hasChild[i] || g.Records[i].IsSidechain || g.time(i) == noTime {
 			continue
 		}
 		walk := int32(w + 1)
-		for j := i; j >= 0 && seen[j] != walk; {
+		end := int32(1)
+		path = path[:0]
+		for j := i; j >= 0; j = int(g.up[j]) {
+			if reach[j] != 0 {
+				end = reach[j]
+				break
+			}
+			if seen[j] == walk {
+				break // a loop: no message
+			}
 			seen[j] = walk
+			path = append(path, j)
 			if t := g.Records[j].Type; t == "user" || t == "assistant" {
 				if !g.Records[j].IsSidechain && g.time(j) != noTime {
-					return j
+					end = int32(j) + 2
 				}
 				break
 			}
-			j = int(g.up[j])
+		}
+		if end >= 2 {
+			return int(end) - 2
+		}
+		for _, j := range path {
+			reach[j] = end
 		}
 	}
 	return -1
