@@ -4,9 +4,11 @@ package cli
 
 import (
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -305,5 +307,53 @@ func TestScalingFixCopies(t *testing.T) {
 	// last copy, past every subagent line.
 	if want := fmt.Sprintf(":%d: [safe] orphan-parent: re-link parentUuid to %s (line %d, user entry)", 2*n+1, nthUUID(1), n); !strings.Contains(out, want) {
 		t.Errorf("no %q in the plan", want)
+	}
+}
+
+// TestScalingSecretLines: long lines that the secret scan read once a
+// keyword: a keyword repeated with no value between (key=key=…, each place
+// read the run of value bytes to its end: 9.5 s for 250 KB), a token prefix
+// repeated (glpat-glpat-…, each place searched for the line's end: 7.2 s
+// for 4 MB), and thousands of key=<value> on one line (each match searched
+// back for its line's start, and the generic rule's line allowlist read the
+// whole line: 14.7 s for 1 MB).
+func TestScalingSecretLines(t *testing.T) {
+	isolate(t)
+	rng := rand.New(rand.NewPCG(3, 4))
+	const n = 3000
+	var values []string
+	for range n {
+		b := make([]byte, 18)
+		for i := range b {
+			b[i] = byte(rng.IntN(256))
+		}
+		values = append(values, "key="+base64.StdEncoding.EncodeToString(b)+" ")
+	}
+	dir := t.TempDir()
+	lines := []string{
+		userLine(nthUUID(1), "", `"`+strings.Repeat("key=", 60000)+`"`),
+		userLine(nthUUID(2), nthUUID(1), `"`+strings.Repeat("glpat-", 200000)+`"`),
+		userLine(nthUUID(3), nthUUID(2), `"`+strings.Join(values, "")+`"`),
+	}
+	p := writeFile(t, filepath.Join(dir, hostileSession+".jsonl"), []byte(strings.Join(lines, "\n")+"\n"))
+	out, _, _ := runJSON(t, p)
+	found := 0
+	for _, f := range out.Findings {
+		if f.Rule != "secret" {
+			continue
+		}
+		if f.Line != 3 {
+			t.Errorf("a secret on line %d: %s", f.Line, f.Message)
+		}
+		found++
+	}
+	// A few random values are too poor in entropy for the generic rule.
+	if found < n*9/10 || found > n {
+		t.Errorf("%d secrets found on line 3, want most of %d", found, n)
+	}
+	for _, v := range values[:100] {
+		if strings.Contains(fmt.Sprint(out.Findings), strings.TrimSuffix(strings.TrimPrefix(v, "key="), " ")) {
+			t.Fatal("a secret's value is in the report")
+		}
 	}
 }

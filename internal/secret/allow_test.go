@@ -9,7 +9,7 @@ import (
 // order (regexes, then stopwords): the reference for the stopwords-first
 // shortcut.
 func (a *allowlist) allowsAllChecks(secret, whole, line string) bool {
-	regex := a.regexAllows(secret, whole, line)
+	regex := a.regexAllows(secret, whole, wholeLine(line))
 	stop := a.stopped(secret)
 	if a.and {
 		if a.paths {
@@ -26,6 +26,9 @@ func (a *allowlist) allowsAllChecks(secret, whole, line string) bool {
 	}
 	return regex || stop
 }
+
+// wholeLine is the line of one line of text.
+func wholeLine(line string) lineAt { return lineAt{newLineCtx(line), 0, len(line)} }
 
 // TestAllowsStopwordsFirst checks allows against allowsAllChecks for
 // every combination of condition, target, regexes, stopwords and paths,
@@ -60,7 +63,7 @@ func TestAllowsStopwordsFirst(t *testing.T) {
 		for _, sec := range texts {
 			for _, whole := range texts {
 				for _, line := range texts {
-					if got, want := al.allows(sec, whole, line), al.allowsAllChecks(sec, whole, line); got != want {
+					if got, want := al.allows(sec, whole, wholeLine(line)), al.allowsAllChecks(sec, whole, line); got != want {
 						t.Errorf("allowlist %d (and %v, target %q): allows(%q, %q, %q) = %v, want %v", n, al.and, al.target, sec, whole, line, got, want)
 					}
 				}

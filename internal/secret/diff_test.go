@@ -321,6 +321,24 @@ func TestMaxNewlines(t *testing.T) {
 }
 
 // lineBound ends past the line end after the lines a match holds.
+// lineBound, the reference newlines.bound is held to, is how far a match from p that holds at most lines '\n'
+// bytes can reach, at most b: just past the lines+1'th '\n' from p (the
+// match ends before it: that '\n' is at most the byte after the match,
+// which \b, \B and \z read), or b.
+func lineBound(str string, p, b, lines int) int {
+	if lines < 0 {
+		return b
+	}
+	for n := 0; n <= lines; n++ {
+		i := strings.IndexByte(str[p:b], '\n')
+		if i < 0 {
+			return b
+		}
+		p += i + 1
+	}
+	return p
+}
+
 func TestLineBound(t *testing.T) {
 	str := "a\nb\nc\nd"
 	for _, c := range []struct{ p, b, lines, want int }{
@@ -862,4 +880,89 @@ func drawFrom(rng *rand.Rand, n int, alphabet string) string {
 		b[k] = alphabet[rng.IntN(len(alphabet))]
 	}
 	return string(b)
+}
+
+// TestPoorRunAgrees: distinctRun answered from the last poor run it
+// remembers is distinctRun, over random texts of few distinct bytes, places
+// in order and out of it, and both ends.
+func TestPoorRunAgrees(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	alphabet := []byte("key=ab12.-_ \"\n\xc3")
+	for round := range 2000 {
+		text := make([]byte, rng.IntN(200))
+		for i := range text {
+			text[i] = alphabet[rng.IntN(3+rng.IntN(len(alphabet)-2))]
+		}
+		end := round%2 == 0
+		need := 3 + rng.IntN(10)
+		var p poorRun
+		v := 0
+		for range 40 {
+			if len(text) == 0 {
+				break
+			}
+			if rng.IntN(5) == 0 {
+				v = rng.IntN(len(text)) // out of order too
+			} else if v += rng.IntN(6); v >= len(text) {
+				break
+			}
+			if got, want := p.distinctRun(text, v, need, end), distinctRun(text, v, need, end); got != want {
+				t.Fatalf("round %d: %q from %d, need %d, end %v: %v, want %v", round, text, v, need, end, got, want)
+			}
+		}
+	}
+}
+
+// TestNewlinesAgree: newlines.bound, each line end searched for once, is
+// lineBound for places in order; lineAt's bounds are lineBounds'; and
+// appendApart keeps the generic matches the pairwise test keeps.
+func TestNewlinesAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for round := range 3000 {
+		b := make([]byte, rng.IntN(80))
+		for i := range b {
+			b[i] = "ab\n"[rng.IntN(2+rng.IntN(2))]
+		}
+		str := string(b)
+		nl := newlines{str: str}
+		lc := newLineCtx(str)
+		p := 0
+		for range 20 {
+			if p += rng.IntN(8); p > len(str) {
+				break
+			}
+			end := min(len(str), p+rng.IntN(20))
+			lines := rng.IntN(4) - 1
+			if got, want := nl.bound(p, end, lines), lineBound(str, p, end, lines); got != want {
+				t.Fatalf("round %d: bound(%q, %d, %d, %d) = %d, want %d", round, str, p, end, lines, got, want)
+			}
+			e := min(len(str), p+rng.IntN(5))
+			ga, gb := lineAt{lc, p, e}.bounds()
+			if wa, wb := lineBounds(str, p, e); ga != wa || gb != wb {
+				t.Fatalf("round %d: line around %d-%d of %q: %d-%d, want %d-%d", round, p, e, str, ga, gb, wa, wb)
+			}
+		}
+		var out, generic []Match
+		for range rng.IntN(8) {
+			s := rng.IntN(60)
+			out = append(out, Match{Start: s, End: s + 1 + rng.IntN(10)})
+		}
+		for range rng.IntN(8) {
+			s := rng.IntN(60)
+			generic = append(generic, Match{Start: s, End: s + 1 + rng.IntN(10)})
+		}
+		want := slices.Clone(out)
+		for _, g := range generic {
+			overlap := false
+			for _, o := range out {
+				overlap = overlap || g.Start < o.End && o.Start < g.End
+			}
+			if !overlap {
+				want = append(want, g)
+			}
+		}
+		if got := appendApart(slices.Clone(out), generic); !slices.Equal(got, want) {
+			t.Fatalf("round %d: appendApart(%v, %v) = %v, want %v", round, out, generic, got, want)
+		}
+	}
 }

@@ -11,6 +11,7 @@ package secret
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	_ "embed"
 	"encoding/hex"
@@ -901,6 +902,7 @@ var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
 // keywords fills sc.pos with the places each rule's keywords occur.
 func (s *Scanner) keywords(text []byte, sc *scratch) {
+	var poor poorRun // the places share text's runs of value bytes
 	s.ac.each(text, func(ki, i int) bool {
 		k := s.kw[ki]
 		for _, ri := range s.byKeyword[ki] {
@@ -930,7 +932,7 @@ func (s *Scanner) keywords(text []byte, sc *scratch) {
 				if s.oneByOne {
 					need = 0
 				}
-				if !r.assignsAfterKeyword(text, i+len(k), k, need, true) {
+				if !r.assignsAfterKeyword(text, i+len(k), k, need, true, &poor) {
 					continue
 				}
 			}
@@ -957,7 +959,7 @@ func (s *Scanner) keywords(text []byte, sc *scratch) {
 //
 // When need > 0, the value must also hold need distinct bytes (see
 // distinctRun; end says text ends where the text does).
-func valueAfter(text []byte, i, need int, end bool) bool {
+func valueAfter(text []byte, i, need int, end bool, poor *poorRun) bool {
 	for skip := 0; skip <= 8 && i+skip < len(text); skip++ {
 		n := 0
 		for p := i + skip; p < len(text) && n < 10; p++ {
@@ -969,7 +971,7 @@ func valueAfter(text []byte, i, need int, end bool) bool {
 			}
 			n++
 		}
-		if n >= 10 && (need == 0 || distinctRun(text, i+skip, need, end)) {
+		if n >= 10 && (need == 0 || poor.distinctRun(text, i+skip, need, end)) {
 			return true
 		}
 		switch text[i+skip] {
@@ -995,23 +997,56 @@ func valueByte(c byte) bool {
 // generic rule asks (3.5 bits: 12 of them): its value, which is part of
 // that run, is dropped, so the place need not be scanned.
 func distinctRun(text []byte, v, need int, end bool) bool {
+	ok, _ := distinctRunTo(text, v, need, end)
+	return ok
+}
+
+// distinctRunTo is distinctRun, and where its scan stopped.
+func distinctRunTo(text []byte, v, need int, end bool) (bool, int) {
 	var seen [2]uint64
 	d := 0
-	for _, c := range text[v:] {
+	for k, c := range text[v:] {
 		if c >= 0x80 {
-			return true
+			return true, v + k
 		}
 		if !valueByte(c) {
-			return false
+			return false, v + k
 		}
 		if seen[c>>6]&(1<<(c&63)) == 0 {
 			seen[c>>6] |= 1 << (c & 63)
 			if d++; d >= need {
-				return true
+				return true, v + k
 			}
 		}
 	}
-	return !end
+	return !end, len(text)
+}
+
+// poorRun remembers the last run of value bytes distinctRun found too
+// poor in distinct bytes (and ASCII only): a place later in the same run
+// reads a part of it, so it is too poor as well. A text of one keyword
+// repeated (key=key=key=…) is then read once, not once a place.
+type poorRun struct {
+	from, to, need int
+	res, ok        bool
+}
+
+// distinctRun is distinctRun(text, v, need, end), answered from the run
+// remembered when v is inside it; p may be nil (nothing remembered).
+func (p *poorRun) distinctRun(text []byte, v, need int, end bool) bool {
+	if p == nil {
+		return distinctRun(text, v, need, end)
+	}
+	if p.ok && p.need == need && v >= p.from && v < p.to {
+		return p.res
+	}
+	ok, stop := distinctRunTo(text, v, need, end)
+	if !ok || stop == len(text) {
+		// Too poor up to the run's end (or the text's, ok then saying
+		// only that the run may go on): the same from any place in it.
+		*p = poorRun{from: v, to: stop, need: need, res: ok, ok: true}
+	}
+	return ok
 }
 
 func quoteOrSpace(c byte) bool {
@@ -1039,7 +1074,7 @@ const namePrefix = `(?i)[\w.-]{0,50}?`
 // what the whole expression would match there: it starts where the run
 // of [\w.-] before the keyword starts, at most 50 bytes back; a place
 // inside a value already found is skipped.
-func (s *Scanner) scanAtNames(r *Rule, str string, pos []int32) []Match {
+func (s *Scanner) scanAtNames(r *Rule, str string, pos []int32, lc *lineCtx) []Match {
 	var found []Match
 	end := 0
 	for _, p32 := range pos {
@@ -1073,7 +1108,7 @@ func (s *Scanner) scanAtNames(r *Rule, str string, pos []int32) []Match {
 			}
 		}
 		m[0] = start
-		if mt, ok := s.match(r, str, m); ok {
+		if mt, ok := s.match(r, str, m, lc); ok {
 			found = append(found, mt)
 			end = m[1] // the match's end, past its terminator (a "\\n" may end it)
 		}
@@ -1091,8 +1126,9 @@ func (s *Scanner) scanAtNames(r *Rule, str string, pos []int32) []Match {
 // a byte not a word byte or none, as at a text's start). It reports cut
 // when a match reaches the window's end before the text's (the window
 // may have cut it: Scan then runs the rule on the whole text).
-func (s *Scanner) scanAtPlaces(r *Rule, str string, b int, pos []int32, found []Match, low *[]byte) (_ []Match, cut bool) {
+func (s *Scanner) scanAtPlaces(r *Rule, str string, b int, pos []int32, found []Match, low *[]byte, lc *lineCtx) (_ []Match, cut bool) {
 	end := 0
+	nl := newlines{str: str}
 	for _, p32 := range pos {
 		p := int(p32)
 		if p < end {
@@ -1100,7 +1136,7 @@ func (s *Scanner) scanAtPlaces(r *Rule, str string, b int, pos []int32, found []
 		}
 		// The lines a match from p can reach: without the literals every
 		// match holds, no match starts at p.
-		if lb := lineBound(str, p, b, r.lines); lb < b && (!r.mayMatch(str[p:lb]) || !r.mayFold(str[p:lb], low)) {
+		if lb := nl.bound(p, b, r.lines); lb < b && (!r.mayMatch(str[p:lb]) || !r.mayFold(str[p:lb], low)) {
 			continue
 		}
 		m := r.atPlace.FindStringSubmatchIndex(str[p:b])
@@ -1116,29 +1152,51 @@ func (s *Scanner) scanAtPlaces(r *Rule, str string, b int, pos []int32, found []
 			return found, true
 		}
 		end = max(m[1], p+1)
-		if mt, ok := s.match(r, str, m); ok {
+		if mt, ok := s.match(r, str, m, lc); ok {
 			found = append(found, mt)
 		}
 	}
 	return found, false
 }
 
-// lineBound is how far a match from p that holds at most lines '\n'
-// bytes can reach, at most b: just past the lines+1'th '\n' from p (the
-// match ends before it: that '\n' is at most the byte after the match,
-// which \b, \B and \z read), or b.
-func lineBound(str string, p, b, lines int) int {
+// newlines finds the line ends after places that come in order (an
+// anchored rule's places in one text): each '\n' of the text is searched
+// for once, however many places lie before it (a text of thousands of
+// places on one long line).
+type newlines struct {
+	str  string
+	nls  []int // the first '\n's at or after the last place asked about, in order
+	from int   // where the search for the next one goes on
+	done bool  // no '\n' from there on
+}
+
+// bound is how far a match from p that holds at most lines '\n' bytes
+// can reach, at most b: just past the lines+1'th '\n' from p (the match
+// ends before it: that '\n' is at most the byte after the match, which
+// \b, \B and \z read), or b. p is no smaller than the last p asked about.
+func (c *newlines) bound(p, b, lines int) int {
 	if lines < 0 {
 		return b
 	}
-	for n := 0; n <= lines; n++ {
-		i := strings.IndexByte(str[p:b], '\n')
-		if i < 0 {
-			return b
-		}
-		p += i + 1
+	k := 0
+	for k < len(c.nls) && c.nls[k] < p {
+		k++
 	}
-	return p
+	c.nls = c.nls[k:]
+	c.from = max(c.from, p)
+	for len(c.nls) <= lines && !c.done {
+		i := strings.IndexByte(c.str[c.from:], '\n')
+		if i < 0 {
+			c.done = true
+			break
+		}
+		c.nls = append(c.nls, c.from+i)
+		c.from += i + 1
+	}
+	if len(c.nls) > lines && c.nls[lines] < b {
+		return c.nls[lines] + 1
+	}
+	return b
 }
 
 // maxNameValue bounds what an anchored "name = value" match is looked for
@@ -1309,14 +1367,14 @@ func (r *Rule) assignsOn(k string) bool { return r.assign || r.assignKeys[k] }
 
 // assignsAfterKeyword is assignsAfterNeed for r's keyword k ending at i,
 // from each place r's name may end (Rule.nameExtra).
-func (r *Rule) assignsAfterKeyword(text []byte, i int, k string, need int, end bool) bool {
+func (r *Rule) assignsAfterKeyword(text []byte, i int, k string, need int, end bool, poor *poorRun) bool {
 	r.leadReady() // sets nameExtra
 	extra := r.nameExtra[k]
 	if extra < 0 {
 		return true
 	}
 	for e := 0; e <= extra && i+e <= len(text); e++ {
-		if assignsAfterNeed(text, i+e, need, end) {
+		if assignsAfterNeed(text, i+e, need, end, poor) {
 			return true
 		}
 	}
@@ -1327,16 +1385,16 @@ func (r *Rule) assignsAfterKeyword(text []byte, i int, k string, need int, end b
 // i as assignShape reads it: at most 20 of [ \t\w.-], at most 3 of
 // [\s'"], then one of = > : | ? ,. Where none can, no match of a rule of
 // that shape uses this keyword.
-func assignsAfter(text []byte, i int) bool { return assignsAfterNeed(text, i, 0, true) }
+func assignsAfter(text []byte, i int) bool { return assignsAfterNeed(text, i, 0, true, nil) }
 
 // assignsAfterNeed is assignsAfter for a value that must hold need
 // distinct bytes (valueAfter); end says text ends where the text does.
-func assignsAfterNeed(text []byte, i, need int, end bool) bool {
+func assignsAfterNeed(text []byte, i, need int, end bool, poor *poorRun) bool {
 	for j := 0; j <= 20 && i+j <= len(text); j++ {
 		for k := 0; k <= 3 && i+j+k < len(text); k++ {
 			switch text[i+j+k] {
 			case '=', '>', ':', '|', '?', ',':
-				if valueAfter(text, i+j+k+1, need, end) {
+				if valueAfter(text, i+j+k+1, need, end, poor) {
 					return true
 				}
 			}
@@ -1495,13 +1553,13 @@ func (s *Scanner) placeCounts(r *Rule, raw []byte, i int, k string, after *[]byt
 	if *after == nil {
 		*after = decodedAt(raw, i, n, afterWindow, d[:0:decLong])
 	}
-	if assign && !r.assignsAfterKeyword(*after, n, k, 0, true) {
+	if assign && !r.assignsAfterKeyword(*after, n, k, 0, true, nil) {
 		return false
 	}
 	if r.distinct > 0 {
 		// The value's distinct bytes: read further than the window.
 		long := decodedAt(raw, i, n, longWindow, d[decLong:decLong:decWindows])
-		if !r.assignsAfterKeyword(long, n, k, r.distinct, len(long) < n+longWindow) {
+		if !r.assignsAfterKeyword(long, n, k, r.distinct, len(long) < n+longWindow, nil) {
 			return false
 		}
 	}
@@ -1584,6 +1642,7 @@ func (s *Scanner) Scan(text []byte, fn func(Match)) {
 	// The expressions run on a string: text, not copied (it is not
 	// changed while Scan runs; a Match's value is copied out of it).
 	str := unsafe.String(&text[0], len(text))
+	lc := newLineCtx(str)
 	var out, generic []Match
 	for _, ri := range sc.hit {
 		r := s.rules[ri]
@@ -1595,7 +1654,7 @@ func (s *Scanner) Scan(text []byte, fn func(Match)) {
 				continue
 			}
 			for _, m := range r.re.FindAllStringSubmatchIndex(str, -1) {
-				if mt, ok := s.match(r, str, m); ok {
+				if mt, ok := s.match(r, str, m, lc); ok {
 					if r.generic {
 						generic = append(generic, mt)
 					} else {
@@ -1625,7 +1684,7 @@ func (s *Scanner) Scan(text []byte, fn func(Match)) {
 			}
 		}
 		if r.atName != nil {
-			found := s.scanAtNames(r, str, sc.pos[ri])
+			found := s.scanAtNames(r, str, sc.pos[ri], lc)
 			if r.generic {
 				generic = append(generic, found...)
 			} else {
@@ -1648,6 +1707,7 @@ func (s *Scanner) Scan(text []byte, fn func(Match)) {
 			}
 		}
 		sc.wins, sc.first = sc.wins[:0], sc.first[:0]
+		nl := newlines{str: str}
 		for k, p := range sc.pos[ri] {
 			a, b := max(0, int(p)-before-1), min(len(str), int(p)+after+1)
 			if r.anchored && r.lines >= 0 {
@@ -1656,7 +1716,7 @@ func (s *Scanner) Scan(text []byte, fn func(Match)) {
 				// (curl-auth-header: 8 KiB windows cut to a few lines).
 				// Not so for the others: facebook-access-token's match
 				// holds no keyword, and may lie past that line end.
-				b = lineBound(str, int(p), b, r.lines)
+				b = nl.bound(int(p), b, r.lines)
 			}
 			if n := len(sc.wins); n > 0 && a <= sc.wins[n-1][1] {
 				sc.wins[n-1][1] = max(sc.wins[n-1][1], b)
@@ -1678,7 +1738,7 @@ func (s *Scanner) Scan(text []byte, fn func(Match)) {
 					last = sc.first[wi+1]
 				}
 				var cut bool
-				if found, cut = s.scanAtPlaces(r, str, w[1], sc.pos[ri][sc.first[wi]:last], found, &sc.low); cut {
+				if found, cut = s.scanAtPlaces(r, str, w[1], sc.pos[ri][sc.first[wi]:last], found, &sc.low, lc); cut {
 					whole = true
 					break windows
 				}
@@ -1694,7 +1754,7 @@ func (s *Scanner) Scan(text []byte, fn func(Match)) {
 						m[k] += w[0]
 					}
 				}
-				if mt, ok := s.match(r, str, m); ok {
+				if mt, ok := s.match(r, str, m, lc); ok {
 					found = append(found, mt)
 				}
 			}
@@ -1702,7 +1762,7 @@ func (s *Scanner) Scan(text []byte, fn func(Match)) {
 		if whole {
 			found = found[:0]
 			for _, m := range r.re.FindAllStringSubmatchIndex(str, -1) {
-				if mt, ok := s.match(r, str, m); ok {
+				if mt, ok := s.match(r, str, m, lc); ok {
 					found = append(found, mt)
 				}
 			}
@@ -1713,18 +1773,7 @@ func (s *Scanner) Scan(text []byte, fn func(Match)) {
 			out = append(out, found...)
 		}
 	}
-	for _, g := range generic {
-		overlap := false
-		for _, o := range out {
-			if g.Start < o.End && o.Start < g.End {
-				overlap = true
-				break
-			}
-		}
-		if !overlap {
-			out = append(out, g)
-		}
-	}
+	out = appendApart(out, generic)
 	for _, m := range out {
 		fn(m)
 	}
@@ -1732,7 +1781,7 @@ func (s *Scanner) Scan(text []byte, fn func(Match)) {
 
 // match turns one match of r's expression (submatch indexes m) into a
 // secret, or reports false when the entropy or an allowlist rules it out.
-func (s *Scanner) match(r *Rule, str string, m []int) (Match, bool) {
+func (s *Scanner) match(r *Rule, str string, m []int, lc *lineCtx) (Match, bool) {
 	start, end := m[0], m[1]
 	// gitleaks trims newlines off the match (its expressions may take the
 	// one after a value).
@@ -1767,14 +1816,14 @@ func (s *Scanner) match(r *Rule, str string, m []int) (Match, bool) {
 	if r.entropy != 0 && Entropy(secret) <= r.entropy {
 		return Match{}, false
 	}
-	line := lineAround(str, start, end)
+	at := lineAt{lc, start, end}
 	for _, al := range s.global {
-		if al.allows(secret, whole, line) {
+		if al.allows(secret, whole, at) {
 			return Match{}, false
 		}
 	}
 	for _, al := range r.allow {
-		if al.allows(secret, whole, line) {
+		if al.allows(secret, whole, at) {
 			return Match{}, false
 		}
 	}
@@ -1784,13 +1833,77 @@ func (s *Scanner) match(r *Rule, str string, m []int) (Match, bool) {
 	return Match{Rule: r, Start: secStart, End: secEnd, Value: strings.Clone(secret)}, true
 }
 
-func lineAround(str string, start, end int) string {
+// appendApart appends to out the generic matches that overlap none of out's
+// (the generic rule yields to every other), keeping their order: through
+// out's spans sorted by start, with the largest end so far, so that
+// thousands of matches of each are not compared pair by pair.
+func appendApart(out, generic []Match) []Match {
+	if len(generic) == 0 || len(out) == 0 {
+		return append(out, generic...)
+	}
+	type span struct{ start, maxEnd int }
+	spans := make([]span, len(out))
+	for i, o := range out {
+		spans[i] = span{o.Start, o.End}
+	}
+	slices.SortFunc(spans, func(a, b span) int { return a.start - b.start })
+	for i := 1; i < len(spans); i++ {
+		spans[i].maxEnd = max(spans[i].maxEnd, spans[i-1].maxEnd)
+	}
+	for _, g := range generic {
+		// The spans that start before g ends overlap it when one of them
+		// ends after g starts.
+		n, _ := slices.BinarySearchFunc(spans, g.End, func(s span, end int) int { return cmp.Compare(s.start, end) })
+		if n == 0 || spans[n-1].maxEnd <= g.Start {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// lineCtx finds the lines of one text around its matches, and remembers
+// what an allowlist reading the whole line said of it: a line of thousands
+// of matches is searched for its ends, and read by the allowlists, once.
+type lineCtx struct {
+	str     string
+	lo, hi  int // a line of str with no '\n' in it (hi < lo: none yet)
+	verdict map[lineVerdict]bool
+}
+
+func newLineCtx(str string) *lineCtx { return &lineCtx{str: str, lo: 1} }
+
+type lineVerdict struct {
+	al     *allowlist
+	lo, hi int
+}
+
+// lineAt is the line around a match from start to end of lc's text.
+type lineAt struct {
+	lc         *lineCtx
+	start, end int
+}
+
+// bounds is where the line around the match starts and ends.
+func (at lineAt) bounds() (int, int) {
+	lc := at.lc
+	if at.start >= lc.lo && at.end <= lc.hi {
+		return lc.lo, lc.hi
+	}
+	a, b := lineBounds(lc.str, at.start, at.end)
+	if !strings.Contains(lc.str[a:b], "\n") {
+		lc.lo, lc.hi = a, b
+	}
+	return a, b
+}
+
+// lineBounds is where lineAround's line starts and ends.
+func lineBounds(str string, start, end int) (int, int) {
 	a := strings.LastIndexByte(str[:start], '\n') + 1
 	b := strings.IndexByte(str[end:], '\n')
 	if b < 0 {
-		return str[a:]
+		return a, len(str)
 	}
-	return str[a : end+b]
+	return a, end + b
 }
 
 // stopped reports whether the secret holds one of the allowlist's
@@ -1812,7 +1925,7 @@ func (a *allowlist) stopped(secret string) bool {
 // decides it: with condition OR, a regex or a stopword allows it; with AND,
 // every condition given must hold (a path or commit condition never holds
 // here: ccvet scans no repository paths or commits).
-func (a *allowlist) allows(secret, whole, line string) bool {
+func (a *allowlist) allows(secret, whole string, line lineAt) bool {
 	// The stopwords first: they are cheap, where the regexes may not be
 	// (the generic rule's takes 90 µs on a 100-byte match), and with
 	// condition OR one found decides; with AND, one missing does.
@@ -1838,14 +1951,31 @@ func (a *allowlist) allows(secret, whole, line string) bool {
 // regexAllows reports whether one of the allowlist's expressions (or
 // hashed literals) matches its target: the secret, the whole match or the
 // line.
-func (a *allowlist) regexAllows(secret, whole, line string) bool {
+func (a *allowlist) regexAllows(secret, whole string, line lineAt) bool {
 	target := secret
 	switch a.target {
 	case "match":
 		target = whole
 	case "line":
-		target = line
+		// Of the line alone: asked once a line.
+		lo, hi := line.bounds()
+		k := lineVerdict{a, lo, hi}
+		if v, ok := line.lc.verdict[k]; ok {
+			return v
+		}
+		v := a.targetAllows(line.lc.str[lo:hi])
+		if line.lc.verdict == nil {
+			line.lc.verdict = map[lineVerdict]bool{}
+		}
+		line.lc.verdict[k] = v
+		return v
 	}
+	return a.targetAllows(target)
+}
+
+// targetAllows reports whether one of the allowlist's expressions (or
+// hashed literals) matches target.
+func (a *allowlist) targetAllows(target string) bool {
 	for _, re := range a.regexes {
 		if re.MatchString(target) {
 			return true
