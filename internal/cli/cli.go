@@ -110,7 +110,7 @@ type options struct {
 	enable, disable                          []string
 	strict, quiet, version, exitZero         bool
 	noSnippet, allowEmpty                    bool
-	jobs                                     int
+	jobs, maxPerFile                         int
 	cfg                                      configFlags
 }
 
@@ -134,6 +134,7 @@ func newFlagSet(stdout, stderr io.Writer, o *options) *flag.FlagSet {
 	fs.StringVar(&o.stdinName, "stdin-filename", "", "report the transcript read from standard input (PATH -) as `NAME`")
 	fs.StringVar(&o.defaultPath, "default-path", "", "check `PATH` when no PATH is given, instead of the home data folder (the ccvet-store hook sets .)")
 	fs.BoolVar(&o.exitZero, "exit-zero", false, "exit 0 even when findings reach --fail-on (errors still exit 2 or 3)")
+	fs.IntVar(&o.maxPerFile, "max-per-file", 10000, "list at most `N` findings of one rule in one file, the rest counted in one more finding (0: list all)")
 	fs.BoolVar(&o.allowEmpty, "allow-empty", false, "exit 0 when the paths given hold nothing to check (otherwise that is exit 2)")
 	addConfigFlags(fs, &o.cfg)
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
@@ -275,7 +276,7 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 
 	prog := newProgress(stderr, !o.quiet, found) // progress.go
 	eng, err := lint.New(lint.Options{Jobs: o.jobs, Enabled: enabled, Severity: cfg.Severity(), Strict: o.strict,
-		ReaderVersion: o.readerVersion, Stdin: stdin, Progress: prog.update})
+		ReaderVersion: o.readerVersion, Stdin: stdin, Progress: prog.update, MaxPerFile: o.maxPerFile})
 	if err != nil {
 		return 0, err
 	}
@@ -301,7 +302,7 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	if rep.w != nil {
 		out = rep.w
 	}
-	run := &report.Run{Version: Version(), Findings: res.Findings, Files: res.Files, Entries: res.Entries,
+	run := &report.Run{Version: Version(), Findings: res.Findings, Unlisted: res.Unlisted, Files: res.Files, Entries: res.Entries,
 		Skipped: res.Skipped, Rules: ruleInfos(), Baseline: bl}
 	switch o.format {
 	case "json":
@@ -338,7 +339,11 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 		err = report.Text(out, run, topts)
 		<-counted
 		if err == nil && safe+unsafe > 0 {
-			_, err = fmt.Fprintf(out, "%d fixable with `ccvet fix --write` (%d more with --unsafe)\n", safe, unsafe)
+			of := ""
+			if u := res.Unlisted; u.Errors+u.Warnings+u.Notes > 0 {
+				of = " of those listed" // fix repairs the unlisted ones too
+			}
+			_, err = fmt.Fprintf(out, "%d%s fixable with `ccvet fix --write` (%d more with --unsafe)\n", safe, of, unsafe)
 		}
 	}
 	if err == nil {

@@ -357,3 +357,33 @@ func TestScalingSecretLines(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxPerFile: past --max-per-file findings of one rule in one file,
+// the rest are counted in one finding at the first of them, of their
+// highest severity; the summary counts them all; 0 lists them all. A 1 MB
+// file of blank lines held a million findings (411 MB).
+func TestMaxPerFile(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	p := writeFile(t, filepath.Join(dir, hostileSession+".jsonl"), []byte(strings.Repeat("\n", 25)))
+	out, _, _ := runJSON(t, "--max-per-file", "10", p)
+	if len(out.Findings) != 11 || out.Summary["warnings"] != 25 || out.Summary["unlisted"] != 14 {
+		t.Fatalf("%d findings, summary %+v; want 11 listed, 25 warnings, 14 unlisted", len(out.Findings), out.Summary)
+	}
+	last := out.Findings[10]
+	if last.Line != 11 || last.Severity != "warning" || !strings.HasPrefix(last.Message, "15 more blank-line findings in this file are not listed (15 warning;") {
+		t.Errorf("the last finding: line %d, %s: %s", last.Line, last.Severity, last.Message)
+	}
+	if all, _, _ := runJSON(t, "--max-per-file", "0", p); len(all.Findings) != 25 || all.Summary["unlisted"] != 0 {
+		t.Errorf("--max-per-file 0: %d findings, %d unlisted", len(all.Findings), all.Summary["unlisted"])
+	}
+	stdout, _, _ := run(t, "", "--max-per-file", "10", "--no-snippet", p)
+	if !strings.Contains(stdout, "25 warnings, 0 notes (14 not listed: --max-per-file)") || !strings.Contains(stdout, "of those listed fixable") {
+		t.Errorf("text report:\n%s", stdout)
+	}
+	// The default lists 10,000 of a rule in a file.
+	big := writeFile(t, filepath.Join(dir, "big", hostileSession+".jsonl"), []byte(strings.Repeat("\n", 30000)))
+	if out, _, _ := runJSON(t, big); len(out.Findings) != 10001 || out.Summary["warnings"] != 30000 {
+		t.Errorf("default: %d findings, %d warnings", len(out.Findings), out.Summary["warnings"])
+	}
+}

@@ -10,19 +10,9 @@ import (
 // asked for see the rest of their folder. A path that also names a file
 // asked for keeps its findings.
 func withoutContext(all []finding.Finding, files []*model.File) []finding.Finding {
-	ctx := map[string]bool{}
-	for _, f := range files {
-		if f.Context {
-			ctx[f.Path] = true
-		}
-	}
+	ctx := contextPaths(files)
 	if len(ctx) == 0 {
 		return all
-	}
-	for _, f := range files {
-		if !f.Context {
-			delete(ctx, f.Path)
-		}
 	}
 	out := all[:0]
 	for _, fd := range all {
@@ -31,4 +21,21 @@ func withoutContext(all []finding.Finding, files []*model.File) []finding.Findin
 		}
 	}
 	return out
+}
+
+// contextPaths are the paths of the files read only for the checks of
+// others, which are not reported on.
+func contextPaths(files []*model.File) map[string]bool {
+	ctx := map[string]bool{}
+	for _, f := range files {
+		if f.Context {
+			ctx[f.Path] = true
+		}
+	}
+	for _, f := range files {
+		if !f.Context {
+			delete(ctx, f.Path)
+		}
+	}
+	return ctx
 }

@@ -8,7 +8,9 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
@@ -59,11 +61,19 @@ type Options struct {
 	// Overlay, if set, gives the bytes to check for some files instead of
 	// what is on disk (by OSPath): ccvet fix verifies planned bytes with it.
 	Overlay map[string][]byte
+	// MaxPerFile, if > 0, is how many findings of one rule in one file are
+	// listed: the rest are counted into one finding that says how many and
+	// of what severity (see collector.emit). Findings are most of what a
+	// run of a damaged store holds, about 140 bytes each and more: a 1 MB
+	// file of blank lines is a million of them. ccvet lint sets it; fix,
+	// which repairs every one, does not.
+	MaxPerFile int
 }
 
 // Result is what a run found.
 type Result struct {
 	Findings []finding.Finding // sorted
+	Unlisted finding.Counts    // past Options.MaxPerFile: counted, not in Findings
 	Files    int               // files checked
 	Entries  int               // JSON entries read
 	Bytes    int64             // bytes read
@@ -157,6 +167,18 @@ type collector struct {
 	// depend on which rule finished first.
 	mu     sync.Mutex
 	byRule map[string][]finding.Finding
+
+	listed map[fileRule]int       // findings kept, by file and rule (with MaxPerFile)
+	over   map[fileRule]*overflow // those past MaxPerFile
+}
+
+type fileRule struct{ path, rule string }
+
+// overflow counts the findings of a rule in a file past MaxPerFile.
+type overflow struct {
+	first finding.Finding // the first not listed
+	n     int
+	bySev map[finding.Severity]int
 }
 
 func (c *collector) emit(f finding.Finding) {
@@ -170,12 +192,85 @@ func (c *collector) emit(f finding.Finding) {
 		return
 	}
 	c.mu.Lock()
+	defer c.mu.Unlock()
+	if max := c.e.opts.MaxPerFile; max > 0 {
+		// A rule reports in one file from one goroutine at a time, in
+		// the order of its lines: which findings are listed does not
+		// depend on the run's parallelism.
+		k := fileRule{f.Path, f.Rule}
+		if c.listed[k] >= max {
+			if c.over == nil {
+				c.over = map[fileRule]*overflow{}
+			}
+			o := c.over[k]
+			if o == nil {
+				o = &overflow{first: f, bySev: map[finding.Severity]int{}}
+				c.over[k] = o
+			}
+			o.n++
+			o.bySev[f.Severity]++
+			return
+		}
+		if c.listed == nil {
+			c.listed = map[fileRule]int{}
+		}
+		c.listed[k]++
+	}
 	if c.byRule != nil {
 		c.byRule[f.Rule] = append(c.byRule[f.Rule], f)
 	} else {
 		c.out = append(c.out, f)
 	}
-	c.mu.Unlock()
+}
+
+// overflowed adds to out one finding for each rule and file with findings
+// past MaxPerFile: at the first of them, of the highest severity among
+// them, saying how many there are.
+func (c *collector) overflowed(unlisted map[string]*finding.Counts) {
+	keys := make([]fileRule, 0, len(c.over))
+	for k := range c.over {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b fileRule) int {
+		if a.path != b.path {
+			return strings.Compare(a.path, b.path)
+		}
+		return strings.Compare(a.rule, b.rule)
+	})
+	for _, k := range keys {
+		o := c.over[k]
+		f := o.first
+		var parts []string
+		f.Severity = finding.Note
+		for _, sev := range []finding.Severity{finding.Error, finding.Warning, finding.Note} {
+			if n := o.bySev[sev]; n > 0 {
+				parts = append(parts, fmt.Sprintf("%d %s", n, sev))
+				f.Severity = max(f.Severity, sev)
+			}
+		}
+		f.Message = fmt.Sprintf("%d more %s findings in this file are not listed (%s; ccvet lists %d of a rule in a file, "+
+			"--max-per-file 0 lists them all); the first not listed: %s", o.n, k.rule, strings.Join(parts, ", "),
+			c.e.opts.MaxPerFile, f.Message)
+		f.Related, f.Fix = nil, nil
+		c.out = append(c.out, f)
+		// Counted here beside the one finding that stands for them.
+		if unlisted[k.path] == nil {
+			unlisted[k.path] = &finding.Counts{}
+		}
+		unlisted := unlisted[k.path]
+		unlisted.Errors += o.bySev[finding.Error]
+		unlisted.Warnings += o.bySev[finding.Warning]
+		unlisted.Notes += o.bySev[finding.Note]
+		switch f.Severity {
+		case finding.Error:
+			unlisted.Errors--
+		case finding.Warning:
+			unlisted.Warnings--
+		default:
+			unlisted.Notes--
+		}
+	}
+	c.over = nil
 }
 
 // split starts keeping findings by rule; join adds them to out, rule by
@@ -184,7 +279,11 @@ func (c *collector) split() { c.byRule = map[string][]finding.Finding{} }
 
 func (c *collector) join(order []*rules.Rule) {
 	for _, r := range order {
-		c.out = append(c.out, c.byRule[r.ID]...)
+		if len(c.out) == 0 {
+			c.out = c.byRule[r.ID] // the first: no copy
+		} else {
+			c.out = append(c.out, c.byRule[r.ID]...)
+		}
 		delete(c.byRule, r.ID)
 	}
 	if len(c.byRule) > 0 { // reported for a rule that is not in the list: by id
@@ -214,6 +313,8 @@ func (e *Engine) Run(found *layout.Result) *Result {
 		problems.emit(finding.Finding{Rule: rules.UnfollowedLink.ID, Severity: rules.UnfollowedLink.Severity,
 			Path: p.Path, Message: p.Err.Error()})
 	}
+	unlisted := map[string]*finding.Counts{} // by path, past MaxPerFile
+	problems.overflowed(unlisted)
 	all = append(all, problems.out...)
 
 	files := make([]*model.File, len(found.Files))
@@ -317,7 +418,9 @@ func (e *Engine) Run(found *layout.Result) *Result {
 		res.Bytes += f.Bytes
 	}
 	for _, c := range pcols {
+		c.overflowed(unlisted)
 		all = append(all, c.out...)
+		c.out = nil
 	}
 
 	for _, r := range e.rules {
@@ -325,15 +428,33 @@ func (e *Engine) Run(found *layout.Result) *Result {
 			r.Store(r, store)
 		}
 	}
+	sc.overflowed(unlisted)
 	all = append(all, sc.out...)
 	// File collectors are gathered last: project and store checks may report
 	// on a file through it (a file belongs to one project, so no two
-	// goroutines ever write one collector).
+	// goroutines ever write one collector). Into a list of the right size,
+	// each collector's let go once copied: findings are most of what a run
+	// of many holds (a line of a blank file is one).
+	n := len(all)
+	for _, c := range cols {
+		c.overflowed(unlisted)
+		n += len(c.out)
+	}
+	all = slices.Grow(all, n-len(all))
 	for _, c := range cols {
 		all = append(all, c.out...)
+		c.out = nil
 	}
 
 	all = withoutContext(all, files)
+	ctx := contextPaths(files)
+	for p, u := range unlisted {
+		if !ctx[p] {
+			res.Unlisted.Errors += u.Errors
+			res.Unlisted.Warnings += u.Warnings
+			res.Unlisted.Notes += u.Notes
+		}
+	}
 	finding.Sort(all)
 	res.Findings = all
 	return res

@@ -26,6 +26,9 @@ type Run struct {
 	// Baseline, when a baseline was applied: findings it hid, and its
 	// entries that matched nothing.
 	Baseline *BaselineCounts
+	// Unlisted counts the findings past --max-per-file, which Findings
+	// holds one finding for per rule and file: the summary counts them all.
+	Unlisted finding.Counts
 }
 
 // BaselineCounts is what a baseline did to a run.
@@ -44,12 +47,16 @@ type Summary struct {
 	// Only when a baseline was applied (--baseline, --write-baseline).
 	Baselined         *int `json:"baselined,omitempty"`
 	BaselineUnmatched *int `json:"baselineUnmatched,omitempty"`
+	// Only when findings past --max-per-file were left out of the list:
+	// how many (errors, warnings and notes count them).
+	Unlisted int `json:"unlisted,omitempty"`
 }
 
 // Summarize counts r.
 func (r *Run) Summarize() Summary {
-	c := finding.Count(r.Findings)
-	s := Summary{Files: r.Files, Entries: r.Entries, Errors: c.Errors, Warnings: c.Warnings, Notes: c.Notes, Skipped: r.Skipped}
+	c, u := finding.Count(r.Findings), r.Unlisted
+	s := Summary{Files: r.Files, Entries: r.Entries, Errors: c.Errors + u.Errors, Warnings: c.Warnings + u.Warnings,
+		Notes: c.Notes + u.Notes, Skipped: r.Skipped, Unlisted: u.Errors + u.Warnings + u.Notes}
 	if b := r.Baseline; b != nil {
 		s.Baselined, s.BaselineUnmatched = &b.Matched, &b.Unmatched
 	}

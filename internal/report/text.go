@@ -168,6 +168,9 @@ func summaryLine(r *Run) string {
 	if s.Skipped > 0 {
 		line += " (" + countOf(s.Skipped, "other file", "other files") + " skipped)"
 	}
+	if s.Unlisted > 0 {
+		line += " (" + strconv.Itoa(s.Unlisted) + " not listed: --max-per-file)"
+	}
 	return line
 }
 
