@@ -1,6 +1,7 @@
 package resume
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,15 +22,52 @@ type msg struct {
 	blocks []blk
 	str    bool // sent as a plain string
 	recs   []int
+	// What addRec knows of recs[:seen] (recs may have been appended to
+	// directly since): top is at least their largest, has holds them all
+	// once recs is long.
+	seen, top int
+	has       map[int]struct{}
 }
 
+// recsScanned is how long recs is looked through for a duplicate; past it,
+// through a set (a message of thousands of user entries, not in file order).
+const recsScanned = 32
+
+// addRec adds record i to m's records unless they hold it. Records mostly
+// come in file order, each after every record held: those need no search.
 func (m *msg) addRec(i int) {
-	for _, r := range m.recs {
-		if r == i {
+	for _, r := range m.recs[m.seen:] {
+		m.top = max(m.top, r)
+		if m.has != nil {
+			m.has[r] = struct{}{}
+		}
+	}
+	m.seen = len(m.recs)
+	switch {
+	case len(m.recs) == 0 || i > m.top:
+	case m.has != nil:
+		if _, ok := m.has[i]; ok {
+			return
+		}
+	case len(m.recs) < recsScanned:
+		if slices.Contains(m.recs, i) {
+			return
+		}
+	default:
+		m.has = make(map[int]struct{}, len(m.recs))
+		for _, r := range m.recs {
+			m.has[r] = struct{}{}
+		}
+		if _, ok := m.has[i]; ok {
 			return
 		}
 	}
 	m.recs = append(m.recs, i)
+	m.top = max(m.top, i)
+	if m.has != nil {
+		m.has[i] = struct{}{}
+	}
+	m.seen++
 }
 
 // blocksOf is the content of record i as blocks.

@@ -198,7 +198,34 @@ type parsed struct {
 	copyOf map[int]int      // line -> the last line before it of the same uuid and bytes (copies)
 	copied map[string]bool  // the uuids copyOf answers for
 	before []int32          // line -> the nearest earlier entry of its chain, or -1 (chainBefore)
+	locs   []heldLoc        // Locators over the long lines asked about last, the most recent first (find)
+	calls  map[int]callOf   // line -> callLine's answer
+	// follows (made by follow): assistant message.id -> its last line, and
+	// parentUuid -> the lines naming it, in file order.
+	lastOfID map[string]int
+	children map[string][]int
 }
+
+// heldLoc is a Locator over line i.
+type heldLoc struct {
+	i   int
+	loc *jsonpos.Locator
+}
+
+// callOf is what callLine answers for one line.
+type callOf struct {
+	c   int
+	why string
+}
+
+// locatedFrom is the length from which a line is searched through a
+// Locator; heldLocs is how many such lines are held. The findings of a
+// line (one per block of it) come together, so each block is found from
+// the line's index, not by reading the line from its start.
+const (
+	locatedFrom = 8 << 10
+	heldLocs    = 4
+)
 
 func newParsed(data []byte) *parsed {
 	p := &parsed{data: data, lines: make([]line, 0, bytes.Count(data, []byte{'\n'})+1)}
@@ -251,6 +278,40 @@ func (p *parsed) index() {
 			}
 		}
 	}
+}
+
+// follow indexes every line's entry by the message.id of an assistant
+// entry (its last line) and by parentUuid (the lines naming it).
+func (p *parsed) follow() {
+	if p.children != nil {
+		return
+	}
+	p.lastOfID, p.children = map[string]int{}, map[string][]int{}
+	for j := range p.lines {
+		o := p.rec(j)
+		if o == nil {
+			continue
+		}
+		if o.Type == "assistant" && o.Message.ID != "" {
+			p.lastOfID[o.Message.ID] = j
+		}
+		if o.ParentUUID != nil {
+			p.children[*o.ParentUUID] = append(p.children[*o.ParentUUID], j)
+		}
+	}
+}
+
+// naming lists the lines after line a and before line b whose parentUuid
+// is u, in file order.
+func (p *parsed) naming(u string, a, b int) []int {
+	p.follow()
+	js := p.children[u]
+	from, _ := slices.BinarySearch(js, a+1)
+	to, _ := slices.BinarySearch(js, b)
+	if to < from {
+		return nil
+	}
+	return js[from:to]
 }
 
 // withUUID lists the lines whose entry has uuid u.
@@ -323,6 +384,28 @@ func (p *parsed) noop(es []edit.Edit) bool {
 }
 
 func (p *parsed) raw(i int) []byte { return p.data[p.lines[i].off:p.lines[i].end] }
+
+// find is jsonpos.Find over line i.
+func (p *parsed) find(i int, ptr string, key bool) (int, bool) {
+	raw := p.raw(i)
+	if len(raw) < locatedFrom {
+		return jsonpos.Find(raw, ptr, key)
+	}
+	for k, h := range p.locs {
+		if h.i == i {
+			copy(p.locs[1:k+1], p.locs[:k])
+			p.locs[0] = h
+			return h.loc.Find(ptr, key)
+		}
+	}
+	h := heldLoc{i, jsonpos.NewLocator(raw)}
+	if len(p.locs) < heldLocs {
+		p.locs = append(p.locs, heldLoc{})
+	}
+	copy(p.locs[1:], p.locs)
+	p.locs[0] = h
+	return h.loc.Find(ptr, key)
+}
 
 // whole is the edit deleting line i with its newline.
 func (p *parsed) whole(i int) edit.Edit {
@@ -476,7 +559,7 @@ func (p *parsed) copyBefore(u string, i int) int {
 // setString replaces the string value at ptr of line i with v.
 func (p *parsed) setString(i int, ptr, v string) (edit.Edit, bool) {
 	raw := p.raw(i)
-	off, ok := jsonpos.Find(raw, ptr, false)
+	off, ok := p.find(i, ptr, false)
 	if !ok || off >= len(raw) || raw[off] != '"' {
 		return edit.Edit{}, false
 	}
@@ -494,8 +577,22 @@ func (p *parsed) setString(i int, ptr, v string) (edit.Edit, bool) {
 	return edit.Edit{Offset: base + int64(off) + 1, Length: int64(end - off - 1), Text: v}, true
 }
 
-// callLine is the line holding the call that the results of line i answer.
+// callLine is the line holding the call that the results of line i
+// answer. A line of many results has a finding for each: they are matched
+// once.
 func (p *parsed) callLine(i int) (int, string) {
+	if a, ok := p.calls[i]; ok {
+		return a.c, a.why
+	}
+	c, why := p.findCallLine(i)
+	if p.calls == nil {
+		p.calls = map[int]callOf{}
+	}
+	p.calls[i] = callOf{c, why}
+	return c, why
+}
+
+func (p *parsed) findCallLine(i int) (int, string) {
 	r := p.rec(i)
 	c := -1
 	for _, id := range r.results {

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -130,7 +131,7 @@ func (p *parsed) planOrphanResult(i int, f *finding.Finding) ([]edit.Edit, rules
 		return nil, "", "the finding names no content block"
 	}
 	raw := p.raw(i)
-	id, _ := jsonpos.Find(raw, fmt.Sprintf("/message/content/%d/tool_use_id", n), false)
+	id, _ := p.find(i, fmt.Sprintf("/message/content/%d/tool_use_id", n), false)
 	var tid string
 	if end, ok := valueEnd(raw, id); ok {
 		_ = json.Unmarshal(raw[id:end], &tid)
@@ -141,7 +142,7 @@ func (p *parsed) planOrphanResult(i int, f *finding.Finding) ([]edit.Edit, rules
 	if _, ok := p.call(tid); ok {
 		return nil, "", "the call is in this file (before its result is wrong, not missing); `/rewind` instead"
 	}
-	off, ok := jsonpos.Find(raw, fmt.Sprintf("/message/content/%d", n), false)
+	off, ok := p.find(i, fmt.Sprintf("/message/content/%d", n), false)
 	if !ok || raw[off] != '{' {
 		return nil, "", "the block is not an object"
 	}
@@ -176,7 +177,7 @@ func (p *parsed) planMissingResult(i int, f *finding.Finding) ([]edit.Edit, rule
 		return nil, "", "the finding names no content block"
 	}
 	raw := p.raw(i)
-	off, _ := jsonpos.Find(raw, fmt.Sprintf("/message/content/%d/id", n), false)
+	off, _ := p.find(i, fmt.Sprintf("/message/content/%d/id", n), false)
 	var tid string
 	if end, ok := valueEnd(raw, off); ok {
 		_ = json.Unmarshal(raw[off:end], &tid)
@@ -184,25 +185,20 @@ func (p *parsed) planMissingResult(i int, f *finding.Finding) ([]edit.Edit, rule
 	if tid == "" {
 		return nil, "", "the call has no id"
 	}
-	// The last line of the call's message.id group, and its follower.
+	// The last line of the call's message.id group, and its follower
+	// (found from an index: a line of many calls has a finding for each).
+	p.follow()
 	last := i
-	if r.Message.ID != "" {
-		for j := i + 1; j < len(p.lines); j++ {
-			if o := p.rec(j); o != nil && o.Type == "assistant" && o.Message.ID == r.Message.ID {
-				last = j
-			}
-		}
+	if j, ok := p.lastOfID[r.Message.ID]; ok && r.Message.ID != "" && j > i {
+		last = j
 	}
 	lastRec := p.rec(last)
 	if !p.lines[last].nl {
 		return nil, "", "the group ends the file without a newline"
 	}
 	follower := -1
-	for j := last + 1; j < len(p.lines); j++ {
-		if o := p.rec(j); o != nil && o.ParentUUID != nil && *o.ParentUUID == lastRec.UUID {
-			follower = j
-			break
-		}
+	if js := p.naming(lastRec.UUID, last, len(p.lines)); len(js) > 0 {
+		follower = js[0]
 	}
 	if follower < 0 {
 		return nil, "", "no entry follows the call's group"
@@ -317,11 +313,11 @@ func (p *parsed) planCycle(i int) ([]edit.Edit, rules.FixClass, string) {
 // that name it (they meant the earlier one; later ones keep the later).
 func (p *parsed) planReusedUUID(i int) ([]edit.Edit, rules.FixClass, string) {
 	u := p.rec(i).UUID
+	// The last line of u before i (the lines are in file order).
 	k := -1
-	for _, j := range p.withUUID(u) {
-		if j < i {
-			k = j
-		}
+	js := p.withUUID(u)
+	if at, _ := slices.BinarySearch(js, i); at > 0 {
+		k = js[at-1]
 	}
 	if k < 0 {
 		return nil, "", "no earlier line with this uuid"
@@ -333,11 +329,7 @@ func (p *parsed) planReusedUUID(i int) ([]edit.Edit, rules.FixClass, string) {
 	}
 	es := []edit.Edit{e}
 	n := 0
-	for j := k + 1; j < i; j++ {
-		o := p.rec(j)
-		if o == nil || o.ParentUUID == nil || *o.ParentUUID != u {
-			continue
-		}
+	for _, j := range p.naming(u, k, i) {
 		re, ok := p.setString(j, "/parentUuid", fresh)
 		if !ok {
 			return nil, "", fmt.Sprintf("line %d's parentUuid is not a plain string", j+1)
