@@ -151,9 +151,14 @@ func (s *store) folders() {
 		all := slices.Clone(shown)
 		sort.Strings(all)
 		for k, idx := range paths {
+			// All of them when that is at most one more than five.
+			limit := maxNamedOthers
+			if len(paths)-1 <= maxNamedOthers+1 {
+				limit = len(paths) - 1
+			}
 			var others []string
 			for _, o := range all {
-				if len(others) == maxNamedOthers {
+				if len(others) == limit {
 					break
 				}
 				if o != spelled[k] {

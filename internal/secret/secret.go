@@ -1126,9 +1126,8 @@ func (s *Scanner) scanAtNames(r *Rule, str string, pos []int32, lc *lineCtx) []M
 // a byte not a word byte or none, as at a text's start). It reports cut
 // when a match reaches the window's end before the text's (the window
 // may have cut it: Scan then runs the rule on the whole text).
-func (s *Scanner) scanAtPlaces(r *Rule, str string, b int, pos []int32, found []Match, low *[]byte, lc *lineCtx) (_ []Match, cut bool) {
+func (s *Scanner) scanAtPlaces(r *Rule, str string, b int, pos []int32, found []Match, low *[]byte, lc *lineCtx, nl *newlines) (_ []Match, cut bool) {
 	end := 0
-	nl := newlines{str: str}
 	for _, p32 := range pos {
 		p := int(p32)
 		if p < end {
@@ -1727,6 +1726,7 @@ func (s *Scanner) Scan(text []byte, fn func(Match)) {
 		}
 		var found []Match
 		whole := false
+		atPlaces := newlines{str: str} // the places of all windows, in order
 	windows:
 		for wi, w := range sc.wins {
 			if !s.oneByOne && (!r.mayMatch(str[w[0]:w[1]]) || !r.mayRun(str[w[0]:w[1]]) || !r.mayFold(str[w[0]:w[1]], &sc.low)) {
@@ -1738,7 +1738,7 @@ func (s *Scanner) Scan(text []byte, fn func(Match)) {
 					last = sc.first[wi+1]
 				}
 				var cut bool
-				if found, cut = s.scanAtPlaces(r, str, w[1], sc.pos[ri][sc.first[wi]:last], found, &sc.low, lc); cut {
+				if found, cut = s.scanAtPlaces(r, str, w[1], sc.pos[ri][sc.first[wi]:last], found, &sc.low, lc, &atPlaces); cut {
 					whole = true
 					break windows
 				}
@@ -1834,11 +1834,32 @@ func (s *Scanner) match(r *Rule, str string, m []int, lc *lineCtx) (Match, bool)
 }
 
 // appendApart appends to out the generic matches that overlap none of out's
-// (the generic rule yields to every other), keeping their order: through
-// out's spans sorted by start, with the largest end so far, so that
-// thousands of matches of each are not compared pair by pair.
+// nor one appended before them (the generic rule yields to every other),
+// keeping their order: through out's spans sorted by start, with the
+// largest end so far, so that thousands of matches of each are not
+// compared pair by pair. The generic rule's matches never overlap one
+// another (one expression's, each found after the one before); were they
+// to, each is compared with all, as appended.
 func appendApart(out, generic []Match) []Match {
-	if len(generic) == 0 || len(out) == 0 {
+	if len(generic) == 0 {
+		return out
+	}
+	if genericOverlap(generic) {
+		for _, g := range generic {
+			overlap := false
+			for _, o := range out {
+				if g.Start < o.End && o.Start < g.End {
+					overlap = true
+					break
+				}
+			}
+			if !overlap {
+				out = append(out, g)
+			}
+		}
+		return out
+	}
+	if len(out) == 0 {
 		return append(out, generic...)
 	}
 	type span struct{ start, maxEnd int }
@@ -1859,6 +1880,21 @@ func appendApart(out, generic []Match) []Match {
 		}
 	}
 	return out
+}
+
+// genericOverlap reports whether two of ms overlap.
+func genericOverlap(ms []Match) bool {
+	spans := make([][2]int, len(ms))
+	for i, m := range ms {
+		spans[i] = [2]int{m.Start, m.End}
+	}
+	slices.SortFunc(spans, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
+	for i := 1; i < len(spans); i++ {
+		if spans[i][0] < spans[i-1][1] {
+			return true
+		}
+	}
+	return false
 }
 
 // lineCtx finds the lines of one text around its matches, and remembers
