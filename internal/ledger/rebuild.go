@@ -10,14 +10,16 @@ import (
 // `ccvet request` rebuilds requests from.
 type Book struct {
 	Requests map[string]*Request
-	Content  map[string][]byte
+	Content  map[string][]byte // stored blobs and shapes
 	Refs     map[string]string // assistant entry uuid -> requestRef
 	Order    []Ref             // every requestRef, in reading order
+
+	prefixes map[string]prefix // the messages of the transcripts' runs
 }
 
 // NewBook merges facts read with content.
 func NewBook(all ...*Facts) *Book {
-	b := &Book{Requests: map[string]*Request{}, Content: map[string][]byte{}, Refs: map[string]string{}}
+	b := &Book{Requests: map[string]*Request{}, Content: map[string][]byte{}, Refs: map[string]string{}, prefixes: map[string]prefix{}}
 	for _, f := range all {
 		for i := range f.Requests {
 			q := &f.Requests[i]
@@ -27,6 +29,11 @@ func NewBook(all ...*Facts) *Book {
 		}
 		for h, c := range f.Content {
 			b.Content[h] = c
+			delete(b.prefixes, h)
+		}
+		for h, p := range f.prefixes {
+			b.prefixes[h] = p
+			delete(b.Content, h)
 		}
 		for _, r := range f.Refs {
 			b.Refs[r.UUID] = r.Ref
@@ -61,7 +68,7 @@ func (b *Book) Messages(id string) ([][]byte, error) {
 			out = append(out, base[:q.Keep]...)
 		}
 		for i, h := range q.Tail {
-			c, ok := b.Content[h]
+			c, ok := b.message(h)
 			if !ok {
 				return nil, fmt.Errorf("api-request %s: tail message %d (%s) is neither a stored blob nor a message of the transcript", id, i+1, h)
 			}
@@ -70,6 +77,18 @@ func (b *Book) Messages(id string) ([][]byte, error) {
 		return out, nil
 	}
 	return walk(id)
+}
+
+// message is the content stored or rebuilt under hash h.
+func (b *Book) message(h string) ([]byte, bool) {
+	if c, ok := b.Content[h]; ok {
+		return c, true
+	}
+	p, ok := b.prefixes[h]
+	if !ok {
+		return nil, false
+	}
+	return p.message(), true
 }
 
 // Request rebuilds the request id as it was sent: its params, the system
@@ -90,7 +109,7 @@ func (b *Book) Request(id string) ([]byte, error) {
 			return nil, fmt.Errorf("api-request %s: params: %w", id, err)
 		}
 	}
-	shape, ok := b.Content[q.ShapeHash]
+	shape, ok := b.message(q.ShapeHash)
 	if !ok {
 		return nil, fmt.Errorf("api-request %s: no api-request-shape %s", id, q.ShapeHash)
 	}

@@ -336,11 +336,15 @@ func merge(es []edit.Edit, places []Place) ([]edit.Edit, []Place) {
 // resume never reads.
 func (p *Plan) rehash(f *File) {
 	facts, err := ledger.Read(bytes.NewReader(f.Orig), true)
-	if err != nil || len(facts.Content) == 0 {
+	if err != nil || len(facts.Known) == 0 {
 		return
 	}
 	repl := map[string]string{}
-	for h, c := range facts.Content {
+	for h := range facts.Known {
+		c, ok := facts.Message(h)
+		if !ok {
+			continue
+		}
 		if sum := sha256.Sum256(c); hex.EncodeToString(sum[:]) != h {
 			continue // stored under another name already: ledger-hash-mismatch says so; left as it is
 		}
