@@ -43,40 +43,55 @@ func NewBook(all ...*Facts) *Book {
 	return b
 }
 
-// Messages rebuilds the messages request id sent, as canonical JSON.
+// Messages rebuilds the messages request id sent, as canonical JSON. The
+// chain of bases is walked first, then built from its root in one slice,
+// each request keeping its base's first messages and adding its tail.
 func (b *Book) Messages(id string) ([][]byte, error) {
+	var ids []string
+	var chain []*Request
 	seen := map[string]bool{}
-	var walk func(id string) ([][]byte, error)
-	walk = func(id string) ([][]byte, error) {
-		q := b.Requests[id]
+	// wrap says which requests above level i the error came through.
+	wrap := func(err error, i int) error {
+		for j := i - 1; j >= 0; j-- {
+			err = fmt.Errorf("api-request %s: base: %w", ids[j], err)
+		}
+		return err
+	}
+	for cur := id; ; {
+		q := b.Requests[cur]
 		if q == nil {
-			return nil, fmt.Errorf("no api-request %q in these transcripts", id)
+			return nil, wrap(fmt.Errorf("no api-request %q in these transcripts", cur), len(ids))
 		}
-		if seen[id] {
-			return nil, fmt.Errorf("api-request %q is its own base", id)
+		if seen[cur] {
+			return nil, wrap(fmt.Errorf("api-request %q is its own base", cur), len(ids))
 		}
-		seen[id] = true
-		var out [][]byte
+		seen[cur] = true
+		ids, chain = append(ids, cur), append(chain, q)
+		if q.Keep <= 0 {
+			break
+		}
+		cur = q.Base
+	}
+	var out [][]byte
+	for i := len(chain) - 1; i >= 0; i-- {
+		q := chain[i]
 		if q.Keep > 0 {
-			base, err := walk(q.Base)
-			if err != nil {
-				return nil, fmt.Errorf("api-request %s: base: %w", id, err)
+			if q.Keep > len(out) {
+				return nil, wrap(fmt.Errorf("api-request %s keeps %d messages of %s, which sent %d", ids[i], q.Keep, q.Base, len(out)), i)
 			}
-			if q.Keep > len(base) {
-				return nil, fmt.Errorf("api-request %s keeps %d messages of %s, which sent %d", id, q.Keep, q.Base, len(base))
-			}
-			out = append(out, base[:q.Keep]...)
+			out = out[:q.Keep]
+		} else {
+			out = out[:0]
 		}
-		for i, h := range q.Tail {
+		for k, h := range q.Tail {
 			c, ok := b.message(h)
 			if !ok {
-				return nil, fmt.Errorf("api-request %s: tail message %d (%s) is neither a stored blob nor a message of the transcript", id, i+1, h)
+				return nil, wrap(fmt.Errorf("api-request %s: tail message %d (%s) is neither a stored blob nor a message of the transcript", ids[i], k+1, h), i)
 			}
 			out = append(out, c)
 		}
-		return out, nil
 	}
-	return walk(id)
+	return out, nil
 }
 
 // message is the content stored or rebuilt under hash h.
