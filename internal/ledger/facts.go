@@ -3,6 +3,7 @@ package ledger
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"hash"
 	"io"
 
 	"github.com/ccvet/ccvet/internal/jsonl"
@@ -49,19 +50,66 @@ type Facts struct {
 	// user and assistant entries (runs of entries of one role, and of one
 	// message id for the assistant, each prefix of a run counting).
 	Known map[string]bool
-	// Content maps a hash to the canonical JSON of its message or shape,
-	// when the facts were read with content.
+	// Content maps a stored blob's or shape's hash to its canonical JSON,
+	// when the facts were read with content; Message also finds the
+	// messages of the file's runs.
 	Content map[string][]byte
 
 	keepContent bool
 	run         runState
+	// prefixes maps the hash of each prefix of a run to where its content
+	// is (read with content): a hash is in Content or here, never both,
+	// the later line winning as a map write would.
+	prefixes map[string]prefix
 }
 
 type runState struct {
 	active bool
 	role   string
 	id     string
-	blocks []byte // canonical blocks so far, comma-separated
+	n      int       // bytes of the canonical blocks so far, comma-separated
+	sum    hash.Hash // sha256 of the message's opening and the blocks so far
+	buf    *runBuf   // the blocks, when read with content
+}
+
+// runBuf is the canonical blocks of one run, comma-separated: a prefix of
+// the run is its first n bytes, so each is kept once, not copied.
+type runBuf struct {
+	role   string
+	blocks []byte
+}
+
+type prefix struct {
+	buf *runBuf
+	n   int
+}
+
+const msgOpen = `{"content":[`
+
+// Message is the canonical JSON of the message or shape stored or rebuilt
+// under hash h, when the facts were read with content.
+func (f *Facts) Message(h string) ([]byte, bool) {
+	if c, ok := f.Content[h]; ok {
+		return c, true
+	}
+	p, ok := f.prefixes[h]
+	if !ok {
+		return nil, false
+	}
+	return p.message(), true
+}
+
+func (p prefix) message() []byte {
+	msg := make([]byte, 0, len(msgOpen)+p.n+len(p.buf.role)+16)
+	msg = append(msg, msgOpen...)
+	msg = append(msg, p.buf.blocks[:p.n]...)
+	return appendMsgClose(msg, p.buf.role)
+}
+
+func appendMsgClose(b []byte, role string) []byte {
+	b = append(b, `],"role":`...)
+	b = appendJSString(b, role)
+	return append(b, '}')
 }
 
 // Read reads a transcript's ledger facts. With content, Content is filled
@@ -70,6 +118,7 @@ func Read(r io.Reader, content bool) (*Facts, error) {
 	f := &Facts{Known: map[string]bool{}, keepContent: content}
 	if content {
 		f.Content = map[string][]byte{}
+		f.prefixes = map[string]prefix{}
 	}
 	rd := jsonl.NewReader(r)
 	defer rd.Release()
@@ -135,6 +184,7 @@ func (f *Facts) Note(n int, v jsontree.Val) {
 			s.Actual = hex.EncodeToString(sum[:])
 			if f.keepContent {
 				f.Content[s.Hash] = c
+				delete(f.prefixes, s.Hash)
 			}
 		}
 		if s.Hash != "" {
@@ -171,37 +221,54 @@ func (f *Facts) noteMessage(m jsontree.Val) {
 	id, _ := m.Get("id").Str()
 	same := f.run.active && f.run.role == role && (role == "user" || (id != "" && f.run.id == id))
 	if !same {
-		f.run = runState{active: true, role: role, id: id}
+		// One sha256 per run: each message's hash is the run's state so
+		// far, cloned, with the message's closing written after it.
+		f.run = runState{active: true, role: role, id: id, sum: sha256.New()}
+		f.run.sum.Write([]byte(msgOpen))
+		if f.keepContent {
+			f.run.buf = &runBuf{role: role}
+		}
 	}
 	add := func(b []byte) {
-		if len(f.run.blocks) > 0 {
-			f.run.blocks = append(f.run.blocks, ',')
+		if f.run.n > 0 {
+			f.run.sum.Write([]byte{','})
+			f.run.n++
+			if f.run.buf != nil {
+				f.run.buf.blocks = append(f.run.buf.blocks, ',')
+			}
 		}
-		f.run.blocks = append(f.run.blocks, b...)
+		f.run.sum.Write(b)
+		f.run.n += len(b)
+		if f.run.buf != nil {
+			f.run.buf.blocks = append(f.run.buf.blocks, b...)
+		}
 	}
+	var scratch []byte
 	switch content.Kind() {
 	case jsontree.String:
 		s, _ := content.Str()
-		b := append([]byte(`{"text":`), appendJSString(nil, s)...)
-		add(append(b, `,"type":"text"}`...))
+		scratch = append(scratch, `{"text":`...)
+		scratch = appendJSString(scratch, s)
+		add(append(scratch, `,"type":"text"}`...))
 	case jsontree.Array:
 		for _, it := range content.Items() {
-			add(AppendCanon(nil, it))
+			scratch = AppendCanon(scratch[:0], it)
+			add(scratch)
 		}
 	default:
-		add(AppendCanon(nil, content))
+		add(AppendCanon(scratch, content))
 	}
-	msg := make([]byte, 0, len(f.run.blocks)+32)
-	msg = append(msg, `{"content":[`...)
-	msg = append(msg, f.run.blocks...)
-	msg = append(msg, `],"role":`...)
-	msg = appendJSString(msg, role)
-	msg = append(msg, '}')
-	sum := sha256.Sum256(msg)
-	h := hex.EncodeToString(sum[:])
+	d, err := f.run.sum.(hash.Cloner).Clone()
+	if err != nil {
+		panic(err) // crypto/sha256's digest always clones
+	}
+	d.Write(appendMsgClose(scratch[:0], role))
+	var sum [sha256.Size]byte
+	h := hex.EncodeToString(d.Sum(sum[:0]))
 	f.Known[h] = true
 	if f.keepContent {
-		f.Content[h] = msg
+		delete(f.Content, h)
+		f.prefixes[h] = prefix{buf: f.run.buf, n: f.run.n}
 	}
 }
 

@@ -1,6 +1,9 @@
 package ledger
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -61,12 +64,13 @@ func TestRuns(t *testing.T) {
 		`{"content":[{"content":"ok","tool_use_id":"u","type":"tool_result"}],"role":"user"}`,
 	}
 	contents := map[string]bool{}
-	for h, c := range f.Content {
+	for h := range f.Known {
+		c, ok := f.Message(h)
+		if !ok {
+			t.Errorf("known %s has no content", h)
+		}
 		if h != "h1" {
 			contents[string(c)] = true
-		}
-		if !f.Known[h] {
-			t.Errorf("content %s not known", h)
 		}
 	}
 	for _, w := range want {
@@ -93,5 +97,55 @@ func TestBookErrors(t *testing.T) {
 	}
 	if _, err := b.Request("nope"); err == nil {
 		t.Error("unknown request: no error")
+	}
+}
+
+// TestLongRun: a run of many consecutive user entries, each prefix named
+// by a request's tail, rebuilds with the hash and content a plain
+// concatenation gives (the run is hashed once, not once per prefix: the
+// old way took 10 s and 4.5 GB here).
+func TestLongRun(t *testing.T) {
+	const n = 10000
+	var in, blocks strings.Builder
+	want := map[int]string{}
+	hashOf := map[int]string{}
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&in, `{"type":"user","message":{"role":"user","content":"message %d \"quoted\""}}`+"\n", i)
+		if i > 1 {
+			blocks.WriteByte(',')
+		}
+		fmt.Fprintf(&blocks, `{"text":"message %d \"quoted\"","type":"text"}`, i)
+		if i == 1 || i == n/2 || i == n {
+			msg := `{"content":[` + blocks.String() + `],"role":"user"}`
+			sum := sha256.Sum256([]byte(msg))
+			want[i], hashOf[i] = msg, hex.EncodeToString(sum[:])
+		}
+	}
+	in.WriteString(`{"type":"api-request-shape","shapeHash":"s","shape":{"system":[]}}` + "\n")
+	fmt.Fprintf(&in, `{"type":"api-request","id":"r1","keep":0,"tail":[%q,%q,%q],"shapeHash":"s"}`+"\n", hashOf[1], hashOf[n/2], hashOf[n])
+	f, err := Read(strings.NewReader(in.String()), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Known) != n+1 {
+		t.Errorf("%d known hashes, want %d", len(f.Known), n+1)
+	}
+	msgs, err := NewBook(f).Messages("r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, i := range []int{1, n / 2, n} {
+		if string(msgs[k]) != want[i] {
+			t.Errorf("message %d of the tail (prefix %d): %.80s...", k, i, msgs[k])
+		}
+	}
+	plain, err := Read(strings.NewReader(in.String()), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for h := range f.Known {
+		if !plain.Known[h] {
+			t.Errorf("hash %s known with content only", h)
+		}
 	}
 }

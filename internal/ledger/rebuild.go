@@ -10,14 +10,16 @@ import (
 // `ccvet request` rebuilds requests from.
 type Book struct {
 	Requests map[string]*Request
-	Content  map[string][]byte
+	Content  map[string][]byte // stored blobs and shapes
 	Refs     map[string]string // assistant entry uuid -> requestRef
 	Order    []Ref             // every requestRef, in reading order
+
+	prefixes map[string]prefix // the messages of the transcripts' runs
 }
 
 // NewBook merges facts read with content.
 func NewBook(all ...*Facts) *Book {
-	b := &Book{Requests: map[string]*Request{}, Content: map[string][]byte{}, Refs: map[string]string{}}
+	b := &Book{Requests: map[string]*Request{}, Content: map[string][]byte{}, Refs: map[string]string{}, prefixes: map[string]prefix{}}
 	for _, f := range all {
 		for i := range f.Requests {
 			q := &f.Requests[i]
@@ -27,6 +29,11 @@ func NewBook(all ...*Facts) *Book {
 		}
 		for h, c := range f.Content {
 			b.Content[h] = c
+			delete(b.prefixes, h)
+		}
+		for h, p := range f.prefixes {
+			b.prefixes[h] = p
+			delete(b.Content, h)
 		}
 		for _, r := range f.Refs {
 			b.Refs[r.UUID] = r.Ref
@@ -36,40 +43,67 @@ func NewBook(all ...*Facts) *Book {
 	return b
 }
 
-// Messages rebuilds the messages request id sent, as canonical JSON.
+// Messages rebuilds the messages request id sent, as canonical JSON. The
+// chain of bases is walked first, then built from its root in one slice,
+// each request keeping its base's first messages and adding its tail.
 func (b *Book) Messages(id string) ([][]byte, error) {
+	var ids []string
+	var chain []*Request
 	seen := map[string]bool{}
-	var walk func(id string) ([][]byte, error)
-	walk = func(id string) ([][]byte, error) {
-		q := b.Requests[id]
+	// wrap says which requests above level i the error came through.
+	wrap := func(err error, i int) error {
+		for j := i - 1; j >= 0; j-- {
+			err = fmt.Errorf("api-request %s: base: %w", ids[j], err)
+		}
+		return err
+	}
+	for cur := id; ; {
+		q := b.Requests[cur]
 		if q == nil {
-			return nil, fmt.Errorf("no api-request %q in these transcripts", id)
+			return nil, wrap(fmt.Errorf("no api-request %q in these transcripts", cur), len(ids))
 		}
-		if seen[id] {
-			return nil, fmt.Errorf("api-request %q is its own base", id)
+		if seen[cur] {
+			return nil, wrap(fmt.Errorf("api-request %q is its own base", cur), len(ids))
 		}
-		seen[id] = true
-		var out [][]byte
+		seen[cur] = true
+		ids, chain = append(ids, cur), append(chain, q)
+		if q.Keep <= 0 {
+			break
+		}
+		cur = q.Base
+	}
+	var out [][]byte
+	for i := len(chain) - 1; i >= 0; i-- {
+		q := chain[i]
 		if q.Keep > 0 {
-			base, err := walk(q.Base)
-			if err != nil {
-				return nil, fmt.Errorf("api-request %s: base: %w", id, err)
+			if q.Keep > len(out) {
+				return nil, wrap(fmt.Errorf("api-request %s keeps %d messages of %s, which sent %d", ids[i], q.Keep, q.Base, len(out)), i)
 			}
-			if q.Keep > len(base) {
-				return nil, fmt.Errorf("api-request %s keeps %d messages of %s, which sent %d", id, q.Keep, q.Base, len(base))
-			}
-			out = append(out, base[:q.Keep]...)
+			out = out[:q.Keep]
+		} else {
+			out = out[:0]
 		}
-		for i, h := range q.Tail {
-			c, ok := b.Content[h]
+		for k, h := range q.Tail {
+			c, ok := b.message(h)
 			if !ok {
-				return nil, fmt.Errorf("api-request %s: tail message %d (%s) is neither a stored blob nor a message of the transcript", id, i+1, h)
+				return nil, wrap(fmt.Errorf("api-request %s: tail message %d (%s) is neither a stored blob nor a message of the transcript", ids[i], k+1, h), i)
 			}
 			out = append(out, c)
 		}
-		return out, nil
 	}
-	return walk(id)
+	return out, nil
+}
+
+// message is the content stored or rebuilt under hash h.
+func (b *Book) message(h string) ([]byte, bool) {
+	if c, ok := b.Content[h]; ok {
+		return c, true
+	}
+	p, ok := b.prefixes[h]
+	if !ok {
+		return nil, false
+	}
+	return p.message(), true
 }
 
 // Request rebuilds the request id as it was sent: its params, the system
@@ -90,7 +124,7 @@ func (b *Book) Request(id string) ([]byte, error) {
 			return nil, fmt.Errorf("api-request %s: params: %w", id, err)
 		}
 	}
-	shape, ok := b.Content[q.ShapeHash]
+	shape, ok := b.message(q.ShapeHash)
 	if !ok {
 		return nil, fmt.Errorf("api-request %s: no api-request-shape %s", id, q.ShapeHash)
 	}

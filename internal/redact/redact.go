@@ -21,6 +21,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ccvet/ccvet/internal/edit"
 	"github.com/ccvet/ccvet/internal/jsontree"
@@ -77,6 +78,20 @@ type Plan struct {
 	Secrets []*Secret
 	Files   []*File
 	byFP    map[string]*Secret
+
+	// One search for all the secrets (see index), where each string was
+	// searched for each secret in turn.
+	values  *finder // each secret's value, in the order of Secrets
+	heads   *finder // the first bytes of each, raw or escaped (mayHold)
+	anyHead bool    // a head is empty: every line may hold a secret
+	leaks   *finder // values, then escaped values (verify)
+	escapes *finder // escaped values (rehash)
+	// replaceSafe: no escaped value holds a bracket or is found inside a
+	// placeholder, so replacing one secret never makes a copy of another.
+	replaceSafe bool
+	next        []int // per secret, where its next copy may start in the text searched
+	stamp       []int // per secret, the search next holds for
+	searches    int
 }
 
 // candidate is a file the plan reads.
@@ -111,6 +126,7 @@ func Build(found *layout.Result) (*Plan, error) {
 	if len(p.Secrets) == 0 {
 		return p, nil
 	}
+	p.index()
 	// Locate: every copy of them in every candidate, read again one at a
 	// time; only the files that change keep their bytes (to be written).
 	for _, c := range cands {
@@ -151,6 +167,110 @@ func (p *Plan) add(m secret.Match) {
 	p.Secrets = append(p.Secrets, s)
 }
 
+// index builds the searches over every secret.
+func (p *Plan) index() {
+	n := len(p.Secrets)
+	values, escapes, heads := make([]string, n), make([]string, n), []string{}
+	for i, s := range p.Secrets {
+		values[i], escapes[i] = s.value, s.escaped
+		head := s.escaped
+		if len(head) > 8 {
+			head = head[:8]
+		}
+		heads = append(heads, head)
+		if i := strings.IndexAny(s.value, "\\\"\n/"); i != 0 {
+			h := s.value
+			if i > 0 {
+				h = h[:i]
+			}
+			if len(h) > 8 {
+				h = h[:8]
+			}
+			heads = append(heads, h)
+		}
+	}
+	for _, h := range heads {
+		if h == "" {
+			p.anyHead = true
+		}
+	}
+	p.values, p.heads = newFinder(values), newFinder(heads)
+	p.leaks, p.escapes = newFinder(append(append([]string{}, values...), escapes...)), newFinder(escapes)
+	p.next, p.stamp = make([]int, n), make([]int, n)
+	var phs []byte
+	p.replaceSafe = true
+	for _, s := range p.Secrets {
+		phs = append(append(phs, s.Placeholder()...), 0)
+		if strings.ContainsAny(s.escaped, "[]") {
+			p.replaceSafe = false
+		}
+	}
+	if p.escapes.any(phs) {
+		p.replaceSafe = false
+	}
+}
+
+// search calls fn for each copy of each secret's value in text: per
+// secret, from the left, each copy after the end of the one before (as
+// bytes.Index from there finds them).
+func (p *Plan) search(text []byte, fn func(a, b int, s *Secret)) {
+	p.searchBy(p.values, text, func(at, i int) {
+		s := p.Secrets[i]
+		fn(at, at+len(s.value), s)
+	})
+}
+
+// searchBy calls fn(at, i) for each copy of pattern i of fd (one per
+// secret) as search does.
+func (p *Plan) searchBy(fd *finder, text []byte, fn func(at, i int)) {
+	p.searches++
+	fd.each(text, func(at, i int) bool {
+		if p.stamp[i] == p.searches && at < p.next[i] {
+			return true
+		}
+		p.stamp[i], p.next[i] = p.searches, at+len(fd.pats[i])
+		fn(at, i)
+		return true
+	})
+}
+
+// redactCanon is c with each secret's escaped value replaced by its
+// placeholder, secret after secret in the order of Secrets (as
+// strings.ReplaceAll each in turn): in one pass where the copies do not
+// overlap and replacing one cannot make another, else in turn.
+func (p *Plan) redactCanon(c []byte) string {
+	type copyAt struct{ at, i int }
+	var copies []copyAt
+	overlap, end := false, 0
+	p.searchBy(p.escapes, c, func(at, i int) {
+		if at < end {
+			overlap = true
+		}
+		end = max(end, at+len(p.Secrets[i].escaped))
+		copies = append(copies, copyAt{at, i})
+	})
+	if len(copies) == 0 {
+		return string(c)
+	}
+	if overlap || !p.replaceSafe {
+		nc := string(c)
+		for _, s := range p.Secrets {
+			nc = strings.ReplaceAll(nc, s.escaped, s.Placeholder())
+		}
+		return nc
+	}
+	var b strings.Builder
+	last := 0
+	for _, cp := range copies {
+		s := p.Secrets[cp.i]
+		b.Write(c[last:cp.at])
+		b.WriteString(s.Placeholder())
+		last = cp.at + len(s.escaped)
+	}
+	b.Write(c[last:])
+	return b.String()
+}
+
 // detect calls fn for each secret in a file's bytes: per line of JSON for
 // JSON Lines and documents, the whole text for plain files.
 func detect(sc *secret.Scanner, b []byte, kind layout.Kind, fn func(secret.Match)) {
@@ -186,16 +306,7 @@ func (p *Plan) locate(f *File) {
 	}
 	switch f.Kind {
 	case layout.FileHistory, layout.ToolResult, layout.PasteCache:
-		for _, s := range p.Secrets {
-			for off := 0; ; {
-				i := bytes.Index(f.Orig[off:], []byte(s.value))
-				if i < 0 {
-					break
-				}
-				add(off+i, off+i+len(s.value), s)
-				off += i + len(s.value)
-			}
-		}
+		p.search(f.Orig, add)
 	default:
 		var t jsontree.Tree
 		var buf []byte
@@ -215,16 +326,7 @@ func (p *Plan) locate(f *File) {
 				if t.Parse(line) == nil {
 					buf = p.locateTree(&t, start, buf, add)
 				} else {
-					for _, s := range p.Secrets {
-						for off := 0; ; {
-							i := bytes.Index(line[off:], []byte(s.value))
-							if i < 0 {
-								break
-							}
-							add(start+off+i, start+off+i+len(s.value), s)
-							off += i + len(s.value)
-						}
-					}
+					p.search(line, func(a, b int, s *Secret) { add(start+a, start+b, s) })
 				}
 			}
 			start = end + 1
@@ -232,11 +334,25 @@ func (p *Plan) locate(f *File) {
 	}
 	es, places = merge(es, places)
 	f.Edits = es
+	// Places are in file order: lines and columns are counted on from the
+	// place before (columns in runes, as []rune counts them: from a byte
+	// that starts a rune, the counts of two spans add up).
+	line, prev, col := 1, 0, 1
 	for i := range places {
 		off := places[i].Line
-		line := 1 + bytes.Count(f.Orig[:off], []byte{'\n'})
-		ls := bytes.LastIndexByte(f.Orig[:off], '\n') + 1
-		places[i].Line, places[i].Column = line, 1+len([]rune(string(f.Orig[ls:off])))
+		nl := bytes.Count(f.Orig[prev:off], []byte{'\n'})
+		switch {
+		case nl > 0:
+			ls := bytes.LastIndexByte(f.Orig[:off], '\n') + 1
+			line, col = line+nl, 1+utf8.RuneCount(f.Orig[ls:off])
+		case i > 0 && prev < len(f.Orig) && utf8.RuneStart(f.Orig[prev]):
+			col += utf8.RuneCount(f.Orig[prev:off])
+		default:
+			ls := bytes.LastIndexByte(f.Orig[:off], '\n') + 1
+			col = 1 + utf8.RuneCount(f.Orig[ls:off])
+		}
+		prev = off
+		places[i].Line, places[i].Column = line, col
 		f.Count[places[i].Fingerprint]++
 	}
 	f.Places = places
@@ -245,28 +361,7 @@ func (p *Plan) locate(f *File) {
 // mayHold reports whether a raw line may hold one of the secrets: it holds
 // the first bytes of one, raw or escaped.
 func (p *Plan) mayHold(line []byte) bool {
-	for _, s := range p.Secrets {
-		head := s.escaped
-		if len(head) > 8 {
-			head = head[:8]
-		}
-		if bytes.Contains(line, []byte(head)) {
-			return true
-		}
-		if i := strings.IndexAny(s.value, "\\\"\n/"); i != 0 {
-			h := s.value
-			if i > 0 {
-				h = h[:i]
-			}
-			if len(h) > 8 {
-				h = h[:8]
-			}
-			if bytes.Contains(line, []byte(h)) {
-				return true
-			}
-		}
-	}
-	return false
+	return p.anyHead || p.heads.any(line)
 }
 
 // locateTree finds the secrets' values in every string of a parsed line
@@ -283,20 +378,12 @@ func (p *Plan) locateTree(t *jsontree.Tree, base int, buf []byte, add func(off, 
 			buf = t.AppendStr(buf[:0], i)
 			text = buf
 		}
-		for _, s := range p.Secrets {
-			for off := 0; ; {
-				j := bytes.Index(text[off:], []byte(s.value))
-				if j < 0 {
-					break
-				}
-				a, b := off+j, off+j+len(s.value)
-				if nd.Esc {
-					a, b = secret.RawSpan(raw, a, b)
-				}
-				add(base+int(nd.Start)+a, base+int(nd.Start)+b, s)
-				off += j + len(s.value)
+		p.search(text, func(a, b int, s *Secret) {
+			if nd.Esc {
+				a, b = secret.RawSpan(raw, a, b)
 			}
-		}
+			add(base+int(nd.Start)+a, base+int(nd.Start)+b, s)
+		})
 	}
 	return buf
 }
@@ -335,28 +422,16 @@ func merge(es []edit.Edit, places []Place) ([]edit.Edit, []Place) {
 // requestDigest, which ccvet cannot compute (nor check), and which the
 // resume never reads.
 func (p *Plan) rehash(f *File) {
-	facts, err := ledger.Read(bytes.NewReader(f.Orig), true)
-	if err != nil || len(facts.Content) == 0 {
-		return
+	if !bytes.Contains(f.Orig, []byte(`"api-request`)) {
+		return // no ledger line names a hash
 	}
-	repl := map[string]string{}
-	for h, c := range facts.Content {
-		if sum := sha256.Sum256(c); hex.EncodeToString(sum[:]) != h {
-			continue // stored under another name already: ledger-hash-mismatch says so; left as it is
-		}
-		nc := string(c)
-		for _, s := range p.Secrets {
-			nc = strings.ReplaceAll(nc, s.escaped, s.Placeholder())
-		}
-		if nc != string(c) {
-			sum := sha256.Sum256([]byte(nc))
-			repl[h] = hex.EncodeToString(sum[:])
-		}
+	// The hashes the ledger lines name, where: only those are redacted
+	// and hashed again (not every prefix of every run of the file).
+	type named struct {
+		off  int
+		hash string
 	}
-	if len(repl) == 0 {
-		return
-	}
-	var es []edit.Edit
+	var names []named
 	start := 0
 	var t jsontree.Tree
 	for start < len(f.Orig) {
@@ -387,12 +462,43 @@ func (p *Plan) rehash(f *File) {
 				if t.Kind(n) != jsontree.String || t.Nodes[n].Esc {
 					continue
 				}
-				if nh, ok := repl[string(t.RawBytes(n))]; ok {
-					es = append(es, edit.Edit{Offset: int64(start) + int64(t.Nodes[n].Start), Length: int64(len(nh)), Text: nh})
-				}
+				names = append(names, named{off: start + int(t.Nodes[n].Start), hash: string(t.RawBytes(n))})
 			}
 		}
 		start = end + 1
+	}
+	if len(names) == 0 {
+		return
+	}
+	facts, err := ledger.Read(bytes.NewReader(f.Orig), true)
+	if err != nil {
+		return
+	}
+	repl := map[string]string{}
+	done := map[string]bool{}
+	for _, nm := range names {
+		h := nm.hash
+		if done[h] {
+			continue
+		}
+		done[h] = true
+		c, ok := facts.Message(h)
+		if !ok {
+			continue
+		}
+		if sum := sha256.Sum256(c); hex.EncodeToString(sum[:]) != h {
+			continue // stored under another name already: ledger-hash-mismatch says so; left as it is
+		}
+		if nc := p.redactCanon(c); nc != string(c) {
+			sum := sha256.Sum256([]byte(nc))
+			repl[h] = hex.EncodeToString(sum[:])
+		}
+	}
+	var es []edit.Edit
+	for _, nm := range names {
+		if nh, ok := repl[nm.hash]; ok {
+			es = append(es, edit.Edit{Offset: int64(nm.off), Length: int64(len(nh)), Text: nh})
+		}
 	}
 	if len(es) == 0 {
 		return
@@ -413,10 +519,18 @@ func (p *Plan) verify(f *File) error {
 	if err != nil {
 		return err
 	}
-	for _, s := range p.Secrets {
-		if bytes.Contains(nb, []byte(s.value)) || bytes.Contains(nb, []byte(s.escaped)) {
-			return fmt.Errorf("a copy of secret %s would be left", s.Fingerprint)
+	left, n := -1, len(p.Secrets)
+	p.leaks.each(nb, func(_, i int) bool {
+		if i >= n {
+			i -= n
 		}
+		if left < 0 || i < left {
+			left = i
+		}
+		return left > 0
+	})
+	if left >= 0 {
+		return fmt.Errorf("a copy of secret %s would be left", p.Secrets[left].Fingerprint)
 	}
 	switch f.Kind {
 	case layout.FileHistory, layout.ToolResult, layout.PasteCache:
