@@ -399,7 +399,13 @@ func merge(es []edit.Edit, places []Place) ([]edit.Edit, []Place) {
 		if es[idx[a]].Offset != es[idx[b]].Offset {
 			return es[idx[a]].Offset < es[idx[b]].Offset
 		}
-		return es[idx[a]].Length > es[idx[b]].Length
+		if es[idx[a]].Length != es[idx[b]].Length {
+			return es[idx[a]].Length > es[idx[b]].Length
+		}
+		// Two secrets over the same bytes (an escaped character maps
+		// each of its bytes to all of it): the first by fingerprint, the
+		// order the secrets are looked for in.
+		return places[idx[a]].Fingerprint < places[idx[b]].Fingerprint
 	})
 	var outE []edit.Edit
 	var outP []Place

@@ -40,7 +40,7 @@ func userLine(text string) string {
 // secrets overlap, hold each other, repeat, and need escaping.
 func TestSearchRandom(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
-	alpha := []string{"a", "b", "c", "\"", "\\", "/", "\n", "é", "<", "\u2028", "ab", "abc", "]", "TED", "fp0"}
+	alpha := []string{"a", "b", "c", "\"", "\\", "/", "\n", "é", "<", "\u2028", "ab", "abc", "]", "TED", "fp0", "\x80", "😀"}
 	word := func(n int) string {
 		var b strings.Builder
 		for i := 0; i < n; i++ {
@@ -49,7 +49,7 @@ func TestSearchRandom(t *testing.T) {
 		return b.String()
 	}
 	var edits, rehashed, refused int
-	for round := 0; round < 2000; round++ {
+	for round := 0; round < 6000; round++ {
 		seen := map[string]bool{}
 		var values []string
 		for k := 1 + rng.Intn(6); k > 0; k-- {
