@@ -150,28 +150,6 @@ func Coalesce(es []Edit) []Edit {
 	return out
 }
 
-// Shift maps a position x of the original that no edit covers to its position after es.
-func Shift(es []Edit, x int64) int64 {
-	y := x
-	for _, e := range es {
-		if e.End() <= x && (e.Length != 0 || e.Offset != x) {
-			y += e.Delta()
-		}
-	}
-	return y
-}
-
-// ShiftEnd is Shift, except that an insertion exactly at x counts as before it.
-func ShiftEnd(es []Edit, x int64) int64 {
-	y := x
-	for _, e := range es {
-		if e.End() <= x {
-			y += e.Delta()
-		}
-	}
-	return y
-}
-
 // Compose merges first (against orig) and second (against the result of
 // first) into one list of edits against orig giving the same final bytes.
 // Edits of the two that touch are merged into one. Both lists are sorted
@@ -271,7 +249,7 @@ func endsBy(es []Edit, x int64) int {
 }
 
 // Shifter maps positions of the original through sorted, conflict-free
-// edits, as Shift and ShiftEnd do, by a binary search each.
+// edits, by a binary search each.
 type Shifter struct {
 	es  []Edit
 	pre []int64
@@ -280,7 +258,8 @@ type Shifter struct {
 // NewShifter indexes es, which must be sorted and free of conflicts.
 func NewShifter(es []Edit) *Shifter { return &Shifter{es, prefixDeltas(es)} }
 
-// Shift is Shift(es, x).
+// Shift maps a position x of the original that no edit covers to its
+// position after the edits.
 func (s *Shifter) Shift(x int64) int64 {
 	n := endsBy(s.es, x)
 	y := x + s.pre[n]
@@ -292,5 +271,6 @@ func (s *Shifter) Shift(x int64) int64 {
 	return y
 }
 
-// ShiftEnd is ShiftEnd(es, x).
+// ShiftEnd is Shift, except that an insertion exactly at x counts as
+// before it.
 func (s *Shifter) ShiftEnd(x int64) int64 { return x + s.pre[endsBy(s.es, x)] }

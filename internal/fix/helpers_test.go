@@ -53,7 +53,7 @@ func provenance(t *testing.T, orig, out []byte, es []edit.Edit) {
 			}
 		}
 		if !touched {
-			s := edit.Shift(es, int64(a))
+			s := edit.NewShifter(es).Shift(int64(a))
 			if s+int64(b-a) > int64(len(out)) || !bytes.Equal(out[s:s+int64(b-a)], orig[a:b]) {
 				t.Fatalf("line at %d-%d is not in the output unchanged", a, b)
 			}
@@ -76,7 +76,8 @@ func confined(t *testing.T, orig, out []byte, es []edit.Edit, allowed ...string)
 		if b >= 0 {
 			end = e.Offset + int64(b)
 		}
-		s, t2 := edit.ShiftEnd(es, a), edit.ShiftEnd(es, end)
+		sh := edit.NewShifter(es)
+		s, t2 := sh.ShiftEnd(a), sh.ShiftEnd(end)
 		var x, y map[string]any
 		if json.Unmarshal(orig[a:end], &x) != nil || json.Unmarshal(out[s:t2], &y) != nil {
 			t.Fatalf("edited line at %d does not parse before or after", a)

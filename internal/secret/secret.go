@@ -1932,7 +1932,8 @@ func (at lineAt) bounds() (int, int) {
 	return a, b
 }
 
-// lineBounds is where lineAround's line starts and ends.
+// lineBounds is where the line around text[start:end] starts and ends:
+// after the last '\n' before start, at the first '\n' from end.
 func lineBounds(str string, start, end int) (int, int) {
 	a := strings.LastIndexByte(str[:start], '\n') + 1
 	b := strings.IndexByte(str[end:], '\n')
