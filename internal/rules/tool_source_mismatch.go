@@ -26,12 +26,13 @@ var ToolSourceMismatch = register(&Rule{
 		if !f.Kind.IsTranscript() {
 			return false
 		}
+		var held blockIDs
 		for _, rec := range f.Records {
 			if rec.SourceToolAssistantUUID() == "" || len(rec.ToolResults()) == 0 {
 				continue
 			}
 			i := f.Digest.Last(rec.SourceToolAssistantUUID())
-			if i >= 0 && !holds(f.Records[i], rec) {
+			if i >= 0 && !holds(&held, f.Records[i], rec) {
 				return true
 			}
 			if i < 0 && !f.Ask(model.Ask{Kind: model.AskSource, Name: rec.SourceToolAssistantUUID(), IDs: resultIDs(rec)}) {
@@ -47,6 +48,7 @@ var ToolSourceMismatch = register(&Rule{
 			}
 			var last map[entry.ID]*entry.Record
 			var callAt map[string]*entry.Record
+			var held blockIDs
 			for _, rec := range f.Records {
 				if rec.SourceToolAssistantUUID() == "" || len(rec.ToolResults()) == 0 {
 					continue
@@ -88,7 +90,7 @@ var ToolSourceMismatch = register(&Rule{
 					f.ReportRecord(r, rec, "/sourceToolAssistantUUID", finding.Finding{Message: msg})
 					continue
 				}
-				if holds(src, rec) {
+				if holds(&held, src, rec) {
 					continue
 				}
 				t := rec.ToolResults()[0]
@@ -106,28 +108,12 @@ var ToolSourceMismatch = register(&Rule{
 	},
 })
 
-// holds reports whether src holds the tool_use of one of rec's results.
-func holds(src, rec *entry.Record) bool {
-	results, uses := rec.ToolResults(), src.ToolUses()
-	if len(results)*len(uses) > 64 {
-		// Thousands of calls and results on two lines: a set, not every
-		// pair.
-		ids := make(map[string]struct{}, len(uses))
-		for _, u := range uses {
-			ids[u.ID] = struct{}{}
-		}
-		for _, t := range results {
-			if _, ok := ids[t.ID]; ok {
-				return true
-			}
-		}
-		return false
-	}
-	for _, t := range results {
-		for _, u := range uses {
-			if u.ID == t.ID {
-				return true
-			}
+// holds reports whether src holds the tool_use of one of rec's results
+// (through held: a source of thousands of calls is put in a set once).
+func holds(held *blockIDs, src, rec *entry.Record) bool {
+	for _, t := range rec.ToolResults() {
+		if held.has(src, false, t.ID) {
+			return true
 		}
 	}
 	return false
