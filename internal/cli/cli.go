@@ -340,7 +340,7 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 		<-counted
 		if err == nil && safe+unsafe > 0 {
 			of := ""
-			if u := res.Unlisted; u.Errors+u.Warnings+u.Notes > 0 {
+			if res.Unlisted.Total() > 0 {
 				of = " of those listed" // fix repairs the unlisted ones too
 			}
 			_, err = fmt.Fprintf(out, "%d%s fixable with `ccvet fix --write` (%d more with --unsafe)\n", safe, of, unsafe)

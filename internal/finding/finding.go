@@ -109,18 +109,44 @@ type Counts struct {
 	Errors, Warnings, Notes int
 }
 
+// Add counts n more findings of severity s.
+func (c *Counts) Add(s Severity, n int) {
+	switch s {
+	case Error:
+		c.Errors += n
+	case Warning:
+		c.Warnings += n
+	case Note:
+		c.Notes += n
+	}
+}
+
+// Plus adds the counts of o.
+func (c *Counts) Plus(o Counts) {
+	c.Errors, c.Warnings, c.Notes = c.Errors+o.Errors, c.Warnings+o.Warnings, c.Notes+o.Notes
+}
+
+// Of is the count of severity s.
+func (c Counts) Of(s Severity) int {
+	switch s {
+	case Error:
+		return c.Errors
+	case Warning:
+		return c.Warnings
+	case Note:
+		return c.Notes
+	}
+	return 0
+}
+
+// Total is the count of every severity.
+func (c Counts) Total() int { return c.Errors + c.Warnings + c.Notes }
+
 // Count tallies fs.
 func Count(fs []Finding) Counts {
 	var c Counts
 	for i := range fs {
-		switch fs[i].Severity {
-		case Error:
-			c.Errors++
-		case Warning:
-			c.Warnings++
-		case Note:
-			c.Notes++
-		}
+		c.Add(fs[i].Severity, 1)
 	}
 	return c
 }

@@ -5,12 +5,10 @@ import (
 	"github.com/ccvet/ccvet/internal/model"
 )
 
-// withoutContext drops the findings on context files (layout.File.Context):
-// they were read only so that the project and store checks of the files
-// asked for see the rest of their folder. A path that also names a file
-// asked for keeps its findings.
-func withoutContext(all []finding.Finding, files []*model.File) []finding.Finding {
-	ctx := contextPaths(files)
+// withoutContext drops the findings on the paths of context files
+// (contextPaths): they were read only so that the project and store
+// checks of the files asked for see the rest of their folder.
+func withoutContext(all []finding.Finding, ctx map[string]bool) []finding.Finding {
 	if len(ctx) == 0 {
 		return all
 	}
@@ -24,7 +22,8 @@ func withoutContext(all []finding.Finding, files []*model.File) []finding.Findin
 }
 
 // contextPaths are the paths of the files read only for the checks of
-// others, which are not reported on.
+// others (layout.File.Context), which are not reported on; a path that
+// also names a file asked for is not one.
 func contextPaths(files []*model.File) map[string]bool {
 	ctx := map[string]bool{}
 	for _, f := range files {

@@ -177,8 +177,7 @@ type fileRule struct{ path, rule string }
 // overflow counts the findings of a rule in a file past MaxPerFile.
 type overflow struct {
 	first finding.Finding // the first not listed
-	n     int
-	bySev map[finding.Severity]int
+	count finding.Counts
 }
 
 func (c *collector) emit(f finding.Finding) {
@@ -204,11 +203,10 @@ func (c *collector) emit(f finding.Finding) {
 			}
 			o := c.over[k]
 			if o == nil {
-				o = &overflow{first: f, bySev: map[finding.Severity]int{}}
+				o = &overflow{first: f}
 				c.over[k] = o
 			}
-			o.n++
-			o.bySev[f.Severity]++
+			o.count.Add(f.Severity, 1)
 			return
 		}
 		if c.listed == nil {
@@ -226,7 +224,7 @@ func (c *collector) emit(f finding.Finding) {
 // overflowed adds to out one finding for each rule and file with findings
 // past MaxPerFile: at the first of them, of the highest severity among
 // them, saying how many there are.
-func (c *collector) overflowed(unlisted map[string]*finding.Counts) {
+func (c *collector) overflowed(unlisted map[string]finding.Counts) {
 	keys := make([]fileRule, 0, len(c.over))
 	for k := range c.over {
 		keys = append(keys, k)
@@ -243,32 +241,21 @@ func (c *collector) overflowed(unlisted map[string]*finding.Counts) {
 		var parts []string
 		f.Severity = finding.Note
 		for _, sev := range []finding.Severity{finding.Error, finding.Warning, finding.Note} {
-			if n := o.bySev[sev]; n > 0 {
+			if n := o.count.Of(sev); n > 0 {
 				parts = append(parts, fmt.Sprintf("%d %s", n, sev))
 				f.Severity = max(f.Severity, sev)
 			}
 		}
 		f.Message = fmt.Sprintf("%d more %s findings in this file are not listed (%s; ccvet lists %d of a rule in a file, "+
-			"--max-per-file 0 lists them all); the first not listed: %s", o.n, k.rule, strings.Join(parts, ", "),
+			"--max-per-file 0 lists them all); the first not listed: %s", o.count.Total(), k.rule, strings.Join(parts, ", "),
 			c.e.opts.MaxPerFile, f.Message)
 		f.Related, f.Fix = nil, nil
 		c.out = append(c.out, f)
 		// Counted here beside the one finding that stands for them.
-		if unlisted[k.path] == nil {
-			unlisted[k.path] = &finding.Counts{}
-		}
-		unlisted := unlisted[k.path]
-		unlisted.Errors += o.bySev[finding.Error]
-		unlisted.Warnings += o.bySev[finding.Warning]
-		unlisted.Notes += o.bySev[finding.Note]
-		switch f.Severity {
-		case finding.Error:
-			unlisted.Errors--
-		case finding.Warning:
-			unlisted.Warnings--
-		default:
-			unlisted.Notes--
-		}
+		u := unlisted[k.path]
+		u.Plus(o.count)
+		u.Add(f.Severity, -1)
+		unlisted[k.path] = u
 	}
 	c.over = nil
 }
@@ -313,7 +300,7 @@ func (e *Engine) Run(found *layout.Result) *Result {
 		problems.emit(finding.Finding{Rule: rules.UnfollowedLink.ID, Severity: rules.UnfollowedLink.Severity,
 			Path: p.Path, Message: p.Err.Error()})
 	}
-	unlisted := map[string]*finding.Counts{} // by path, past MaxPerFile
+	unlisted := map[string]finding.Counts{} // by path, past MaxPerFile
 	problems.overflowed(unlisted)
 	all = append(all, problems.out...)
 
@@ -446,13 +433,11 @@ func (e *Engine) Run(found *layout.Result) *Result {
 		c.out = nil
 	}
 
-	all = withoutContext(all, files)
 	ctx := contextPaths(files)
+	all = withoutContext(all, ctx)
 	for p, u := range unlisted {
 		if !ctx[p] {
-			res.Unlisted.Errors += u.Errors
-			res.Unlisted.Warnings += u.Warnings
-			res.Unlisted.Notes += u.Notes
+			res.Unlisted.Plus(u)
 		}
 	}
 	finding.Sort(all)

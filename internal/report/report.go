@@ -54,9 +54,10 @@ type Summary struct {
 
 // Summarize counts r.
 func (r *Run) Summarize() Summary {
-	c, u := finding.Count(r.Findings), r.Unlisted
-	s := Summary{Files: r.Files, Entries: r.Entries, Errors: c.Errors + u.Errors, Warnings: c.Warnings + u.Warnings,
-		Notes: c.Notes + u.Notes, Skipped: r.Skipped, Unlisted: u.Errors + u.Warnings + u.Notes}
+	c := finding.Count(r.Findings)
+	c.Plus(r.Unlisted)
+	s := Summary{Files: r.Files, Entries: r.Entries, Errors: c.Errors, Warnings: c.Warnings, Notes: c.Notes,
+		Skipped: r.Skipped, Unlisted: r.Unlisted.Total()}
 	if b := r.Baseline; b != nil {
 		s.Baselined, s.BaselineUnmatched = &b.Matched, &b.Unmatched
 	}

@@ -64,11 +64,7 @@ func projectIndex(p *model.Project) *digest.Digest {
 		if ix.asked++; ix.asked <= unionAfter {
 			return nil
 		}
-		ds := make([]*digest.Digest, len(p.Files))
-		for i, f := range p.Files {
-			ds[i] = f.Digest
-		}
-		ix.union = digest.Union(ds)
+		ix.union = digest.Union(digestsOf(p))
 	}
 	return ix.union
 }
@@ -82,13 +78,18 @@ func projectOwners(p *model.Project) *digest.Owners {
 	}
 	ix := p.Memo(indexKey{}, func() any { return new(projectIx) }).(*projectIx)
 	if ix.owners == nil {
-		ds := make([]*digest.Digest, len(p.Files))
-		for i, f := range p.Files {
-			ds[i] = f.Digest
-		}
-		ix.owners = digest.NewOwners(u, ds)
+		ix.owners = digest.NewOwners(u, digestsOf(p))
 	}
 	return ix.owners
+}
+
+// digestsOf lists the digests of p's files, in p.Files's order.
+func digestsOf(p *model.Project) []*digest.Digest {
+	ds := make([]*digest.Digest, len(p.Files))
+	for i, f := range p.Files {
+		ds[i] = f.Digest
+	}
+	return ds
 }
 
 type indexKey struct{}
