@@ -150,12 +150,12 @@ func (s *store) folders() {
 		// whole list once a session.
 		all := slices.Clone(shown)
 		sort.Strings(all)
+		// All of them when that is at most one more than five.
+		limit := maxNamedOthers
+		if len(paths)-1 <= maxNamedOthers+1 {
+			limit = len(paths) - 1
+		}
 		for k, idx := range paths {
-			// All of them when that is at most one more than five.
-			limit := maxNamedOthers
-			if len(paths)-1 <= maxNamedOthers+1 {
-				limit = len(paths) - 1
-			}
 			var others []string
 			for _, o := range all {
 				if len(others) == limit {
@@ -165,10 +165,12 @@ func (s *store) folders() {
 					others = append(others, o)
 				}
 			}
-			named := strings.Join(quoteAll(others), ", ") + " (same project folder)"
+			named := strings.Join(quoteAll(others), ", ")
 			if more := len(paths) - 1 - len(others); more > 0 {
-				named = strings.Join(quoteAll(others), ", ") + fmt.Sprintf(" or %d other directories of the same project folder "+
-					"(the %s problem lists them all)", more, KindSharedFolder)
+				named += fmt.Sprintf(" or %d other directories of the same project folder (the %s problem lists them all)",
+					more, KindSharedFolder)
+			} else {
+				named += " (same project folder)"
 			}
 			for _, i := range idx {
 				ss := &s.rep.Sessions[i]
