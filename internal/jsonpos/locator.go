@@ -24,6 +24,11 @@ type Locator struct {
 	cps, cpn []int
 }
 
+// IndexFrom is the length from which a document asked about many times
+// pays for a Locator's index: below it, reading it from its start for each
+// question costs less.
+const IndexFrom = 8 << 10
+
 // colStep is how far apart the Column checkpoints are.
 const colStep = 4096
 

@@ -218,7 +218,7 @@ func (l *Line) Column(off int) int {
 // Locator: one of many problems (unknown types, schema problems, secrets)
 // is then found and counted from the nearest checkpoint, not from the
 // line's start.
-const locatedFrom = 8 << 10
+const locatedFrom = jsonpos.IndexFrom
 
 // locator is the Locator over the line's bytes, made at the first
 // question; nil for a short line.

@@ -223,7 +223,7 @@ type callOf struct {
 // line (one per block of it) come together, so each block is found from
 // the line's index, not by reading the line from its start.
 const (
-	locatedFrom = 8 << 10
+	locatedFrom = jsonpos.IndexFrom
 	heldLocs    = 4
 )
 
