@@ -19,6 +19,15 @@ type Step struct {
 	Tools []Tool `json:"tools,omitempty"`
 	// Pad appends this many bytes of filler to Text (to grow a session).
 	Pad int `json:"pad,omitempty"`
+	// Status, when set, makes the stand-in answer the first Fail requests
+	// for this step (at least one) with that HTTP error status and the
+	// API's error body (429, 500, 529 carry retry-after: 1), then the
+	// step itself: Claude Code's retries, or its API error entry when it
+	// gives up first.
+	Status int `json:"status,omitempty"`
+	Fail   int `json:"fail,omitempty"`
+	// Stop replaces the stop reason ("max_tokens", "refusal").
+	Stop string `json:"stop,omitempty"`
 }
 
 // Tool is one tool_use block. Name "Agent" is sent as "Task" when the

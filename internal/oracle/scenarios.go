@@ -182,6 +182,65 @@ func Scenarios() []Scenario {
 				_, err = e.play(ctx, Prompt("After the big turn.", Text("Resumed the big session.")), "--resume", id)
 				return err
 			}},
+		{Name: "api-retry", Doc: "the stand-in answers 529 overloaded twice, then a Bash call: Claude Code retries (2.1.330+ write an api_error system entry per retry), then a text reply",
+			Play: func(ctx context.Context, e *Env) error {
+				_, err := e.play(ctx, Prompt("Retry.", Step{Tools: []Tool{Bash("echo after-retry")}, Status: 529, Fail: 2}, Text("Done after the retries.")))
+				return err
+			}},
+		{Name: "api-error", Doc: "the stand-in answers 400 to every try (2.1.332 makes six, some with fewer tools): the run ends on Claude Code's synthetic API error entry; then --resume ID with a text prompt",
+			Play: func(ctx context.Context, e *Env) error {
+				r, err := e.Run(ctx, RunOpts{Prompt: Prompt("Fail.", Step{Text: "never sent", Status: 400, Fail: 20})})
+				if err != nil {
+					return err
+				}
+				if r.Exit == 0 && !r.IsError {
+					return fmt.Errorf("api-error: the run did not fail: %q", r.Result)
+				}
+				id, err := e.session(r)
+				if err != nil {
+					return err
+				}
+				e.Server.StopFailing()
+				_, err = e.play(ctx, Prompt("After the error.", Text("Recovered after the API error.")), "--resume", id)
+				return err
+			}},
+		{Name: "max-tokens", Doc: "a reply cut at max_tokens, then a text reply (2.1.332 adds a meta note and asks again; 2.0.76 ends the run on an API error entry)",
+			Play: func(ctx context.Context, e *Env) error {
+				// 2.0.76 ends the run on an API error entry instead.
+				r, err := e.Run(ctx, RunOpts{Prompt: Prompt("Cut.", Step{Text: "Cut in the mid", Stop: "max_tokens"}, Text("Continued after the cut."))})
+				if err != nil {
+					return err
+				}
+				_, err = e.session(r)
+				return err
+			}},
+		{Name: "hooks", Doc: "hooks in the data root's settings.json (SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop running echo), a Bash call, a text reply",
+			Play: func(ctx context.Context, e *Env) error {
+				var hs []string
+				for _, ev := range []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"} {
+					hs = append(hs, fmt.Sprintf(`%q: [{"matcher": "*", "hooks": [{"type": "command", "command": "echo oracle-hook-%s"}]}]`, ev, ev))
+				}
+				if err := os.WriteFile(filepath.Join(e.Root, "settings.json"), []byte(`{"hooks": {`+strings.Join(hs, ", ")+"}}\n"), 0o644); err != nil {
+					return err
+				}
+				_, err := e.play(ctx, Prompt("Hooks.", Call(Bash("echo hooked")), Text("Hooks done.")))
+				return err
+			}},
+		{Name: "mcp", Doc: "a call to the tool of an MCP stdio server (a python3 script, --mcp-config), then a text reply",
+			Play: func(ctx context.Context, e *Env) error {
+				py := filepath.Join(e.Work, "oracle-mcp.py")
+				if err := os.WriteFile(py, []byte(mcpServer), 0o644); err != nil {
+					return err
+				}
+				cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"oracle": map[string]any{"command": "python3", "args": []string{py}}}})
+				path := filepath.Join(e.Work, "oracle-mcp.json")
+				if err := os.WriteFile(path, cfg, 0o644); err != nil {
+					return err
+				}
+				_, err := e.play(ctx, Prompt("MCP.", Call(Tool{Name: "mcp__oracle__echo", Input: map[string]any{"text": "oracle-mcp"}}), Text("MCP done.")),
+					"--mcp-config", path, "--allowedTools=mcp__oracle__echo")
+				return err
+			}},
 		{Name: "interactive", Doc: "an interactive session under a pseudo-terminal (python3 pty): Write then Edit a new file, Edit an existing one, then /exit (reaches history.jsonl and file-history/)",
 			Play: func(ctx context.Context, e *Env) error {
 				if err := e.SeedInteractive(); err != nil {
@@ -280,3 +339,27 @@ func errString(err error) string {
 
 // Healthy reports whether nothing went wrong in the scenario.
 func (s Scenario) Healthy() bool { return len(s.Expect) == 0 && len(s.Allow) == 0 }
+
+// mcpServer is a minimal MCP server over stdio (newline-delimited JSON-RPC):
+// one tool, echo, that answers "echoed: TEXT".
+const mcpServer = `import sys, json
+for line in sys.stdin:
+    if not line.strip():
+        continue
+    m = json.loads(line)
+    mid, meth = m.get("id"), m.get("method")
+    if mid is None:
+        continue
+    if meth == "initialize":
+        r = {"protocolVersion": m["params"].get("protocolVersion", "2024-11-05"), "capabilities": {"tools": {}}, "serverInfo": {"name": "oracle", "version": "1.0"}}
+    elif meth == "tools/list":
+        r = {"tools": [{"name": "echo", "description": "Echo text.", "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}}]}
+    elif meth == "tools/call":
+        r = {"content": [{"type": "text", "text": "echoed: " + m["params"]["arguments"].get("text", "")}]}
+    else:
+        sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": mid, "error": {"code": -32601, "message": "method not found"}}) + "\n")
+        sys.stdout.flush()
+        continue
+    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": mid, "result": r}) + "\n")
+    sys.stdout.flush()
+`

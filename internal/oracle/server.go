@@ -27,11 +27,13 @@ type Server struct {
 	ln  net.Listener
 	srv *http.Server
 
-	mu    sync.Mutex
-	reqs  []Request
-	ids   int
-	log   *os.File
-	onReq func(Request)
+	mu      sync.Mutex
+	reqs    []Request
+	ids     int
+	log     *os.File
+	onReq   func(Request)
+	fails   map[string]int // errors answered per plan step (Step.Status)
+	noFails bool           // StopFailing was called
 }
 
 // Request is one logged request and what the stand-in answered.
@@ -252,6 +254,15 @@ func (s *Server) messages(w http.ResponseWriter, body []byte, rec *Request) {
 		apiError(w, rec, msg)
 		return
 	}
+	if status := s.failStep(&req); status != 0 {
+		rec.Status, rec.Error = status, errorBodies[status][1]
+		if status == 429 || status >= 500 {
+			w.Header().Set("retry-after", "1")
+		}
+		writeJSON(w, status, map[string]any{"type": "error", "error": map[string]any{
+			"type": errorBodies[status][0], "message": errorBodies[status][1]}})
+		return
+	}
 	blocks, stop := s.reply(&req)
 	model := req.Model
 	if model == "" {
@@ -270,6 +281,51 @@ func (s *Server) messages(w http.ResponseWriter, body []byte, rec *Request) {
 		return
 	}
 	writeSSE(w, msg, blocks, stop)
+}
+
+// errorBodies are the API's error type and message for each Step.Status.
+var errorBodies = map[int][2]string{
+	400: {"invalid_request_error", "oracle: invalid request"},
+	429: {"rate_limit_error", "oracle: rate limited"},
+	500: {"api_error", "Internal server error"},
+	529: {"overloaded_error", "Overloaded"},
+}
+
+// failStep returns the error status to answer a main request with, or 0:
+// the plan step it asks for has a Status and has not failed Fail times yet.
+func (s *Server) failStep(req *apiRequest) int {
+	if len(req.Tools) == 0 {
+		return 0
+	}
+	steps, n := findPlan(req.Messages)
+	if n >= len(steps) || steps[n].Status == 0 {
+		return 0
+	}
+	st := steps[n]
+	if _, ok := errorBodies[st.Status]; !ok {
+		return 0
+	}
+	plan, _ := json.Marshal(steps)
+	key := fmt.Sprintf("%d %s", n, plan)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fails == nil {
+		s.fails = map[string]int{}
+	}
+	if s.noFails || s.fails[key] >= max(st.Fail, 1) {
+		return 0
+	}
+	s.fails[key]++
+	return st.Status
+}
+
+// StopFailing makes the stand-in answer every later request for a step
+// with a Status with the step itself (a resume after an API error sends
+// the failed prompt again, merged with the new one on some versions).
+func (s *Server) StopFailing() {
+	s.mu.Lock()
+	s.noFails = true
+	s.mu.Unlock()
 }
 
 // reply picks the answer: a summary for a compaction request, a short text
@@ -309,7 +365,10 @@ func (s *Server) reply(req *apiRequest) ([]map[string]any, string) {
 	if len(blocks) == 0 {
 		blocks = append(blocks, textBlock("Oracle empty step."))
 	}
-	if len(st.Tools) > 0 {
+	switch {
+	case st.Stop != "":
+		return blocks, st.Stop
+	case len(st.Tools) > 0:
 		return blocks, "tool_use"
 	}
 	return blocks, "end_turn"

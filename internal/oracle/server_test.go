@@ -171,3 +171,41 @@ func TestServerOtherEndpoints(t *testing.T) {
 		t.Errorf("kinds %v", kinds)
 	}
 }
+
+func TestServerFailsStep(t *testing.T) {
+	s, err := NewServer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	prompt := Prompt("Go.", Step{Text: "After two errors.", Status: 529, Fail: 2}, Step{Text: "Cut", Stop: "max_tokens"})
+	body := request(t, false, user(prompt))
+	for i, want := range []int{529, 529, 200} {
+		code, got := post(t, s.URL+"/v1/messages", body)
+		if code != want {
+			t.Fatalf("request %d: status %d, want %d: %s", i, code, want, got)
+		}
+		if code == 529 && !strings.Contains(got, `"overloaded_error"`) {
+			t.Errorf("request %d: body %s", i, got)
+		}
+	}
+	// The second step: answered at once, with the stop reason it names.
+	code, got := post(t, s.URL+"/v1/messages", request(t, false, user(prompt), assistant("After two errors."), user("go on")))
+	var msg struct {
+		StopReason string `json:"stop_reason"`
+	}
+	if code != 200 || json.Unmarshal([]byte(got), &msg) != nil || msg.StopReason != "max_tokens" {
+		t.Errorf("step 2: status %d, body %s", code, got)
+	}
+	// After StopFailing, a failing step is answered at once.
+	s.StopFailing()
+	again := Prompt("Again.", Step{Text: "No error.", Status: 500, Fail: 3})
+	if code, got := post(t, s.URL+"/v1/messages", request(t, false, user(again))); code != 200 {
+		t.Errorf("after StopFailing: status %d: %s", code, got)
+	}
+	// A side request (no tools) never fails.
+	side, _ := json.Marshal(map[string]any{"model": "m", "messages": []any{user(prompt)}})
+	if code, got := post(t, s.URL+"/v1/messages", string(side)); code != 200 {
+		t.Errorf("side request: status %d: %s", code, got)
+	}
+}
