@@ -130,6 +130,11 @@ type Rarer struct {
 	// a message.id (see Record.msgOrSource).
 	SourceAlso string
 
+	// APIError: an assistant entry with isApiErrorMessage true, which
+	// Claude Code writes for an API error it gave up on (model
+	// "<synthetic>"); the reader does not send it.
+	APIError bool
+
 	// rawIDs holds the uuid and parentUuid strings not in the written
 	// form (see Record.id).
 	rawIDs *rawIDs
@@ -503,6 +508,7 @@ const (
 	fTrackingPath
 	fBackup
 	fSnapshotMessageID
+	fAPIError
 )
 
 // fieldOf returns the field key names (fNone for the many Extract skips):
@@ -592,6 +598,8 @@ func fieldOf(key []byte) field {
 			return fLogicalParentUUID
 		case "snapshotMessageId":
 			return fSnapshotMessageID
+		case "isApiErrorMessage":
+			return fAPIError
 		}
 	case 23:
 		if string(key) == "sourceToolAssistantUUID" {
@@ -665,6 +673,8 @@ func (x *extraction) member(f field, v int) {
 		x.backup = v
 	case fSnapshotMessageID:
 		x.amends = t.StrOrEmpty(v)
+	case fAPIError:
+		rarer.APIError, _ = t.Bool(v)
 	}
 }
 

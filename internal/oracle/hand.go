@@ -192,6 +192,18 @@ func taskNotification(h *Hand, n, parent int, ms int64) {
 	h.User(n, parent, ms, jsonString("<task-notification>\n<task-id>hand1</task-id>\n<status>completed</status>\n<summary>Hand task done</summary>\n</task-notification>"), `,"origin":{"kind":"task-notification"}`)
 }
 
+// handAPIError writes an assistant entry as 2.1.33x writes an API error it
+// gave up on: model "<synthetic>", a text saying so, isApiErrorMessage
+// (marked false: the same entry without the mark).
+func handAPIError(h *Hand, n, parent int, ms int64, marked bool) {
+	extra := ""
+	if marked {
+		extra = `,"error":"unknown","isApiErrorMessage":true,"apiErrorStatus":500,"apiErrorType":"api_error"`
+	}
+	h.lines = append(h.lines, fmt.Sprintf(`{%s,"type":"assistant","uuid":%q,"timestamp":%q,"message":{"id":"6c1f0a52-0000-4000-8000-9999%08d","model":"<synthetic>","role":"assistant","stop_reason":"stop_sequence","stop_sequence":"","type":"message","usage":{"input_tokens":0,"output_tokens":0},"content":[{"type":"text","text":"API Error: 500 the hand stand-in failed"}]}%s}`,
+		h.head(n, parent, ms), h.U(n), h.At(ms), n, extra))
+}
+
 // parallelBatch writes at n.. a prompt (parent: 0 for a root), two
 // assistant lines of message id with a call each (a, b), b's result, a's
 // result, each the child of the line before, and a reply.
@@ -307,6 +319,50 @@ func HandCases() []HandCase {
 			Build: func(h *Hand) { parallelRepeated(h, BigPad, 0) }},
 		{ID: "task-notification-end", Doc: "the file ends on a user entry with origin.kind task-notification",
 			Build: func(h *Hand) { linear(h); taskNotification(h, 5, 4, 4000) }},
+		{ID: "api-error-mid", Doc: "an API error entry (isApiErrorMessage, model <synthetic>) answers the second prompt; a third prompt and its reply follow",
+			Build: func(h *Hand) {
+				firstTurn(h)
+				h.Prompt(3, 2, 2000, "Hand prompt two.")
+				handAPIError(h, 4, 3, 3000, true)
+				h.Prompt(5, 4, 4000, "Hand prompt three.")
+				h.Reply(6, 5, 5000, "Hand reply three.")
+			}},
+		{ID: "api-error-end", Doc: "the file ends on a third prompt and the API error entry that answers it",
+			Build: func(h *Hand) {
+				linear(h)
+				h.Prompt(5, 4, 4000, "Hand prompt three.")
+				handAPIError(h, 6, 5, 5000, true)
+			}},
+		{ID: "synthetic-unmarked", Doc: "as api-error-mid, the entry without isApiErrorMessage (model <synthetic> only)",
+			Build: func(h *Hand) {
+				firstTurn(h)
+				h.Prompt(3, 2, 2000, "Hand prompt two.")
+				handAPIError(h, 4, 3, 3000, false)
+				h.Prompt(5, 4, 4000, "Hand prompt three.")
+				h.Reply(6, 5, 5000, "Hand reply three.")
+			}},
+		{ID: "api-error-after-result", Doc: "the file ends on a call, its result and the API error entry that follows them",
+			Build: func(h *Hand) {
+				linear(h)
+				h.Prompt(5, 4, 4000, "Hand prompt three.")
+				h.Assistant(6, 5, 5000, "msg_hand0006", claudeModel, `[{"type":"tool_use","id":"toolu_hand0000000000000E","name":"Glob","input":{"pattern":"*.hand"}}]`, `"tool_use"`)
+				h.User(7, 6, 5500, `[{"type":"tool_result","tool_use_id":"toolu_hand0000000000000E","content":"No files found"}]`, "")
+				handAPIError(h, 8, 7, 6000, true)
+			}},
+		{ID: "result-end", Doc: "the file ends on a call and its result",
+			Build: func(h *Hand) {
+				linear(h)
+				h.Prompt(5, 4, 4000, "Hand prompt three.")
+				h.Assistant(6, 5, 5000, "msg_hand0006", claudeModel, `[{"type":"tool_use","id":"toolu_hand0000000000000E","name":"Glob","input":{"pattern":"*.hand"}}]`, `"tool_use"`)
+				h.User(7, 6, 5500, `[{"type":"tool_result","tool_use_id":"toolu_hand0000000000000E","content":"No files found"}]`, "")
+			}},
+		{ID: "result-end-ends-turn", Doc: "as result-end, the result marked toolEndsTurn (a --json-schema run's last call)",
+			Build: func(h *Hand) {
+				linear(h)
+				h.Prompt(5, 4, 4000, "Hand prompt three.")
+				h.Assistant(6, 5, 5000, "msg_hand0006", claudeModel, `[{"type":"tool_use","id":"toolu_hand0000000000000E","name":"Glob","input":{"pattern":"*.hand"}}]`, `"tool_use"`)
+				h.User(7, 6, 5500, `[{"type":"tool_result","tool_use_id":"toolu_hand0000000000000E","content":"No files found"}]`, `,"toolEndsTurn":true`)
+			}},
 		{ID: "compaction-big-last-line", Doc: "as compaction-big-file, the file over 5 MiB by its last line alone (the last reply ends in the padding; every earlier line starts in the first 5 KiB): the reader goes by the file's size, so it reads from the boundary on too",
 			Build: func(h *Hand) { parallelRepeated(h, 0, BigPad) }},
 	}

@@ -33,6 +33,12 @@ var measuredHand = map[string]map[string]string{
 		"task-notification-end":     "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:<system-reminder>(task-notification)] assistant[text:No response requested.]",
 		"compaction-big-file":       bigFileSent,
 		"compaction-big-last-line":  bigLastLineSent,
+		"api-error-mid":             "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two. | text:Hand prompt three.] assistant[text:Hand reply three.]",
+		"api-error-end":             "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.]",
+		"synthetic-unmarked":        "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:API Error: 500 the hand stand-in failed] user[text:Hand prompt three.] assistant[text:Hand reply three.]",
+		"api-error-after-result":    "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.] assistant[tool_use:toolu_hand0000000000000E] user[tool_result:toolu_hand0000000000000E]",
+		"result-end":                "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.] assistant[tool_use:toolu_hand0000000000000E] user[tool_result:toolu_hand0000000000000E] assistant[text:No response requested.]",
+		"result-end-ends-turn":      "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.] assistant[tool_use:toolu_hand0000000000000E] user[tool_result:toolu_hand0000000000000E] assistant[text:No response requested.]",
 	},
 	"2.1.110": {
 		"leaf-last-prompt-older":   "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Forked prompt.] assistant[text:Forked reply.]",
@@ -41,6 +47,12 @@ var measuredHand = map[string]map[string]string{
 		"task-notification-end":    "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:<task-notification> <task-id>hand1</task-id> <st] assistant[text:No response requested.]",
 		"compaction-big-file":      bigFileSent,
 		"compaction-big-last-line": bigLastLineSent,
+		"api-error-mid":            "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two. | text:Hand prompt three.] assistant[text:Hand reply three.]",
+		"api-error-end":            "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.]",
+		"synthetic-unmarked":       "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:API Error: 500 the hand stand-in failed] user[text:Hand prompt three.] assistant[text:Hand reply three.]",
+		"api-error-after-result":   "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.] assistant[tool_use:toolu_hand0000000000000E] user[tool_result:toolu_hand0000000000000E | text:Continue from where you left off.] assistant[text:No response requested.]",
+		"result-end":               "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.] assistant[tool_use:toolu_hand0000000000000E] user[tool_result:toolu_hand0000000000000E | text:Continue from where you left off.] assistant[text:No response requested.]",
+		"result-end-ends-turn":     "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.] assistant[tool_use:toolu_hand0000000000000E] user[tool_result:toolu_hand0000000000000E | text:Continue from where you left off.] assistant[text:No response requested.]",
 	},
 }
 

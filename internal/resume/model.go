@@ -131,6 +131,9 @@ type Result struct {
 	Conv     *chain.Conversation
 	// OnConv reports whether record i's content reached a sent message.
 	sent map[int]bool
+	// endsOnAPIError: the conversation's last message entry is an API
+	// error entry, which the reader leaves out (see finish).
+	endsOnAPIError bool
 }
 
 // Sent reports whether record i reached the request.

@@ -152,6 +152,7 @@ func (res *Result) messages(src Source, g *chain.Graph, conv *chain.Conversation
 			}
 		}
 	}
+	res.endsOnAPIError = false
 	for _, i := range conv.Order {
 		r := g.Records[i]
 		role := r.Type
@@ -160,6 +161,12 @@ func (res *Result) messages(src Source, g *chain.Graph, conv *chain.Conversation
 		case IsLocalCommand(r):
 			role = "user"
 		default:
+			continue
+		}
+		res.endsOnAPIError = r.Type == "assistant" && r.APIError
+		if res.endsOnAPIError {
+			res.LeftOut = append(res.LeftOut, Event{Kind: KindNotSent, Line: int(r.Line), UUID: r.UUID(), rec: i,
+				Reason: "an API error entry (isApiErrorMessage: an error the program gave up on); the reader does not send it (measured on 2.1.110, 2.1.330 and 2.1.332)"})
 			continue
 		}
 		if r.NotResent {
@@ -640,6 +647,16 @@ func (res *Result) pairTools(msgs []*msg, src Source, g *chain.Graph, conv *chai
 	return out
 }
 
+// holdsResult reports whether m holds a tool_result block.
+func holdsResult(m *msg) bool {
+	for _, b := range m.blocks {
+		if b.b.Type() == "tool_result" {
+			return true
+		}
+	}
+	return false
+}
+
 // localCommandEnd reports whether the last user message ends with what a
 // local command (/compact…) or a compaction wrote, after which the reader
 // adds no reply: a compaction summary in it (measured on 2.1.330), a meta
@@ -664,8 +681,13 @@ func (res *Result) localCommandEnd(m *msg) bool {
 }
 
 // finish adds what the reader adds after an interrupted turn, and converts.
+// A conversation whose last entry is an API error entry is not a turn cut
+// short: the reader adds no reply once it has left the entry out, but for
+// the tool results 2.1.110 still ends with a text (measured on 2.1.110,
+// 2.1.330 and 2.1.332).
 func (res *Result) finish(msgs []*msg, p Profile) []Message {
-	if n := len(msgs); n > 0 && msgs[n-1].role == "user" && (!p.QuietAfterCommand || !res.localCommandEnd(msgs[n-1])) {
+	if n := len(msgs); n > 0 && msgs[n-1].role == "user" && (!p.QuietAfterCommand || !res.localCommandEnd(msgs[n-1])) &&
+		(!res.endsOnAPIError || p.ContinuePrompt && holdsResult(msgs[n-1])) {
 		last := msgs[n-1]
 		if p.ContinuePrompt {
 			for _, b := range last.blocks {
