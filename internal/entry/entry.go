@@ -53,7 +53,7 @@ type Record struct {
 	IsMeta           bool
 	IsCompactSummary bool
 	// NotResent: a user entry the 2.1.330 reader leaves out of a resume (a
-	// turnCompanion reminder).
+	// turnCompanion reminder that skips the queue's attachments).
 	NotResent bool
 	// TaskNotification: a user entry with origin.kind "task-notification"
 	// (2.1.330 sends it wrapped in a system reminder).
@@ -129,6 +129,12 @@ type Rarer struct {
 	// SourceAlso is the sourceToolAssistantUUID of a line that also has
 	// a message.id (see Record.msgOrSource).
 	SourceAlso string
+
+	// OwnNote and HookText mark a meta user entry as a note Claude Code
+	// adds to a turn (ownNote: to go on after a reply cut at max_tokens,
+	// after a refusal) or a hook's output (hookText), as 2.1.332 writes
+	// them: its reader sends them inside a system reminder.
+	OwnNote, HookText bool
 
 	// APIError: an assistant entry with isApiErrorMessage true, which
 	// Claude Code writes for an API error it gave up on (model
@@ -475,6 +481,7 @@ type extraction struct {
 	trackingPath                                   string // a file-history-delta's key
 	amends                                         string
 	source                                         string // sourceToolAssistantUUID
+	companion, queueSkip                           bool   // turnCompanion, queueSkipAttachments
 }
 
 // field is a member of an entry's root that Extract reads.
@@ -509,6 +516,9 @@ const (
 	fBackup
 	fSnapshotMessageID
 	fAPIError
+	fQueueSkip
+	fOwnNote
+	fHookText
 )
 
 // fieldOf returns the field key names (fNone for the many Extract skips):
@@ -546,6 +556,8 @@ func fieldOf(key []byte) field {
 			return fSubtype
 		case "agentId":
 			return fAgentID
+		case "ownNote":
+			return fOwnNote
 		}
 	case 8:
 		switch string(key) {
@@ -553,6 +565,8 @@ func fieldOf(key []byte) field {
 			return fLeafUUID
 		case "snapshot":
 			return fSnapshot
+		case "hookText":
+			return fHookText
 		}
 	case 9:
 		switch string(key) {
@@ -601,6 +615,10 @@ func fieldOf(key []byte) field {
 		case "isApiErrorMessage":
 			return fAPIError
 		}
+	case 20:
+		if string(key) == "queueSkipAttachments" {
+			return fQueueSkip
+		}
 	case 23:
 		if string(key) == "sourceToolAssistantUUID" {
 			return fSourceToolAssistantUUID
@@ -640,9 +658,13 @@ func (x *extraction) member(f field, v int) {
 	case fIsCompactSummary:
 		r.IsCompactSummary, _ = t.Bool(v)
 	case fTurnCompanion:
-		if b, _ := t.Bool(v); b {
-			r.NotResent = true
-		}
+		x.companion, _ = t.Bool(v)
+	case fQueueSkip:
+		x.queueSkip, _ = t.Bool(v)
+	case fOwnNote:
+		rarer.OwnNote, _ = t.Bool(v)
+	case fHookText:
+		rarer.HookText, _ = t.Bool(v)
 	case fOrigin:
 		if t.StrIs(t.Get(v, "kind"), "task-notification") {
 			r.TaskNotification = true
@@ -682,6 +704,11 @@ func (x *extraction) member(f field, v int) {
 // backup) and makes the record.
 func (x *extraction) finish() *Record {
 	in, t, rare, rarer := x.in, x.t, &x.rare, &x.rarer
+	// A turnCompanion that also skips the queue's attachments is the
+	// reminder written beside a task notification, not sent again (measured
+	// on 2.1.330); other companions (the note that asks to go on after a
+	// reply cut at max_tokens) are sent (2.1.110, 2.1.330, 2.1.332).
+	x.r.NotResent = x.companion && x.queueSkip
 	if ts, _ := in.strBytes(t, x.timestamp); len(ts) > 0 {
 		var raw bool
 		if x.r.ts, raw = timestampOf(ts); raw {

@@ -192,6 +192,20 @@ func taskNotification(h *Hand, n, parent int, ms int64) {
 	h.User(n, parent, ms, jsonString("<task-notification>\n<task-id>hand1</task-id>\n<status>completed</status>\n<summary>Hand task done</summary>\n</task-notification>"), `,"origin":{"kind":"task-notification"}`)
 }
 
+// handNote is the text of metaNote's note.
+const handNote = "Hand note: go on."
+
+// metaNote writes a prompt, a reply cut at max_tokens, a user note with
+// the extra members, the rest of the reply, then a second prompt and reply.
+func metaNote(h *Hand, extra string) {
+	h.Prompt(1, 0, 0, "Hand prompt one.")
+	h.Assistant(2, 1, 1000, "msg_hand0002", claudeModel, blocks(TextBlock("Hand reply one, cut.")), `"max_tokens"`)
+	h.User(3, 2, 1100, jsonString(handNote), extra)
+	h.Reply(4, 3, 2000, "Hand reply one, rest.")
+	h.Prompt(5, 4, 3000, "Hand prompt two.")
+	h.Reply(6, 5, 4000, "Hand reply two.")
+}
+
 // handAPIError writes an assistant entry as 2.1.33x writes an API error it
 // gave up on: model "<synthetic>", a text saying so, isApiErrorMessage
 // (marked false: the same entry without the mark).
@@ -363,6 +377,16 @@ func HandCases() []HandCase {
 				h.Assistant(6, 5, 5000, "msg_hand0006", claudeModel, `[{"type":"tool_use","id":"toolu_hand0000000000000E","name":"Glob","input":{"pattern":"*.hand"}}]`, `"tool_use"`)
 				h.User(7, 6, 5500, `[{"type":"tool_result","tool_use_id":"toolu_hand0000000000000E","content":"No files found"}]`, `,"toolEndsTurn":true`)
 			}},
+		{ID: "note-companion", Doc: "a reply cut at max_tokens, then a meta user note marked turnCompanion (as 2.1.330 writes the one that asks to go on), then the rest of the reply",
+			Build: func(h *Hand) { metaNote(h, `,"isMeta":true,"turnCompanion":true`) }},
+		{ID: "note-own", Doc: "as note-companion, the note also marked ownNote (as 2.1.332 writes it)",
+			Build: func(h *Hand) { metaNote(h, `,"isMeta":true,"turnCompanion":true,"ownNote":true`) }},
+		{ID: "note-hook-text", Doc: "as note-companion, the note a Stop hook's output (isMeta, hookText, rowSource hook, as 2.1.332 writes it)",
+			Build: func(h *Hand) {
+				metaNote(h, `,"isMeta":true,"rowSource":"hook","hookText":true,"hookTextLead":"Hand lead."`)
+			}},
+		{ID: "note-meta", Doc: "as note-companion, the note only isMeta",
+			Build: func(h *Hand) { metaNote(h, `,"isMeta":true`) }},
 		{ID: "compaction-big-last-line", Doc: "as compaction-big-file, the file over 5 MiB by its last line alone (the last reply ends in the padding; every earlier line starts in the first 5 KiB): the reader goes by the file's size, so it reads from the boundary on too",
 			Build: func(h *Hand) { parallelRepeated(h, 0, BigPad) }},
 	}
@@ -424,6 +448,10 @@ func HandSignature(msgs []Message) string {
 					// reader wraps in one.
 					if strings.Contains(t, "<task-notification>") {
 						toks = append(toks, "text:<system-reminder>(task-notification)")
+					}
+					// And a hand-written note (metaNote) the reader wraps.
+					if strings.Contains(t, handNote) {
+						toks = append(toks, "text:<system-reminder>(note)")
 					}
 					continue
 				}

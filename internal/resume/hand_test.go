@@ -13,7 +13,7 @@ import (
 // measuredHand is what the real readers sent for each hand-written case of
 // the oracle (oracle.HandSignature; TestResumeAgreesOnHandCases in
 // internal/cli checks it against the real program with CCVET_ORACLE=1).
-// 2.1.332 sent the same as 2.1.330 on every case.
+// 2.1.332 sent the same as 2.1.330 on every case but those listed for it.
 var measuredHand = map[string]map[string]string{
 	"2.1.330": {
 		"leaf-last-prompt-older":    "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
@@ -39,6 +39,10 @@ var measuredHand = map[string]map[string]string{
 		"api-error-after-result":    "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.] assistant[tool_use:toolu_hand0000000000000E] user[tool_result:toolu_hand0000000000000E]",
 		"result-end":                "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.] assistant[tool_use:toolu_hand0000000000000E] user[tool_result:toolu_hand0000000000000E] assistant[text:No response requested.]",
 		"result-end-ends-turn":      "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.] assistant[tool_use:toolu_hand0000000000000E] user[tool_result:toolu_hand0000000000000E] assistant[text:No response requested.]",
+		"note-companion":            "user[text:Hand prompt one.] assistant[text:Hand reply one, cut.] user[text:Hand note: go on.] assistant[text:Hand reply one, rest.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"note-own":                  "user[text:Hand prompt one.] assistant[text:Hand reply one, cut.] user[text:Hand note: go on.] assistant[text:Hand reply one, rest.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"note-hook-text":            "user[text:Hand prompt one.] assistant[text:Hand reply one, cut.] user[text:Hand note: go on.] assistant[text:Hand reply one, rest.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"note-meta":                 "user[text:Hand prompt one.] assistant[text:Hand reply one, cut.] user[text:Hand note: go on.] assistant[text:Hand reply one, rest.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
 	},
 	"2.1.110": {
 		"leaf-last-prompt-older":   "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Forked prompt.] assistant[text:Forked reply.]",
@@ -53,6 +57,18 @@ var measuredHand = map[string]map[string]string{
 		"api-error-after-result":   "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.] assistant[tool_use:toolu_hand0000000000000E] user[tool_result:toolu_hand0000000000000E | text:Continue from where you left off.] assistant[text:No response requested.]",
 		"result-end":               "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.] assistant[tool_use:toolu_hand0000000000000E] user[tool_result:toolu_hand0000000000000E | text:Continue from where you left off.] assistant[text:No response requested.]",
 		"result-end-ends-turn":     "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.] assistant[tool_use:toolu_hand0000000000000E] user[tool_result:toolu_hand0000000000000E | text:Continue from where you left off.] assistant[text:No response requested.]",
+		"note-companion":           "user[text:Hand prompt one.] assistant[text:Hand reply one, cut.] user[text:Hand note: go on.] assistant[text:Hand reply one, rest.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"note-own":                 "user[text:Hand prompt one.] assistant[text:Hand reply one, cut.] user[text:Hand note: go on.] assistant[text:Hand reply one, rest.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"note-hook-text":           "user[text:Hand prompt one.] assistant[text:Hand reply one, cut.] user[text:Hand note: go on.] assistant[text:Hand reply one, rest.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"note-meta":                "user[text:Hand prompt one.] assistant[text:Hand reply one, cut.] user[text:Hand note: go on.] assistant[text:Hand reply one, rest.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+	},
+	// 2.1.332 sends a note marked ownNote or hookText inside a system
+	// reminder (a hook's with words of its own before it).
+	"2.1.332": {
+		"note-companion": "user[text:Hand prompt one.] assistant[text:Hand reply one, cut.] user[text:Hand note: go on.] assistant[text:Hand reply one, rest.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"note-own":       "user[text:Hand prompt one.] assistant[text:Hand reply one, cut.] user[text:<system-reminder>(note)] assistant[text:Hand reply one, rest.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"note-hook-text": "user[text:Hand prompt one.] assistant[text:Hand reply one, cut.] user[text:<system-reminder>(note)] assistant[text:Hand reply one, rest.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"note-meta":      "user[text:Hand prompt one.] assistant[text:Hand reply one, cut.] user[text:Hand note: go on.] assistant[text:Hand reply one, rest.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
 	},
 }
 

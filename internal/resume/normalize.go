@@ -180,6 +180,15 @@ func (res *Result) messages(src Source, g *chain.Graph, conv *chain.Conversation
 			res.Changed = append(res.Changed, Event{Kind: KindWrapped, Line: int(r.Line), UUID: r.UUID(), rec: i,
 				Reason: "a task notification (origin.kind \"task-notification\"); the reader sends its text inside a system reminder, with words of its own before it"})
 		}
+		if ok && r.Type == "user" && p.WrapNotes && (r.OwnNote || r.HookText) {
+			bs = wrapReminder(bs)
+			why := "a note the program added to the turn (ownNote); this reader sends it inside a system reminder"
+			if r.HookText {
+				why = "a hook's output (hookText); this reader sends it inside a system reminder, with words of its own before it"
+			}
+			res.Changed = append(res.Changed, Event{Kind: KindWrapped, Line: int(r.Line), UUID: r.UUID(), rec: i,
+				Reason: why + " (measured on 2.1.332; 2.1.330 sends it as it is)"})
+		}
 		if ok && r.Type == "assistant" && p.ForeignThinking && src.Model != nil {
 			bs = res.foreignThinking(bs, src.Model(i), current, r, i)
 		}

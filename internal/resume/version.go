@@ -29,6 +29,10 @@ var (
 	// newline is written before appending to an unterminated last line.
 	// 2.1.110 does none of these; the first version that does is unknown.
 	Measured = Version{Major: 2, Minor: 1, Patch: 330}
+	// NotesWrapped: from here ownNote and hookText entries are sent inside
+	// a system reminder (measured on 2.1.332, not on 2.1.330; 2.1.331 not
+	// measured).
+	NotesWrapped = Version{Major: 2, Minor: 1, Patch: 332}
 	// Newest is the newest version ccvet's model has been checked against.
 	Newest = Version{Major: 2, Minor: 1, Patch: 332}
 	// OldMeasured is the older reader measured against the real program.
@@ -83,6 +87,11 @@ type Profile struct {
 	// NewlineFirst: before appending to a file whose last line has no
 	// newline, the writer adds one (otherwise the next entry fuses onto it).
 	NewlineFirst bool
+	// WrapNotes: a meta user entry marked ownNote (a note Claude Code adds
+	// to a turn) or hookText (a hook's output) is sent inside a system
+	// reminder, a hook's with words of the reader's own before it (2.1.332;
+	// 2.1.110 and 2.1.330 send the text as it is; 2.1.331 not measured).
+	WrapNotes bool
 }
 
 // Behaviour is p without its version: two profiles with the same
@@ -128,6 +137,7 @@ func ProfileOf(v Version) Profile {
 		FileOrder:            newer,
 		QuietAfterCommand:    newer,
 		NewlineFirst:         newer,
+		WrapNotes:            !v.Less(NotesWrapped),
 	}
 }
 
@@ -143,7 +153,7 @@ func Readers(writer, override Version) []Version {
 		return []Version{override}
 	}
 	out := []Version{writer}
-	for _, b := range []Version{BridgeSince, Measured, Newest} {
+	for _, b := range []Version{BridgeSince, Measured, NotesWrapped, Newest} {
 		if writer.Less(b) && out[len(out)-1].Less(b) {
 			out = append(out, b)
 		}
