@@ -192,6 +192,23 @@ func taskNotification(h *Hand, n, parent int, ms int64) {
 	h.User(n, parent, ms, jsonString("<task-notification>\n<task-id>hand1</task-id>\n<status>completed</status>\n<summary>Hand task done</summary>\n</task-notification>"), `,"origin":{"kind":"task-notification"}`)
 }
 
+// handQueued is the text of queued's prompt.
+const handQueued = "Hand queued prompt."
+
+// queued writes a prompt, a call, its result, a queued_command attachment
+// whose prompt is the raw JSON given, the reply, then a second prompt and
+// reply.
+func queued(h *Hand, prompt string) {
+	h.Prompt(1, 0, 0, "Hand prompt one.")
+	h.Assistant(2, 1, 1000, "msg_hand0002", claudeModel, `[{"type":"tool_use","id":"toolu_hand0000000000000F","name":"Glob","input":{"pattern":"*.hand"}}]`, `"tool_use"`)
+	h.User(3, 2, 1500, `[{"type":"tool_result","tool_use_id":"toolu_hand0000000000000F","content":"No files found"}]`, "")
+	h.lines = append(h.lines, fmt.Sprintf(`{%s,"attachment":{"type":"queued_command","prompt":%s,"commandMode":"prompt","timestamp":%q},"type":"attachment","uuid":%q,"timestamp":%q}`,
+		h.head(4, 3, 1600), prompt, h.At(1600), h.U(4), h.At(1600)))
+	h.Reply(5, 4, 2000, "Hand reply one.")
+	h.Prompt(6, 5, 3000, "Hand prompt two.")
+	h.Reply(7, 6, 4000, "Hand reply two.")
+}
+
 // handNote is the text of metaNote's note.
 const handNote = "Hand note: go on."
 
@@ -387,6 +404,10 @@ func HandCases() []HandCase {
 			}},
 		{ID: "note-meta", Doc: "as note-companion, the note only isMeta",
 			Build: func(h *Hand) { metaNote(h, `,"isMeta":true`) }},
+		{ID: "queued-string", Doc: "a queued_command attachment with only type, prompt (a string) and commandMode between a call's result and the reply (2.1.332 writes more beside a prompt sent while a call runs: source_uuid, delivery_id, hostsOwnTurn): not sent",
+			Build: func(h *Hand) { queued(h, jsonString(handQueued)) }},
+		{ID: "queued-blocks", Doc: "as queued-string, the prompt a list of one text block (as 2.1.332 writes one sent as blocks)",
+			Build: func(h *Hand) { queued(h, `[{"type":"text","text":`+jsonString(handQueued)+`}]`) }},
 		{ID: "compaction-big-last-line", Doc: "as compaction-big-file, the file over 5 MiB by its last line alone (the last reply ends in the padding; every earlier line starts in the first 5 KiB): the reader goes by the file's size, so it reads from the boundary on too",
 			Build: func(h *Hand) { parallelRepeated(h, 0, BigPad) }},
 	}
