@@ -223,6 +223,25 @@ func metaNote(h *Hand, extra string) {
 	h.Reply(6, 5, 4000, "Hand reply two.")
 }
 
+// apiErrorMid writes a first turn, a second prompt answered by an API
+// error entry (marked or not), then a third prompt and its reply.
+func apiErrorMid(h *Hand, marked bool) {
+	firstTurn(h)
+	h.Prompt(3, 2, 2000, "Hand prompt two.")
+	handAPIError(h, 4, 3, 3000, marked)
+	h.Prompt(5, 4, 4000, "Hand prompt three.")
+	h.Reply(6, 5, 5000, "Hand reply three.")
+}
+
+// callAtEnd writes two turns, a third prompt, a call and its result (with
+// the extra members), entries 1 to 7.
+func callAtEnd(h *Hand, extra string) {
+	linear(h)
+	h.Prompt(5, 4, 4000, "Hand prompt three.")
+	h.Assistant(6, 5, 5000, "msg_hand0006", claudeModel, `[{"type":"tool_use","id":"toolu_hand0000000000000E","name":"Glob","input":{"pattern":"*.hand"}}]`, `"tool_use"`)
+	h.User(7, 6, 5500, `[{"type":"tool_result","tool_use_id":"toolu_hand0000000000000E","content":"No files found"}]`, extra)
+}
+
 // handAPIError writes an assistant entry as 2.1.33x writes an API error it
 // gave up on: model "<synthetic>", a text saying so, isApiErrorMessage
 // (marked false: the same entry without the mark).
@@ -351,13 +370,7 @@ func HandCases() []HandCase {
 		{ID: "task-notification-end", Doc: "the file ends on a user entry with origin.kind task-notification",
 			Build: func(h *Hand) { linear(h); taskNotification(h, 5, 4, 4000) }},
 		{ID: "api-error-mid", Doc: "an API error entry (isApiErrorMessage, model <synthetic>) answers the second prompt; a third prompt and its reply follow",
-			Build: func(h *Hand) {
-				firstTurn(h)
-				h.Prompt(3, 2, 2000, "Hand prompt two.")
-				handAPIError(h, 4, 3, 3000, true)
-				h.Prompt(5, 4, 4000, "Hand prompt three.")
-				h.Reply(6, 5, 5000, "Hand reply three.")
-			}},
+			Build: func(h *Hand) { apiErrorMid(h, true) }},
 		{ID: "api-error-end", Doc: "the file ends on a third prompt and the API error entry that answers it",
 			Build: func(h *Hand) {
 				linear(h)
@@ -365,35 +378,13 @@ func HandCases() []HandCase {
 				handAPIError(h, 6, 5, 5000, true)
 			}},
 		{ID: "synthetic-unmarked", Doc: "as api-error-mid, the entry without isApiErrorMessage (model <synthetic> only)",
-			Build: func(h *Hand) {
-				firstTurn(h)
-				h.Prompt(3, 2, 2000, "Hand prompt two.")
-				handAPIError(h, 4, 3, 3000, false)
-				h.Prompt(5, 4, 4000, "Hand prompt three.")
-				h.Reply(6, 5, 5000, "Hand reply three.")
-			}},
+			Build: func(h *Hand) { apiErrorMid(h, false) }},
 		{ID: "api-error-after-result", Doc: "the file ends on a call, its result and the API error entry that follows them",
-			Build: func(h *Hand) {
-				linear(h)
-				h.Prompt(5, 4, 4000, "Hand prompt three.")
-				h.Assistant(6, 5, 5000, "msg_hand0006", claudeModel, `[{"type":"tool_use","id":"toolu_hand0000000000000E","name":"Glob","input":{"pattern":"*.hand"}}]`, `"tool_use"`)
-				h.User(7, 6, 5500, `[{"type":"tool_result","tool_use_id":"toolu_hand0000000000000E","content":"No files found"}]`, "")
-				handAPIError(h, 8, 7, 6000, true)
-			}},
+			Build: func(h *Hand) { callAtEnd(h, ""); handAPIError(h, 8, 7, 6000, true) }},
 		{ID: "result-end", Doc: "the file ends on a call and its result",
-			Build: func(h *Hand) {
-				linear(h)
-				h.Prompt(5, 4, 4000, "Hand prompt three.")
-				h.Assistant(6, 5, 5000, "msg_hand0006", claudeModel, `[{"type":"tool_use","id":"toolu_hand0000000000000E","name":"Glob","input":{"pattern":"*.hand"}}]`, `"tool_use"`)
-				h.User(7, 6, 5500, `[{"type":"tool_result","tool_use_id":"toolu_hand0000000000000E","content":"No files found"}]`, "")
-			}},
+			Build: func(h *Hand) { callAtEnd(h, "") }},
 		{ID: "result-end-ends-turn", Doc: "as result-end, the result marked toolEndsTurn (a --json-schema run's last call)",
-			Build: func(h *Hand) {
-				linear(h)
-				h.Prompt(5, 4, 4000, "Hand prompt three.")
-				h.Assistant(6, 5, 5000, "msg_hand0006", claudeModel, `[{"type":"tool_use","id":"toolu_hand0000000000000E","name":"Glob","input":{"pattern":"*.hand"}}]`, `"tool_use"`)
-				h.User(7, 6, 5500, `[{"type":"tool_result","tool_use_id":"toolu_hand0000000000000E","content":"No files found"}]`, `,"toolEndsTurn":true`)
-			}},
+			Build: func(h *Hand) { callAtEnd(h, `,"toolEndsTurn":true`) }},
 		{ID: "note-companion", Doc: "a reply cut at max_tokens, then a meta user note marked turnCompanion (as 2.1.330 writes the one that asks to go on), then the rest of the reply",
 			Build: func(h *Hand) { metaNote(h, `,"isMeta":true,"turnCompanion":true`) }},
 		{ID: "note-own", Doc: "as note-companion, the note also marked ownNote (as 2.1.332 writes it)",
