@@ -136,6 +136,11 @@ type Rarer struct {
 	// them: its reader sends them inside a system reminder.
 	OwnNote, HookText bool
 
+	// QueuedImage: an attachment entry of a prompt sent while a call ran
+	// (queued_command) whose prompt holds an image: the reader sends it
+	// with the call's result (2.1.330, 2.1.332).
+	QueuedImage bool
+
 	// APIError: an assistant entry with isApiErrorMessage true, which
 	// Claude Code writes for an API error it gave up on (model
 	// "<synthetic>"); the reader does not send it.
@@ -519,6 +524,7 @@ const (
 	fQueueSkip
 	fOwnNote
 	fHookText
+	fAttachment
 )
 
 // fieldOf returns the field key names (fNone for the many Extract skips):
@@ -580,8 +586,11 @@ func fieldOf(key []byte) field {
 			return fMessageID
 		}
 	case 10:
-		if string(key) == "parentUuid" {
+		switch string(key) {
+		case "parentUuid":
 			return fParentUUID
+		case "attachment":
+			return fAttachment
 		}
 	case 11:
 		if string(key) == "isSidechain" {
@@ -665,6 +674,8 @@ func (x *extraction) member(f field, v int) {
 		rarer.OwnNote, _ = t.Bool(v)
 	case fHookText:
 		rarer.HookText, _ = t.Bool(v)
+	case fAttachment:
+		rarer.QueuedImage = queuedImage(t, v)
 	case fOrigin:
 		if t.StrIs(t.Get(v, "kind"), "task-notification") {
 			r.TaskNotification = true
@@ -698,6 +709,24 @@ func (x *extraction) member(f field, v int) {
 	case fAPIError:
 		rarer.APIError, _ = t.Bool(v)
 	}
+}
+
+// queuedImage reports whether attachment v is a queued_command whose
+// prompt is a list holding an image block.
+func queuedImage(t *jsontree.Tree, v int) bool {
+	if !t.StrIs(t.Get(v, "type"), "queued_command") {
+		return false
+	}
+	p := t.Get(v, "prompt")
+	if t.Kind(p) != jsontree.Array {
+		return false
+	}
+	for c := t.Child(p); c >= 0 && c < t.Next(p); c = t.Next(c) {
+		if t.StrIs(t.Get(c, "type"), "image") {
+			return true
+		}
+	}
+	return false
 }
 
 // finish reads what the pass left for after it (message, snapshot,

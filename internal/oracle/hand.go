@@ -3,9 +3,13 @@
 package oracle
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -209,6 +213,16 @@ func queued(h *Hand, prompt string) {
 	h.Reply(7, 6, 4000, "Hand reply two.")
 }
 
+// handPNG is a 1x1 PNG, base64: an image made here, not read.
+func handPNG() string {
+	var b bytes.Buffer
+	img := image.NewGray(image.Rect(0, 0, 1, 1))
+	if err := png.Encode(&b, img); err != nil {
+		panic(err)
+	}
+	return base64.StdEncoding.EncodeToString(b.Bytes())
+}
+
 // handNote is the text of metaNote's note.
 const handNote = "Hand note: go on."
 
@@ -399,6 +413,10 @@ func HandCases() []HandCase {
 			Build: func(h *Hand) { queued(h, jsonString(handQueued)) }},
 		{ID: "queued-blocks", Doc: "as queued-string, the prompt a list of one text block (as 2.1.332 writes one sent as blocks)",
 			Build: func(h *Hand) { queued(h, `[{"type":"text","text":`+jsonString(handQueued)+`}]`) }},
+		{ID: "queued-image", Doc: "as queued-blocks, the prompt an image (a 1x1 PNG made here) and a text, as 2.1.332 writes one sent with an image while a call runs: sent with the result",
+			Build: func(h *Hand) {
+				queued(h, `[{"type":"image","source":{"type":"base64","media_type":"image/png","data":`+jsonString(handPNG())+`}},{"type":"text","text":`+jsonString(handQueued)+`}]`)
+			}},
 		{ID: "compaction-big-last-line", Doc: "as compaction-big-file, the file over 5 MiB by its last line alone (the last reply ends in the padding; every earlier line starts in the first 5 KiB): the reader goes by the file's size, so it reads from the boundary on too",
 			Build: func(h *Hand) { parallelRepeated(h, 0, BigPad) }},
 	}
@@ -461,9 +479,13 @@ func HandSignature(msgs []Message) string {
 					if strings.Contains(t, "<task-notification>") {
 						toks = append(toks, "text:<system-reminder>(task-notification)")
 					}
-					// And a hand-written note (metaNote) the reader wraps.
+					// And a hand-written note (metaNote) or queued prompt
+					// (queued) the reader wraps.
 					if strings.Contains(t, handNote) {
 						toks = append(toks, "text:<system-reminder>(note)")
+					}
+					if strings.Contains(t, handQueued) {
+						toks = append(toks, "text:<system-reminder>(queued)")
 					}
 					continue
 				}

@@ -33,16 +33,18 @@ var measuredHand = map[string]map[string]string{
 		"task-notification-end":     "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:<system-reminder>(task-notification)] assistant[text:No response requested.]",
 		"compaction-big-file":       bigFileSent,
 		"compaction-big-last-line":  bigLastLineSent,
-		"api-error-mid":             "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two. | text:Hand prompt three.] assistant[text:Hand reply three.]",
-		"api-error-end":             "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.]",
-		"synthetic-unmarked":        "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:API Error: 500 the hand stand-in failed] user[text:Hand prompt three.] assistant[text:Hand reply three.]",
+		"api-error-mid":             apiErrorMidSent,
+		"api-error-end":             apiErrorEndSent,
+		"synthetic-unmarked":        syntheticSent,
 		"api-error-after-result":    "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.] assistant[tool_use:toolu_hand0000000000000E] user[tool_result:toolu_hand0000000000000E]",
 		"result-end":                "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.] assistant[tool_use:toolu_hand0000000000000E] user[tool_result:toolu_hand0000000000000E] assistant[text:No response requested.]",
 		"result-end-ends-turn":      "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.] assistant[tool_use:toolu_hand0000000000000E] user[tool_result:toolu_hand0000000000000E] assistant[text:No response requested.]",
-		"note-companion":            "user[text:Hand prompt one.] assistant[text:Hand reply one, cut.] user[text:Hand note: go on.] assistant[text:Hand reply one, rest.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
-		"note-own":                  "user[text:Hand prompt one.] assistant[text:Hand reply one, cut.] user[text:Hand note: go on.] assistant[text:Hand reply one, rest.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
-		"note-hook-text":            "user[text:Hand prompt one.] assistant[text:Hand reply one, cut.] user[text:Hand note: go on.] assistant[text:Hand reply one, rest.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
-		"note-meta":                 "user[text:Hand prompt one.] assistant[text:Hand reply one, cut.] user[text:Hand note: go on.] assistant[text:Hand reply one, rest.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"note-companion":            noteSent,
+		"note-own":                  noteSent,
+		"note-hook-text":            noteSent,
+		"note-meta":                 noteSent,
+		"queued-image":              queuedImageSent,
+		"queued-blocks":             queuedBlocksSent,
 	},
 	"2.1.110": {
 		"leaf-last-prompt-older":   "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Forked prompt.] assistant[text:Forked reply.]",
@@ -51,26 +53,39 @@ var measuredHand = map[string]map[string]string{
 		"task-notification-end":    "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:<task-notification> <task-id>hand1</task-id> <st] assistant[text:No response requested.]",
 		"compaction-big-file":      bigFileSent,
 		"compaction-big-last-line": bigLastLineSent,
-		"api-error-mid":            "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two. | text:Hand prompt three.] assistant[text:Hand reply three.]",
-		"api-error-end":            "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.]",
-		"synthetic-unmarked":       "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:API Error: 500 the hand stand-in failed] user[text:Hand prompt three.] assistant[text:Hand reply three.]",
+		"api-error-mid":            apiErrorMidSent,
+		"api-error-end":            apiErrorEndSent,
+		"synthetic-unmarked":       syntheticSent,
 		"api-error-after-result":   "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.] assistant[tool_use:toolu_hand0000000000000E] user[tool_result:toolu_hand0000000000000E | text:Continue from where you left off.] assistant[text:No response requested.]",
 		"result-end":               "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.] assistant[tool_use:toolu_hand0000000000000E] user[tool_result:toolu_hand0000000000000E | text:Continue from where you left off.] assistant[text:No response requested.]",
 		"result-end-ends-turn":     "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.] assistant[tool_use:toolu_hand0000000000000E] user[tool_result:toolu_hand0000000000000E | text:Continue from where you left off.] assistant[text:No response requested.]",
-		"note-companion":           "user[text:Hand prompt one.] assistant[text:Hand reply one, cut.] user[text:Hand note: go on.] assistant[text:Hand reply one, rest.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
-		"note-own":                 "user[text:Hand prompt one.] assistant[text:Hand reply one, cut.] user[text:Hand note: go on.] assistant[text:Hand reply one, rest.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
-		"note-hook-text":           "user[text:Hand prompt one.] assistant[text:Hand reply one, cut.] user[text:Hand note: go on.] assistant[text:Hand reply one, rest.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
-		"note-meta":                "user[text:Hand prompt one.] assistant[text:Hand reply one, cut.] user[text:Hand note: go on.] assistant[text:Hand reply one, rest.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"note-companion":           noteSent,
+		"note-own":                 noteSent,
+		"note-hook-text":           noteSent,
+		"note-meta":                noteSent,
+		"queued-image":             queuedImageSent,
+		"queued-blocks":            queuedBlocksSent,
 	},
 	// 2.1.332 sends a note marked ownNote or hookText inside a system
 	// reminder (a hook's with words of its own before it).
 	"2.1.332": {
-		"note-companion": "user[text:Hand prompt one.] assistant[text:Hand reply one, cut.] user[text:Hand note: go on.] assistant[text:Hand reply one, rest.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"note-companion": noteSent,
 		"note-own":       "user[text:Hand prompt one.] assistant[text:Hand reply one, cut.] user[text:<system-reminder>(note)] assistant[text:Hand reply one, rest.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
 		"note-hook-text": "user[text:Hand prompt one.] assistant[text:Hand reply one, cut.] user[text:<system-reminder>(note)] assistant[text:Hand reply one, rest.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
-		"note-meta":      "user[text:Hand prompt one.] assistant[text:Hand reply one, cut.] user[text:Hand note: go on.] assistant[text:Hand reply one, rest.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"note-meta":      noteSent,
 	},
 }
+
+// Signatures several readers sent alike (measured on 2.1.110, 2.1.330 and
+// 2.1.332 unless the map says otherwise).
+const (
+	apiErrorMidSent  = "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two. | text:Hand prompt three.] assistant[text:Hand reply three.]"                                                                                                      // api-error-mid
+	apiErrorEndSent  = "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.]"                                                                                                    // api-error-end
+	syntheticSent    = "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:API Error: 500 the hand stand-in failed] user[text:Hand prompt three.] assistant[text:Hand reply three.]"                                          // synthetic-unmarked
+	noteSent         = "user[text:Hand prompt one.] assistant[text:Hand reply one, cut.] user[text:Hand note: go on.] assistant[text:Hand reply one, rest.] user[text:Hand prompt two.] assistant[text:Hand reply two.]"                                                          // note-companion
+	queuedImageSent  = "user[text:Hand prompt one.] assistant[tool_use:toolu_hand0000000000000F] user[tool_result:toolu_hand0000000000000F | text:<system-reminder>(queued) | image] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]" // queued-image
+	queuedBlocksSent = "user[text:Hand prompt one.] assistant[tool_use:toolu_hand0000000000000F] user[tool_result:toolu_hand0000000000000F] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]"                                          // queued-blocks
+)
 
 // bigFileSent is what 2.1.110, 2.1.330 and 2.1.332 sent for
 // compaction-big-file: only the batch after the boundary (the same file

@@ -87,7 +87,8 @@ func Load(r io.Reader) (*Loaded, error) {
 		if v, ok := ParseVersion(rec.Version); ok && ld.Writer.Less(v) {
 			ld.Writer = v
 		}
-		if rec.Type == "system" && rec.Subtype == "local_command" && root.Get("content").Exists() {
+		if rec.Type == "system" && rec.Subtype == "local_command" && root.Get("content").Exists() ||
+			rec.Type == "attachment" && rec.QueuedImage {
 			ld.content[i] = json.RawMessage(append([]byte(nil), raw...))
 		}
 		if rec.Type == "user" || rec.Type == "assistant" {
@@ -124,12 +125,18 @@ func Load(r io.Reader) (*Loaded, error) {
 			Message struct {
 				Content any `json:"content"`
 			} `json:"message"`
+			Attachment struct {
+				Prompt any `json:"prompt"`
+			} `json:"attachment"`
 		}
 		if err := json.Unmarshal(raw, &v); err != nil {
 			return nil
 		}
-		if v.Type == "system" {
+		switch v.Type {
+		case "system":
 			return v.Content
+		case "attachment":
+			return v.Attachment.Prompt
 		}
 		return v.Message.Content
 	}

@@ -92,9 +92,13 @@ func blocksOf(src Source, i int) ([]Block, bool) {
 		}
 		return nil, false
 	}
-	if r.Type == "system" {
+	switch r.Type {
+	case "system":
 		// A local command's entry: its content string, as user text.
 		return []Block{{"type": "text"}}, true
+	case "attachment":
+		// A queued prompt with an image: its text and at least one image.
+		return []Block{{"type": "text"}, {"type": "image"}}, true
 	}
 	switch r.Content {
 	case entry.ContentString:
@@ -158,7 +162,7 @@ func (res *Result) messages(src Source, g *chain.Graph, conv *chain.Conversation
 		role := r.Type
 		switch {
 		case r.Type == "user" || r.Type == "assistant":
-		case IsLocalCommand(r):
+		case IsLocalCommand(r), r.Type == "attachment" && r.QueuedImage:
 			role = "user"
 		default:
 			continue
@@ -179,6 +183,11 @@ func (res *Result) messages(src Source, g *chain.Graph, conv *chain.Conversation
 			bs = wrapReminder(bs)
 			res.Changed = append(res.Changed, Event{Kind: KindWrapped, Line: int(r.Line), UUID: r.UUID(), rec: i,
 				Reason: "a task notification (origin.kind \"task-notification\"); the reader sends its text inside a system reminder, with words of its own before it"})
+		}
+		if ok && r.Type == "attachment" {
+			bs = queuedBlocks(bs)
+			res.Changed = append(res.Changed, Event{Kind: KindWrapped, Line: int(r.Line), UUID: r.UUID(), rec: i,
+				Reason: "a prompt sent while a call ran (queued_command) that holds an image; the reader sends it with the call's result, its text inside a system reminder with words of its own, then its images (measured on 2.1.330 and 2.1.332)"})
 		}
 		if ok && r.Type == "user" && p.WrapNotes && (r.OwnNote || r.HookText) {
 			bs = wrapReminder(bs)
@@ -221,6 +230,24 @@ func (res *Result) messages(src Source, g *chain.Graph, conv *chain.Conversation
 		m.addRec(i)
 	}
 	return out
+}
+
+// queuedBlocks is what the reader sends for a queued prompt's blocks: its
+// texts, joined, inside a system reminder (its own words before them are
+// not reproduced), then its other blocks (the images).
+func queuedBlocks(bs []Block) []Block {
+	var texts []string
+	var rest []Block
+	for _, b := range bs {
+		if b.Type() == "text" {
+			if t, ok := b["text"].(string); ok {
+				texts = append(texts, t)
+			}
+			continue
+		}
+		rest = append(rest, b)
+	}
+	return append([]Block{{"type": "text", "text": "<system-reminder>\n" + strings.Join(texts, "\n") + "\n</system-reminder>"}}, rest...)
 }
 
 // wrapReminder puts each text of a task notification inside a system
