@@ -138,7 +138,7 @@ type Rarer struct {
 
 	// QueuedImage: an attachment entry of a prompt sent while a call ran
 	// (queued_command) whose prompt holds an image: the reader sends it
-	// with the call's result (2.1.330, 2.1.332).
+	// with the call's result (2.1.110, 2.1.330, 2.1.332).
 	QueuedImage bool
 
 	// APIError: an assistant entry with isApiErrorMessage true, which

@@ -5,6 +5,7 @@ package resume
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/ccvet/ccvet/internal/oracle"
@@ -120,6 +121,40 @@ func TestHandCasesAsMeasured(t *testing.T) {
 			}
 			if got := oracle.HandSignature(msgs); got != want {
 				t.Errorf("%s %s:\n got %s\nwant %s", v, id, got, want)
+			}
+		}
+	}
+}
+
+// Lint runs the model on records alone (no Content, no Model): for the
+// cases of API error entries, notes and queued prompts it gives the same
+// messages, from the same lines, as the model on the loaded file.
+func TestHandCasesRecordsOnly(t *testing.T) {
+	for _, id := range []string{"api-error-mid", "api-error-end", "api-error-after-result", "synthetic-unmarked",
+		"note-companion", "note-own", "note-hook-text", "queued-image", "queued-blocks"} {
+		c, ok := oracle.LookupHand(id)
+		if !ok {
+			t.Fatalf("no hand case %s", id)
+		}
+		h := &oracle.Hand{SID: oracle.HandSessionID, Cwd: "/hand"}
+		c.Build(h)
+		ld, err := Load(bytes.NewReader(h.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range []string{"2.1.110", "2.1.330", "2.1.332"} {
+			ver, _ := ParseVersion(v)
+			full := RunLoaded(ld, ProfileOf(ver))
+			bare := Run(Source{Records: ld.Records}, ProfileOf(ver))
+			if len(full.Messages) != len(bare.Messages) {
+				t.Fatalf("%s %s: %d messages from the file, %d from records", v, id, len(full.Messages), len(bare.Messages))
+			}
+			for k := range full.Messages {
+				f, b := full.Messages[k], bare.Messages[k]
+				if f.Role != b.Role || len(f.Content) != len(b.Content) || !slices.Equal(f.Lines, b.Lines) {
+					t.Errorf("%s %s message %d: %s %d blocks lines %v from the file, %s %d blocks lines %v from records",
+						v, id, k+1, f.Role, len(f.Content), f.Lines, b.Role, len(b.Content), b.Lines)
+				}
 			}
 		}
 	}

@@ -187,7 +187,7 @@ func (res *Result) messages(src Source, g *chain.Graph, conv *chain.Conversation
 		if ok && r.Type == "attachment" {
 			bs = queuedBlocks(bs)
 			res.Changed = append(res.Changed, Event{Kind: KindWrapped, Line: int(r.Line), UUID: r.UUID(), rec: i,
-				Reason: "a prompt sent while a call ran (queued_command) that holds an image; the reader sends it with the call's result, its text inside a system reminder with words of its own, then its images (measured on 2.1.330 and 2.1.332)"})
+				Reason: "a prompt sent while a call ran (queued_command) that holds an image; the reader sends it with the call's result, its text inside a system reminder with words of its own, then its images (measured on 2.1.110, 2.1.330 and 2.1.332)"})
 		}
 		if ok && r.Type == "user" && p.WrapNotes && (r.OwnNote || r.HookText) {
 			bs = wrapReminder(bs)

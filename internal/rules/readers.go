@@ -104,15 +104,36 @@ func fileWriter(f *model.File, recs []*entry.Record) resume.Version {
 // resumeOf runs the resume model on f's records for reader v. The result is
 // kept with f's graph (it depends on nothing else): the rules that ask for
 // the same reader's resume of the file share it, and must not change it.
-// Readers with the same behaviours (2.1.330 and 2.1.332) share one resume.
+// Readers with the same behaviours share one resume: 2.1.330 and 2.1.332
+// differ only in how they send ownNote and hookText notes (WrapNotes), so
+// on a file without one they share it too.
 func resumeOf(f *model.File, v resume.Version) *resume.Result {
 	g, p := f.Graph(), resume.ProfileOf(v)
 	return g.Memo(resumeKey{p, true}, func() any {
 		b := p.Behaviour()
+		if b.WrapNotes && !holdsNotes(g) {
+			b.WrapNotes = false
+		}
 		return g.Memo(behaviourKey{b, true}, func() any {
 			return resume.Finish(walkIn(f, g, b), sourceOf(f, g), b)
 		}).(*resume.Result).For(v)
 	}).(*resume.Result)
+}
+
+// notesKey memoizes holdsNotes on a file's graph.
+type notesKey struct{}
+
+// holdsNotes reports whether one of g's records is a note a reader may
+// wrap (ownNote, hookText).
+func holdsNotes(g *chain.Graph) bool {
+	return g.Memo(notesKey{}, func() any {
+		for _, r := range g.Records {
+			if r.OwnNote || r.HookText {
+				return true
+			}
+		}
+		return false
+	}).(bool)
 }
 
 // walkOf is the first part of resumeOf: leaf, graph and conversation (the
