@@ -417,6 +417,8 @@ func HandCases() []HandCase {
 			Build: func(h *Hand) {
 				queued(h, `[{"type":"image","source":{"type":"base64","media_type":"image/png","data":`+jsonString(handPNG())+`}},{"type":"text","text":`+jsonString(handQueued)+`}]`)
 			}},
+		{ID: "result-then-text-end", Doc: "the file ends on a call, its result, then a user text entry after the result (as an interrupted call leaves)",
+			Build: func(h *Hand) { callAtEnd(h, ""); h.Prompt(8, 7, 6000, "Hand text after the result.") }},
 		{ID: "compaction-big-last-line", Doc: "as compaction-big-file, the file over 5 MiB by its last line alone (the last reply ends in the padding; every earlier line starts in the first 5 KiB): the reader goes by the file's size, so it reads from the boundary on too",
 			Build: func(h *Hand) { parallelRepeated(h, 0, BigPad) }},
 	}

@@ -46,6 +46,7 @@ var measuredHand = map[string]map[string]string{
 		"note-meta":                 noteSent,
 		"queued-image":              queuedImageSent,
 		"queued-blocks":             queuedBlocksSent,
+		"result-then-text-end":      resultThenTextSent,
 	},
 	"2.1.110": {
 		"leaf-last-prompt-older":   "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Forked prompt.] assistant[text:Forked reply.]",
@@ -66,6 +67,7 @@ var measuredHand = map[string]map[string]string{
 		"note-meta":                noteSent,
 		"queued-image":             queuedImageSent,
 		"queued-blocks":            queuedBlocksSent,
+		"result-then-text-end":     resultThenTextSent,
 	},
 	// 2.1.332 sends a note marked ownNote or hookText inside a system
 	// reminder (a hook's with words of its own before it).
@@ -80,12 +82,13 @@ var measuredHand = map[string]map[string]string{
 // Signatures several readers sent alike (measured on 2.1.110, 2.1.330 and
 // 2.1.332 unless the map says otherwise).
 const (
-	apiErrorMidSent  = "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two. | text:Hand prompt three.] assistant[text:Hand reply three.]"                                                                                                      // api-error-mid
-	apiErrorEndSent  = "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.]"                                                                                                    // api-error-end
-	syntheticSent    = "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:API Error: 500 the hand stand-in failed] user[text:Hand prompt three.] assistant[text:Hand reply three.]"                                          // synthetic-unmarked
-	noteSent         = "user[text:Hand prompt one.] assistant[text:Hand reply one, cut.] user[text:Hand note: go on.] assistant[text:Hand reply one, rest.] user[text:Hand prompt two.] assistant[text:Hand reply two.]"                                                          // note-companion
-	queuedImageSent  = "user[text:Hand prompt one.] assistant[tool_use:toolu_hand0000000000000F] user[tool_result:toolu_hand0000000000000F | text:<system-reminder>(queued) | image] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]" // queued-image
-	queuedBlocksSent = "user[text:Hand prompt one.] assistant[tool_use:toolu_hand0000000000000F] user[tool_result:toolu_hand0000000000000F] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]"                                          // queued-blocks
+	resultThenTextSent = "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.] assistant[tool_use:toolu_hand0000000000000E] user[tool_result:toolu_hand0000000000000E | text:Hand text after the result.] assistant[text:No response requested.]" // result-then-text-end: no continue text on 2.1.110
+	apiErrorMidSent    = "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two. | text:Hand prompt three.] assistant[text:Hand reply three.]"                                                                                                                                                                     // api-error-mid
+	apiErrorEndSent    = "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.]"                                                                                                                                                                   // api-error-end
+	syntheticSent      = "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:API Error: 500 the hand stand-in failed] user[text:Hand prompt three.] assistant[text:Hand reply three.]"                                                                                                         // synthetic-unmarked
+	noteSent           = "user[text:Hand prompt one.] assistant[text:Hand reply one, cut.] user[text:Hand note: go on.] assistant[text:Hand reply one, rest.] user[text:Hand prompt two.] assistant[text:Hand reply two.]"                                                                                                                         // note-companion
+	queuedImageSent    = "user[text:Hand prompt one.] assistant[tool_use:toolu_hand0000000000000F] user[tool_result:toolu_hand0000000000000F | text:<system-reminder>(queued) | image] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]"                                                                // queued-image
+	queuedBlocksSent   = "user[text:Hand prompt one.] assistant[tool_use:toolu_hand0000000000000F] user[tool_result:toolu_hand0000000000000F] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]"                                                                                                         // queued-blocks
 )
 
 // bigFileSent is what 2.1.110, 2.1.330 and 2.1.332 sent for

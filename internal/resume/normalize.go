@@ -683,11 +683,20 @@ func (res *Result) pairTools(msgs []*msg, src Source, g *chain.Graph, conv *chai
 	return out
 }
 
-// holdsResult reports whether m holds a tool_result block.
-func holdsResult(m *msg) bool {
+// endsOnResult reports whether the last entry of m starts with a
+// tool_result block: then 2.1.110 adds its continue text (a user text after
+// the result, as an interrupted call leaves, gets none: measured).
+func endsOnResult(m *msg) bool {
+	if len(m.blocks) == 0 {
+		return false
+	}
+	last := m.blocks[len(m.blocks)-1].rec
+	if last < 0 {
+		return false
+	}
 	for _, b := range m.blocks {
-		if b.b.Type() == "tool_result" {
-			return true
+		if b.rec == last {
+			return b.b.Type() == "tool_result"
 		}
 	}
 	return false
@@ -723,17 +732,12 @@ func (res *Result) localCommandEnd(m *msg) bool {
 // 2.1.330 and 2.1.332).
 func (res *Result) finish(msgs []*msg, p Profile) []Message {
 	if n := len(msgs); n > 0 && msgs[n-1].role == "user" && (!p.QuietAfterCommand || !res.localCommandEnd(msgs[n-1])) &&
-		(!res.endsOnAPIError || p.ContinuePrompt && holdsResult(msgs[n-1])) {
+		(!res.endsOnAPIError || p.ContinuePrompt && endsOnResult(msgs[n-1])) {
 		last := msgs[n-1]
-		if p.ContinuePrompt {
-			for _, b := range last.blocks {
-				if b.b.Type() == "tool_result" {
-					last.blocks = append(last.blocks, blk{Block{"type": "text", "text": TextContinue}, -1})
-					res.Changed = append(res.Changed, Event{Kind: KindContinue, rec: -1,
-						Reason: "the conversation ends on tool results; this reader adds the text \"" + TextContinue + "\""})
-					break
-				}
-			}
+		if p.ContinuePrompt && endsOnResult(last) {
+			last.blocks = append(last.blocks, blk{Block{"type": "text", "text": TextContinue}, -1})
+			res.Changed = append(res.Changed, Event{Kind: KindContinue, rec: -1,
+				Reason: "the conversation ends on tool results; this reader adds the text \"" + TextContinue + "\""})
 		}
 		msgs = append(msgs, &msg{role: "assistant", blocks: []blk{{Block{"type": "text", "text": TextNoResponse}, -1}}})
 		res.Changed = append(res.Changed, Event{Kind: KindNoResponse, rec: -1,
