@@ -204,8 +204,8 @@ const handQueued = "Hand queued prompt."
 // reply.
 func queued(h *Hand, prompt string) {
 	h.Prompt(1, 0, 0, "Hand prompt one.")
-	h.Assistant(2, 1, 1000, "msg_hand0002", claudeModel, `[{"type":"tool_use","id":"toolu_hand0000000000000F","name":"Glob","input":{"pattern":"*.hand"}}]`, `"tool_use"`)
-	h.User(3, 2, 1500, `[{"type":"tool_result","tool_use_id":"toolu_hand0000000000000F","content":"No files found"}]`, "")
+	h.Assistant(2, 1, 1000, "msg_hand0002", claudeModel, globUse("toolu_hand0000000000000F"), `"tool_use"`)
+	h.User(3, 2, 1500, globResult("toolu_hand0000000000000F"), "")
 	h.lines = append(h.lines, fmt.Sprintf(`{%s,"attachment":{"type":"queued_command","prompt":%s,"commandMode":"prompt","timestamp":%q},"type":"attachment","uuid":%q,"timestamp":%q}`,
 		h.head(4, 3, 1600), prompt, h.At(1600), h.U(4), h.At(1600)))
 	h.Reply(5, 4, 2000, "Hand reply one.")
@@ -252,8 +252,8 @@ func apiErrorMid(h *Hand, marked bool) {
 func callAtEnd(h *Hand, extra string) {
 	linear(h)
 	h.Prompt(5, 4, 4000, "Hand prompt three.")
-	h.Assistant(6, 5, 5000, "msg_hand0006", claudeModel, `[{"type":"tool_use","id":"toolu_hand0000000000000E","name":"Glob","input":{"pattern":"*.hand"}}]`, `"tool_use"`)
-	h.User(7, 6, 5500, `[{"type":"tool_result","tool_use_id":"toolu_hand0000000000000E","content":"No files found"}]`, extra)
+	h.Assistant(6, 5, 5000, "msg_hand0006", claudeModel, globUse("toolu_hand0000000000000E"), `"tool_use"`)
+	h.User(7, 6, 5500, globResult("toolu_hand0000000000000E"), extra)
 }
 
 // handAPIError writes an assistant entry as 2.1.33x writes an API error it
@@ -268,21 +268,25 @@ func handAPIError(h *Hand, n, parent int, ms int64, marked bool) {
 		h.head(n, parent, ms), h.U(n), h.At(ms), n, extra))
 }
 
+// globUse is the content of an assistant entry calling Glob with tool id
+// t; globResult that of the user entry answering it.
+func globUse(t string) string {
+	return `[{"type":"tool_use","id":"` + t + `","name":"Glob","input":{"pattern":"*.hand"}}]`
+}
+
+func globResult(t string) string {
+	return `[{"type":"tool_result","tool_use_id":"` + t + `","content":"No files found"}]`
+}
+
 // parallelBatch writes at n.. a prompt (parent: 0 for a root), two
 // assistant lines of message id with a call each (a, b), b's result, a's
 // result, each the child of the line before, and a reply.
 func parallelBatch(h *Hand, n, parent int, ms int64, id, a, b, prompt, reply string) {
-	use := func(t string) string {
-		return `[{"type":"tool_use","id":"` + t + `","name":"Glob","input":{"pattern":"*.hand"}}]`
-	}
-	res := func(t string) string {
-		return `[{"type":"tool_result","tool_use_id":"` + t + `","content":"No files found"}]`
-	}
 	h.Prompt(n, parent, ms, prompt)
-	h.Assistant(n+1, n, ms+1000, id, claudeModel, use(a), noStop)
-	h.Assistant(n+2, n+1, ms+1100, id, claudeModel, use(b), `"tool_use"`)
-	h.User(n+3, n+2, ms+1500, res(b), "")
-	h.User(n+4, n+3, ms+1501, res(a), "")
+	h.Assistant(n+1, n, ms+1000, id, claudeModel, globUse(a), noStop)
+	h.Assistant(n+2, n+1, ms+1100, id, claudeModel, globUse(b), `"tool_use"`)
+	h.User(n+3, n+2, ms+1500, globResult(b), "")
+	h.User(n+4, n+3, ms+1501, globResult(a), "")
 	h.Reply(n+5, n+4, ms+3000, reply)
 }
 
