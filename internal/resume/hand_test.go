@@ -102,21 +102,27 @@ const bigFileSent = "user[text:Hand prompt two.] assistant[tool_use:toolu_hand00
 // the file's size, not where its last line starts.
 const bigLastLineSent = "user[text:Hand prompt two.] assistant[tool_use:toolu_hand0000000000000C | tool_use:toolu_hand0000000000000D] user[tool_result:toolu_hand0000000000000D | tool_result:toolu_hand0000000000000C] assistant[text:Hand reply two. pad pad pad pad pad pad pad pad ]"
 
+// loadHand builds the oracle's hand-written case id and loads it.
+func loadHand(t *testing.T, id string) *Loaded {
+	t.Helper()
+	c, ok := oracle.LookupHand(id)
+	if !ok {
+		t.Fatalf("no hand case %s", id)
+	}
+	h := &oracle.Hand{SID: oracle.HandSessionID, Cwd: "/hand"}
+	c.Build(h)
+	ld, err := Load(bytes.NewReader(h.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ld
+}
+
 func TestHandCasesAsMeasured(t *testing.T) {
 	for v, cases := range measuredHand {
 		ver, _ := ParseVersion(v)
 		for id, want := range cases {
-			c, ok := oracle.LookupHand(id)
-			if !ok {
-				t.Fatalf("no hand case %s", id)
-			}
-			h := &oracle.Hand{SID: oracle.HandSessionID, Cwd: "/hand"}
-			c.Build(h)
-			ld, err := Load(bytes.NewReader(h.Bytes()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			res := RunLoaded(ld, ProfileOf(ver))
+			res := RunLoaded(loadHand(t, id), ProfileOf(ver))
 			b, _ := json.Marshal(res.Messages)
 			var msgs []oracle.Message
 			if err := json.Unmarshal(b, &msgs); err != nil {
@@ -135,16 +141,7 @@ func TestHandCasesAsMeasured(t *testing.T) {
 func TestHandCasesRecordsOnly(t *testing.T) {
 	for _, id := range []string{"api-error-mid", "api-error-end", "api-error-after-result", "synthetic-unmarked",
 		"note-companion", "note-own", "note-hook-text", "queued-image", "queued-blocks"} {
-		c, ok := oracle.LookupHand(id)
-		if !ok {
-			t.Fatalf("no hand case %s", id)
-		}
-		h := &oracle.Hand{SID: oracle.HandSessionID, Cwd: "/hand"}
-		c.Build(h)
-		ld, err := Load(bytes.NewReader(h.Bytes()))
-		if err != nil {
-			t.Fatal(err)
-		}
+		ld := loadHand(t, id)
 		for _, v := range []string{"2.1.110", "2.1.330", "2.1.332"} {
 			ver, _ := ParseVersion(v)
 			full := RunLoaded(ld, ProfileOf(ver))

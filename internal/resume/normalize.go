@@ -247,7 +247,12 @@ func queuedBlocks(bs []Block) []Block {
 		}
 		rest = append(rest, b)
 	}
-	return append([]Block{{"type": "text", "text": "<system-reminder>\n" + strings.Join(texts, "\n") + "\n</system-reminder>"}}, rest...)
+	return append([]Block{reminder(strings.Join(texts, "\n"))}, rest...)
+}
+
+// reminder is a text block holding t inside a system reminder.
+func reminder(t string) Block {
+	return Block{"type": "text", "text": "<system-reminder>\n" + t + "\n</system-reminder>"}
 }
 
 // wrapReminder puts each text of a task notification inside a system
@@ -257,7 +262,7 @@ func wrapReminder(bs []Block) []Block {
 	out := make([]Block, len(bs))
 	for k, b := range bs {
 		if t, ok := b["text"].(string); ok && b.Type() == "text" {
-			b = Block{"type": "text", "text": "<system-reminder>\n" + t + "\n</system-reminder>"}
+			b = reminder(t)
 		}
 		out[k] = b
 	}
@@ -731,10 +736,12 @@ func (res *Result) localCommandEnd(m *msg) bool {
 // the tool results 2.1.110 still ends with a text (measured on 2.1.110,
 // 2.1.330 and 2.1.332).
 func (res *Result) finish(msgs []*msg, p Profile) []Message {
-	if n := len(msgs); n > 0 && msgs[n-1].role == "user" && (!p.QuietAfterCommand || !res.localCommandEnd(msgs[n-1])) &&
-		(!res.endsOnAPIError || p.ContinuePrompt && endsOnResult(msgs[n-1])) {
+	n := len(msgs)
+	cont := n > 0 && p.ContinuePrompt && endsOnResult(msgs[n-1])
+	if n > 0 && msgs[n-1].role == "user" && (!p.QuietAfterCommand || !res.localCommandEnd(msgs[n-1])) &&
+		(!res.endsOnAPIError || cont) {
 		last := msgs[n-1]
-		if p.ContinuePrompt && endsOnResult(last) {
+		if cont {
 			last.blocks = append(last.blocks, blk{Block{"type": "text", "text": TextContinue}, -1})
 			res.Changed = append(res.Changed, Event{Kind: KindContinue, rec: -1,
 				Reason: "the conversation ends on tool results; this reader adds the text \"" + TextContinue + "\""})
