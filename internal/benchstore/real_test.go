@@ -15,7 +15,7 @@ import (
 
 var (
 	realDir  = flag.String("real", "", "TestGenerateRealStore: the real corpus to copy (e.g. ../shared/corpus/real)")
-	realMode = flag.String("mode", "many", "TestGenerateRealStore: many (a project folder per copy), one (one folder), chain (one transcript), chain-short (one transcript of the sources whose lines average under 2,000 bytes) or windows")
+	realMode = flag.String("mode", "many", "TestGenerateRealStore: many (a project folder per copy), one (one folder), chain (one transcript), chain-short (one transcript of the sources whose lines average under 2,000 bytes), windows (Windows paths), fresh (no long text repeated across copies) or windows-fresh (both)")
 )
 
 const corpusDir = "../../../shared/corpus/real"
@@ -141,8 +141,10 @@ func TestGenerateRealStore(t *testing.T) {
 		opts.Windows = true
 	case "fresh":
 		opts.FreshText = true
+	case "windows-fresh":
+		opts.Windows, opts.FreshText = true, true
 	default:
-		t.Fatalf("-mode %q: want many, one, chain, chain-short, windows or fresh", *realMode)
+		t.Fatalf("-mode %q: want many, one, chain, chain-short, windows, fresh or windows-fresh", *realMode)
 	}
 	st, err := BuildReal(*outDir, srcs, opts)
 	if err != nil {
