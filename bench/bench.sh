@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # bench.sh: ccvet's full lint against jq and cat, on stores of many project folders and on one whose sessions all sit in one folder.
-# Usage: bench/bench.sh [--corpus DIR] [--real-size 200M,1G] [--real-single-size 800M|0] [--chain-size 500M|0] [--short-chain-size 500M|0] [--windows-size 200M|0] [--fresh-size 200M|0] [--size 200M,1G] [--single-size 800M|0] [--real DIR [--copies 9]] [--seed 1] [--runs 3] [--cache DIR] [--jobs N]
+# Usage: bench/bench.sh [--corpus DIR] [--real-size 200M,1G] [--real-single-size 800M|0] [--chain-size 500M|0] [--short-chain-size 500M|0] [--windows-size 200M|0] [--fresh-size 200M|0] [--windows-fresh-size 200M|0] [--size 200M,1G] [--single-size 800M|0] [--real DIR [--copies 9]] [--seed 1] [--runs 3] [--cache DIR] [--jobs N]
 set -euo pipefail
 
 sizes=200M,1G single=800M seed=1 jobs=0 runs=3 real="" copies=9
-corpus="" rsizes=200M,1G rsingle=800M chain=500M shortchain=500M windows=200M fresh=200M
+corpus="" rsizes=200M,1G rsingle=800M chain=500M shortchain=500M windows=200M fresh=200M winfresh=200M
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/ccvet-bench
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -21,6 +21,7 @@ while [ $# -gt 0 ]; do
 	--short-chain-size) shortchain=$2; shift 2 ;;
 	--windows-size) windows=$2; shift 2 ;;
 	--fresh-size) fresh=$2; shift 2 ;;
+	--windows-fresh-size) winfresh=$2; shift 2 ;;
 	--copies) copies=$2; shift 2 ;;
 	--jobs | -j) jobs=$2; shift 2 ;;
 	-h | --help) sed -n '2,3p' "$0"; exit 0 ;;
@@ -74,7 +75,8 @@ store() {
 # a project folder per copy; one: one folder; chain: one transcript;
 # chain-short: one transcript of the sources whose lines average under
 # 2,000 bytes; windows: as many, with Windows paths; fresh: as many, each
-# copy's long strings rewritten so that no copy repeats another's text).
+# copy's long strings rewritten so that no copy repeats another's text;
+# windows-fresh: both).
 realshaped() {
 	local dir=$cache/store-realshaped-$1
 	if [ ! -f "$dir/.complete" ]; then
@@ -181,6 +183,9 @@ if [ -n "$corpus" ]; then # real-shaped stores first: what users have
 	fi
 	if [ "$fresh" != 0 ]; then
 		bench_store "real-shaped, no long text repeated across files, many project folders ($fresh)" "$(realshaped "$fresh-fresh-seed$seed" "$fresh" fresh)"
+	fi
+	if [ "$winfresh" != 0 ]; then # the shape of a real Windows store whose sessions share little text
+		bench_store "real-shaped, Windows paths, no long text repeated, many project folders ($winfresh)" "$(realshaped "$winfresh-windows-fresh-seed$seed" "$winfresh" windows-fresh)"
 	fi
 else
 	echo "(no corpus: --corpus DIR, or ../shared/corpus/real beside the checkout, adds the real-shaped stores)"

@@ -158,7 +158,7 @@ func TestGenerateRealStore(t *testing.T) {
 // transcript into a store of its own layout adds no finding.
 func TestRealStoreClean(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds and lints four 30 MB stores")
+		t.Skip("builds and lints six 30 MB stores")
 	}
 	if _, err := os.Stat(corpusDir); err != nil {
 		t.Skip("no real corpus at " + corpusDir)
@@ -178,6 +178,7 @@ func TestRealStoreClean(t *testing.T) {
 		{"chain", RealOptions{Bytes: 30 << 20, Seed: 1, Chain: true}},
 		{"windows", RealOptions{Bytes: 30 << 20, Seed: 1, Windows: true}},
 		{"fresh", RealOptions{Bytes: 30 << 20, Seed: 1, FreshText: true}},
+		{"windows-fresh", RealOptions{Bytes: 30 << 20, Seed: 1, Windows: true, FreshText: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -211,7 +212,7 @@ func TestRealDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, opts := range []RealOptions{{}, {OneFolder: true}, {Chain: true}, {Windows: true}, {FreshText: true}} {
+	for _, opts := range []RealOptions{{}, {OneFolder: true}, {Chain: true}, {Windows: true}, {FreshText: true}, {Windows: true, FreshText: true}} {
 		opts.Bytes = 4 << 20
 		build := func(seed uint64) map[string][]byte {
 			dir := t.TempDir()
