@@ -52,9 +52,6 @@ type Record struct {
 	IsSidechain      bool
 	IsMeta           bool
 	IsCompactSummary bool
-	// NotResent: a user entry the 2.1.330 reader leaves out of a resume (a
-	// turnCompanion reminder that skips the queue's attachments).
-	NotResent bool
 	// TaskNotification: a user entry with origin.kind "task-notification"
 	// (2.1.330 sends it wrapped in a system reminder).
 	TaskNotification bool
@@ -486,7 +483,6 @@ type extraction struct {
 	trackingPath                                   string // a file-history-delta's key
 	amends                                         string
 	source                                         string // sourceToolAssistantUUID
-	companion, queueSkip                           bool   // turnCompanion, queueSkipAttachments
 }
 
 // field is a member of an entry's root that Extract reads.
@@ -507,7 +503,6 @@ const (
 	fTimestamp
 	fIsMeta
 	fIsCompactSummary
-	fTurnCompanion
 	fOrigin
 	fCompactMetadata
 	fSourceToolAssistantUUID
@@ -521,7 +516,6 @@ const (
 	fBackup
 	fSnapshotMessageID
 	fAPIError
-	fQueueSkip
 	fOwnNote
 	fHookText
 	fAttachment
@@ -600,10 +594,6 @@ func fieldOf(key []byte) field {
 		if string(key) == "trackingPath" {
 			return fTrackingPath
 		}
-	case 13:
-		if string(key) == "turnCompanion" {
-			return fTurnCompanion
-		}
 	case 15:
 		switch string(key) {
 		case "parentToolUseID":
@@ -623,10 +613,6 @@ func fieldOf(key []byte) field {
 			return fSnapshotMessageID
 		case "isApiErrorMessage":
 			return fAPIError
-		}
-	case 20:
-		if string(key) == "queueSkipAttachments" {
-			return fQueueSkip
 		}
 	case 23:
 		if string(key) == "sourceToolAssistantUUID" {
@@ -666,10 +652,6 @@ func (x *extraction) member(f field, v int) {
 		r.IsMeta, _ = t.Bool(v)
 	case fIsCompactSummary:
 		r.IsCompactSummary, _ = t.Bool(v)
-	case fTurnCompanion:
-		x.companion, _ = t.Bool(v)
-	case fQueueSkip:
-		x.queueSkip, _ = t.Bool(v)
 	case fOwnNote:
 		rarer.OwnNote, _ = t.Bool(v)
 	case fHookText:
@@ -733,11 +715,6 @@ func queuedImage(t *jsontree.Tree, v int) bool {
 // backup) and makes the record.
 func (x *extraction) finish() *Record {
 	in, t, rare, rarer := x.in, x.t, &x.rare, &x.rarer
-	// A turnCompanion that also skips the queue's attachments is the
-	// reminder written beside a task notification, not sent again (measured
-	// on 2.1.330); other companions (the note that asks to go on after a
-	// reply cut at max_tokens) are sent (2.1.110, 2.1.330, 2.1.332).
-	x.r.NotResent = x.companion && x.queueSkip
 	if ts, _ := in.strBytes(t, x.timestamp); len(ts) > 0 {
 		var raw bool
 		if x.r.ts, raw = timestampOf(ts); raw {

@@ -119,12 +119,12 @@ func TestExtractMade(t *testing.T) {
 			}},
 		{`{"type":"user","message":{"content":"hi"},"isMeta":true,"isSidechain":true,"turnCompanion":true,"queueSkipAttachments":true,"origin":{"kind":"task-notification"}}`,
 			func(r *Record) bool {
-				return r.Content == ContentString && r.IsMeta && r.IsSidechain && r.NotResent && r.TaskNotification
+				return r.Content == ContentString && r.IsMeta && r.IsSidechain && r.TaskNotification
 			}},
 		{`{"type":"user","message":{"content":"go on"},"isMeta":true,"turnCompanion":true,"ownNote":true}`,
-			func(r *Record) bool { return !r.NotResent && r.OwnNote && !r.HookText }},
+			func(r *Record) bool { return r.OwnNote && !r.HookText }},
 		{`{"type":"user","message":{"content":"hook said"},"isMeta":true,"hookText":true,"rowSource":"hook"}`,
-			func(r *Record) bool { return !r.NotResent && !r.OwnNote && r.HookText }},
+			func(r *Record) bool { return !r.OwnNote && r.HookText }},
 		{`{"type":"user","message":{"content":null}}`, func(r *Record) bool { return r.Content == ContentOther }},
 		{`{"type":"user","message":{}}`, func(r *Record) bool { return r.Content == ContentMissing }},
 		{`{"type":"file-history-snapshot","messageId":"m","snapshot":{"trackedFileBackups":{"b":{"backupFileName":"h@v2","version":2,"backupTime":"t"},"a":{"backupFileName":null,"version":1},"b":{"backupFileName":"h@v3","version":3},"c":5,"C:\\x":{"version":1}}}}`,

@@ -237,6 +237,28 @@ func metaNote(h *Hand, extra string) {
 	h.Reply(6, 5, 4000, "Hand reply two.")
 }
 
+// toolsUsedNote is a companion note's text naming the tools a turn used
+// before a background task's summary (the shape 2.1.3xx writes).
+const toolsUsedNote = "<system-reminder>\n<tools-used-before-summary>" + handTool + "</tools-used-before-summary>\n</system-reminder>"
+
+// handTool is the tool toolsUsedNote names: no reader makes that note
+// itself with this name, so HandSignature can show it was sent.
+const handTool = "HandTool"
+
+// companionThen writes a first turn, a meta note marked turnCompanion and
+// queueSkipAttachments with the text given, then a task notification (or,
+// when notification is false, a plain prompt) and a reply.
+func companionThen(h *Hand, note string, notification bool) {
+	firstTurn(h)
+	h.User(3, 2, 2000, jsonString(note), `,"isMeta":true,"turnCompanion":true,"queueSkipAttachments":true`)
+	if notification {
+		taskNotification(h, 4, 3, 2001)
+	} else {
+		h.Prompt(4, 3, 2001, "Hand prompt two.")
+	}
+	h.Reply(5, 4, 3000, "Hand reply two.")
+}
+
 // apiErrorMid writes a first turn, a second prompt answered by an API
 // error entry (marked or not), then a third prompt and its reply.
 func apiErrorMid(h *Hand, marked bool) {
@@ -423,6 +445,26 @@ func HandCases() []HandCase {
 			}},
 		{ID: "result-then-text-end", Doc: "the file ends on a call, its result, then a user text entry after the result (as an interrupted call leaves)",
 			Build: func(h *Hand) { callAtEnd(h, ""); h.Prompt(8, 7, 6000, "Hand text after the result.") }},
+		{ID: "api-error-companion", Doc: "as api-error-mid, a meta note marked turnCompanion and queueSkipAttachments (as 2.1.330 writes beside a task notification) between the API error entry and the third prompt",
+			Build: func(h *Hand) {
+				firstTurn(h)
+				h.Prompt(3, 2, 2000, "Hand prompt two.")
+				handAPIError(h, 4, 3, 3000, true)
+				h.User(5, 4, 3100, jsonString(handNote), `,"isMeta":true,"turnCompanion":true,"queueSkipAttachments":true`)
+				h.Prompt(6, 5, 4000, "Hand prompt three.")
+				h.Reply(7, 6, 5000, "Hand reply three.")
+			}},
+		{ID: "companion-tools-notification", Doc: "after the first turn, a meta note marked turnCompanion and queueSkipAttachments that lists the tools used (a tools-used-before-summary reminder, as 2.1.3xx writes beside a background task's notification), then a task notification and a reply",
+			Build: func(h *Hand) { companionThen(h, toolsUsedNote, true) }},
+		{ID: "companion-tools-prompt", Doc: "as companion-tools-notification, a plain prompt in place of the task notification",
+			Build: func(h *Hand) { companionThen(h, toolsUsedNote, false) }},
+		{ID: "companion-text-notification", Doc: "as companion-tools-notification, the note a plain text",
+			Build: func(h *Hand) { companionThen(h, handNote, true) }},
+		{ID: "queued-image-end", Doc: "as queued-image, the file ends on the queued_command attachment (no reply after it)",
+			Build: func(h *Hand) {
+				queued(h, `[{"type":"image","source":{"type":"base64","media_type":"image/png","data":`+jsonString(handPNG())+`}},{"type":"text","text":`+jsonString(handQueued)+`}]`)
+				h.lines = h.lines[:4]
+			}},
 		{ID: "compaction-big-last-line", Doc: "as compaction-big-file, the file over 5 MiB by its last line alone (the last reply ends in the padding; every earlier line starts in the first 5 KiB): the reader goes by the file's size, so it reads from the boundary on too",
 			Build: func(h *Hand) { parallelRepeated(h, 0, BigPad) }},
 	}
@@ -492,6 +534,9 @@ func HandSignature(msgs []Message) string {
 					}
 					if strings.Contains(t, handQueued) {
 						toks = append(toks, "text:<system-reminder>(queued)")
+					}
+					if strings.Contains(t, handTool) {
+						toks = append(toks, "text:<system-reminder>(tools-used)")
 					}
 					continue
 				}

@@ -17,57 +17,69 @@ import (
 // 2.1.332 sent the same as 2.1.330 on every case but those listed for it.
 var measuredHand = map[string]map[string]string{
 	"2.1.330": {
-		"leaf-last-prompt-older":    "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
-		"leaf-older-later-line":     "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Forked prompt.] assistant[text:Forked reply.]",
-		"leaf-tie":                  "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Forked prompt.] assistant[text:Forked reply.]",
-		"leaf-future-mid":           "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
-		"leaf-tie-descendant":       "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three. | text:Hand prompt four. | text:Hand prompt five.] assistant[text:No response requested.]",
-		"hand-bom":                  "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
-		"thinking-foreign-signed":   "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
-		"thinking-foreign-unsigned": "user[text:Hand prompt one.] assistant[thinking | text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
-		"thinking-gateway-claude":   "user[text:Hand prompt one.] assistant[thinking | text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
-		"thinking-other-claude":     "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
-		"thinking-foreign-only":     "user[text:Hand prompt one. | text:Hand prompt two.] assistant[text:Hand reply two.]",
-		"thinking-only-cut":         "user[text:Hand prompt one. | text:Hand prompt two.] assistant[text:Hand reply two.]",
-		"local-command-end":         "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:<command-name>/hand</command-name>             < | text:<local-command-stdout>Hand output.</local-comman]",
-		"task-notification-mid":     "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:<system-reminder>(task-notification)] assistant[text:Hand reply two.]",
-		"task-notification-end":     "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:<system-reminder>(task-notification)] assistant[text:No response requested.]",
-		"compaction-big-file":       bigFileSent,
-		"compaction-big-last-line":  bigLastLineSent,
-		"api-error-mid":             apiErrorMidSent,
-		"api-error-end":             apiErrorEndSent,
-		"synthetic-unmarked":        syntheticSent,
-		"api-error-after-result":    "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.] assistant[tool_use:toolu_hand0000000000000E] user[tool_result:toolu_hand0000000000000E]",
-		"result-end":                "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.] assistant[tool_use:toolu_hand0000000000000E] user[tool_result:toolu_hand0000000000000E] assistant[text:No response requested.]",
-		"result-end-ends-turn":      "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.] assistant[tool_use:toolu_hand0000000000000E] user[tool_result:toolu_hand0000000000000E] assistant[text:No response requested.]",
-		"note-companion":            noteSent,
-		"note-own":                  noteSent,
-		"note-hook-text":            noteSent,
-		"note-meta":                 noteSent,
-		"queued-image":              queuedImageSent,
-		"queued-blocks":             queuedBlocksSent,
-		"result-then-text-end":      resultThenTextSent,
+		"leaf-last-prompt-older":       "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"leaf-older-later-line":        "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Forked prompt.] assistant[text:Forked reply.]",
+		"leaf-tie":                     "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Forked prompt.] assistant[text:Forked reply.]",
+		"leaf-future-mid":              "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"leaf-tie-descendant":          "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three. | text:Hand prompt four. | text:Hand prompt five.] assistant[text:No response requested.]",
+		"hand-bom":                     "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"thinking-foreign-signed":      "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"thinking-foreign-unsigned":    "user[text:Hand prompt one.] assistant[thinking | text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"thinking-gateway-claude":      "user[text:Hand prompt one.] assistant[thinking | text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"thinking-other-claude":        "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"thinking-foreign-only":        "user[text:Hand prompt one. | text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"thinking-only-cut":            "user[text:Hand prompt one. | text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"local-command-end":            "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:<command-name>/hand</command-name>             < | text:<local-command-stdout>Hand output.</local-comman]",
+		"task-notification-mid":        "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:<system-reminder>(task-notification)] assistant[text:Hand reply two.]",
+		"task-notification-end":        "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:<system-reminder>(task-notification)] assistant[text:No response requested.]",
+		"compaction-big-file":          bigFileSent,
+		"compaction-big-last-line":     bigLastLineSent,
+		"api-error-mid":                apiErrorMidSent,
+		"api-error-end":                apiErrorEndSent,
+		"synthetic-unmarked":           syntheticSent,
+		"api-error-after-result":       "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.] assistant[tool_use:toolu_hand0000000000000E] user[tool_result:toolu_hand0000000000000E]",
+		"result-end":                   "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.] assistant[tool_use:toolu_hand0000000000000E] user[tool_result:toolu_hand0000000000000E] assistant[text:No response requested.]",
+		"result-end-ends-turn":         "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.] assistant[tool_use:toolu_hand0000000000000E] user[tool_result:toolu_hand0000000000000E] assistant[text:No response requested.]",
+		"note-companion":               noteSent,
+		"note-own":                     noteSent,
+		"note-hook-text":               noteSent,
+		"note-meta":                    noteSent,
+		"queued-image":                 queuedImageSent,
+		"queued-blocks":                queuedBlocksSent,
+		"result-then-text-end":         resultThenTextSent,
+		"api-error-companion":          apiErrorCompanionSent,
+		"queued-image-end":             queuedImageEndSent,
+		"companion-tools-notification": companionToolsNotificationSent330,
+		"companion-tools-prompt":       companionToolsPromptSent,
+		"companion-text-notification":  "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand note: go on. | text:<system-reminder>(task-notification)] assistant[text:Hand reply two.]",
 	},
 	"2.1.110": {
-		"leaf-last-prompt-older":   "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Forked prompt.] assistant[text:Forked reply.]",
-		"thinking-foreign-signed":  "user[text:Hand prompt one.] assistant[thinking | text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
-		"local-command-end":        "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
-		"task-notification-end":    "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:<task-notification> <task-id>hand1</task-id> <st] assistant[text:No response requested.]",
-		"compaction-big-file":      bigFileSent,
-		"compaction-big-last-line": bigLastLineSent,
-		"api-error-mid":            apiErrorMidSent,
-		"api-error-end":            apiErrorEndSent,
-		"synthetic-unmarked":       syntheticSent,
-		"api-error-after-result":   "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.] assistant[tool_use:toolu_hand0000000000000E] user[tool_result:toolu_hand0000000000000E | text:Continue from where you left off.] assistant[text:No response requested.]",
-		"result-end":               "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.] assistant[tool_use:toolu_hand0000000000000E] user[tool_result:toolu_hand0000000000000E | text:Continue from where you left off.] assistant[text:No response requested.]",
-		"result-end-ends-turn":     "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.] assistant[tool_use:toolu_hand0000000000000E] user[tool_result:toolu_hand0000000000000E | text:Continue from where you left off.] assistant[text:No response requested.]",
-		"note-companion":           noteSent,
-		"note-own":                 noteSent,
-		"note-hook-text":           noteSent,
-		"note-meta":                noteSent,
-		"queued-image":             queuedImageSent,
-		"queued-blocks":            queuedBlocksSent,
-		"result-then-text-end":     resultThenTextSent,
+		"leaf-last-prompt-older":       "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Forked prompt.] assistant[text:Forked reply.]",
+		"thinking-foreign-signed":      "user[text:Hand prompt one.] assistant[thinking | text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"local-command-end":            "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		"task-notification-end":        "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:<task-notification> <task-id>hand1</task-id> <st] assistant[text:No response requested.]",
+		"compaction-big-file":          bigFileSent,
+		"compaction-big-last-line":     bigLastLineSent,
+		"api-error-mid":                apiErrorMidSent,
+		"api-error-end":                apiErrorEndSent,
+		"synthetic-unmarked":           syntheticSent,
+		"api-error-after-result":       "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.] assistant[tool_use:toolu_hand0000000000000E] user[tool_result:toolu_hand0000000000000E | text:Continue from where you left off.] assistant[text:No response requested.]",
+		"result-end":                   "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.] assistant[tool_use:toolu_hand0000000000000E] user[tool_result:toolu_hand0000000000000E | text:Continue from where you left off.] assistant[text:No response requested.]",
+		"result-end-ends-turn":         "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.] assistant[tool_use:toolu_hand0000000000000E] user[tool_result:toolu_hand0000000000000E | text:Continue from where you left off.] assistant[text:No response requested.]",
+		"note-companion":               noteSent,
+		"note-own":                     noteSent,
+		"note-hook-text":               noteSent,
+		"note-meta":                    noteSent,
+		"queued-image":                 queuedImageSent,
+		"queued-blocks":                queuedBlocksSent,
+		"result-then-text-end":         resultThenTextSent,
+		"api-error-companion":          apiErrorCompanionSent,
+		"companion-tools-notification": "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:<system-reminder>(tools-used) | text:<task-notification> <task-id>hand1</task-id> <st] assistant[text:Hand reply two.]",
+		"companion-tools-prompt":       companionToolsPromptSent,
+		"companion-text-notification":  "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand note: go on. | text:<task-notification> <task-id>hand1</task-id> <st] assistant[text:Hand reply two.]",
+		// The queued prompt at the end is not sent; the result gets the
+		// continue text.
+		"queued-image-end": "user[text:Hand prompt one.] assistant[tool_use:toolu_hand0000000000000F] user[tool_result:toolu_hand0000000000000F | text:Continue from where you left off.] assistant[text:No response requested.]",
 	},
 	// 2.1.332 sends a note marked ownNote or hookText inside a system
 	// reminder (a hook's with words of its own before it).
@@ -88,7 +100,18 @@ const (
 	syntheticSent      = "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:API Error: 500 the hand stand-in failed] user[text:Hand prompt three.] assistant[text:Hand reply three.]"                                                                                                         // synthetic-unmarked
 	noteSent           = "user[text:Hand prompt one.] assistant[text:Hand reply one, cut.] user[text:Hand note: go on.] assistant[text:Hand reply one, rest.] user[text:Hand prompt two.] assistant[text:Hand reply two.]"                                                                                                                         // note-companion
 	queuedImageSent    = "user[text:Hand prompt one.] assistant[tool_use:toolu_hand0000000000000F] user[tool_result:toolu_hand0000000000000F | text:<system-reminder>(queued) | image] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]"                                                                // queued-image
-	queuedBlocksSent   = "user[text:Hand prompt one.] assistant[tool_use:toolu_hand0000000000000F] user[tool_result:toolu_hand0000000000000F] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]"                                                                                                         // queued-blocks
+	// A companion note after an API error entry is sent, merged with the
+	// prompts around it (the one beside a task notification is not).
+	apiErrorCompanionSent = "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two. | text:Hand note: go on. | text:Hand prompt three.] assistant[text:Hand reply three.]"
+	// 2.1.330 and 2.1.332 send a queued prompt with an image that ends the
+	// file with the result, then the synthetic reply.
+	queuedImageEndSent = "user[text:Hand prompt one.] assistant[tool_use:toolu_hand0000000000000F] user[tool_result:toolu_hand0000000000000F | text:<system-reminder>(queued) | image] assistant[text:No response requested.]"
+	// A turnCompanion note is sent, whatever its text and whether or not
+	// it skips the queue's attachments (the tools-used reminder 2.1.3xx
+	// writes before a background task's notification included).
+	companionToolsNotificationSent330 = "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:<system-reminder>(tools-used) | text:<system-reminder>(task-notification)] assistant[text:Hand reply two.]"
+	companionToolsPromptSent          = "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:<system-reminder>(tools-used) | text:Hand prompt two.] assistant[text:Hand reply two.]"
+	queuedBlocksSent                  = "user[text:Hand prompt one.] assistant[tool_use:toolu_hand0000000000000F] user[tool_result:toolu_hand0000000000000F] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]" // queued-blocks
 )
 
 // bigFileSent is what 2.1.110, 2.1.330 and 2.1.332 sent for

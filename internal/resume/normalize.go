@@ -173,11 +173,6 @@ func (res *Result) messages(src Source, g *chain.Graph, conv *chain.Conversation
 				Reason: "an API error entry (isApiErrorMessage: an error the program gave up on); the reader does not send it (measured on 2.1.110, 2.1.330 and 2.1.332)"})
 			continue
 		}
-		if r.NotResent {
-			res.LeftOut = append(res.LeftOut, Event{Kind: KindNotSent, Line: int(r.Line), UUID: r.UUID(), rec: i,
-				Reason: "a reminder the program wrote beside a turn (turnCompanion); the reader does not send it again (measured on 2.1.330)"})
-			continue
-		}
 		bs, ok := blocksOf(src, i)
 		if ok && r.TaskNotification && p.WrapTaskNotification {
 			bs = wrapReminder(bs)
