@@ -834,8 +834,8 @@ func (g *Graph) rebuild(leaf int, opt Options) *Conversation {
 type rebuildScratch struct {
 	b    []bool
 	i32  []int32
-	gid  map[string]int
-	ids  []string
+	gid  map[entry.ID]int
+	ids  []entry.ID
 	flat []int
 	tmp  []int
 }
@@ -1013,13 +1013,13 @@ func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool, sc 
 	// i's group + 1 (0: none).
 	ids := sc.ids[:0]
 	if sc.gid == nil {
-		sc.gid = map[string]int{}
+		sc.gid = map[entry.ID]int{}
 	}
 	gid := sc.gid
-	prev := ""
+	var prev entry.ID
 	for _, i := range walk {
 		r := g.Records[i]
-		if id := r.MessageID(); r.Type == "assistant" && id != "" && id != prev {
+		if id := r.MessageID(); r.Type == "assistant" && !id.IsZero() && id != prev {
 			// The lines of a message follow each other: prev spares a lookup.
 			prev = id
 			if _, ok := gid[id]; !ok {
@@ -1045,7 +1045,7 @@ func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool, sc 
 	for o := len(g.order) - 1; o >= 0; o-- { // backwards: each is put first
 		i := int(g.order[o])
 		r := g.Records[i]
-		if id := r.MessageID(); r.Type == "assistant" && id != "" {
+		if id := r.MessageID(); r.Type == "assistant" && !id.IsZero() {
 			if k, ok := gid[id]; ok {
 				sibNext[i] = sibs[k]
 				sibs[k] = int32(i + 1)

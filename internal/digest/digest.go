@@ -279,6 +279,25 @@ func (d *Digest) index(s string) int {
 	return -1
 }
 
+// LastSource is Last(r.SourceToolAssistantUUID()), without making the
+// string when it is a uuid in the written form.
+func (d *Digest) LastSource(r *entry.Record) int {
+	if d == nil {
+		return -1
+	}
+	if id, ok := r.WrittenSource(); ok {
+		i := d.keyIndex(id)
+		if i < 0 || i >= len(d.last) {
+			return -1
+		}
+		return int(d.last[i])
+	}
+	if s := r.SourceToolAssistantUUID(); s != "" {
+		return d.Last(s)
+	}
+	return -1
+}
+
 // HasParentOf is HasUUID(r.ParentUUID()), without making the string.
 func (d *Digest) HasParentOf(r *entry.Record) bool {
 	if d == nil || r.ParentID().IsZero() {

@@ -32,12 +32,15 @@ type Record struct {
 	// not in the written form (see ID) keeps its string in the Rare, as
 	// the bits of n say.
 	id, parent ID
-	// msgOrSource is the assistant message.id (MessageID) or, on a line
-	// without one, its sourceToolAssistantUUID (SourceToolAssistantUUID),
-	// as the sourceBit of uses says: an assistant line has the one, a
-	// tool result the other. A line with both keeps the source in its
-	// Rare.
-	msgOrSource string
+	// msgOrSource is the ID of the assistant message.id (MessageID: a
+	// hash, see ID; only compared, never printed) or, on a line without
+	// one, of its sourceToolAssistantUUID (SourceID) when that is a uuid in
+	// the written form, as the sourceBit of uses says: an assistant line
+	// has the one, a tool result the other. A line with both, or with a
+	// source in another form, keeps the source's string in its Rare
+	// (SourceAlso). No string: a long transcript's records hold no
+	// pointer to an id's bytes (6 to 9 MB of them for 370,000 entries).
+	msgOrSource ID
 	// tools points to the tool_use and server_tool_use blocks of
 	// message.content (uses&usesMask of them), then its tool_result blocks
 	// (the rest of n), each in content order: read them through ToolUses
@@ -335,11 +338,12 @@ func (r *Record) ToolUses() []Tool { return r.allTools()[:r.uses&usesMask] }
 // content order.
 func (r *Record) ToolResults() []Tool { return r.allTools()[r.uses&usesMask:] }
 
-// MessageID is the assistant message.id ("" when none): the lines that
-// share it form one API message.
-func (r *Record) MessageID() string {
+// MessageID is the ID of the assistant message.id (zero when none): the
+// lines that share it form one API message. Two lines have equal IDs when
+// their ids are equal (see ID).
+func (r *Record) MessageID() ID {
 	if r.uses&sourceBit != 0 {
-		return ""
+		return ID{}
 	}
 	return r.msgOrSource
 }
@@ -348,12 +352,38 @@ func (r *Record) MessageID() string {
 // none): the assistant entry whose tool call its results answer.
 func (r *Record) SourceToolAssistantUUID() string {
 	if r.uses&sourceBit != 0 {
-		return r.msgOrSource
+		return r.msgOrSource.String()
 	}
 	if r.Rare != nil && r.Rarer != nil {
 		return r.SourceAlso
 	}
 	return ""
+}
+
+// WrittenSource is the ID of the entry's sourceToolAssistantUUID and
+// true when that is a uuid in the written form (false: none, or another
+// string).
+func (r *Record) WrittenSource() (ID, bool) {
+	if r.uses&sourceBit != 0 {
+		return r.msgOrSource, true
+	}
+	if r.Rare != nil && r.Rarer != nil && r.SourceAlso != "" {
+		return ParseWritten(r.SourceAlso)
+	}
+	return ID{}, false
+}
+
+// SourceID is the ID of the entry's sourceToolAssistantUUID (zero when
+// none), as ParseID gives it.
+func (r *Record) SourceID() ID {
+	if r.uses&sourceBit != 0 {
+		return r.msgOrSource
+	}
+	if r.Rare != nil && r.Rarer != nil && r.SourceAlso != "" {
+		id, _ := ParseID(r.SourceAlso)
+		return id
+	}
+	return ID{}
 }
 
 // SetIDs sets the record's message id and sourceToolAssistantUUID (as
@@ -365,17 +395,19 @@ func (r *Record) SetIDs(messageID, source string) {
 	} else if r.Rarer == nil {
 		r.ownRare() // a Rare made without its Rarer
 	}
-	if r.SourceAlso != "" || messageID != "" && source != "" {
+	sid, written := ParseWritten(source)
+	inID := messageID == "" && written // the source's ID takes the message id's place
+	if r.SourceAlso != "" || source != "" && !inID {
 		rare := r.ownRare()
 		rare.SourceAlso = ""
-		if messageID != "" {
+		if !inID {
 			rare.SourceAlso = source
 		}
 	}
 	r.uses &^= sourceBit
-	r.msgOrSource = messageID
-	if messageID == "" && source != "" {
-		r.msgOrSource = source
+	r.msgOrSource, _ = ParseID(messageID)
+	if inID {
+		r.msgOrSource = sid
 		r.uses |= sourceBit
 	}
 }
@@ -482,7 +514,8 @@ type extraction struct {
 	msg, snapshot, backup, uuid, parent, timestamp int    // nodes, or -1
 	trackingPath                                   string // a file-history-delta's key
 	amends                                         string
-	source                                         string // sourceToolAssistantUUID
+	source                                         string // sourceToolAssistantUUID, when not in the written form
+	sourceID                                       ID     // sourceToolAssistantUUID, when in the written form
 }
 
 // field is a member of an entry's root that Extract reads.
@@ -669,7 +702,15 @@ func (x *extraction) member(f field, v int) {
 			rarer.PreservedTail = t.StrOrEmpty(t.Get(ps, "tailUuid"))
 		}
 	case fSourceToolAssistantUUID:
-		x.source = in.recent(t, v, &in.uuids)
+		// Its ID when in the written form (no string made), else its
+		// string (see placeSource).
+		x.sourceID, x.source = ID{}, ""
+		if b, ok := in.strBytes(t, v); ok && len(b) > 0 {
+			var written bool
+			if x.sourceID, written = parseCanonical(b); !written {
+				x.source = in.recent(t, v, &in.uuids)
+			}
+		}
 	case fLeafUUID:
 		rarer.LeafUUID = t.StrOrEmpty(v)
 	case fToolUseID:
@@ -750,14 +791,16 @@ func (x *extraction) finish() *Record {
 }
 
 // placeSource gives r the line's sourceToolAssistantUUID, once its
-// message id is read: where the id would be, or in the Rare beside one.
+// message id is read: its ID where the message id's would be, or its
+// string in the Rare (beside a message id, or not in the written form).
 func (x *extraction) placeSource(r *Record) {
 	switch {
-	case x.source == "":
-	case r.msgOrSource == "":
-		r.msgOrSource = x.source
+	case !x.sourceID.IsZero() && r.msgOrSource.IsZero():
+		r.msgOrSource = x.sourceID
 		r.uses |= sourceBit
-	default:
+	case !x.sourceID.IsZero():
+		x.rarer.SourceAlso = x.sourceID.String()
+	case x.source != "":
 		x.rarer.SourceAlso = x.source
 	}
 }
@@ -783,7 +826,9 @@ func (x *extraction) message(r *Record) {
 		}
 		k = int(t.Nodes[k+1].Next)
 	}
-	r.msgOrSource = in.recent(t, id, &in.messages)
+	if b, ok := in.strBytes(t, id); ok && len(b) > 0 {
+		r.msgOrSource = idOfBytes(b)
+	}
 	switch t.Kind(c) {
 	case jsontree.String:
 		r.Content = ContentString
@@ -1043,12 +1088,12 @@ func (in *interner) record(t *jsontree.Tree, r *Record, uuid, parent int, rare *
 // result, the message id of a split message). It is reused across lines and
 // files; its map is emptied when it grows past maxInterned.
 type interner struct {
-	m                      map[string]string
-	buf                    []byte
-	uuids, tools, messages ring
-	commons                []*Common // the last few, newest at commonNext-1
-	commonMap              map[Common]*Common
-	commonNext             int
+	m            map[string]string
+	buf          []byte
+	uuids, tools ring
+	commons      []*Common // the last few, newest at commonNext-1
+	commonMap    map[Common]*Common
+	commonNext   int
 	// The last value of the fields that keep theirs from line to line,
 	// checked before the map.
 	lastType, lastVersion, lastSession, lastAgent, lastCwd lastField

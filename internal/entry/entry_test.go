@@ -110,7 +110,7 @@ func TestExtractMade(t *testing.T) {
 			}},
 		{`{"type":"assistant","type":"system","uuid":"a","uuid":"b","subtype":"x","message":{"id":"m1","id":"m2","content":[{"type":"thinking"},{"type":"redacted_thinking"}]}}`,
 			func(r *Record) bool {
-				return r.Type == "system" && r.UUID() == "b" && r.Subtype == "x" && r.MessageID() == "m2" && r.ThinkingOnly
+				return r.Type == "system" && r.UUID() == "b" && r.Subtype == "x" && r.MessageID() == mustID("m2") && r.ThinkingOnly
 			}},
 		{`{"type":"assistant","uuid":7,"timestamp":null,"parentUuid":null,"message":{"content":[1,{"type":"tool_use","id":"x","name":"Bash"},{"type":"server_tool_use","id":"y"}]}}`,
 			func(r *Record) bool {
@@ -148,12 +148,26 @@ func TestExtractMade(t *testing.T) {
 			}},
 		{`{"type":"user","uuid":"u","sourceToolAssistantUUID":"s","message":{"id":"m","role":"user","content":"x"}}`,
 			func(r *Record) bool {
-				return r.MessageID() == "m" && r.SourceToolAssistantUUID() == "s" && r.SourceAlso == "s"
+				return r.MessageID() == mustID("m") && r.SourceToolAssistantUUID() == "s" && r.SourceAlso == "s"
 			}},
+		// A source in the written form takes the message id's place: no Rare.
+		{`{"type":"user","uuid":"3f2a9c1e-7b4d-4e8f-a0b1-c2d3e4f5a6b7","sourceToolAssistantUUID":"5e6f7a8b-1c2d-4e3f-8a9b-0c1d2e3f4a5b","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t"}]}}`,
+			func(r *Record) bool {
+				return r.MessageID().IsZero() && r.SourceToolAssistantUUID() == "5e6f7a8b-1c2d-4e3f-8a9b-0c1d2e3f4a5b" &&
+					r.SourceID() == mustID("5e6f7a8b-1c2d-4e3f-8a9b-0c1d2e3f4a5b") && r.Rare == noRare && len(r.ToolResults()) == 1 &&
+					len(r.ToolUses()) == 0
+			}},
+		// One in another form is kept as a string, in the Rare.
 		{`{"type":"user","uuid":"3f2a9c1e-7b4d-4e8f-a0b1-c2d3e4f5a6b7","sourceToolAssistantUUID":"s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t"}]}}`,
 			func(r *Record) bool {
-				return r.MessageID() == "" && r.SourceToolAssistantUUID() == "s" && r.Rare == noRare && len(r.ToolResults()) == 1 &&
-					len(r.ToolUses()) == 0
+				return r.MessageID().IsZero() && r.SourceToolAssistantUUID() == "s" && r.SourceID() == mustID("s") && r.SourceAlso == "s" &&
+					len(r.ToolResults()) == 1 && len(r.ToolUses()) == 0
+			}},
+		// Beside a message id, one in the written form too.
+		{`{"type":"user","uuid":"u","sourceToolAssistantUUID":"5e6f7a8b-1c2d-4e3f-8a9b-0c1d2e3f4a5b","message":{"id":"m","role":"user","content":"x"}}`,
+			func(r *Record) bool {
+				return r.MessageID() == mustID("m") && r.SourceToolAssistantUUID() == "5e6f7a8b-1c2d-4e3f-8a9b-0c1d2e3f4a5b" &&
+					r.SourceID() == mustID("5e6f7a8b-1c2d-4e3f-8a9b-0c1d2e3f4a5b")
 			}},
 		{`{"type":"user","uuid":"` + strings.Repeat("u", 50) + `","timestamp":"` + strings.Repeat("t", 50) + `"}`,
 			func(r *Record) bool { return len(r.UUID()) == 50 && len(r.Timestamp()) == 50 }},

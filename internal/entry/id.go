@@ -40,6 +40,23 @@ func IDOfBytes(b []byte) (ID, bool) {
 	return hashID(string(b)), false
 }
 
+// idOfBytes is the ID of b as ParseID gives it for string(b), without
+// making the string.
+func idOfBytes(b []byte) ID {
+	if id, ok := parseCanonical(b); ok {
+		return id
+	}
+	if len(b) == 0 {
+		return ID{}
+	}
+	id := ID{maphash.Bytes(hashSeeds[0], b), maphash.Bytes(hashSeeds[1], b)}
+	id.Hi &^= versionBits
+	if id.IsZero() {
+		id.Lo = 1
+	}
+	return id
+}
+
 const uuidLen = 36
 
 // versionBits is where a uuid's version digit (its 13th) is in ID.Hi.

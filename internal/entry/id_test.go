@@ -123,3 +123,18 @@ func TestRareWithoutRarer(t *testing.T) {
 		t.Error("a Rare without its Rarer reads as fields set")
 	}
 }
+
+// mustID is ParseID's ID of s.
+func mustID(s string) ID {
+	id, _ := ParseID(s)
+	return id
+}
+
+// TestIDOfBytes: the ID of bytes is ParseID's of the same string.
+func TestIDOfBytes(t *testing.T) {
+	for _, s := range []string{"", "m", "msg_01AbCdEf", "0b8ac3f2-5d1e-4c8a-9f00-1a2b3c4d5e6f", "0B8AC3F2-5D1E-4C8A-9F00-1A2B3C4D5E6F"} {
+		if got, want := idOfBytes([]byte(s)), mustID(s); got != want {
+			t.Errorf("idOfBytes(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

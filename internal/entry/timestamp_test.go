@@ -111,21 +111,25 @@ func TestRecordSize(t *testing.T) {
 	}
 }
 
-// TestSetIDs: the message id and the source share a field; a line with
-// both keeps the source in a copy of its Rare.
+// TestSetIDs: the message id's ID and a source in the written form share
+// a field; a line with both, or a source in another form, keeps the
+// source in a copy of its Rare.
 func TestSetIDs(t *testing.T) {
-	for _, c := range [][2]string{{"", ""}, {"m", ""}, {"", "s"}, {"m", "s"}} {
+	const u = "0b8ac3f2-5d1e-4c8a-9f00-1a2b3c4d5e6f"
+	for _, c := range [][2]string{{"", ""}, {"m", ""}, {"", "s"}, {"m", "s"}, {"", u}, {"m", u}, {u, u}} {
 		r := Ref(1, 0)
 		r.AddTool(ToolUse("a", "", 0, false))
 		r.SetIDs(c[0], c[1])
 		r.AddTool(ToolResult("b", 0))
-		if r.MessageID() != c[0] || r.SourceToolAssistantUUID() != c[1] || len(r.ToolUses()) != 1 || len(r.ToolResults()) != 1 {
-			t.Errorf("SetIDs(%q, %q): %q %q, %d uses %d results", c[0], c[1], r.MessageID(), r.SourceToolAssistantUUID(),
+		_, written := r.WrittenSource()
+		if r.MessageID() != mustID(c[0]) || r.SourceToolAssistantUUID() != c[1] || r.SourceID() != mustID(c[1]) ||
+			written != (c[1] == u) || len(r.ToolUses()) != 1 || len(r.ToolResults()) != 1 {
+			t.Errorf("SetIDs(%q, %q): %v %q, %d uses %d results", c[0], c[1], r.MessageID(), r.SourceToolAssistantUUID(),
 				len(r.ToolUses()), len(r.ToolResults()))
 		}
 		r.SetIDs("", "")
-		if r.MessageID() != "" || r.SourceToolAssistantUUID() != "" {
-			t.Errorf("SetIDs(\"\", \"\") after (%q, %q): %q %q", c[0], c[1], r.MessageID(), r.SourceToolAssistantUUID())
+		if !r.MessageID().IsZero() || r.SourceToolAssistantUUID() != "" || !r.SourceID().IsZero() {
+			t.Errorf("SetIDs(\"\", \"\") after (%q, %q): %v %q", c[0], c[1], r.MessageID(), r.SourceToolAssistantUUID())
 		}
 	}
 	if noRare.SourceAlso != "" {

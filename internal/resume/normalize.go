@@ -18,7 +18,7 @@ type blk struct {
 // msg is a message while it is being normalised.
 type msg struct {
 	role   string
-	id     string // assistant message.id
+	id     entry.ID // assistant message.id
 	blocks []blk
 	str    bool // sent as a plain string
 	recs   []int
@@ -213,7 +213,7 @@ func (res *Result) messages(src Source, g *chain.Graph, conv *chain.Conversation
 		switch {
 		case last != nil && role == "user" && last.role == "user":
 			m = last
-		case last != nil && role == "assistant" && last.role == "assistant" && r.MessageID() != "" && last.id == r.MessageID():
+		case last != nil && role == "assistant" && last.role == "assistant" && !r.MessageID().IsZero() && last.id == r.MessageID():
 			m = last
 		default:
 			m = &msg{role: role, id: r.MessageID()}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/jsonpos"
 	"github.com/ccvet/ccvet/internal/jsontree"
@@ -168,7 +169,7 @@ func (fs *fileSecrets) countResends(f *model.File) {
 	// after[k]: the assistant messages in order[k+1:], counted once from
 	// the end (each secret's count is one look-up, not a walk of the rest).
 	after := make([]int, len(order))
-	seen := map[string]bool{}
+	seen := map[entry.ID]bool{}
 	for k := len(order) - 1; k >= 0; k-- {
 		after[k] = len(seen)
 		rec := f.Records[order[k]]
@@ -176,8 +177,8 @@ func (fs *fileSecrets) countResends(f *model.File) {
 			continue
 		}
 		id := rec.MessageID()
-		if id == "" {
-			id = rec.UUID()
+		if id.IsZero() {
+			id = rec.ID()
 		}
 		seen[id] = true
 	}

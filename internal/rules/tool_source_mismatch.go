@@ -28,10 +28,10 @@ var ToolSourceMismatch = register(&Rule{
 		}
 		var held blockIDs
 		for _, rec := range f.Records {
-			if rec.SourceToolAssistantUUID() == "" || len(rec.ToolResults()) == 0 {
+			if rec.SourceID().IsZero() || len(rec.ToolResults()) == 0 {
 				continue
 			}
-			i := f.Digest.Last(rec.SourceToolAssistantUUID())
+			i := f.Digest.LastSource(rec)
 			if i >= 0 && !holds(&held, f.Records[i], rec) {
 				return true
 			}
@@ -50,7 +50,7 @@ var ToolSourceMismatch = register(&Rule{
 			var callAt map[string]*entry.Record
 			var held blockIDs
 			for _, rec := range f.Records {
-				if rec.SourceToolAssistantUUID() == "" || len(rec.ToolResults()) == 0 {
+				if rec.SourceID().IsZero() || len(rec.ToolResults()) == 0 {
 					continue
 				}
 				if last == nil {
@@ -67,8 +67,7 @@ var ToolSourceMismatch = register(&Rule{
 						}
 					}
 				}
-				id, _ := entry.ParseID(rec.SourceToolAssistantUUID())
-				src := last[id]
+				src := last[rec.SourceID()]
 				if src == nil {
 					// A forked session (VS Code, /fork) names the call in the
 					// transcript it was forked from: look project-wide.

@@ -142,7 +142,7 @@ var UnmatchedToolUse = register(&Rule{
 					findBelow()
 				}
 				next := below[side(rec)][i]
-				if next < 0 && !stopped && rec.MessageID() != "" {
+				if next < 0 && !stopped && !rec.MessageID().IsZero() {
 					// The conversation may go on below another line of the
 					// same assistant message (a new prompt parented to its
 					// text line while this call was pending).
@@ -268,24 +268,24 @@ func allResultsFailed(br *blockReads, rec *entry.Record) bool {
 // messageIndex finds, once asked, the lines of each assistant message.id
 // and the message.id of each tool_use id of a transcript.
 type messageIndex struct {
-	byMsg   map[string][]int
-	byTool  map[string]string
+	byMsg   map[entry.ID][]int
+	byTool  map[string]entry.ID
 	answers map[answerKey]bool // answersMessage, asked by every call of a batch
 }
 
 type answerKey struct {
 	u  *entry.Record
-	id string
+	id entry.ID
 }
 
 func (x *messageIndex) build(recs []*entry.Record) {
 	if x.byMsg != nil {
 		return
 	}
-	x.byMsg, x.byTool = map[string][]int{}, map[string]string{}
+	x.byMsg, x.byTool = map[entry.ID][]int{}, map[string]entry.ID{}
 	for i, rec := range recs {
 		id := rec.MessageID()
-		if rec.Type != "assistant" || id == "" {
+		if rec.Type != "assistant" || id.IsZero() {
 			continue
 		}
 		x.byMsg[id] = append(x.byMsg[id], i)
@@ -298,14 +298,14 @@ func (x *messageIndex) build(recs []*entry.Record) {
 }
 
 // lines lists the indexes of the assistant lines of message id.
-func (x *messageIndex) lines(recs []*entry.Record, id string) []int {
+func (x *messageIndex) lines(recs []*entry.Record, id entry.ID) []int {
 	x.build(recs)
 	return x.byMsg[id]
 }
 
 // answersMessage reports whether user entry u answers a call of message id
 // (one of its batch), or a call of no known message.
-func (x *messageIndex) answersMessage(recs []*entry.Record, u *entry.Record, id string) bool {
+func (x *messageIndex) answersMessage(recs []*entry.Record, u *entry.Record, id entry.ID) bool {
 	x.build(recs)
 	k := answerKey{u, id}
 	if a, ok := x.answers[k]; ok {
@@ -313,7 +313,7 @@ func (x *messageIndex) answersMessage(recs []*entry.Record, u *entry.Record, id 
 	}
 	a := false
 	for _, t := range u.ToolResults() {
-		if m, ok := x.byTool[t.ID]; !ok || id == "" || m == id {
+		if m, ok := x.byTool[t.ID]; !ok || id.IsZero() || m == id {
 			a = true
 			break
 		}
@@ -335,14 +335,14 @@ func (x *messageIndex) answersMessage(recs []*entry.Record, u *entry.Record, id 
 // results reports whether results of other calls come after it.
 func (m *batchMemo) batchEnds(recs []*entry.Record, order []int, i int, x *messageIndex) (ends, results bool) {
 	if m.pos == nil || len(m.order) != len(order) || len(order) > 0 && &m.order[0] != &order[0] {
-		*m = batchMemo{order: order, pos: make(map[int]int, len(order)), tails: map[string]batchTail{}}
+		*m = batchMemo{order: order, pos: make(map[int]int, len(order)), tails: map[entry.ID]batchTail{}}
 		for k, j := range order {
 			m.pos[j] = k // the last position of j
 		}
 	}
 	id := recs[i].MessageID()
 	pos, ok := m.pos[i]
-	if !ok || id == "" {
+	if !ok || id.IsZero() {
 		return false, false
 	}
 	t, ok := m.tails[id]
@@ -380,7 +380,7 @@ func (m *batchMemo) batchEnds(recs []*entry.Record, order []int, i int, x *messa
 type batchMemo struct {
 	order []int
 	pos   map[int]int
-	tails map[string]batchTail
+	tails map[entry.ID]batchTail
 }
 
 // batchTail is where the tail of an order holding only one message's lines
