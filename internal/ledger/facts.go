@@ -34,9 +34,10 @@ type Stored struct {
 
 // Ref is an assistant entry's requestRef.
 type Ref struct {
-	Line int
-	UUID string
-	Ref  string
+	Line    int
+	UUID    string
+	Ref     string
+	Version string // the entry's version, the Claude Code that wrote it
 }
 
 // Facts is what one transcript holds of the ledger.
@@ -203,7 +204,8 @@ func (f *Facts) Note(n int, v jsontree.Val) {
 	if t == "assistant" {
 		if ref, ok := v.Get("requestRef").Str(); ok {
 			u, _ := v.Get("uuid").Str()
-			f.Refs = append(f.Refs, Ref{Line: n, UUID: u, Ref: ref})
+			ver, _ := v.Get("version").Str()
+			f.Refs = append(f.Refs, Ref{Line: n, UUID: u, Ref: ref, Version: ver})
 		}
 	}
 	f.noteMessage(v.Get("message"))
