@@ -49,12 +49,7 @@ func idOfBytes(b []byte) ID {
 	if len(b) == 0 {
 		return ID{}
 	}
-	id := ID{maphash.Bytes(hashSeeds[0], b), maphash.Bytes(hashSeeds[1], b)}
-	id.Hi &^= versionBits
-	if id.IsZero() {
-		id.Lo = 1
-	}
-	return id
+	return hashed(maphash.Bytes(hashSeeds[0], b), maphash.Bytes(hashSeeds[1], b))
 }
 
 const uuidLen = 36
@@ -118,8 +113,13 @@ func hashID(s string) ID {
 	if s == "" {
 		return ID{}
 	}
-	id := ID{maphash.String(hashSeeds[0], s), maphash.String(hashSeeds[1], s)}
-	id.Hi &^= versionBits
+	return hashed(maphash.String(hashSeeds[0], s), maphash.String(hashSeeds[1], s))
+}
+
+// hashed is the ID of a string whose two keyed hashes are hi and lo: its
+// version digit 0 (no written uuid's), never the zero ID.
+func hashed(hi, lo uint64) ID {
+	id := ID{hi &^ versionBits, lo}
 	if id.IsZero() {
 		id.Lo = 1
 	}
