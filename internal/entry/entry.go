@@ -827,7 +827,7 @@ func (x *extraction) message(r *Record) {
 		k = int(t.Nodes[k+1].Next)
 	}
 	if b, ok := in.strBytes(t, id); ok && len(b) > 0 {
-		r.msgOrSource = idOfBytes(b)
+		r.msgOrSource, _ = IDOfBytes(b)
 	}
 	switch t.Kind(c) {
 	case jsontree.String:

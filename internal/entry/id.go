@@ -32,24 +32,15 @@ func ParseID(s string) (ID, bool) {
 // false, no hash made, when it is not).
 func ParseWritten(s string) (ID, bool) { return parseCanonical(s) }
 
-// IDOfBytes is ParseID for bytes.
+// IDOfBytes is ParseID for bytes, without making the string.
 func IDOfBytes(b []byte) (ID, bool) {
 	if id, ok := parseCanonical(b); ok {
 		return id, true
 	}
-	return hashID(string(b)), false
-}
-
-// idOfBytes is the ID of b as ParseID gives it for string(b), without
-// making the string.
-func idOfBytes(b []byte) ID {
-	if id, ok := parseCanonical(b); ok {
-		return id
-	}
 	if len(b) == 0 {
-		return ID{}
+		return ID{}, false
 	}
-	return hashed(maphash.Bytes(hashSeeds[0], b), maphash.Bytes(hashSeeds[1], b))
+	return hashed(maphash.Bytes(hashSeeds[0], b), maphash.Bytes(hashSeeds[1], b)), false
 }
 
 const uuidLen = 36

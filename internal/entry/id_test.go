@@ -130,11 +130,12 @@ func mustID(s string) ID {
 	return id
 }
 
-// TestIDOfBytes: the ID of bytes is ParseID's of the same string.
+// TestIDOfBytes: the ID of bytes is ParseID's of the same string, the
+// empty and other strings included.
 func TestIDOfBytes(t *testing.T) {
 	for _, s := range []string{"", "m", "msg_01AbCdEf", "0b8ac3f2-5d1e-4c8a-9f00-1a2b3c4d5e6f", "0B8AC3F2-5D1E-4C8A-9F00-1A2B3C4D5E6F"} {
-		if got, want := idOfBytes([]byte(s)), mustID(s); got != want {
-			t.Errorf("idOfBytes(%q) = %v, want %v", s, got, want)
+		if got, _ := IDOfBytes([]byte(s)); got != mustID(s) {
+			t.Errorf("IDOfBytes(%q) = %v, want %v", s, got, mustID(s))
 		}
 	}
 }
