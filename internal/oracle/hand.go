@@ -213,6 +213,13 @@ func queued(h *Hand, prompt string) {
 	h.Reply(7, 6, 4000, "Hand reply two.")
 }
 
+// queuedImagePrompt is a queued prompt of an image (handPNG) and a text,
+// as 2.1.332 writes one sent with an image while a call runs.
+func queuedImagePrompt() string {
+	return `[{"type":"image","source":{"type":"base64","media_type":"image/png","data":` + jsonString(handPNG()) +
+		`}},{"type":"text","text":` + jsonString(handQueued) + `}]`
+}
+
 // handPNG is a 1x1 PNG, base64: an image made here, not read.
 func handPNG() string {
 	var b bytes.Buffer
@@ -245,12 +252,16 @@ const toolsUsedNote = "<system-reminder>\n<tools-used-before-summary>" + handToo
 // itself with this name, so HandSignature can show it was sent.
 const handTool = "HandTool"
 
+// companionMarks are the members of a companion note written beside a
+// background task's notification.
+const companionMarks = `,"isMeta":true,"turnCompanion":true,"queueSkipAttachments":true`
+
 // companionThen writes a first turn, a meta note marked turnCompanion and
 // queueSkipAttachments with the text given, then a task notification (or,
 // when notification is false, a plain prompt) and a reply.
 func companionThen(h *Hand, note string, notification bool) {
 	firstTurn(h)
-	h.User(3, 2, 2000, jsonString(note), `,"isMeta":true,"turnCompanion":true,"queueSkipAttachments":true`)
+	h.User(3, 2, 2000, jsonString(note), companionMarks)
 	if notification {
 		taskNotification(h, 4, 3, 2001)
 	} else {
@@ -441,7 +452,7 @@ func HandCases() []HandCase {
 			Build: func(h *Hand) { queued(h, `[{"type":"text","text":`+jsonString(handQueued)+`}]`) }},
 		{ID: "queued-image", Doc: "as queued-blocks, the prompt an image (a 1x1 PNG made here) and a text, as 2.1.332 writes one sent with an image while a call runs: sent with the result",
 			Build: func(h *Hand) {
-				queued(h, `[{"type":"image","source":{"type":"base64","media_type":"image/png","data":`+jsonString(handPNG())+`}},{"type":"text","text":`+jsonString(handQueued)+`}]`)
+				queued(h, queuedImagePrompt())
 			}},
 		{ID: "result-then-text-end", Doc: "the file ends on a call, its result, then a user text entry after the result (as an interrupted call leaves)",
 			Build: func(h *Hand) { callAtEnd(h, ""); h.Prompt(8, 7, 6000, "Hand text after the result.") }},
@@ -450,7 +461,7 @@ func HandCases() []HandCase {
 				firstTurn(h)
 				h.Prompt(3, 2, 2000, "Hand prompt two.")
 				handAPIError(h, 4, 3, 3000, true)
-				h.User(5, 4, 3100, jsonString(handNote), `,"isMeta":true,"turnCompanion":true,"queueSkipAttachments":true`)
+				h.User(5, 4, 3100, jsonString(handNote), companionMarks)
 				h.Prompt(6, 5, 4000, "Hand prompt three.")
 				h.Reply(7, 6, 5000, "Hand reply three.")
 			}},
@@ -462,7 +473,7 @@ func HandCases() []HandCase {
 			Build: func(h *Hand) { companionThen(h, handNote, true) }},
 		{ID: "queued-image-end", Doc: "as queued-image, the file ends on the queued_command attachment (no reply after it)",
 			Build: func(h *Hand) {
-				queued(h, `[{"type":"image","source":{"type":"base64","media_type":"image/png","data":`+jsonString(handPNG())+`}},{"type":"text","text":`+jsonString(handQueued)+`}]`)
+				queued(h, queuedImagePrompt())
 				h.lines = h.lines[:4]
 			}},
 		{ID: "compaction-big-last-line", Doc: "as compaction-big-file, the file over 5 MiB by its last line alone (the last reply ends in the padding; every earlier line starts in the first 5 KiB): the reader goes by the file's size, so it reads from the boundary on too",
