@@ -17,6 +17,31 @@ type matcher struct {
 	// auto is the automaton, built at its first use (with the finder it
 	// is only the tests' reference); copies of a matcher share it.
 	auto *lazyDFA
+	// follow, per keyword (nil: none), says which bytes may follow it:
+	// a place followed by another is not reported (see Scanner.follows).
+	follow []*follow
+}
+
+// follow is what may follow a keyword of n bytes (n < 4): at[j] holds the
+// bytes allowed at offset j from its start, for j from n to last (past
+// last, any). A place whose text ends before offset last is not
+// reported either: a lead longer than the text starts no match.
+type follow struct {
+	n, last int
+	at      [4]byteSet
+}
+
+// allows reports whether the keyword f is of may start at text[i].
+func (f *follow) allows(text []byte, i int) bool {
+	if i+f.last >= len(text) {
+		return false
+	}
+	for j := f.n; j <= f.last; j++ {
+		if !f.at[j].has(text[i+j]) {
+			return false
+		}
+	}
+	return true
 }
 
 type lazyDFA struct {
@@ -36,14 +61,16 @@ type dfa struct {
 	out      [][]int // keywords (indexes) that end at each state
 }
 
-func newMatcher(kws []string) *matcher {
-	m := &matcher{kws: kws, auto: new(lazyDFA)}
+// newMatcher returns the matcher of kws; follow (nil, or one per keyword)
+// narrows the places reported.
+func newMatcher(kws []string, follow []*follow) *matcher {
+	m := &matcher{kws: kws, auto: new(lazyDFA), follow: follow}
 	for _, k := range kws {
 		m.lens = append(m.lens, len(k))
 		m.maxLen = max(m.maxLen, len(k))
 	}
 	if wideKeywords {
-		m.ted = newTeddy(kws)
+		m.ted = newTeddy(kws, follow)
 	}
 	return m
 }
@@ -167,7 +194,7 @@ func (m *matcher) each(text []byte, fn func(ki, start int) bool) {
 		var s uint16
 		for i, b := range text {
 			s = delta[int(s)<<shift|int(class[b])]
-			if s >= first && !m.report(s, i, fn) {
+			if s >= first && !m.report(text, s, i, fn) {
 				return
 			}
 		}
@@ -185,31 +212,35 @@ func (m *matcher) each(text []byte, fn func(ki, start int) bool) {
 		s1 = delta[int(s1)<<shift|int(class[t1[i]])]
 		s2 = delta[int(s2)<<shift|int(class[t2[i]])]
 		s3 = delta[int(s3)<<shift|int(class[t3[i]])]
-		if s0 >= first && !m.report(s0, i, fn) {
+		if s0 >= first && !m.report(text, s0, i, fn) {
 			return
 		}
-		if s1 >= first && !m.report(s1, q+i, fn) {
+		if s1 >= first && !m.report(text, s1, q+i, fn) {
 			return
 		}
-		if s2 >= first && !m.report(s2, 2*q+i, fn) {
+		if s2 >= first && !m.report(text, s2, 2*q+i, fn) {
 			return
 		}
-		if s3 >= first && !m.report(s3, 3*q+i, fn) {
+		if s3 >= first && !m.report(text, s3, 3*q+i, fn) {
 			return
 		}
 	}
 	for i := 4 * q; i < n; i++ {
 		s3 = delta[int(s3)<<shift|int(class[text[i]])]
-		if s3 >= first && !m.report(s3, i, fn) {
+		if s3 >= first && !m.report(text, s3, i, fn) {
 			return
 		}
 	}
 }
 
 // report calls fn for each keyword that ends at byte i in state s.
-func (m *matcher) report(s uint16, i int, fn func(ki, start int) bool) bool {
+func (m *matcher) report(text []byte, s uint16, i int, fn func(ki, start int) bool) bool {
 	for _, ki := range m.auto.d.out[s] {
-		if !fn(ki, i+1-m.lens[ki]) {
+		start := i + 1 - m.lens[ki]
+		if m.follow != nil && m.follow[ki] != nil && !m.follow[ki].allows(text, start) {
+			continue
+		}
+		if !fn(ki, start) {
 			return false
 		}
 	}

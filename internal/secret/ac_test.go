@@ -11,12 +11,13 @@ import (
 )
 
 // naiveHits lists every (keyword, start) in text by trying each keyword at
-// each place: what the automaton must report, in some order.
+// each place, where what may follow the keyword allows it: what the
+// automaton must report, in some order.
 func naiveHits(s *Scanner, text []byte) [][2]int {
 	var out [][2]int
 	for i := range text {
 		for ki, k := range s.kw {
-			if hasKeywordAt(text, i, k) {
+			if hasKeywordAt(text, i, k) && (s.ac.follow[ki] == nil || s.ac.follow[ki].allows(text, i)) {
 				out = append(out, [2]int{ki, i})
 			}
 		}
@@ -55,7 +56,7 @@ func withTeddy(t testing.TB, s *Scanner) *matcher {
 		return s.ac
 	}
 	m := *s.ac
-	m.ted = newTeddy(s.kw)
+	m.ted = newTeddy(s.kw, s.ac.follow)
 	if m.ted == nil {
 		t.Fatal("no finder for the keywords")
 	}

@@ -25,6 +25,7 @@ func reference() *Scanner {
 	ref := *Default()
 	m := *ref.ac
 	m.oneChain = true
+	m.follow = nil // every place of a keyword
 	ref.ac = &m
 	ref.oneByOne = true
 	return &ref

@@ -242,3 +242,69 @@ func valueLead(expr string, keywords []string) lead {
 	}
 	return l
 }
+
+// byteSet is a set of bytes: bit b%64 of word b/64 holds byte b.
+type byteSet [4]uint64
+
+func (b *byteSet) has(c byte) bool { return b[c/64]&(1<<(c%64)) != 0 }
+
+func (b *byteSet) add(c byte) { b[c/64] |= 1 << (c % 64) }
+
+// addHigh adds every byte from 0x80 on (those of runes beyond ASCII).
+func (b *byteSet) addHigh() { b[2], b[3] = ^uint64(0), ^uint64(0) }
+
+// at is the set of bytes that may be byte j of a match of l that starts
+// with keyword kw (lowercase): what l.may lets through there (any byte
+// where l says nothing), from the alternatives whose literal can start
+// with kw ("hvs." is not one for "s.").
+func (l lead) at(kw string, j int) byteSet {
+	var out byteSet
+	for k := range l {
+		if !l[k].startsWith(kw) {
+			continue
+		}
+		s := l[k].at(j)
+		for w := range out {
+			out[w] |= s[w]
+		}
+	}
+	return out
+}
+
+// startsWith reports whether a's literal may hold kw at its start (the
+// bytes of kw past the literal are not looked at).
+func (a *leadAlt) startsWith(kw string) bool {
+	for j := 0; j < len(kw) && j < len(a.lit); j++ {
+		if lower[a.lit[j]] != kw[j] {
+			return false
+		}
+	}
+	return true
+}
+
+func (a *leadAlt) at(j int) byteSet {
+	var s byteSet
+	if j < len(a.lit) {
+		c := a.lit[j]
+		s.add(c)
+		if a.fold[j] {
+			l := lower[c]
+			s.add(l)
+			if l >= 'a' && l <= 'z' {
+				s.add(l - 'a' + 'A')
+			}
+			if l == 'k' || l == 's' {
+				s.addHigh() // the Kelvin sign, the long s
+			}
+		}
+		return s
+	}
+	if a.class == nil || j-len(a.lit) >= a.min {
+		return byteSet(anyByte)
+	}
+	s = byteSet(*a.class)
+	if a.wide {
+		s.addHigh()
+	}
+	return s
+}

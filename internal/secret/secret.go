@@ -321,8 +321,60 @@ func parse(data []byte) (*Scanner, error) {
 			s.byKeyword[ki] = append(s.byKeyword[ki], ri)
 		}
 	}
-	s.ac = newMatcher(s.kw)
+	s.ac = newMatcher(s.kw, s.follows())
 	return s, nil
+}
+
+// follows reads, for each keyword shorter than the 4 bytes the SIMD
+// finder compares, the bytes that may follow it where a match of one of
+// its rules can start (from the rules' leads: "sk" is twilio-api-key's
+// "SK" then 32 hex digits, "s." vault-service-token's "s." then 24 of
+// [a-z0-9], "ey" jwt's "ey" then 17 of [a-zA-Z0-9]): the keyword pass
+// reports no other place of it, where the keyword pass would find a
+// place that lead drops (keywords) by the dozen per kilobyte ("task",
+// "files.", "key"). A keyword gets none when one of its rules runs
+// without a lead (nil: any byte).
+func (s *Scanner) follows() []*follow {
+	out := make([]*follow, len(s.kw))
+	for ki, k := range s.kw {
+		if len(k) >= 4 {
+			continue
+		}
+		f := &follow{n: len(k)}
+		for _, ri := range s.byKeyword[ki] {
+			r := s.rules[ri]
+			if !r.leadReady() || r.keywordless || r.lead == nil || !r.anchored && r.names == nil {
+				f = nil
+				break
+			}
+			for j := len(k); j < 4; j++ {
+				set := r.lead.at(k, j)
+				for w := range set {
+					f.at[j][w] |= set[w]
+				}
+			}
+		}
+		if f == nil {
+			continue
+		}
+		// A rune beyond ASCII the lead lets through shifts what follows
+		// it by its length: every offset after it takes bytes from 0x80
+		// on too (the rune's own).
+		for j := len(k) + 1; j < 4; j++ {
+			if f.at[j-1][2]|f.at[j-1][3] != 0 {
+				f.at[j].addHigh()
+			}
+		}
+		for j := len(k); j < 4; j++ {
+			if f.at[j] != byteSet(anyByte) {
+				f.last = j
+			}
+		}
+		if f.last > 0 {
+			out[ki] = f
+		}
+	}
+	return out
 }
 
 // unescapeLit undoes the escapes of literal punctuation in an expression.

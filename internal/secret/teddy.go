@@ -3,6 +3,7 @@ package secret
 import (
 	"encoding/binary"
 	"math/bits"
+	"strings"
 )
 
 // teddy finds keyword candidates 64 bytes at a time (teddyBlocks, in
@@ -51,8 +52,9 @@ func tedClass(c byte) byte {
 
 // tedKey is a keyword to compare at a candidate.
 type tedKey struct {
-	ki int
-	k  string
+	ki     int
+	k      string
+	follow *follow // what may follow k (nil: any)
 }
 
 // tedBuckets assigns keyword prefixes (a keyword's first four bytes, or
@@ -97,9 +99,10 @@ var tedBuckets = map[string]uint8{
 }
 
 // newTeddy returns the finder for kws (lowercase, indexes as the
-// automaton's), or nil when some keyword is shorter than 2 bytes or not
-// ASCII (or there are too many).
-func newTeddy(kws []string) *teddy {
+// automaton's) and what may follow them (nil, or one per keyword), or
+// nil when some keyword is shorter than 2 bytes or not ASCII (or there
+// are too many).
+func newTeddy(kws []string, follow []*follow) *teddy {
 	if len(kws) > 1<<15 {
 		return nil
 	}
@@ -144,7 +147,11 @@ func newTeddy(kws []string) *teddy {
 				p.mask |= 0xff << (8 * j)
 			}
 			t.pats = append(t.pats, p)
-			t.keys = append(t.keys, tedKey{ki, k})
+			e := tedKey{ki: ki, k: k}
+			if follow != nil {
+				e.follow = follow[ki]
+			}
+			t.keys = append(t.keys, e)
 		}
 	}
 	t.start = append(t.start, uint16(len(t.keys)))
@@ -156,15 +163,49 @@ func newTeddy(kws []string) *teddy {
 		g, bit := b/8, byte(1)<<(b%8)
 		for j := range 4 {
 			tab := &t.tables[g][j]
-			for c := range 0x7f {
-				// Past the end of a short keyword: any.
-				if j >= len(u) || lower[c] == u[j] {
+			var set byteSet
+			if j < len(u) {
+				set.add(u[j])
+			} else {
+				set = afterUnit(kws, follow, u, j)
+			}
+			for c := range 0x80 {
+				// Both cases of a letter; the bytes from 0x7f on are read
+				// as 0x7e.
+				if set.has(lower[c]) || c == 0x7e && (set[2]|set[3]) != 0 {
 					tab[tedClass(byte(c))] |= bit
 				}
 			}
 		}
 	}
 	return t
+}
+
+// afterUnit is the set of lowercased bytes that may be at offset j
+// (past unit u) of a keyword of kws that starts with u: its own byte
+// there, or what may follow it (any byte, where nothing is said).
+func afterUnit(kws []string, follow []*follow, u string, j int) byteSet {
+	var set byteSet
+	for ki, k := range kws {
+		if !strings.HasPrefix(k, u) {
+			continue
+		}
+		switch {
+		case j < len(k):
+			set.add(k[j])
+		case follow == nil || follow[ki] == nil || j > follow[ki].last:
+			return byteSet(anyByte)
+		default:
+			for c := range 256 {
+				if follow[ki].at[j].has(byte(c)) {
+					set.add(lower[c])
+				}
+			}
+			set[2] |= follow[ki].at[j][2]
+			set[3] |= follow[ki].at[j][3]
+		}
+	}
+	return set
 }
 
 // tedChunk is how many blocks of 64 bytes one teddyBlocks call reads.
@@ -214,7 +255,7 @@ func (t *teddy) check(text []byte, p int, x uint64, g uint8, fn func(ki, start i
 			continue
 		}
 		e := &t.keys[i]
-		if len(e.k) > 8 && !hasKeywordAt(text, p, e.k) {
+		if len(e.k) > 8 && !hasKeywordAt(text, p, e.k) || e.follow != nil && !e.follow.allows(text, p) {
 			continue
 		}
 		if !fn(e.ki, p) {
@@ -234,7 +275,7 @@ func (t *teddy) checkEnd(text []byte, p int, fn func(ki, start int) bool) bool {
 		return true
 	}
 	for _, e := range t.keys[t.start[g]:t.start[g+1]] {
-		if !hasKeywordAt(text, p, e.k) {
+		if !hasKeywordAt(text, p, e.k) || e.follow != nil && !e.follow.allows(text, p) {
 			continue
 		}
 		if !fn(e.ki, p) {

@@ -2,8 +2,8 @@
 
 // The keyword prefilter's candidate finder, after the "Teddy" method of
 // Hyperscan (Intel), 64 bytes at a time with AVX-512 VBMI: each keyword's
-// first four bytes (all of a shorter one, the places after it then any
-// byte) go in one of 32 buckets, in 4 groups of 8; for each group and
+// first four bytes (all of a shorter one, the places after it then the
+// bytes that may follow it) go in one of 32 buckets, in 4 groups of 8; for each group and
 // each of the four places, a 64-entry table (VPERMB reads it by the low 6
 // bits of a byte's class, see tedClass) says which buckets allow a byte
 // of that class there, both cases of a letter alike. A position is a
