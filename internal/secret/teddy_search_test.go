@@ -88,13 +88,28 @@ func TestTeddyBucketSearch(t *testing.T) {
 		}
 		asg[i] = int(b)
 	}
+	// What each prefix allows at each place, as newTeddy reads it (past a
+	// short keyword, what may follow it).
+	follow := Default().ac.follow
+	var allows [][4]byteSet
+	for _, u := range units {
+		var a [4]byteSet
+		for j := range 4 {
+			if j < len(u) {
+				a[j].add(u[j])
+			} else {
+				a[j] = afterUnit(kws, follow, u, j)
+			}
+		}
+		allows = append(allows, a)
+	}
 	cost := func() int {
 		var acc [4][128]uint32
-		for ui, u := range units {
+		for ui := range units {
 			bit := uint32(1) << asg[ui]
 			for j := range 4 {
 				for c := range 128 {
-					if j >= len(u) || lower[c] == u[j] {
+					if allows[ui][j].has(lower[c]) || c == 0x7f && allows[ui][j][2]|allows[ui][j][3] != 0 {
 						acc[j][c] |= bit
 					}
 				}
