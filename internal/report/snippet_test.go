@@ -210,3 +210,23 @@ func TestSnippetsOfOneLine(t *testing.T) {
 		t.Errorf("the next line: %q, want %q (%d reads)", got.String(), want.String(), src.n)
 	}
 }
+
+// A key whose byte after its short keyword is a \u escape in the raw line
+// ("SK\u0030…", built at run time) is masked: the raw line shows no place
+// of "sk" (the keyword pass reads it only before hex digits), its decoded
+// string does.
+func TestMaskSecretsEscapedAfterKeyword(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 41))
+	var key strings.Builder
+	key.WriteString("S" + "K")
+	for range 32 {
+		key.WriteByte("0123456789abcdef"[rng.IntN(16)])
+	}
+	k := key.String()
+	line := []byte(`{"note":"` + k[:2] + fmt.Sprintf(`\u%04x`, k[2]) + k[3:] + `"}`)
+	got := MaskSecrets(line)
+	start, end := len(`{"note":"`), len(line)-len(`"}`)
+	if want := string(line[:start]) + strings.Repeat("*", end-start) + string(line[end:]); string(got) != want {
+		t.Fatalf("masked %d of the key's %d raw bytes", bytes.Count(got, []byte("*")), end-start)
+	}
+}

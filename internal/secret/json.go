@@ -608,8 +608,17 @@ func (s *Scanner) ScanLine(line []byte, fn func(Found)) {
 
 // Spans returns the raw byte ranges of the secrets in one line of JSON (or,
 // when it does not parse, of plain text): what a printer masks before it
-// shows any part of the line.
+// shows any part of the line. A line in which the keyword pass finds no
+// place is not parsed, unless it holds a \u escape: one may spell a
+// keyword's byte, or one of the bytes the pass reads after a short
+// keyword ("SK\u0030…" decodes to "SK0…", a place of "sk" the raw line
+// lacks). A short escape gives no byte a keyword holds or its follow
+// takes (a quote, a backslash, a slash, a control byte), so without a \u
+// escape every place in a decoded string is one in the raw line too.
 func (s *Scanner) Spans(line []byte) [][2]int {
+	if !s.Candidates(line) && !bytes.Contains(line, []byte(`\u`)) {
+		return nil
+	}
 	var out [][2]int
 	var t jsontree.Tree
 	if err := t.Parse(line); err == nil {
