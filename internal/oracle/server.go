@@ -449,8 +449,8 @@ func findPlan(msgs []Message) ([]Step, int) {
 
 // dropRepeatedTurn drops, once, an assistant message with tool calls and the
 // user message after it that repeat the two messages before them (the same
-// tool_use and tool_result ids). Claude Code 1.0.10 to 1.0.60 (seen; 1.0.85
-// does not) in -p mode send their first tool turn twice: the query loop
+// tool_use and tool_result ids). Claude Code 1.0.0 to 1.0.60 (seen; 1.0.70
+// and later do not) in -p mode send their first tool turn twice: the query loop
 // appends the turn to a message list the -p caller has already appended it
 // to. The API of the time must have taken that (-p runs with tools were in
 // wide use); the stand-in, like today's API, rejects repeated ids, so it
