@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -50,6 +51,9 @@ type Request struct {
 	Stream bool            `json:"stream,omitempty"`
 	Body   json.RawMessage `json:"body,omitempty"`
 	Reply  json.RawMessage `json:"reply,omitempty"` // the message answered (not the SSE framing)
+	// Repeated: the request sent its first tool turn twice and it was
+	// read once (1.0.x -p, see dropRepeatedTurn).
+	Repeated bool `json:"repeated,omitempty"`
 }
 
 // Message is one entry of a request's messages.
@@ -208,7 +212,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rec.Kind, rec.Status = "count_tokens", 200
 		writeJSON(w, 200, map[string]any{"input_tokens": tokens(body)})
 	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/v1/messages"):
-		s.messages(w, body, &rec)
+		s.messages(w, body, r.Header.Get("User-Agent"), &rec)
 	default:
 		rec.Kind, rec.Status = "other", 200
 		writeJSON(w, 200, map[string]any{})
@@ -230,7 +234,7 @@ func apiError(w http.ResponseWriter, rec *Request, msg string) {
 		"type": "invalid_request_error", "message": msg}})
 }
 
-func (s *Server) messages(w http.ResponseWriter, body []byte, rec *Request) {
+func (s *Server) messages(w http.ResponseWriter, body []byte, agent string, rec *Request) {
 	rec.Kind = "main"
 	if off := jsonpos.LoneSurrogate(body); off >= 0 {
 		rec.Kind = "invalid"
@@ -244,6 +248,9 @@ func (s *Server) messages(w http.ResponseWriter, body []byte, rec *Request) {
 		return
 	}
 	rec.Stream = req.Stream
+	if strings.HasPrefix(agent, "claude-cli/1.0.") {
+		req.Messages, rec.Repeated = dropRepeatedTurn(req.Messages)
+	}
 	if len(req.Tools) == 0 {
 		rec.Kind = "side"
 		if isCompaction(req.Messages) {
@@ -438,6 +445,37 @@ func findPlan(msgs []Message) ([]Step, int) {
 		return steps, n
 	}
 	return nil, 0
+}
+
+// dropRepeatedTurn drops, once, an assistant message with tool calls and the
+// user message after it that repeat the two messages before them (the same
+// tool_use and tool_result ids). Claude Code 1.0.0 to 1.0.60 (seen; 1.0.70
+// and later do not) in -p mode send their first tool turn twice: the query loop
+// appends the turn to a message list the -p caller has already appended it
+// to. The API of the time must have taken that (-p runs with tools were in
+// wide use); the stand-in, like today's API, rejects repeated ids, so it
+// reads such a request of a 1.0.x client as if the turn were sent once.
+func dropRepeatedTurn(msgs []Message) ([]Message, bool) {
+	ids := func(m Message, typ string) string {
+		var b strings.Builder
+		for _, c := range m.Content {
+			if c.Type == typ {
+				b.WriteString(c.ID + c.ToolUseID + " ")
+			}
+		}
+		return b.String()
+	}
+	for i := 2; i+1 < len(msgs); i++ {
+		a, u := msgs[i], msgs[i+1]
+		if a.Role != "assistant" || u.Role != "user" || msgs[i-2].Role != "assistant" || msgs[i-1].Role != "user" {
+			continue
+		}
+		use, res := ids(a, "tool_use"), ids(u, "tool_result")
+		if use != "" && res != "" && use == ids(msgs[i-2], "tool_use") && res == ids(msgs[i-1], "tool_result") {
+			return append(slices.Clip(msgs[:i]), msgs[i+2:]...), true
+		}
+	}
+	return msgs, false
 }
 
 // checkPairing applies the real API's tool_use/tool_result rules and returns

@@ -209,3 +209,43 @@ func TestServerFailsStep(t *testing.T) {
 		t.Errorf("side request: status %d: %s", code, got)
 	}
 }
+
+// TestServerRepeatedTurn: a 1.0.x client's request that sends its first tool
+// turn twice is read as if sent once; another client's is rejected.
+func TestServerRepeatedTurn(t *testing.T) {
+	s, err := NewServer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	prompt := Prompt("Go.", Call(Bash("echo a")), Text("Oracle end."))
+	use := assistant([]any{map[string]any{"type": "tool_use", "id": "toolu_a", "name": "Bash", "input": map[string]any{}}})
+	res := user([]any{map[string]any{"type": "tool_result", "tool_use_id": "toolu_a", "content": "a"}})
+	body := request(t, false, user(prompt), use, res, use, res)
+	for _, tc := range []struct {
+		agent string
+		code  int
+		want  string
+	}{
+		{"claude-cli/1.0.60 (external, sdk-cli)", 200, "Oracle end."},
+		{"claude-cli/2.1.330 (external, sdk-cli)", 400, "`tool_use` ids must be unique"},
+	} {
+		req, err := http.NewRequest(http.MethodPost, s.URL+"/v1/messages", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("User-Agent", tc.agent)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.code || !strings.Contains(string(b), tc.want) {
+			t.Errorf("%s: %d %s", tc.agent, resp.StatusCode, b)
+		}
+	}
+	if reqs := s.Requests(); len(reqs) != 2 || !reqs[0].Repeated || reqs[1].Repeated {
+		t.Errorf("log %+v", reqs)
+	}
+}
