@@ -37,6 +37,14 @@ var (
 	Newest = Version{Major: 2, Minor: 1, Patch: 332}
 	// OldMeasured is the older reader measured against the real program.
 	OldMeasured = Version{Major: 2, Minor: 1, Patch: 110}
+	// TrailingCallDropped is the oldest reader seen to drop a tool_use the
+	// file ends on (the oracle's killed-resumed scenario, 2026-11-26):
+	// 1.0.0, 1.0.10 and 1.0.25 send it without a result, and the API
+	// refuses the request (400); 1.0.30 and every later version measured
+	// do not (1.0.27, the one published between, was not run). ccvet's
+	// resume model treats those versions as it does 2.1.110
+	// (Notice); unmatched-tool-use says what they do.
+	TrailingCallDropped = Version{Major: 1, Minor: 0, Patch: 30}
 )
 
 // Profile is the set of reader behaviours of one version.
@@ -47,6 +55,10 @@ type Profile struct {
 	// SyntheticResult: a trailing unanswered tool_use is kept with an
 	// is_error result; otherwise the call is dropped.
 	SyntheticResult bool
+	// SendsTrailingCall: a trailing unanswered tool_use is sent as it is,
+	// and the API refuses the request (before TrailingCallDropped; not in
+	// the resume model, see TrailingCallDropped).
+	SendsTrailingCall bool
 	// Reattach: a tool_result off the chain whose call is on it is put back.
 	Reattach bool
 	// FixSurrogates: lone UTF-16 surrogates are sent as U+FFFD.
@@ -124,6 +136,7 @@ func ProfileOf(v Version) Profile {
 		Version:              v,
 		Bridge:               !v.Less(BridgeSince),
 		SyntheticResult:      newer,
+		SendsTrailingCall:    v.Less(TrailingCallDropped),
 		Reattach:             newer,
 		FixSurrogates:        newer,
 		ContinuePrompt:       !newer,
@@ -153,7 +166,7 @@ func Readers(writer, override Version) []Version {
 		return []Version{override}
 	}
 	out := []Version{writer}
-	for _, b := range []Version{BridgeSince, Measured, NotesWrapped, Newest} {
+	for _, b := range []Version{TrailingCallDropped, BridgeSince, Measured, NotesWrapped, Newest} {
 		if writer.Less(b) && out[len(out)-1].Less(b) {
 			out = append(out, b)
 		}

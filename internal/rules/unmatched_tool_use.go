@@ -19,7 +19,8 @@ var UnmatchedToolUse = register(&Rule{
 		"its branch (the session stopped while the tool ran: a closed terminal, a crash), 2.1.330 keeps " +
 		"the call and adds an is_error result, as Claude Code records an interrupted tool itself: nothing " +
 		"is lost and nothing needs doing (a note; 2.1.110 drops the call, an error under --reader-version " +
-		"for a version before 2.1.330; where between the two this changed is not known). When the " +
+		"for a version before 2.1.330; where between the two this changed is not known; 1.0.30 drops it too, " +
+		"while 1.0.0, 1.0.10 and 1.0.25 send the call without a result and the API refuses the request). When the " +
 		"conversation goes on below the call through entries that are all there (a new prompt while the " +
 		"call was pending, or a resume after the session stopped there), every reader drops the call and " +
 		"keeps what follows (no request fails): a warning, nothing needs doing. When it goes on only past " +
@@ -227,6 +228,8 @@ var UnmatchedToolUse = register(&Rule{
 					tail = ""
 					if w := walkOf(f, v); w.Failed == "" && w.Conv != nil && !w.Conv.On(i) {
 						outs = append(outs, outcome{v, finding.Note, "does not send it (it is on a branch a resume does not pick)"})
+					} else if resume.ProfileOf(v).SendsTrailingCall && !batch {
+						outs = append(outs, outcome{v, finding.Error, "sends the call without a result, which the API refuses (400), so the resume fails"})
 					} else if resume.ProfileOf(v).SyntheticResult {
 						outs = append(outs, outcome{v, finding.Note, "keeps the call and adds an is_error result, as for an interrupted tool (nothing lost)"})
 						tail = "; nothing needs doing" // said of the judged reader, the last
