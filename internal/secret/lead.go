@@ -19,14 +19,24 @@ type leadAlt struct {
 	fold []bool // per byte of lit: matched case-insensitively
 	// class is the class of the run after lit (nil: none known), at
 	// least min bytes long; wide: the class holds runes beyond ASCII.
-	class *[4]uint64 // bit b of word b/64: byte b (below 0x80) is in the class
+	class *byteSet // the bytes below 0x80 in the class
 	wide  bool
 	min   int
 }
 
 // anyByte is the class of every byte: an alternative closed with it and
 // min 0 says nothing past its literal.
-var anyByte = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+var anyByte = byteSet{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+
+// byteSet is a set of bytes: bit b%64 of word b/64 holds byte b.
+type byteSet [4]uint64
+
+func (b *byteSet) has(c byte) bool { return b[c/64]&(1<<(c%64)) != 0 }
+
+func (b *byteSet) add(c byte) { b[c/64] |= 1 << (c % 64) }
+
+// addHigh adds every byte from 0x80 on (those of runes beyond ASCII).
+func (b *byteSet) addHigh() { b[2], b[3] = ^uint64(0), ^uint64(0) }
 
 // maxLeadAlts bounds a lead's alternatives.
 const maxLeadAlts = 16
@@ -145,7 +155,7 @@ func zeroWidth(op syntax.Op) bool {
 
 // classRun reports a run of one class at least min >= 1 long: [..]{n,m},
 // [..]+.
-func classRun(re *syntax.Regexp) (class *[4]uint64, wide bool, min int, ok bool) {
+func classRun(re *syntax.Regexp) (class *byteSet, wide bool, min int, ok bool) {
 	switch re.Op {
 	case syntax.OpPlus:
 		min = 1
@@ -158,14 +168,14 @@ func classRun(re *syntax.Regexp) (class *[4]uint64, wide bool, min int, ok bool)
 	if cc.Op != syntax.OpCharClass || min < 1 {
 		return nil, false, 0, false
 	}
-	class = new([4]uint64)
+	class = new(byteSet)
 	for i := 0; i+1 < len(cc.Rune); i += 2 {
 		lo, hi := cc.Rune[i], cc.Rune[i+1]
 		if hi >= 0x80 {
 			wide = true
 		}
 		for r := lo; r <= hi && r < 0x80; r++ {
-			class[r/64] |= 1 << (r % 64)
+			class.add(byte(r))
 		}
 	}
 	return class, wide, min, true
@@ -209,7 +219,7 @@ func (a *leadAlt) may(t []byte, end bool) bool {
 		if b >= 0x80 {
 			return a.wide
 		}
-		if a.class[b/64]&(1<<(b%64)) == 0 {
+		if !a.class.has(b) {
 			return false
 		}
 	}
@@ -242,16 +252,6 @@ func valueLead(expr string, keywords []string) lead {
 	}
 	return l
 }
-
-// byteSet is a set of bytes: bit b%64 of word b/64 holds byte b.
-type byteSet [4]uint64
-
-func (b *byteSet) has(c byte) bool { return b[c/64]&(1<<(c%64)) != 0 }
-
-func (b *byteSet) add(c byte) { b[c/64] |= 1 << (c % 64) }
-
-// addHigh adds every byte from 0x80 on (those of runes beyond ASCII).
-func (b *byteSet) addHigh() { b[2], b[3] = ^uint64(0), ^uint64(0) }
 
 // at is the set of bytes that may be byte j of a match of l that starts
 // with keyword kw (lowercase): what l.may lets through there (any byte
@@ -300,9 +300,9 @@ func (a *leadAlt) at(j int) byteSet {
 		return s
 	}
 	if a.class == nil || j-len(a.lit) >= a.min {
-		return byteSet(anyByte)
+		return anyByte
 	}
-	s = byteSet(*a.class)
+	s = *a.class
 	if a.wide {
 		s.addHigh()
 	}

@@ -366,7 +366,7 @@ func (s *Scanner) follows() []*follow {
 			}
 		}
 		for j := len(k); j < 4; j++ {
-			if f.at[j] != byteSet(anyByte) {
+			if f.at[j] != anyByte {
 				f.last = j
 			}
 		}

@@ -165,12 +165,7 @@ func newTeddy(kws []string, follow []*follow) *teddy {
 		g, bit := b/8, byte(1)<<(b%8)
 		for j := range 4 {
 			tab := &t.tables[g][j]
-			var set byteSet
-			if j < len(u) {
-				set.add(u[j])
-			} else {
-				set = afterUnit(kws, follow, u, j)
-			}
+			set := unitAllows(kws, follow, u, j)
 			for c := range 0x80 {
 				// Both cases of a letter; the bytes from 0x7f on are read
 				// as 0x7e.
@@ -183,10 +178,11 @@ func newTeddy(kws []string, follow []*follow) *teddy {
 	return t
 }
 
-// afterUnit is the set of lowercased bytes that may be at offset j
-// (past unit u) of a keyword of kws that starts with u: its own byte
-// there, or what may follow it (any byte, where nothing is said).
-func afterUnit(kws []string, follow []*follow, u string, j int) byteSet {
+// unitAllows is the set of lowercased bytes that may be at offset j of a
+// keyword of kws that starts with unit u: its own byte there (u's, for j
+// inside u), or past its end what may follow it (any byte, where nothing
+// is said).
+func unitAllows(kws []string, follow []*follow, u string, j int) byteSet {
 	var set byteSet
 	for ki, k := range kws {
 		if !strings.HasPrefix(k, u) {
@@ -196,15 +192,13 @@ func afterUnit(kws []string, follow []*follow, u string, j int) byteSet {
 		case j < len(k):
 			set.add(k[j])
 		case follow == nil || follow[ki] == nil || j > follow[ki].last:
-			return byteSet(anyByte)
+			return anyByte
 		default:
 			for c := range 256 {
 				if follow[ki].at[j].has(byte(c)) {
-					set.add(lower[c])
+					set.add(lower[c]) // the bytes from 0x80 on as they are
 				}
 			}
-			set[2] |= follow[ki].at[j][2]
-			set[3] |= follow[ki].at[j][3]
 		}
 	}
 	return set

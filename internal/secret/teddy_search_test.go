@@ -95,11 +95,7 @@ func TestTeddyBucketSearch(t *testing.T) {
 	for _, u := range units {
 		var a [4]byteSet
 		for j := range 4 {
-			if j < len(u) {
-				a[j].add(u[j])
-			} else {
-				a[j] = afterUnit(kws, follow, u, j)
-			}
+			a[j] = unitAllows(kws, follow, u, j)
 		}
 		allows = append(allows, a)
 	}
