@@ -226,11 +226,12 @@ var UnmatchedToolUse = register(&Rule{
 				tail := ""
 				for _, v := range readers {
 					tail = ""
+					p := resume.ProfileOf(v)
 					if w := walkOf(f, v); w.Failed == "" && w.Conv != nil && !w.Conv.On(i) {
 						outs = append(outs, outcome{v, finding.Note, "does not send it (it is on a branch a resume does not pick)"})
-					} else if resume.ProfileOf(v).SendsTrailingCall && !batch {
+					} else if p.SendsTrailingCall && !batch {
 						outs = append(outs, outcome{v, finding.Error, "sends the call without a result, which the API refuses (400), so the resume fails"})
-					} else if resume.ProfileOf(v).SyntheticResult {
+					} else if p.SyntheticResult {
 						outs = append(outs, outcome{v, finding.Note, "keeps the call and adds an is_error result, as for an interrupted tool (nothing lost)"})
 						tail = "; nothing needs doing" // said of the judged reader, the last
 					} else {

@@ -616,7 +616,7 @@ func (s *Scanner) ScanLine(line []byte, fn func(Found)) {
 // takes (a quote, a backslash, a slash, a control byte), so without a \u
 // escape every place in a decoded string is one in the raw line too.
 func (s *Scanner) Spans(line []byte) [][2]int {
-	if !s.Candidates(line) && !bytes.Contains(line, []byte(`\u`)) {
+	if !bytes.Contains(line, []byte(`\u`)) && !s.Candidates(line) {
 		return nil
 	}
 	var out [][2]int
