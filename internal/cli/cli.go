@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/mattn/go-isatty"
 	flag "github.com/spf13/pflag"
@@ -168,6 +169,31 @@ checked data folder, 3 internal error; 130 or 143 when interrupted.
 	return fs
 }
 
+// adviseOnce: the heap is advised once a process (tests run many lints).
+var adviseOnce sync.Once
+
+// startEngine makes the lint engine on a goroutine of its own, then warms
+// it (lint.Engine.Warm); the function it returns waits for the engine,
+// not for the warming.
+func startEngine(opts lint.Options) func() (*lint.Engine, error) {
+	type made struct {
+		eng *lint.Engine
+		err error
+	}
+	ch := make(chan made, 1)
+	go func() {
+		eng, err := lint.New(opts)
+		ch <- made{eng, err}
+		if err == nil {
+			eng.Warm()
+		}
+	}()
+	return func() (*lint.Engine, error) {
+		m := <-ch
+		return m.eng, m.err
+	}
+}
+
 func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	var o options
 	fs := newFlagSet(stdout, stderr, &o)
@@ -251,6 +277,20 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	if o.stdinName != "" && stdinCount == 0 {
 		return 0, usagef("--stdin-filename names standard input, but no - is among the paths")
 	}
+	// The engine, what its first lines need and the heap's huge pages are
+	// made on other goroutines while the files are found: none of it
+	// depends on them, and the walk keeps one core busy at most.
+	var prog *progress
+	engine := startEngine(lint.Options{Jobs: o.jobs, Enabled: enabled, Severity: cfg.Severity(), Strict: o.strict,
+		ReaderVersion: o.readerVersion, Stdin: stdin, MaxPerFile: o.maxPerFile,
+		Progress: func(files int, bytes int64) { prog.update(files, bytes) }})
+	// The soft limit starts first: with the collector off below it,
+	// Advise's borrowed bytes (see hugeheap.Size) are never live at a
+	// collection, which the limit would take for the live heap.
+	if memlimit.Start(memlimit.Default) { // a soft limit; GOMEMLIMIT overrides it
+		defer memlimit.Stop()
+	}
+	go adviseOnce.Do(func() { hugeheap.Advise() }) // fewer page faults; a hint the kernel may ignore
 	// Paths start with their argument, so that each names its file from
 	// where ccvet runs (the repository root under pre-commit and in CI).
 	found, err := layout.DiscoverFromHere(paths, o.stdinName)
@@ -274,19 +314,12 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	}
 	defer rep.abort()
 
-	prog := newProgress(stderr, !o.quiet, found) // progress.go
-	eng, err := lint.New(lint.Options{Jobs: o.jobs, Enabled: enabled, Severity: cfg.Severity(), Strict: o.strict,
-		ReaderVersion: o.readerVersion, Stdin: stdin, Progress: prog.update, MaxPerFile: o.maxPerFile})
+	prog = newProgress(stderr, !o.quiet, found) // progress.go; read by the engine's workers only
+	eng, err := engine()
 	if err != nil {
 		return 0, err
 	}
 	prog.begin()
-	if inputSize(found) >= hugeheap.MinInput {
-		hugeheap.Advise() // fewer page faults; a hint the kernel may ignore
-	}
-	if memlimit.Start(memlimit.Default) { // a soft limit; GOMEMLIMIT overrides it
-		defer memlimit.Stop()
-	}
 	res := eng.Run(found)
 	defer res.Close()
 	prog.end()

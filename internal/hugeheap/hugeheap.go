@@ -6,21 +6,19 @@ import (
 	"strings"
 )
 
-// MinInput is the input size from which Advise is worth its cost (a
-// collection and about 3 ms): below it a run touches too little memory
-// for the page faults it saves to count.
-const MinInput = 64 << 20
-
 // Size is how many bytes Advise has the heap map past what it holds; the
 // advice covers the arenas they lie in (one or two of 64 MiB, with the
-// objects already there), from where new objects go first. A lint touches a fresh 4 KiB page for about every 4 KiB it
-// allocates (the collector runs when the heap reaches its soft limit,
-// see memlimit), and a page fault costs microseconds on a virtual
-// machine: on the 200 MB bench stores, about 19,000 faults and 5 to 10%
-// of the wall time. Backed by 2 MiB pages, the same memory takes about
-// 2,500 faults. Covering more than this buys little more time and adds
-// to the peak RSS (a huge page is resident whole).
-const Size = 48 << 20
+// objects already there), from where new objects go first. A lint
+// touches a fresh 4 KiB page for about every 4 KiB it allocates (the
+// collector runs when the heap reaches its soft limit, see memlimit),
+// and a page fault costs microseconds on a virtual machine (12 µs on the
+// 2-core VM of docs/performance.md): on the 200 MB bench stores, about
+// 19,000 faults and 5 to 10% of the wall time. Backed by 2 MiB pages,
+// the same memory takes about 2,300 faults. 48 MiB left the last 12 MiB
+// of a heap growing to its 80 MiB limit on small pages (2,700 faults
+// more); covering more than the limit adds to the peak RSS (a huge page
+// is resident whole) and saves no fault.
+const Size = 64 << 20
 
 // disabled reports whether GODEBUG sets disablethp=1 (the last setting
 // of it wins, as in the runtime), the Go runtime's own switch for keeping

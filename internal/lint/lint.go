@@ -25,6 +25,7 @@ import (
 	"github.com/ccvet/ccvet/internal/model"
 	"github.com/ccvet/ccvet/internal/rules"
 	"github.com/ccvet/ccvet/internal/schema"
+	"github.com/ccvet/ccvet/internal/secret"
 	"github.com/ccvet/ccvet/internal/workers"
 )
 
@@ -153,6 +154,24 @@ func New(opts Options) (*Engine, error) {
 	e.env = &model.Env{Schema: v, Strict: opts.Strict, ReaderVersion: opts.ReaderVersion, Enabled: func(id string) bool { return e.on[id] },
 		Jobs: opts.Jobs}
 	return e, nil
+}
+
+// commonTypes are the entry types most lines have (in the real corpus:
+// assistant, user, progress, file-history-snapshot, system, then the
+// rest), whose schema checks Warm compiles first.
+var commonTypes = []string{"assistant", "user", "progress", "file-history-snapshot", "system", "summary",
+	"queue-operation", "attachment", "last-prompt", "permission-mode"}
+
+// Warm makes ahead of the run what the first lines of most runs wait for:
+// the secret scanner's tables (when the rule is on) and the schema checks
+// of the common entry types. Call it on a goroutine of its own while the
+// files are being found (a run that starts first waits for what it needs,
+// as it would have made it).
+func (e *Engine) Warm() {
+	if e.on[rules.Secret.ID] {
+		secret.Default()
+	}
+	e.env.Schema.Warm(commonTypes...)
 }
 
 // collector gathers findings of one unit of work, applying the run's rule

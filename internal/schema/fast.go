@@ -753,6 +753,22 @@ func (v *Validator) FastEntry(typ string, t *jsontree.Tree) Verdict {
 	return v.fastCheck(v.fast.root(v.fast.list[ki.req]), t)
 }
 
+// Warm compiles the fast checks of entry types types (those without a
+// schema are passed over) ahead of their first line, on a core that would
+// otherwise wait: a first line of each type then finds its check made.
+// Each is compiled once whoever asks first; a compilation holds the lock
+// that another type's first compilation waits for.
+func (v *Validator) Warm(types ...string) {
+	if v.fast == nil {
+		return
+	}
+	for _, typ := range types {
+		if ki, ok := v.fast.types.getStr(typ); ok {
+			v.fast.root(v.fast.list[ki.req])
+		}
+	}
+}
+
 // FastHistory checks one parsed history.jsonl line.
 func (v *Validator) FastHistory(t *jsontree.Tree) Verdict {
 	if v.fast == nil {

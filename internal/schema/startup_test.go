@@ -236,3 +236,48 @@ func TestBrokenSchemaLazily(t *testing.T) {
 		}
 	}
 }
+
+// TestWarm: Warm compiles the fast checks of the types it is given (an
+// unknown one is passed over) and no other, while lines of those types are
+// checked on other goroutines (run with -race); the verdicts are those of a
+// validator that was not warmed.
+func TestWarm(t *testing.T) {
+	v, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := []byte(`{"type":"user","uuid":"u1","message":{"role":"user","content":"hi"}}`)
+	var tr jsontree.Tree
+	if err := tr.Parse(line); err != nil {
+		t.Fatal(err)
+	}
+	cold, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := cold.FastEntry("user", &tr)
+	var wg sync.WaitGroup
+	wg.Go(func() { v.Warm("user", "no-such-type", "assistant") })
+	for range 2 {
+		wg.Go(func() {
+			var mine jsontree.Tree
+			if err := mine.Parse(line); err != nil {
+				t.Error(err)
+				return
+			}
+			if got := v.FastEntry("user", &mine); got != want {
+				t.Errorf("FastEntry while warming = %v, want %v", got, want)
+			}
+		})
+	}
+	wg.Wait()
+	for typ, compiled := range map[string]bool{"user": true, "assistant": true, "system": false} {
+		ki, ok := v.fast.types.getStr(typ)
+		if !ok {
+			t.Fatalf("no fast root for %q", typ)
+		}
+		if got := v.fast.list[ki.req].n != nil; got != compiled {
+			t.Errorf("%s compiled = %v, want %v", typ, got, compiled)
+		}
+	}
+}
