@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Kind says what a file is in Claude Code's data layout.
@@ -265,7 +266,8 @@ func walkDir(res *Result, arg string, seen, named map[string]bool, prefixArg boo
 	if root.Dir != "" {
 		backups = filepath.Join(root.Dir, "file-history") + string(filepath.Separator)
 	}
-	_ = filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
+	var seenMu sync.Mutex // seen is shared by the goroutines of the walk
+	walkTree(res, abs, func(res *Result, p string, d fs.DirEntry, err error) error {
 		display := func() string {
 			rel, _ := filepath.Rel(abs, p)
 			disp := filepath.ToSlash(rel)
@@ -308,10 +310,13 @@ func walkDir(res *Result, arg string, seen, named map[string]bool, prefixArg boo
 			res.Skipped++ // FIFOs, sockets, devices: never opened
 			return nil
 		}
-		if seen[p] {
+		seenMu.Lock()
+		again := seen[p]
+		seen[p] = true
+		seenMu.Unlock()
+		if again {
 			return nil
 		}
-		seen[p] = true
 		if backups != "" && strings.HasPrefix(p, backups) {
 			res.Skipped++ // what classify makes of it: Other
 			return nil

@@ -1,0 +1,96 @@
+package layout
+
+import (
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestWalkTreeOrder builds random trees (folders three levels deep, names
+// that sort differently as bytes and as paths, links, skipped folders) and
+// checks that walkTree's merged visits are filepath.WalkDir's, in order.
+func TestWalkTreeOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	names := []string{"a", "a.b", "a-b", "b", "B", "z", "zz", "0", "a b", "é"}
+	for round := range 40 {
+		root := t.TempDir()
+		var build func(dir string, depth int)
+		build = func(dir string, depth int) {
+			for _, n := range names {
+				if rng.IntN(3) != 0 {
+					continue
+				}
+				p := filepath.Join(dir, n)
+				switch {
+				case depth < 4 && rng.IntN(2) == 0:
+					if err := os.Mkdir(p, 0o755); err != nil {
+						t.Fatal(err)
+					}
+					build(p, depth+1)
+				case rng.IntN(8) == 0:
+					if err := os.Symlink(dir, p); err != nil {
+						t.Fatal(err)
+					}
+				default:
+					if err := os.WriteFile(p, nil, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}
+		build(root, 0)
+		skip := func(p string, d fs.DirEntry) bool {
+			return d != nil && d.IsDir() && strings.HasSuffix(p, string(filepath.Separator)+"zz")
+		}
+		var want []string
+		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			want = append(want, fmt.Sprintf("%s %v", p, err))
+			if skip(p, d) {
+				return fs.SkipDir
+			}
+			return nil
+		})
+		var res Result
+		walkTree(&res, root, func(part *Result, p string, d fs.DirEntry, err error) error {
+			part.Problems = append(part.Problems, Problem{Path: fmt.Sprintf("%s %v", p, err)})
+			part.Skipped++
+			if skip(p, d) {
+				return fs.SkipDir
+			}
+			return nil
+		})
+		var got []string
+		for _, p := range res.Problems {
+			got = append(got, p.Path)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("round %d: walkTree visited\n%s\nfilepath.WalkDir\n%s", round, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		if res.Skipped != len(want) {
+			t.Fatalf("round %d: Skipped %d, want %d", round, res.Skipped, len(want))
+		}
+	}
+}
+
+// TestWalkTreeMissingRoot: a root that is not there is visited once, with
+// the error, as filepath.WalkDir does.
+func TestWalkTreeMissingRoot(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "gone")
+	var res Result
+	calls := 0
+	walkTree(&res, root, func(part *Result, p string, d fs.DirEntry, err error) error {
+		calls++
+		if p != root || d != nil || err == nil {
+			t.Errorf("visit(%q, %v, %v)", p, d, err)
+		}
+		return nil
+	})
+	if calls != 1 {
+		t.Errorf("%d visits, want 1", calls)
+	}
+}
