@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Kind says what a file is in Claude Code's data layout.
@@ -112,6 +113,8 @@ type Result struct {
 	// Lines that are not Claude Code data (counted in Skipped too). A run
 	// whose files were all foreign checked them and found them not ours.
 	Foreign []string
+
+	plain []PlainCopy // what a walk's parts found (walkDir moves it to its Root)
 }
 
 // Root is a scanned data root or projects folder.
@@ -119,6 +122,11 @@ type Root struct {
 	Dir      string // OS path of the data root (the folder holding projects/), "" if only a projects folder was given
 	Projects string // OS path of the projects folder
 	Arg      string // the argument as given
+	// Plain is PlainCopies(Dir), listed by the walk, when PlainListed:
+	// the walk was of Dir itself and left out no folder but those it
+	// could not read.
+	Plain       []PlainCopy
+	PlainListed bool
 }
 
 var (
@@ -267,6 +275,11 @@ func walkDir(res *Result, arg string, seen, named map[string]bool, prefixArg boo
 		backups = filepath.Join(root.Dir, "file-history") + string(filepath.Separator)
 	}
 	var seenMu sync.Mutex // seen is shared by the goroutines of the walk
+	// Walking the data root itself, the walk meets every plain copy
+	// under it and lists them as PlainCopies would, unless it leaves a
+	// folder out for another reason than not being able to read it.
+	listPlain := root.Dir != "" && root.Dir == abs
+	var leftOut atomic.Bool
 	walkTree(res, abs, func(res *Result, p string, d fs.DirEntry, err error) error {
 		display := func() string {
 			rel, _ := filepath.Rel(abs, p)
@@ -284,14 +297,23 @@ func walkDir(res *Result, arg string, seen, named map[string]bool, prefixArg boo
 			}
 			return nil
 		}
+		if listPlain && d.Type().IsRegular() {
+			if rel, ok := relSlash(abs, p); ok {
+				if kind, ok := plainKind(rel); ok {
+					res.plain = append(res.plain, PlainCopy{OSPath: p, Rel: rel, Kind: kind})
+				}
+			}
+		}
 		if p != abs && named[p] {
 			if d.IsDir() {
+				leftOut.Store(true)
 				return fs.SkipDir // another argument: walked on its own
 			}
 			return nil // a file argument
 		}
 		if d.IsDir() {
 			if p != abs && (d.Name() == ".git" || d.Name() == "node_modules") {
+				leftOut.Store(true)
 				return fs.SkipDir
 			}
 			return nil
@@ -337,7 +359,27 @@ func walkDir(res *Result, arg string, seen, named map[string]bool, prefixArg boo
 		res.Files = append(res.Files, f)
 		return nil
 	})
+	if listPlain && !leftOut.Load() {
+		r := &res.Roots[len(res.Roots)-1]
+		r.Plain, r.PlainListed = res.plain, true
+		sortPlain(r.Plain)
+	}
+	res.plain = nil
 	return nil
+}
+
+// relSlash is p's slash-separated path from dir, when p lies below it.
+func relSlash(dir, p string) (string, bool) {
+	rest, ok := strings.CutPrefix(p, dir)
+	if !ok {
+		return "", false
+	}
+	if !strings.HasSuffix(dir, string(filepath.Separator)) {
+		if rest, ok = strings.CutPrefix(rest, string(filepath.Separator)); !ok {
+			return "", false
+		}
+	}
+	return filepath.ToSlash(rest), rest != ""
 }
 
 func isDir(p string) bool {

@@ -19,13 +19,14 @@ type PlainCopy struct {
 // (file-history/<sessionId>/*), the tool results kept aside
 // (projects/<enc>/<sessionId>/tool-results/*) and the pastes
 // (paste-cache/*), sorted by Rel. Links are never followed; a folder that
-// cannot be read is left out.
+// cannot be read is left out. A lint has the list already where its walk
+// covered the data root (Root.PlainListed).
 func PlainCopies(dir string) []PlainCopy {
 	var out []PlainCopy
-	walk := func(sub string, kind Kind, want func(rel string) bool) {
+	for _, sub := range []string{"file-history", "paste-cache", "projects"} {
 		base := filepath.Join(dir, sub)
 		if !isDir(base) {
-			return
+			continue
 		}
 		_ = filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -42,20 +43,38 @@ func PlainCopies(dir string) []PlainCopy {
 				return nil
 			}
 			rel = filepath.ToSlash(rel)
-			if want(rel) {
+			if kind, ok := plainKind(rel); ok {
 				out = append(out, PlainCopy{OSPath: p, Rel: rel, Kind: kind})
 			}
 			return nil
 		})
 	}
-	all := func(string) bool { return true }
-	walk("file-history", FileHistory, all)
-	walk("paste-cache", PasteCache, all)
-	walk("projects", ToolResult, func(rel string) bool {
-		// projects/<enc>/<sessionId>/tool-results/...
-		parts := strings.Split(rel, "/")
-		return len(parts) >= 5 && parts[3] == "tool-results"
-	})
-	sort.Slice(out, func(i, j int) bool { return out[i].Rel < out[j].Rel })
+	sortPlain(out)
 	return out
+}
+
+// plainKind says whether the regular file at rel (slash-separated, from a
+// data root) is a plain copy, and of what.
+func plainKind(rel string) (Kind, bool) {
+	top, rest, ok := strings.Cut(rel, "/")
+	if !ok {
+		return Other, false
+	}
+	switch top {
+	case "file-history":
+		return FileHistory, true
+	case "paste-cache":
+		return PasteCache, true
+	case "projects":
+		// projects/<enc>/<sessionId>/tool-results/...
+		parts := strings.SplitN(rest, "/", 4)
+		if len(parts) == 4 && parts[2] == "tool-results" {
+			return ToolResult, true
+		}
+	}
+	return Other, false
+}
+
+func sortPlain(pcs []PlainCopy) {
+	sort.Slice(pcs, func(i, j int) bool { return pcs[i].Rel < pcs[j].Rel })
 }

@@ -66,6 +66,7 @@ func (s *segment) mergeInto(res *Result) {
 		res.Skipped += s.res.Skipped
 		res.Problems = append(res.Problems, s.res.Problems...)
 		res.Links = append(res.Links, s.res.Links...)
+		res.plain = append(res.plain, s.res.plain...)
 		if s.sub != nil {
 			s.sub.mergeInto(res)
 		}

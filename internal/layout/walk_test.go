@@ -94,3 +94,63 @@ func TestWalkTreeMissingRoot(t *testing.T) {
 		t.Errorf("%d visits, want 1", calls)
 	}
 }
+
+// TestWalkListsPlainCopies: a walk of a data root lists its plain copies
+// as PlainCopies does (links, FIFOs and the files beside them left out),
+// and says it did not where it left a folder out (.git, node_modules,
+// another argument), or walked only the projects folder.
+func TestWalkListsPlainCopies(t *testing.T) {
+	root := t.TempDir()
+	files := []string{
+		"file-history/s1/aaaa@v1", "file-history/s1/aaaa@v2", "file-history/s2/b@v1", "file-history/stray",
+		"paste-cache/p1.txt", "paste-cache/deep/p2.txt",
+		"projects/-p/s1/tool-results/t1.txt", "projects/-p/s1/tool-results/sub/t2.txt",
+		"projects/-p/s1/other/x.txt", "projects/-p/s1.jsonl", "projects/-p/tool-results/no.txt",
+		"history.jsonl", "todos/s1-agent-s1.json", "settings.json",
+	}
+	for _, f := range files {
+		p := filepath.Join(root, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(root, "settings.json"), filepath.Join(root, "paste-cache", "link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	want := PlainCopies(root)
+	if len(want) != 8 {
+		t.Fatalf("PlainCopies found %d, want 8: %+v", len(want), want)
+	}
+	check := func(name string, args []string, listed bool) {
+		t.Helper()
+		res, err := Discover(args, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r *Root
+		for i := range res.Roots {
+			if res.Roots[i].Dir == root {
+				r = &res.Roots[i]
+			}
+		}
+		if r == nil {
+			t.Fatalf("%s: no root %s in %+v", name, root, res.Roots)
+		}
+		if r.PlainListed != listed {
+			t.Fatalf("%s: PlainListed = %v, want %v", name, r.PlainListed, listed)
+		}
+		if listed && !slices.Equal(r.Plain, want) {
+			t.Errorf("%s: the walk listed\n%+v\nPlainCopies\n%+v", name, r.Plain, want)
+		}
+	}
+	check("data root", []string{root}, true)
+	check("projects folder", []string{filepath.Join(root, "projects")}, false)
+	check("a folder named inside", []string{root, filepath.Join(root, "paste-cache", "deep")}, false)
+	if err := os.MkdirAll(filepath.Join(root, "file-history", "s3", ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	check(".git inside", []string{root}, false)
+}

@@ -294,7 +294,10 @@ func (st *storeCollection) scanExtra(s *model.Store) {
 		}
 		seen[root.Dir] = true
 		prefix := displayPrefix(s, root.Dir)
-		pcs := layout.PlainCopies(root.Dir)
+		pcs := root.Plain
+		if !root.PlainListed {
+			pcs = layout.PlainCopies(root.Dir)
+		}
 		// Read in parallel, as the engine reads the files it checks;
 		// gathered in the copies' order.
 		found := make([]*fileSecrets, len(pcs))
