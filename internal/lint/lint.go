@@ -640,7 +640,7 @@ func (e *Engine) open(f *model.File) (rc io.ReadCloser, grew func() bool, err er
 	if afterOpen != nil {
 		afterOpen(f.OSPath)
 	}
-	return sf, sf.grew, nil
+	return sf, sf.Grew, nil
 }
 
 // checkFile reads f and runs the file rules; keepGraph: a graph holding

@@ -353,20 +353,16 @@ var plainBufs = sync.Pool{New: func() any { return new([]byte) }}
 // scanPlain scans one plain file (a backup, a tool result, a paste) as
 // text, in chunks of whole lines, and places each secret at its line.
 func scanPlain(p string) *fileSecrets {
-	fh, _, err := readonly.Open(p, false)
+	fh, err := readonly.OpenHandle(p, false)
 	if err != nil {
 		return nil
 	}
 	defer fh.Close()
-	st, err := fh.Stat()
-	if err != nil {
-		return nil
-	}
 	fs := &fileSecrets{}
 	sc := secret.Default()
 	bp := plainBufs.Get().(*[]byte)
 	defer plainBufs.Put(bp)
-	want := int(min(st.Size()+1, plainChunk))
+	want := int(min(fh.Size()+1, plainChunk))
 	if cap(*bp) < want {
 		*bp = make([]byte, 0, want)
 	}
