@@ -277,20 +277,15 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	if o.stdinName != "" && stdinCount == 0 {
 		return 0, usagef("--stdin-filename names standard input, but no - is among the paths")
 	}
-	// The engine, what its first lines need and the heap's huge pages are
-	// made on other goroutines while the files are found: none of it
-	// depends on them, and the walk keeps one core busy at most.
+	// The engine and what its first lines need are made on another
+	// goroutine while the files are found: none of it depends on them.
 	var prog *progress
 	engine := startEngine(lint.Options{Jobs: o.jobs, Enabled: enabled, Severity: cfg.Severity(), Strict: o.strict,
 		ReaderVersion: o.readerVersion, Stdin: stdin, MaxPerFile: o.maxPerFile,
 		Progress: func(files int, bytes int64) { prog.update(files, bytes) }})
-	// The soft limit starts first: with the collector off below it,
-	// Advise's borrowed bytes (see hugeheap.Size) are never live at a
-	// collection, which the limit would take for the live heap.
 	if memlimit.Start(memlimit.Default) { // a soft limit; GOMEMLIMIT overrides it
 		defer memlimit.Stop()
 	}
-	go adviseOnce.Do(func() { hugeheap.Advise() }) // fewer page faults; a hint the kernel may ignore
 	// Paths start with their argument, so that each names its file from
 	// where ccvet runs (the repository root under pre-commit and in CI).
 	found, err := layout.DiscoverFromHere(paths, o.stdinName)
@@ -320,6 +315,12 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 		return 0, err
 	}
 	prog.begin()
+	if inputSize(found) >= hugeheap.MinInput {
+		// Under the soft limit, started above with the collector off,
+		// Advise's borrowed bytes are never live at a collection, which
+		// the limit would take for the live heap.
+		adviseOnce.Do(func() { hugeheap.Advise() }) // fewer page faults; a hint the kernel may ignore
+	}
 	res := eng.Run(found)
 	defer res.Close()
 	prog.end()

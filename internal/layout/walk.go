@@ -17,20 +17,29 @@ type visitFunc func(part *Result, p string, d fs.DirEntry, err error) error
 // a data root, the session folders of a projects folder.
 const splitDepth = 2
 
-// walkJobs is how many goroutines list folders at once: listing is system
-// calls (open, getdents64, lstat), which cost microseconds each on a
-// virtual machine, for hundreds of folders in a store.
+// walkJobs is how many goroutines list folders beside the one walking
+// (a fixed number: a store of 40,000 sessions is 40,000 such folders):
+// listing is system calls (open, getdents64, lstat), which cost
+// microseconds each on a virtual machine, for hundreds of folders in a
+// store.
 const walkJobs = 2
 
 // walkTree walks the tree at root as filepath.WalkDir does and calls visit
-// in the same order for each subtree, but lists the folders at splitDepth
-// and below on walkJobs goroutines. Each such folder's visits go to a part
-// of their own, put back into res in the order a walk on one goroutine
-// would have met them (so res's lists are the same, whatever finished
-// first). visit must not touch res itself, nor anything shared without a
-// lock.
+// in the same order for each subtree, but has walkJobs more goroutines
+// list the folders at splitDepth (and what lies below them). Each such
+// folder's visits go to a part of their own, put back into res in the
+// order a walk on one goroutine would have met them (so res's lists are
+// the same, whatever finished first). visit must not touch res itself,
+// nor anything shared without a lock.
 func walkTree(res *Result, root string, visit visitFunc) {
-	w := &treeWalk{visit: visit, sem: make(chan struct{}, walkJobs)}
+	w := &treeWalk{visit: visit, tasks: make(chan listTask, walkQueue)}
+	for range walkJobs {
+		w.wg.Go(func() {
+			for t := range w.tasks {
+				w.list(t.seg, t.path, t.d, splitDepth)
+			}
+		})
+	}
 	top := &segment{}
 	info, err := os.Lstat(root)
 	if err != nil {
@@ -38,14 +47,26 @@ func walkTree(res *Result, root string, visit visitFunc) {
 	} else {
 		w.dir(top, root, fs.FileInfoToDirEntry(info), 0)
 	}
+	close(w.tasks)
 	w.wg.Wait()
 	top.mergeInto(res)
 }
 
+// walkQueue is how many folders may wait for a listing goroutine; past it
+// the walking goroutine lists the next one itself.
+const walkQueue = 256
+
 type treeWalk struct {
 	visit visitFunc
-	sem   chan struct{}
+	tasks chan listTask
 	wg    sync.WaitGroup
+}
+
+// listTask is a folder at splitDepth to list into seg.
+type listTask struct {
+	seg  *segment
+	path string
+	d    fs.DirEntry
 }
 
 // segment is one stretch of a walk's visits: a part, then the subtrees
@@ -83,13 +104,11 @@ func (w *treeWalk) dir(cur *segment, p string, d fs.DirEntry, depth int) *segmen
 		sub := &segment{}
 		cur.sub = sub
 		cur.next = &segment{}
-		w.wg.Add(1)
-		go func() {
-			defer w.wg.Done()
-			w.sem <- struct{}{}
-			defer func() { <-w.sem }()
-			w.list(sub, p, d, depth)
-		}()
+		select {
+		case w.tasks <- listTask{sub, p, d}:
+		default:
+			w.list(sub, p, d, depth) // the queue is full
+		}
 		return cur.next
 	}
 	return w.list(cur, p, d, depth)

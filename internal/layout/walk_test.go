@@ -6,8 +6,10 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -153,4 +155,37 @@ func TestWalkListsPlainCopies(t *testing.T) {
 		t.Fatal(err)
 	}
 	check(".git inside", []string{root}, false)
+}
+
+// TestWalkTreeBoundedGoroutines: a tree of thousands of folders at the
+// split depth is listed by a fixed number of goroutines (one each would
+// hold thousands of stacks: 49 MiB for 40,000 sessions, a review found).
+func TestWalkTreeBoundedGoroutines(t *testing.T) {
+	root := t.TempDir()
+	for i := range 2000 {
+		d := filepath.Join(root, "file-history", fmt.Sprintf("s%04d", i))
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, "x@v1"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	base := runtime.NumGoroutine()
+	var mu sync.Mutex
+	most := 0
+	var res Result
+	walkTree(&res, root, func(part *Result, p string, d fs.DirEntry, err error) error {
+		part.Skipped++
+		mu.Lock()
+		most = max(most, runtime.NumGoroutine())
+		mu.Unlock()
+		return nil
+	})
+	if res.Skipped != 1+1+2*2000 {
+		t.Errorf("%d visits, want %d", res.Skipped, 2+2*2000)
+	}
+	if most > base+walkJobs+2 {
+		t.Errorf("%d goroutines during the walk, %d before: want at most %d more", most, base, walkJobs)
+	}
 }
