@@ -117,7 +117,7 @@ func TestReaderVersionNotice(t *testing.T) {
 	dir := filepath.Join(fixtures, "nul-bytes", "bad")
 	file := filepath.Join(dir, "session.jsonl")
 	newer := "ccvet: --reader-version 9.9.9: Claude Code 9.9.9 is newer than the readers ccvet's model was measured on (2.1.110 to 2.1.332): it is modelled as 2.1.332\n"
-	older := "ccvet: --reader-version 1.0.0: Claude Code 1.0.0 is older than the readers ccvet's model was measured on (2.1.110 to 2.1.332): it is modelled as 2.1.110, without the 5 s bridge that 2.1.94 added\n"
+	older := "ccvet: --reader-version 1.0.0: Claude Code 1.0.0 is older than the readers ccvet's model was measured on (2.1.110 to 2.1.332): it is modelled as 2.1.110, without the 5 s bridge that 2.1.94 added; on ccvet's 46 hand-written sessions, 2.0.76, 1.0.127 and 1.0.25 sent what that predicts for 32, 28 and 26 (docs/resume.md says where they differ); before 1.0.30 a tool call the file ends on is sent without a result, which the API refuses (unmatched-tool-use says so, ccvet resume does not)\n"
 	for _, c := range []struct {
 		args []string
 		want string

@@ -202,6 +202,10 @@ func Notice(v Version) string {
 		if v.Less(BridgeSince) {
 			s += fmt.Sprintf(", without the 5 s bridge that %s added", BridgeSince)
 		}
+		s += "; on ccvet's 46 hand-written sessions, 2.0.76, 1.0.127 and 1.0.25 sent what that predicts for 32, 28 and 26 (docs/resume.md says where they differ)"
+		if v.Less(TrailingCallDropped) {
+			s += fmt.Sprintf("; before %s a tool call the file ends on is sent without a result, which the API refuses (unmatched-tool-use says so, ccvet resume does not)", TrailingCallDropped)
+		}
 		return s
 	}
 	return ""
