@@ -45,6 +45,14 @@ var (
 	// resume model treats those versions as it does 2.1.110
 	// (Notice); unmatched-tool-use says what they do.
 	TrailingCallDropped = Version{Major: 1, Minor: 0, Patch: 30}
+	// BOMLineRead is the oldest reader seen to read a first line that
+	// starts with a UTF-8 byte order mark (measured 2026-11-27 with the
+	// hand-written hand-bom session): 1.0.25, 1.0.127, 1.0.128, 2.0.10,
+	// 2.0.30, 2.0.55, 2.0.56, 2.0.64, 2.0.65 and 2.0.67 skip the line and
+	// resume without it; 2.0.69 (the next published) and every later
+	// version measured read it. Not in the resume model, which reads it
+	// for every reader; byte-order-mark says what the older ones do.
+	BOMLineRead = Version{Major: 2, Minor: 0, Patch: 69}
 )
 
 // Profile is the set of reader behaviours of one version.
