@@ -393,12 +393,15 @@ func (v *Validator) validatePruned(r *refSchema, value any, p *pruned) []Problem
 		return []Problem{{Pointer: "", Message: "cannot validate: " + err.Error()}}
 	}
 	if p != nil {
-		err = s.Validate(p.value)
+		err = safeValidate(s, p.value)
 	} else {
-		err = s.Validate(value)
+		err = safeValidate(s, value)
 	}
 	if err == nil {
 		return nil
+	}
+	if failed, ok := err.(errValidatorPanic); ok {
+		return unreadableNumbers(value, failed)
 	}
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {

@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"bytes"
+	"encoding/json"
 	"strings"
 	"sync"
 	"testing"
@@ -280,4 +282,46 @@ func TestWarm(t *testing.T) {
 			t.Errorf("%s compiled = %v, want %v", typ, got, compiled)
 		}
 	}
+}
+
+// TestUnreadableNumber: a number whose exponent math/big refuses made the
+// reference validator panic (jsonschema/v5 dereferences the nil *big.Rat of
+// a failed parse; FuzzSchema found {"timestamp":1e1000001}). It is a
+// problem at the number's place instead, and the numbers it can read are
+// still checked.
+func TestUnreadableNumber(t *testing.T) {
+	v, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		line, ptr string
+	}{
+		{`{"display":"x","timestamp":1e1000001,"project":"/p","sessionId":"s"}`, "/timestamp"},
+		{`{"timestamp":1e1000001}`, "/timestamp"},
+		{`{"display":"x","timestamp":-1E+99999999999,"project":"/p"}`, "/timestamp"},
+	} {
+		value, err := decodeNumbers([]byte(c.line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		probs := v.ValidateHistory(value)
+		found := false
+		for _, p := range probs {
+			if p.Pointer == c.ptr && strings.Contains(p.Message, "beyond what the schema validator reads") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: problems %+v, want one at %s about the number", c.line, probs, c.ptr)
+		}
+	}
+}
+
+func decodeNumbers(b []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	return v, err
 }
