@@ -44,7 +44,8 @@ type Request struct {
 	Method string    `json:"method"`
 	Path   string    `json:"path"`
 	// Kind: "main" (tools offered, answered from the plan), "compact",
-	// "side" (no tools), "count_tokens", "get", "other".
+	// "side" (no tools), "warmup" (the lone "Warmup" prompt 2.1.0 sends
+	// before a session's first request), "count_tokens", "get", "other".
 	Kind   string          `json:"kind"`
 	Status int             `json:"status"`
 	Error  string          `json:"error,omitempty"` // the 400 message, if any
@@ -257,6 +258,9 @@ func (s *Server) messages(w http.ResponseWriter, body []byte, agent string, rec 
 			rec.Kind = "compact"
 		}
 	}
+	if isWarmup(req.Messages) {
+		rec.Kind = "warmup"
+	}
 	if msg := checkPairing(req.Messages); msg != "" {
 		apiError(w, rec, msg)
 		return
@@ -383,6 +387,14 @@ func (s *Server) reply(req *apiRequest) ([]map[string]any, string) {
 
 // isCompaction tells a compaction request (no tools; the last user text
 // asks for a summary).
+// isWarmup reports a request whose only message is the user text
+// "Warmup": 2.1.0 sends one, with its tools, before the first request of
+// a session it starts or resumes (measured 2026-11-27); it is no part of
+// the conversation.
+func isWarmup(msgs []Message) bool {
+	return len(msgs) == 1 && msgs[0].Role == "user" && strings.TrimSpace(userTexts(msgs[0])) == "Warmup"
+}
+
 func isCompaction(msgs []Message) bool {
 	return strings.Contains(strings.ToLower(lastUserText(msgs)), "summary")
 }

@@ -249,3 +249,33 @@ func TestServerRepeatedTurn(t *testing.T) {
 		t.Errorf("log %+v", reqs)
 	}
 }
+
+// TestServerWarmup: the lone "Warmup" prompt (2.1.0 sends one, with its
+// tools, before a session's first request) is logged as "warmup", not as
+// the conversation's main request; a conversation that says "Warmup" later
+// is still main.
+func TestServerWarmup(t *testing.T) {
+	s, err := NewServer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	tools := `,"tools":[{"name":"Bash"}]}`
+	for _, body := range []string{
+		`{"model":"m","messages":[{"role":"user","content":"Warmup"}]` + tools,
+		`{"model":"m","messages":[{"role":"user","content":[{"type":"text","text":"Warmup"}]}]` + tools,
+		`{"model":"m","messages":[{"role":"user","content":"Warmup"},{"role":"assistant","content":"ok"},{"role":"user","content":"Warmup"}]` + tools,
+		`{"model":"m","messages":[{"role":"user","content":"Warm up the cache"}]` + tools,
+	} {
+		if code, resp := post(t, s.URL+"/v1/messages", body); code != 200 {
+			t.Fatalf("%s: %d %s", body, code, resp)
+		}
+	}
+	var kinds []string
+	for _, q := range s.Requests() {
+		kinds = append(kinds, q.Kind)
+	}
+	if got := strings.Join(kinds, " "); got != "warmup warmup main main" {
+		t.Errorf("kinds %q, want \"warmup warmup main main\"", got)
+	}
+}
