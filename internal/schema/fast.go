@@ -746,11 +746,20 @@ func (v *Validator) FastEntry(typ string, t *jsontree.Tree) Verdict {
 	if v.fast == nil {
 		return Unsure
 	}
-	ki, ok := v.fast.types.getStr(typ)
-	if !ok {
+	r := v.fast.entry(typ)
+	if r == nil {
 		return Valid
 	}
-	return v.fastCheck(v.fast.root(v.fast.list[ki.req]), t)
+	return v.fastCheck(v.fast.root(r), t)
+}
+
+// entry is the fast check of entry type typ, nil when it has no schema.
+func (f *fastRoots) entry(typ string) *fastRoot {
+	ki, ok := f.types.getStr(typ)
+	if !ok {
+		return nil
+	}
+	return f.list[ki.req]
 }
 
 // Warm compiles the fast checks of entry types types (those without a
@@ -763,8 +772,8 @@ func (v *Validator) Warm(types ...string) {
 		return
 	}
 	for _, typ := range types {
-		if ki, ok := v.fast.types.getStr(typ); ok {
-			v.fast.root(v.fast.list[ki.req])
+		if r := v.fast.entry(typ); r != nil {
+			v.fast.root(r)
 		}
 	}
 }

@@ -287,8 +287,7 @@ func (v *Validator) compileAll() error {
 
 // KnownEntryType reports whether transcript lines of type t have a schema.
 func (v *Validator) KnownEntryType(t string) bool {
-	_, ok := v.fast.types.getStr(t)
-	return ok
+	return v.fast.entry(t) != nil
 }
 
 // EntryTypes returns the transcript entry types that have a schema, sorted.

@@ -39,7 +39,7 @@ func unreadableNumbers(value any, failure error) []Problem {
 		switch x := v.(type) {
 		case json.Number:
 			if _, ok := new(big.Rat).SetString(string(x)); !ok {
-				probs = append(probs, Problem{Pointer: ptr, Message: "the number " + shortNumber(string(x)) +
+				probs = append(probs, Problem{Pointer: ptr, Message: "the number " + cut(string(x)) +
 					" is beyond what the schema validator reads (its exponent is too large): not checked against the schema"})
 			}
 		case map[string]any:
@@ -62,12 +62,4 @@ func unreadableNumbers(value any, failure error) []Problem {
 		return []Problem{{Pointer: "", Message: "cannot validate: " + failure.Error()}}
 	}
 	return probs
-}
-
-// shortNumber is a number as written, cut to 40 bytes.
-func shortNumber(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
-	}
-	return s
 }
