@@ -23,6 +23,7 @@ import (
 	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/memlimit"
 	"github.com/ccvet/ccvet/internal/model"
+	"github.com/ccvet/ccvet/internal/readonly"
 	"github.com/ccvet/ccvet/internal/rules"
 	"github.com/ccvet/ccvet/internal/schema"
 	"github.com/ccvet/ccvet/internal/secret"
@@ -612,6 +613,9 @@ func pathless(err error) string {
 	return err.Error()
 }
 
+// afterOpen, when set (tests), is called with each file checkLines opens.
+var afterOpen func(path string)
+
 // open opens what f names: standard input, or a file read up to its size
 // at open. grew, for a file, reports whether it has grown since.
 func (e *Engine) open(f *model.File) (rc io.ReadCloser, grew func() bool, err error) {
@@ -633,7 +637,10 @@ func (e *Engine) open(f *model.File) (rc io.ReadCloser, grew func() bool, err er
 		f.Source = func() (*io.SectionReader, func(), error) { return e.reopen(f) }
 		return io.NopCloser(bytes.NewReader(data)), func() bool { return false }, nil
 	}
-	sf, err := openReadOnly(f.OSPath, f.Link)
+	// Read up to the size at open: bytes appended later are left to the
+	// next run, so a file that a writer keeps growing cannot keep ccvet
+	// reading.
+	sf, err := readonly.OpenHandle(f.OSPath, f.Link)
 	if err != nil {
 		return nil, nil, err
 	}
