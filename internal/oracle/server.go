@@ -385,8 +385,6 @@ func (s *Server) reply(req *apiRequest) ([]map[string]any, string) {
 	return blocks, "end_turn"
 }
 
-// isCompaction tells a compaction request (no tools; the last user text
-// asks for a summary).
 // isWarmup reports a request whose only message is the user text
 // "Warmup": 2.1.0 sends one, with its tools, before the first request of
 // a session it starts or resumes (measured 2026-11-27); it is no part of
@@ -395,6 +393,8 @@ func isWarmup(msgs []Message) bool {
 	return len(msgs) == 1 && msgs[0].Role == "user" && strings.TrimSpace(userTexts(msgs[0])) == "Warmup"
 }
 
+// isCompaction tells a compaction request (no tools; the last user text
+// asks for a summary).
 func isCompaction(msgs []Message) bool {
 	return strings.Contains(strings.ToLower(lastUserText(msgs)), "summary")
 }
