@@ -32,11 +32,11 @@ func openHandle(path string, follow bool) (handle, int64, error) {
 	h := handle{fd: fd, path: path}
 	var st syscall.Stat_t
 	if err := fstatRetry(fd, &st); err != nil {
-		_ = syscall.Close(fd)
+		_ = closeFD(fd)
 		return handle{}, 0, &os.PathError{Op: "stat", Path: path, Err: err}
 	}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		_ = syscall.Close(fd)
+		_ = closeFD(fd)
 		return handle{}, 0, &os.PathError{Op: "open", Path: path, Err: ErrNotRegular}
 	}
 	return h, st.Size, nil
@@ -44,7 +44,7 @@ func openHandle(path string, follow bool) (handle, int64, error) {
 
 func openRetry(path string, flags int) (int, error) {
 	for {
-		fd, err := syscall.Open(path, flags, 0)
+		fd, err := openFD(path, flags)
 		if err != syscall.EINTR {
 			return fd, err
 		}
@@ -53,7 +53,7 @@ func openRetry(path string, flags int) (int, error) {
 
 func fstatRetry(fd int, st *syscall.Stat_t) error {
 	for {
-		if err := syscall.Fstat(fd, st); err != syscall.EINTR {
+		if err := fstatFD(fd, st); err != syscall.EINTR {
 			return err
 		}
 	}
@@ -86,7 +86,7 @@ func (h handle) size() (int64, error) {
 func (h handle) close() error {
 	// Not retried on EINTR: on Linux the descriptor is released anyway,
 	// and another goroutine may already have its number.
-	if err := syscall.Close(h.fd); err != nil {
+	if err := closeFD(h.fd); err != nil {
 		return &os.PathError{Op: "close", Path: h.path, Err: err}
 	}
 	return nil
