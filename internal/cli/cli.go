@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
-	"sync"
 
 	"github.com/mattn/go-isatty"
 	flag "github.com/spf13/pflag"
@@ -50,6 +49,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	}()
 	if len(args) > 0 {
 		if c, ok := lookupCommand(args[0]); ok { // commands.go
+			hugeheap.Settle() // taken back after the command's first collection
 			return runSub(stderr, func() error { return c.run(args[1:], stdio{stdin, stdout, stderr}) })
 		}
 	}
@@ -169,9 +169,6 @@ checked data folder, 3 internal error; 130 or 143 when interrupted.
 	return fs
 }
 
-// adviseOnce: the heap is advised once a process (tests run many lints).
-var adviseOnce sync.Once
-
 // startEngine makes the lint engine on a goroutine of its own, then warms
 // it (lint.Engine.Warm); the function it returns waits for the engine,
 // not for the warming.
@@ -277,15 +274,19 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	if o.stdinName != "" && stdinCount == 0 {
 		return 0, usagef("--stdin-filename names standard input, but no - is among the paths")
 	}
+	if memlimit.Start(memlimit.Default) { // a soft limit; GOMEMLIMIT overrides it
+		defer memlimit.Stop()
+	}
+	// The collector now waits for the soft limit: the huge-page advice
+	// given at start (internal/hugeheap/early) is taken back after that
+	// collection.
+	hugeheap.Settle()
 	// The engine and what its first lines need are made on another
 	// goroutine while the files are found: none of it depends on them.
 	var prog *progress
 	engine := startEngine(lint.Options{Jobs: o.jobs, Enabled: enabled, Severity: cfg.Severity(), Strict: o.strict,
 		ReaderVersion: o.readerVersion, Stdin: stdin, MaxPerFile: o.maxPerFile,
 		Progress: func(files int, bytes int64) { prog.update(files, bytes) }})
-	if memlimit.Start(memlimit.Default) { // a soft limit; GOMEMLIMIT overrides it
-		defer memlimit.Stop()
-	}
 	// Paths start with their argument, so that each names its file from
 	// where ccvet runs (the repository root under pre-commit and in CI).
 	found, err := layout.DiscoverFromHere(paths, o.stdinName)
@@ -315,12 +316,6 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 		return 0, err
 	}
 	prog.begin()
-	if inputSize(found) >= hugeheap.MinInput {
-		// Under the soft limit, started above with the collector off,
-		// Advise's borrowed bytes are never live at a collection, which
-		// the limit would take for the live heap.
-		adviseOnce.Do(func() { hugeheap.Advise() }) // fewer page faults; a hint the kernel may ignore
-	}
 	res := eng.Run(found)
 	defer res.Close()
 	prog.end()

@@ -6,12 +6,6 @@ import (
 	"strings"
 )
 
-// MinInput is the input size from which Advise is worth its cost (a
-// collection and a few ms, which a lint of a few files, as a pre-commit
-// hook runs, would feel: 6 to 9 ms on a 58 ms run, measured): below it a
-// run touches too little memory for the page faults it saves to count.
-const MinInput = 64 << 20
-
 // Size is how many bytes Advise has the heap map past what it holds; the
 // advice covers the arenas they lie in (one or two of 64 MiB, with the
 // objects already there), from where new objects go first. A lint
