@@ -3,6 +3,7 @@
 package hugeheap
 
 import (
+	"os"
 	"runtime"
 	"sync/atomic"
 	"syscall"
@@ -26,10 +27,19 @@ const madvHugepage, madvNoHugepage = 14, 15
 // has them anyway; where "never", the advice does nothing). It reports
 // whether the advice was taken. Errors are ignored: the advice is only a
 // hint. ccvet calls it first thing, when the heap holds little more than
-// what the packages' initialisation made and the collection takes a
-// fraction of a millisecond; Settle says when the advice is taken back.
+// what the packages' initialisation made and the collection is short
+// (about 3 ms on the VM of docs/performance.md, most of it starting the
+// collector's workers); Settle says when the advice is taken back.
+//
+// Where the system's mode is "always" or "never" (read from
+// /sys/kernel/mm/transparent_hugepage/enabled), the advice would change
+// nothing and Advise does nothing: no collection. Where the file cannot
+// be read, it advises.
 func Advise() bool {
 	if disabled() {
+		return false
+	}
+	if mode, err := os.ReadFile(thpEnabled); err == nil && !adviceMatters(string(mode)) {
 		return false
 	}
 	b := make([]byte, Size)

@@ -32,3 +32,20 @@ func disabled() bool {
 	}
 	return off
 }
+
+// thpEnabled is where Linux says when it backs memory with transparent
+// huge pages: "always", "madvise" (where advised) or "never", the mode in
+// force in brackets.
+const thpEnabled = "/sys/kernel/mm/transparent_hugepage/enabled"
+
+// adviceMatters reports whether the mode thpEnabled holds is "madvise",
+// the one where advice decides; a text in no form known counts as
+// mattering.
+func adviceMatters(mode string) bool {
+	for _, m := range []string{"always", "never"} {
+		if strings.Contains(mode, "["+m+"]") {
+			return false
+		}
+	}
+	return true
+}

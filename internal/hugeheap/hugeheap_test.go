@@ -46,15 +46,18 @@ func TestAdvise(t *testing.T) {
 		}
 		t.Skip("Advise does nothing here")
 	}
-	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
-	if err != nil || strings.Contains(string(mode), "[never]") {
-		t.Skip("no transparent huge pages here")
-	}
 	if disabled() {
 		t.Skip("GODEBUG has disablethp=1")
 	}
+	mode, err := os.ReadFile(thpEnabled)
+	if err == nil && !adviceMatters(string(mode)) {
+		if Advise() {
+			t.Fatalf("Advise() took advice where the mode is %q", strings.TrimSpace(string(mode)))
+		}
+		t.Skip("the advice changes nothing here")
+	}
 	if !Advise() {
-		t.Fatal("Advise() = false on Linux with transparent huge pages")
+		t.Fatal("Advise() = false on Linux with transparent huge pages on madvise")
 	}
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
@@ -103,6 +106,24 @@ func TestAdvise(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	runtime.KeepAlive(obj)
+}
+
+func TestAdviceMatters(t *testing.T) {
+	for _, c := range []struct {
+		mode string
+		want bool
+	}{
+		{"always [madvise] never\n", true},
+		{"[always] madvise never\n", false},
+		{"always madvise [never]\n", false},
+		{"[always] never\n", false}, // older kernels have no madvise mode
+		{"", true},
+		{"something else\n", true},
+	} {
+		if got := adviceMatters(c.mode); got != c.want {
+			t.Errorf("adviceMatters(%q) = %v, want %v", c.mode, got, c.want)
+		}
+	}
 }
 
 // areaFlags returns the VmFlags of the area of smaps that holds addr.
