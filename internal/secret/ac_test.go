@@ -309,3 +309,35 @@ func TestTeddyBlocksSpec(t *testing.T) {
 		}
 	}
 }
+
+// Every keyword tedAnchors moves is one of the rules', moved inside it,
+// and every keyword that shares its first four bytes is moved too (else
+// the prefix stays a unit and the move saves nothing); the finder looks
+// for it where the map says, and finds it at a text's start and end.
+func TestTeddyAnchorsValid(t *testing.T) {
+	s := Default()
+	unit, off := tedUnits(s.kw)
+	index := map[string]int{}
+	for ki, k := range s.kw {
+		index[k] = ki
+	}
+	ted, ref := withTeddy(t, s), automaton(s)
+	for k, o := range tedAnchors {
+		ki, ok := index[k]
+		if !ok {
+			t.Errorf("tedAnchors moves %q, no rule's keyword", k)
+			continue
+		}
+		if o < 1 || o+4 > len(k) || off[ki] != o || unit[ki] != k[o:o+4] {
+			t.Errorf("%q: offset %d, found at %d by %q", k, o, off[ki], unit[ki])
+		}
+		for _, other := range s.kw {
+			if len(other) >= 4 && other[:4] == k[:4] && tedAnchors[other] == 0 {
+				t.Errorf("%q moves off %q, %q does not", k, k[:4], other)
+			}
+		}
+		for _, text := range []string{k, k + " x", "x " + k, strings.ToUpper(k), k[1:], k[:len(k)-1]} {
+			sameHits(t, ted, ref, []byte(text), k)
+		}
+	}
+}

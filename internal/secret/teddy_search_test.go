@@ -64,15 +64,15 @@ func TestTeddyBucketSearch(t *testing.T) {
 	}
 	// The prefixes, as newTeddy makes them.
 	kws := Default().kw
+	kunit, off := tedUnits(kws)
 	set := map[string]bool{}
-	for _, k := range kws {
-		if len(k) == 2 {
-			set[k] = true
-		}
-	}
-	for _, k := range kws {
-		if len(k) > 2 && !set[k[:2]] {
-			set[k[:min(4, len(k))]] = true
+	prefixOf := map[string]string{}
+	for ki, u := range kunit {
+		if u != "" {
+			set[u] = true
+			if off[ki] > 0 {
+				prefixOf[u] = kws[ki][:4]
+			}
 		}
 	}
 	var units []string
@@ -84,7 +84,10 @@ func TestTeddyBucketSearch(t *testing.T) {
 	for i, u := range units {
 		b, ok := tedBuckets[u]
 		if !ok {
-			b = uint8(i % 32)
+			b = tedBucket(u, prefixOf[u])
+			if _, inherited := tedBuckets[prefixOf[u]]; !inherited {
+				b = uint8(i % 32)
+			}
 		}
 		asg[i] = int(b)
 	}
@@ -95,7 +98,7 @@ func TestTeddyBucketSearch(t *testing.T) {
 	for _, u := range units {
 		var a [4]byteSet
 		for j := range 4 {
-			a[j] = unitAllows(kws, follow, u, j)
+			a[j] = unitAllows(kws, off, follow, u, j)
 		}
 		allows = append(allows, a)
 	}
@@ -158,4 +161,68 @@ func TestTeddyBucketSearch(t *testing.T) {
 	}
 	slices.Sort(lines)
 	fmt.Printf("var tedBuckets = map[string]uint8{\n%s\n}\n", strings.Join(lines, "\n"))
+}
+
+// TestTeddyAnchors re-derives tedAnchors (run it when gitleaks' keywords
+// change): on the 4-byte windows of real strings, each prefix that
+// begins 400 windows or more than the rarest window of each of its
+// keywords would, every keyword of it moved to that window. It prints the
+// map to paste into teddy.go; run TestTeddyBucketSearch after it.
+//
+//	CCVET_TEDDY_SEARCH=1 go test ./internal/secret -run TestTeddyAnchors -v
+func TestTeddyAnchors(t *testing.T) {
+	if os.Getenv("CCVET_TEDDY_SEARCH") == "" {
+		t.Skip("set CCVET_TEDDY_SEARCH=1 (and CCVET_BENCH_STORE) to search")
+	}
+	dir := os.Getenv("CCVET_BENCH_STORE")
+	if dir == "" {
+		dir = corpusDir
+	}
+	texts := realStrings(t, dir)
+	if len(texts) == 0 {
+		t.Skip("no strings at " + dir)
+	}
+	freq := map[string]int{}
+	for _, s := range texts {
+		l := strings.ToLower(string(s))
+		for i := 0; i+4 <= len(l); i++ {
+			freq[l[i:i+4]]++
+		}
+	}
+	kws := Default().kw
+	two := map[string]bool{}
+	for _, k := range kws {
+		if len(k) == 2 {
+			two[k] = true
+		}
+	}
+	byPrefix := map[string][]string{}
+	for _, k := range kws {
+		if len(k) >= 4 && !two[k[:2]] {
+			byPrefix[k[:4]] = append(byPrefix[k[:4]], k)
+		}
+	}
+	var out []string
+	for pre, ks := range byPrefix {
+		if slices.ContainsFunc(kws, func(k string) bool { return len(k) == 3 && strings.HasPrefix(pre, k) }) {
+			continue // a 3-byte keyword's unit ("api") finds the prefix's places anyway
+		}
+		worst, moved := 0, []string{}
+		for _, k := range ks {
+			bo, bf := 0, freq[pre]
+			for o := 1; o+4 <= len(k); o++ {
+				if f := freq[k[o:o+4]]; f < bf && !two[k[o:o+2]] {
+					bo, bf = o, f
+				}
+			}
+			worst = max(worst, bf)
+			moved = append(moved, fmt.Sprintf("%q: %d,", k, bo))
+		}
+		if freq[pre]-worst >= 400 {
+			t.Logf("%q: %d windows -> %d", pre, freq[pre], worst)
+			out = append(out, moved...)
+		}
+	}
+	slices.Sort(out)
+	fmt.Printf("var tedAnchors = map[string]int{\n\t%s\n}\n", strings.Join(out, " "))
 }
