@@ -34,12 +34,16 @@ const madvHugepage, madvNoHugepage = 14, 15
 // Where the system's mode is "always" or "never" (read from
 // /sys/kernel/mm/transparent_hugepage/enabled), the advice would change
 // nothing and Advise does nothing: no collection. Where the file cannot
-// be read, it advises.
+// be read, it advises. Under a limit on the address space or the data
+// segment it does nothing either (bounded).
 func Advise() bool {
 	if disabled() {
 		return false
 	}
 	if mode, err := os.ReadFile(thpEnabled); err == nil && !adviceMatters(string(mode)) {
+		return false
+	}
+	if bounded() {
 		return false
 	}
 	b := make([]byte, Size)
@@ -60,6 +64,22 @@ func Advise() bool {
 	}
 	advised.Store(&[2]uintptr{lo, hi})
 	return true
+}
+
+// bounded reports whether the process's address space or data segment
+// has a limit (ulimit -v, ulimit -d, or the bound could not be read): the
+// 64 MiB Advise borrows could pass it, and a Go program cannot survive a
+// failed allocation ("fatal error: out of memory", before main, under a
+// limit of 0.8 to 1.5 GB of address space that a run fits in without the
+// advice). A hint is not worth that risk.
+func bounded() bool {
+	for _, r := range [...]int{syscall.RLIMIT_AS, syscall.RLIMIT_DATA} {
+		var l syscall.Rlimit
+		if err := syscall.Getrlimit(r, &l); err != nil || l.Cur != ^uint64(0) {
+			return true
+		}
+	}
+	return false
 }
 
 // advised is the range Advise marked, until Settle takes it.

@@ -1,7 +1,9 @@
 package hugeheap
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
 	"slices"
 	"strconv"
@@ -48,6 +50,12 @@ func TestAdvise(t *testing.T) {
 	}
 	if disabled() {
 		t.Skip("GODEBUG has disablethp=1")
+	}
+	if bounded() {
+		if Advise() {
+			t.Fatal("Advise() took advice under a limit on the address space")
+		}
+		t.Skip("the address space is limited here (see TestAdviseBounded)")
 	}
 	mode, err := os.ReadFile(thpEnabled)
 	if err == nil && !adviceMatters(string(mode)) {
@@ -152,4 +160,30 @@ func areaRange(line string) (lo, hi uint64, ok bool) {
 	lo, err1 := strconv.ParseUint(a, 16, 64)
 	hi, err2 := strconv.ParseUint(b, 16, 64)
 	return lo, hi, err1 == nil && err2 == nil
+}
+
+// Under a limit on its address space (ulimit -v), a process gets no
+// advice: the 64 MiB Advise borrows could pass the limit, and a failed
+// allocation kills a Go program. The test runs itself again under one.
+func TestAdviseBounded(t *testing.T) {
+	if os.Getenv("CCVET_HUGEHEAP_CHILD") != "" {
+		fmt.Printf("bounded=%v advised=%v\n", bounded(), Advise())
+		return
+	}
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64" {
+		t.Skip("Advise does nothing here")
+	}
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	cmd := exec.Command(sh, "-c", `ulimit -v 8000000 && exec "$0" -test.run='^TestAdviseBounded$' -test.count=1`, os.Args[0])
+	cmd.Env = append(os.Environ(), "CCVET_HUGEHEAP_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child under ulimit -v: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "bounded=true advised=false") {
+		t.Fatalf("under ulimit -v the child said:\n%s", out)
+	}
 }
