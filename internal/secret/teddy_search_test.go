@@ -18,17 +18,7 @@ import (
 //
 //	CCVET_TEDDY_SEARCH=1 CCVET_BENCH_STORE=/path/to/store go test ./internal/secret -run TestTeddyBucketSearch -v -timeout 1h
 func TestTeddyBucketSearch(t *testing.T) {
-	if os.Getenv("CCVET_TEDDY_SEARCH") == "" {
-		t.Skip("set CCVET_TEDDY_SEARCH=1 (and CCVET_BENCH_STORE) to search")
-	}
-	dir := os.Getenv("CCVET_BENCH_STORE")
-	if dir == "" {
-		dir = corpusDir
-	}
-	texts := realStrings(t, dir)
-	if len(texts) == 0 {
-		t.Skip("no strings at " + dir)
-	}
+	texts := searchTexts(t)
 	// The 4-byte windows of the texts, as the tables read them: ASCII
 	// lowercased, other bytes 0x7f, past the end 0 (which no keyword
 	// holds, as a masked load reads it).
@@ -171,17 +161,7 @@ func TestTeddyBucketSearch(t *testing.T) {
 //
 //	CCVET_TEDDY_SEARCH=1 go test ./internal/secret -run TestTeddyAnchors -v
 func TestTeddyAnchors(t *testing.T) {
-	if os.Getenv("CCVET_TEDDY_SEARCH") == "" {
-		t.Skip("set CCVET_TEDDY_SEARCH=1 (and CCVET_BENCH_STORE) to search")
-	}
-	dir := os.Getenv("CCVET_BENCH_STORE")
-	if dir == "" {
-		dir = corpusDir
-	}
-	texts := realStrings(t, dir)
-	if len(texts) == 0 {
-		t.Skip("no strings at " + dir)
-	}
+	texts := searchTexts(t)
 	freq := map[string]int{}
 	for _, s := range texts {
 		l := strings.ToLower(string(s))
@@ -225,4 +205,23 @@ func TestTeddyAnchors(t *testing.T) {
 	}
 	slices.Sort(out)
 	fmt.Printf("var tedAnchors = map[string]int{\n\t%s\n}\n", strings.Join(out, " "))
+}
+
+// searchTexts are the strings the searches read: those of the store
+// CCVET_BENCH_STORE names, else of the real corpus. The test is skipped
+// unless CCVET_TEDDY_SEARCH is set, or when there are none.
+func searchTexts(t *testing.T) [][]byte {
+	t.Helper()
+	if os.Getenv("CCVET_TEDDY_SEARCH") == "" {
+		t.Skip("set CCVET_TEDDY_SEARCH=1 (and CCVET_BENCH_STORE) to search")
+	}
+	dir := os.Getenv("CCVET_BENCH_STORE")
+	if dir == "" {
+		dir = corpusDir
+	}
+	texts := realStrings(t, dir)
+	if len(texts) == 0 {
+		t.Skip("no strings at " + dir)
+	}
+	return texts
 }
