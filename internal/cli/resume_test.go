@@ -117,13 +117,19 @@ func TestReaderVersionNotice(t *testing.T) {
 	dir := filepath.Join(fixtures, "nul-bytes", "bad")
 	file := filepath.Join(dir, "session.jsonl")
 	newer := "ccvet: --reader-version 9.9.9: Claude Code 9.9.9 is newer than the readers ccvet's model was measured on (2.1.110 to 2.1.332): it is modelled as 2.1.332\n"
-	older := "ccvet: --reader-version 1.0.0: Claude Code 1.0.0 is older than the readers ccvet's model was measured on (2.1.110 to 2.1.332): it is modelled as 2.1.110, without the 5 s bridge that 2.1.94 added; on ccvet's 46 hand-written sessions, 2.0.76, 1.0.127 and 1.0.25 sent what that predicts for 32, 28 and 26 (docs/resume.md says where they differ); before 1.0.30 a tool call the file ends on is sent without a result, which the API refuses (unmatched-tool-use says so, ccvet resume does not)\n"
+	older := "ccvet: --reader-version 1.0.0: Claude Code 1.0.0 is older than the readers ccvet's model was measured on (2.1.110 to 2.1.332): it is modelled as 2.1.110, without the 5 s bridge that 2.1.94 added; on ccvet's 46 hand-written sessions, the oldest reader measured, 1.0.25, sent what that predicts for 26 (docs/resume.md says where they differ); before 1.0.30 a tool call the file ends on is sent without a result, which the API refuses (unmatched-tool-use says so, ccvet resume does not)\n"
+	older101 := "ccvet: --reader-version 2.1.101: Claude Code 2.1.101 is older than the readers ccvet's model was measured on (2.1.110 to 2.1.332): it is modelled as 2.1.110; on ccvet's 46 hand-written sessions, 2.1.101 sent what that predicts for all of them (docs/resume.md says where they differ)\n"
+	older100 := "ccvet: --reader-version 2.1.100: Claude Code 2.1.100 is older than the readers ccvet's model was measured on (2.1.110 to 2.1.332): it is modelled as 2.1.110; on ccvet's 46 hand-written sessions, the nearest readers measured, 2.1.94 and 2.1.101, sent what that predicts for 40 and all of them (docs/resume.md says where they differ)\n"
+	older105 := "ccvet: --reader-version 2.1.105: Claude Code 2.1.105 is older than the readers ccvet's model was measured on (2.1.110 to 2.1.332): it is modelled as 2.1.110; on ccvet's 46 hand-written sessions, the nearest older reader measured, 2.1.101, sent what that predicts for all of them (docs/resume.md says where they differ)\n"
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"resume", "--reader-version", "9.9.9", file}, newer},
 		{[]string{"resume", "--reader-version", "1.0.0", file}, older},
+		{[]string{"resume", "--reader-version", "2.1.101", file}, older101},
+		{[]string{"resume", "--reader-version", "2.1.100", file}, older100},
+		{[]string{"resume", "--reader-version", "2.1.105", file}, older105},
 		{[]string{"resume", "--reader-version", "2.1.200", file}, ""},
 		{[]string{"resume", "--reader-version", "2.1.330", file}, ""},
 		{[]string{"resume", "--reader-version", "2.1.332", file}, ""},

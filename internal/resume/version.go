@@ -2,6 +2,7 @@ package resume
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/ccvet/ccvet/internal/ccversion"
 )
@@ -210,11 +211,67 @@ func Notice(v Version) string {
 		if v.Less(BridgeSince) {
 			s += fmt.Sprintf(", without the 5 s bridge that %s added", BridgeSince)
 		}
-		s += "; on ccvet's 46 hand-written sessions, 2.0.76, 1.0.127 and 1.0.25 sent what that predicts for 32, 28 and 26 (docs/resume.md says where they differ)"
+		s += "; on ccvet's " + strconv.Itoa(handCases) + " hand-written sessions, " + handAgreementOf(v) + " (docs/resume.md says where they differ)"
 		if v.Less(TrailingCallDropped) {
 			s += fmt.Sprintf("; before %s a tool call the file ends on is sent without a result, which the API refuses (unmatched-tool-use says so, ccvet resume does not)", TrailingCallDropped)
 		}
 		return s
 	}
 	return ""
+}
+
+// handCases is how many hand-written sessions the older readers were
+// measured on (TestResumeAgreesOnHandCases, internal/cli).
+const handCases = 46
+
+// handAgreement is, for each older reader measured (2026-11-27, with
+// CCVET_ORACLE_VERSIONS), on how many of the hand-written sessions it sent
+// what the model predicts for it, oldest first.
+var handAgreement = []struct {
+	v     Version
+	equal int
+}{
+	{Version{Major: 1, Minor: 0, Patch: 25}, 26},
+	{Version{Major: 1, Minor: 0, Patch: 127}, 28},
+	{Version{Major: 2, Minor: 0, Patch: 76}, 32},
+	{Version{Major: 2, Minor: 1, Patch: 0}, 33},
+	{Version{Major: 2, Minor: 1, Patch: 20}, 37},
+	{Version{Major: 2, Minor: 1, Patch: 50}, 39},
+	{Version{Major: 2, Minor: 1, Patch: 80}, 38},
+	{Version{Major: 2, Minor: 1, Patch: 94}, 40},
+	{Version{Major: 2, Minor: 1, Patch: 101}, 46},
+}
+
+// handAgreementOf says how the measured readers nearest v agreed with the
+// model: v's own count when it was measured, else those of the measured
+// readers on either side of it.
+func handAgreementOf(v Version) string {
+	count := func(n int) string {
+		if n == handCases {
+			return "all of them"
+		}
+		return strconv.Itoa(n)
+	}
+	below, above := -1, -1
+	for i, m := range handAgreement {
+		switch {
+		case m.v == v:
+			return m.v.String() + " sent what that predicts for " + count(m.equal)
+		case m.v.Less(v):
+			below = i
+		case above < 0:
+			above = i
+		}
+	}
+	switch {
+	case below >= 0 && above >= 0:
+		b, a := handAgreement[below], handAgreement[above]
+		return "the nearest readers measured, " + b.v.String() + " and " + a.v.String() + ", sent what that predicts for " + count(b.equal) + " and " + count(a.equal)
+	case above >= 0:
+		a := handAgreement[above]
+		return "the oldest reader measured, " + a.v.String() + ", sent what that predicts for " + count(a.equal)
+	default:
+		b := handAgreement[below]
+		return "the nearest older reader measured, " + b.v.String() + ", sent what that predicts for " + count(b.equal)
+	}
 }
