@@ -134,12 +134,7 @@ var tedAnchors = map[string]int{
 // shorter keyword; "" where a two-byte keyword is the unit that finds it),
 // off[ki] where they start in the keyword (tedAnchors).
 func tedUnits(kws []string) (unit []string, off []int) {
-	two := map[string]bool{}
-	for _, k := range kws {
-		if len(k) == 2 {
-			two[k] = true
-		}
-	}
+	two := twoByteKeywords(kws)
 	unit, off = make([]string, len(kws)), make([]int, len(kws))
 	for ki, k := range kws {
 		switch {
@@ -156,6 +151,38 @@ func tedUnits(kws []string) (unit []string, off []int) {
 		}
 	}
 	return unit, off
+}
+
+// twoByteKeywords is the set of kws two bytes long: the units that find
+// every keyword starting with them.
+func twoByteKeywords(kws []string) map[string]bool {
+	two := map[string]bool{}
+	for _, k := range kws {
+		if len(k) == 2 {
+			two[k] = true
+		}
+	}
+	return two
+}
+
+// tedUnitPrefixes is the distinct units of tedUnits' result, each with the
+// first four bytes of the keyword tedAnchors moved to it ("" for a unit
+// that is a keyword's own first bytes): the prefix whose bucket it takes
+// when tedBuckets does not list it (tedBucket).
+func tedUnitPrefixes(kws, unit []string, off []int) map[string]string {
+	units := map[string]string{}
+	for ki, u := range unit {
+		switch {
+		case u == "":
+		case off[ki] > 0:
+			units[u] = kws[ki][:4]
+		default:
+			if _, ok := units[u]; !ok {
+				units[u] = ""
+			}
+		}
+	}
+	return units
 }
 
 // tedBucket is unit u's bucket: tedBuckets', else, for the unit an
@@ -191,13 +218,9 @@ func newTeddy(kws []string, follow []*follow) *teddy {
 		}
 	}
 	unit, off := tedUnits(kws)
-	prefixOf := map[string]string{} // an anchored keyword's unit: its prefix
 	for ki, k := range kws {
 		// A keyword's group is the first two bytes of where it is found.
 		o := off[ki]
-		if o > 0 {
-			prefixOf[unit[ki]] = k[:4]
-		}
 		i := int(k[o]&31)<<5 | int(k[o+1]&31)
 		if t.first2[i] == 0 {
 			if len(groups) == 256 {
@@ -227,14 +250,8 @@ func newTeddy(kws []string, follow []*follow) *teddy {
 		}
 	}
 	t.start = append(t.start, uint16(len(t.keys)))
-	units := map[string]bool{}
-	for _, u := range unit {
-		if u != "" {
-			units[u] = true
-		}
-	}
-	for u := range units {
-		b := tedBucket(u, prefixOf[u])
+	for u, prefix := range tedUnitPrefixes(kws, unit, off) {
+		b := tedBucket(u, prefix)
 		g, bit := b/8, byte(1)<<(b%8)
 		for j := range 4 {
 			tab := &t.tables[g][j]

@@ -55,18 +55,9 @@ func TestTeddyBucketSearch(t *testing.T) {
 	// The prefixes, as newTeddy makes them.
 	kws := Default().kw
 	kunit, off := tedUnits(kws)
-	set := map[string]bool{}
-	prefixOf := map[string]string{}
-	for ki, u := range kunit {
-		if u != "" {
-			set[u] = true
-			if off[ki] > 0 {
-				prefixOf[u] = kws[ki][:4]
-			}
-		}
-	}
+	prefixOf := tedUnitPrefixes(kws, kunit, off)
 	var units []string
-	for u := range set {
+	for u := range prefixOf {
 		units = append(units, u)
 	}
 	sort.Strings(units)
@@ -74,10 +65,10 @@ func TestTeddyBucketSearch(t *testing.T) {
 	for i, u := range units {
 		b, ok := tedBuckets[u]
 		if !ok {
-			b = tedBucket(u, prefixOf[u])
-			if _, inherited := tedBuckets[prefixOf[u]]; !inherited {
-				b = uint8(i % 32)
-			}
+			b, ok = tedBuckets[prefixOf[u]] // a moved keyword's prefix
+		}
+		if !ok {
+			b = uint8(i % 32)
 		}
 		asg[i] = int(b)
 	}
@@ -170,12 +161,7 @@ func TestTeddyAnchors(t *testing.T) {
 		}
 	}
 	kws := Default().kw
-	two := map[string]bool{}
-	for _, k := range kws {
-		if len(k) == 2 {
-			two[k] = true
-		}
-	}
+	two := twoByteKeywords(kws)
 	byPrefix := map[string][]string{}
 	for _, k := range kws {
 		if len(k) >= 4 && !two[k[:2]] {
