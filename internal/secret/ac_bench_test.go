@@ -2,7 +2,6 @@ package secret
 
 import (
 	"bytes"
-	"os"
 	"testing"
 )
 
@@ -15,14 +14,7 @@ import (
 // cpu-ns/byte is the process's CPU time, which a loaded machine inflates
 // less than wall time.
 func BenchmarkMatcher(b *testing.B) {
-	dir := os.Getenv("CCVET_BENCH_STORE")
-	if dir == "" {
-		dir = corpusDir
-	}
-	texts := realStrings(b, dir)
-	if len(texts) == 0 {
-		b.Skip("no corpus at " + dir)
-	}
+	texts := storeStrings(b)
 	size := 0
 	for _, t := range texts {
 		size += len(t)

@@ -19,6 +19,22 @@ const corpusDir = "../../../shared/corpus/real"
 var realTextCache = map[string][][]byte{}
 var realTextMu sync.Mutex
 
+// storeStrings is realStrings of the store CCVET_BENCH_STORE names (e.g.
+// a real-shaped store bench/bench.sh made), else of the real corpus; tb
+// is skipped when there are none.
+func storeStrings(tb testing.TB) [][]byte {
+	tb.Helper()
+	dir := os.Getenv("CCVET_BENCH_STORE")
+	if dir == "" {
+		dir = corpusDir
+	}
+	texts := realStrings(tb, dir)
+	if len(texts) == 0 {
+		tb.Skip("no strings at " + dir)
+	}
+	return texts
+}
+
 // realStrings returns the raw contents of every JSON string of at least
 // minSecret bytes in the .jsonl and .json files under dir (what the
 // keyword pass reads, escapes left raw); nil when dir is absent.

@@ -193,21 +193,12 @@ func TestTeddyAnchors(t *testing.T) {
 	fmt.Printf("var tedAnchors = map[string]int{\n\t%s\n}\n", strings.Join(out, " "))
 }
 
-// searchTexts are the strings the searches read: those of the store
-// CCVET_BENCH_STORE names, else of the real corpus. The test is skipped
-// unless CCVET_TEDDY_SEARCH is set, or when there are none.
+// searchTexts are the strings the searches read (storeStrings); the test
+// is skipped unless CCVET_TEDDY_SEARCH is set.
 func searchTexts(t *testing.T) [][]byte {
 	t.Helper()
 	if os.Getenv("CCVET_TEDDY_SEARCH") == "" {
 		t.Skip("set CCVET_TEDDY_SEARCH=1 (and CCVET_BENCH_STORE) to search")
 	}
-	dir := os.Getenv("CCVET_BENCH_STORE")
-	if dir == "" {
-		dir = corpusDir
-	}
-	texts := realStrings(t, dir)
-	if len(texts) == 0 {
-		t.Skip("no strings at " + dir)
-	}
-	return texts
+	return storeStrings(t)
 }
