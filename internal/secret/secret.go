@@ -86,6 +86,9 @@ type Rule struct {
 	// starts with a byte not a word byte would read differently at the
 	// start of a text.
 	atPlace *regexp.Regexp
+	// gate, for a rule with atPlace, is what its matches hold after a
+	// stretch of any length (gate.go); nil for most rules.
+	gate *gate
 	// lead, for an anchored rule, is what its matches start with; for a
 	// rule with names, what its value starts with when every keyword
 	// starts that value (lob-api-key's "test_" then 35 hex digits): a
@@ -543,6 +546,9 @@ func (r *Rule) compile() error {
 		}
 		if p, err := syntax.Parse(r.expr, syntax.Perl); err == nil {
 			r.span = maxLen(p)
+			if r.atPlace != nil {
+				r.gate = gateOf(p)
+			}
 			r.lines = maxNewlines(p)
 			r.needs = needs(p)
 			r.runs = reqRuns(p, nil)
@@ -1180,6 +1186,10 @@ func (s *Scanner) scanAtNames(r *Rule, str string, pos []int32, lc *lineCtx) []M
 // may have cut it: Scan then runs the rule on the whole text).
 func (s *Scanner) scanAtPlaces(r *Rule, str string, b int, pos []int32, found []Match, low *[]byte, lc *lineCtx, nl *newlines) (_ []Match, cut bool) {
 	end := 0
+	var gs gateScan
+	if r.gate != nil && !s.oneByOne {
+		gs = newGateScan(r.gate, str, b)
+	}
 	for _, p32 := range pos {
 		p := int(p32)
 		if p < end {
@@ -1187,8 +1197,16 @@ func (s *Scanner) scanAtPlaces(r *Rule, str string, b int, pos []int32, found []
 		}
 		// The lines a match from p can reach: without the literals every
 		// match holds, no match starts at p.
-		if lb := nl.bound(p, b, r.lines); lb < b && (!r.mayMatch(str[p:lb]) || !r.mayFold(str[p:lb], low)) {
+		lb := nl.bound(p, b, r.lines)
+		if lb < b && (!r.mayMatch(str[p:lb]) || !r.mayFold(str[p:lb], low)) {
 			continue
+		}
+		// Nor without its gate's literal, with the rest of the
+		// expression after it, before lb.
+		if gs.g != nil {
+			if q := gs.first(p); q < 0 || q >= lb {
+				continue
+			}
 		}
 		m := r.atPlace.FindStringSubmatchIndex(str[p:b])
 		if m == nil {

@@ -1,0 +1,123 @@
+package secret
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"regexp/syntax"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ccvet/ccvet/internal/jsontree"
+)
+
+// The curl rules get a gate on their option; an expression with no
+// stretch of any length, or only a short literal after it, gets none.
+func TestGateOf(t *testing.T) {
+	want := map[string][]string{"curl-auth-header": {"-H", "--header"}, "curl-auth-user": {"-u", "--user"}}
+	for _, r := range Default().rules {
+		if err := r.compile(); err != nil {
+			t.Fatal(err)
+		}
+		if w, ok := want[r.ID]; ok {
+			if r.gate == nil || !slices.Equal(r.gate.lits, w) {
+				t.Errorf("%s: gate %+v, want the spellings %q", r.ID, r.gate, w)
+			}
+			delete(want, r.ID)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("rules not in the default set: %v", want)
+	}
+	for expr, lits := range map[string][]string{
+		`\bcurl\b.*[ \t](?:-H|--header)"x"`: {`-H"x"`, `--header"x"`},
+		`abc.*(?:de|fg)(?:hi|jk)x`:          {"dehix", "dejkx", "fghix", "fgjkx"},
+		`abc.*(?:de|fg)(?:hi|jk)(?:l|m)`:    {"dehi", "dejk", "fghi", "fgjk"}, // 8 spellings at most
+		`abc.*[ \t](?i:-H)x`:                nil,                              // case-folded
+		`abc[a-z]{3}-Hx`:                    nil,                              // nothing of any length
+		`abc.*-[0-9]+`:                      nil,                              // "-": too short
+		`abc.*(?:-H|x)y`:                    {"-Hy", "xy"},
+	} {
+		p, err := syntax.Parse(expr, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := gateOf(p)
+		if lits == nil {
+			if g != nil {
+				t.Errorf("%s: gate %q, want none", expr, g.lits)
+			}
+			continue
+		}
+		if g == nil || !slices.Equal(g.lits, lits) {
+			t.Errorf("%s: gate %+v, want %q", expr, g, lits)
+		}
+	}
+}
+
+// gateScan gives, for places in order, the first spelling at or after
+// each where the rest matches.
+func TestGateScan(t *testing.T) {
+	p, _ := syntax.Parse(`curl.*(?:-H|--header) "Auth: [a-z]{4}"`, syntax.Perl)
+	g := gateOf(p)
+	str := `-H "Auth: abcd" curl -H "Type: x" --header "Auth: abcd" curl -H "Auth: ab" -H`
+	gs := newGateScan(g, str, len(str))
+	first := strings.Index(str, `--header`)
+	for _, c := range []struct{ p, want int }{{0, 0}, {1, first}, {first, first}, {first + 1, -1}, {len(str) - 1, -1}} {
+		if got := gs.first(c.p); got != c.want {
+			t.Errorf("first(%d) = %d, want %d", c.p, got, c.want)
+		}
+	}
+}
+
+// With decoys around them (options with no credential, "-u" of other
+// commands, several curls, the option before its curl, text cut short),
+// the scanner finds in curl commands what the references find.
+func TestGateDifferential(t *testing.T) {
+	ref, whole := reference(), wholeRef()
+	var tr jsontree.Tree
+	rng := rand.New(rand.NewPCG(31, 31))
+	val := func() string {
+		b := make([]byte, 8+rng.IntN(40))
+		for k := range b {
+			b[k] = "abcdefghijklmnopqrstuvwxyz0123456789"[rng.IntN(36)]
+		}
+		return string(b)
+	}
+	parts := []func() string{
+		func() string { return "curl https://api.example.test/v1 " },
+		func() string { return "curl -s " },
+		func() string { return `-H "Content-Type: application/json" ` },
+		func() string { return `--header 'Accept: */*' ` },
+		func() string { return `-H "Authorization: Bearer ` + val() + `" ` },
+		func() string { return `-H 'X-Api-Key: ` + val() + `' ` },
+		func() string { return `--header="Token: ` + val() + `" ` },
+		func() string { return "-u admin:" + val() + " " },
+		func() string { return `--user "` + val() + `:` + val() + `" ` },
+		func() string { return "git push -u origin main " },
+		func() string { return "-H" },
+		func() string { return "\n" },
+		func() string { return " \\\n  " },
+		func() string { return "-d '{}' " },
+		func() string { return "some words about tokens and keys " },
+	}
+	found := 0
+	for n := range 3000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(12) {
+			b.WriteString(parts[rng.IntN(len(parts))]())
+		}
+		text := b.String()
+		if rng.IntN(4) == 0 {
+			text = text[:rng.IntN(len(text)+1)]
+		}
+		enc, _ := json.Marshal(text)
+		line := []byte(`{"type":"user","message":{"content":` + string(enc) + `}}`)
+		found += sameFinds(t, ref, &tr, line, "curl text "+jsonNum(n))
+		sameFinds(t, whole, &tr, line, "curl text "+jsonNum(n)+" (whole text)")
+	}
+	if found < 300 {
+		t.Fatalf("only %d found", found)
+	}
+	t.Logf("%d found alike", found)
+}
