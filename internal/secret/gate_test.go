@@ -38,11 +38,7 @@ func TestGateOf(t *testing.T) {
 		`abc.*-[0-9]+`:                      nil,                              // "-": too short
 		`abc.*(?:-H|x)y`:                    {"-Hy", "xy"},
 	} {
-		p, err := syntax.Parse(expr, syntax.Perl)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g := gateOf(p)
+		g := gateOf(expr)
 		if lits == nil {
 			if g != nil {
 				t.Errorf("%s: gate %q, want none", expr, g.lits)
@@ -58,8 +54,7 @@ func TestGateOf(t *testing.T) {
 // gateScan gives, for places in order, the first spelling at or after
 // each where the rest matches.
 func TestGateScan(t *testing.T) {
-	p, _ := syntax.Parse(`curl.*(?:-H|--header) "Auth: [a-z]{4}"`, syntax.Perl)
-	g := gateOf(p)
+	g := gateOf(`curl.*(?:-H|--header) "Auth: [a-z]{4}"`)
 	str := `-H "Auth: abcd" curl -H "Type: x" --header "Auth: abcd" curl -H "Auth: ab" -H`
 	gs := newGateScan(g, str, len(str))
 	first := strings.Index(str, `--header`)
@@ -120,4 +115,50 @@ func TestGateDifferential(t *testing.T) {
 		t.Fatalf("only %d found", found)
 	}
 	t.Logf("%d found alike", found)
+}
+
+// topAtoms cuts an expression's top level into its atoms, each with its
+// repetition, and gives up where cutting the text would change its
+// meaning or the text is not a sequence.
+func TestTopAtoms(t *testing.T) {
+	for expr, want := range map[string][]string{
+		`ab*c`:                        {"a", "b*", "c"},
+		`\bx\x41\x{263a}\pL\p{Greek}`: {`\b`, "x", `\x41`, `\x{263a}`, `\pL`, `\p{Greek}`},
+		`[]a]+?[^]b][[:alpha:]\]]x`:   {`[]a]+?`, `[^]b]`, `[[:alpha:]\]]`, "x"},
+		`(?:a|(b))(?i:c){2,3}d`:       {"(?:a|(b))", "(?i:c){2,3}", "d"},
+		`é.*?`:                        {"é", ".*?"},
+		`a|b`:                         nil, // an alternation
+		`a(?i)b`:                      nil, // flags for what follows
+		`a\Qb|c\E`:                    nil, // quoting
+		`a(b`:                         nil,
+		`a[b`:                         nil,
+		`a{x}`:                        nil, // a literal brace
+	} {
+		starts := topAtoms(expr)
+		var got []string
+		for k, s := range starts {
+			end := len(expr)
+			if k+1 < len(starts) {
+				end = starts[k+1]
+			}
+			got = append(got, expr[s:end])
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("topAtoms(%q) = %q, want %q", expr, got, want)
+		}
+	}
+	// Every rule of the default set is cut into atoms that parse, or not
+	// at all.
+	for _, r := range Default().rules {
+		starts := topAtoms(r.expr)
+		for k, s := range starts {
+			end := len(r.expr)
+			if k+1 < len(starts) {
+				end = starts[k+1]
+			}
+			if _, err := syntax.Parse(r.expr[s:end], syntax.Perl); err != nil {
+				t.Errorf("%s: atom %q: %v", r.ID, r.expr[s:end], err)
+			}
+		}
+	}
 }

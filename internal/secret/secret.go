@@ -547,7 +547,7 @@ func (r *Rule) compile() error {
 		if p, err := syntax.Parse(r.expr, syntax.Perl); err == nil {
 			r.span = maxLen(p)
 			if r.atPlace != nil {
-				r.gate = gateOf(p)
+				r.gate = gateOf(r.expr)
 			}
 			r.lines = maxNewlines(p)
 			r.needs = needs(p)
