@@ -250,10 +250,10 @@ func flagGroup(s string) bool {
 		return false
 	}
 	for i := 2; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == ')':
+		switch s[i] {
+		case ')':
 			return true
-		case c == ':' || c == 'P' || c == '<':
+		case ':', 'P', '<':
 			return false
 		}
 	}
