@@ -43,26 +43,24 @@ func gateOf(expr string) *gate {
 	if starts == nil {
 		return nil
 	}
-	atom := func(k int) *syntax.Regexp {
-		end := len(expr)
+	text := func(k int) string {
 		if k+1 < len(starts) {
-			end = starts[k+1]
+			return expr[starts[k]:starts[k+1]]
 		}
-		re, err := syntax.Parse(expr[starts[k]:end], syntax.Perl)
+		return expr[starts[k]:]
+	}
+	atom := func(k int) *syntax.Regexp {
+		re, err := syntax.Parse(text(k), syntax.Perl)
 		if err != nil {
 			return nil
 		}
 		return re
 	}
 	first := -1
-	for k, at := range starts {
+	for k := range starts {
 		// Only a repetition spans any length: an atom without '*', '+'
 		// or "{n,}" is not parsed to find one.
-		end := len(expr)
-		if k+1 < len(starts) {
-			end = starts[k+1]
-		}
-		if !strings.ContainsAny(expr[at:end], "*+") && !strings.Contains(expr[at:end], ",}") {
+		if t := text(k); !strings.ContainsAny(t, "*+") && !strings.Contains(t, ",}") {
 			continue
 		}
 		re := atom(k)
@@ -85,15 +83,9 @@ func gateOf(expr string) *gate {
 			if re == nil {
 				return nil
 			}
-			set := literalSet(re)
-			if set == nil || len(lits)*len(set) > maxGateLits {
+			next := cross(lits, literalSet(re))
+			if next == nil {
 				break
-			}
-			var next []string
-			for _, a := range lits {
-				for _, b := range set {
-					next = append(next, a+b)
-				}
 			}
 			lits = next
 		}
@@ -109,6 +101,10 @@ func gateOf(expr string) *gate {
 	return nil
 }
 
+// cross is every text of a followed by one of b, nil when b is nil or
+// there would be more than maxGateLits.
+func cross(a, b []string) []string { return product(a, b, maxGateLits) }
+
 // topAtoms returns where each atom of expr's top level starts (a
 // character or escape, a class, a group, each with its repetition), or
 // nil when expr is not a plain sequence: an alternation at the top, a
@@ -118,37 +114,38 @@ func topAtoms(expr string) []int {
 	var starts []int
 	for i := 0; i < len(expr); {
 		starts = append(starts, i)
-		switch c := expr[i]; c {
+		var n int
+		switch expr[i] {
 		case '|', ')', '*', '+', '?', '{':
 			return nil
-		case '\\':
-			n := escapeLen(expr[i:])
-			if n == 0 {
-				return nil
-			}
-			i += n
-		case '[':
-			n := classLen(expr[i:])
-			if n == 0 {
-				return nil
-			}
-			i += n
 		case '(':
 			if flagGroup(expr[i:]) {
 				return nil
 			}
-			n := groupLen(expr[i:])
-			if n == 0 {
-				return nil
-			}
-			i += n
+			n = groupLen(expr[i:])
 		default:
-			_, n := utf8.DecodeRuneInString(expr[i:])
-			i += n
+			n = unitLen(expr[i:])
 		}
+		if n == 0 {
+			return nil
+		}
+		i += n
 		i += repeatLen(expr[i:])
 	}
 	return starts
+}
+
+// unitLen is the length of the escape, the class or the character s
+// starts with, 0 when the escape or class is malformed.
+func unitLen(s string) int {
+	switch s[0] {
+	case '\\':
+		return escapeLen(s)
+	case '[':
+		return classLen(s)
+	}
+	_, n := utf8.DecodeRuneInString(s)
+	return n
 }
 
 // escapeLen is the length of the escape s starts with: \x41, \x{263a},
@@ -216,20 +213,6 @@ func groupLen(s string) int {
 	depth := 0
 	for i := 0; i < len(s); {
 		switch s[i] {
-		case '\\':
-			n := escapeLen(s[i:])
-			if n == 0 {
-				return 0
-			}
-			i += n
-			continue
-		case '[':
-			n := classLen(s[i:])
-			if n == 0 {
-				return 0
-			}
-			i += n
-			continue
 		case '(':
 			depth++
 		case ')':
@@ -238,7 +221,11 @@ func groupLen(s string) int {
 				return i + 1
 			}
 		}
-		i++
+		n := unitLen(s[i:])
+		if n == 0 {
+			return 0
+		}
+		i += n
 	}
 	return 0
 }
@@ -314,17 +301,9 @@ func literalSet(re *syntax.Regexp) []string {
 	case syntax.OpConcat:
 		out := []string{""}
 		for _, s := range re.Sub {
-			set := literalSet(s)
-			if set == nil || len(out)*len(set) > maxGateLits {
+			if out = cross(out, literalSet(s)); out == nil {
 				return nil
 			}
-			var next []string
-			for _, a := range out {
-				for _, b := range set {
-					next = append(next, a+b)
-				}
-			}
-			out = next
 		}
 		return out
 	}

@@ -186,8 +186,12 @@ func containsAny(s string, subs []string) bool {
 
 // concatLang is every string of a followed by one of b, nil when they
 // would be more than maxLang (or a or b is nil).
-func concatLang(a, b []string) []string {
-	if a == nil || b == nil || len(a)*len(b) > maxLang {
+func concatLang(a, b []string) []string { return product(a, b, maxLang) }
+
+// product is every string of a followed by one of b, nil when they would
+// be more than limit (or a or b is nil).
+func product(a, b []string, limit int) []string {
+	if a == nil || b == nil || len(a)*len(b) > limit {
 		return nil
 	}
 	out := make([]string, 0, len(a)*len(b))
