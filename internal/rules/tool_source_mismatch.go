@@ -47,23 +47,32 @@ var ToolSourceMismatch = register(&Rule{
 				continue // Thin: every source holds the call, in the file or in another one (Keeps, Asks)
 			}
 			var last map[entry.ID]*entry.Record
-			var callAt map[string]*entry.Record
 			var held blockIDs
+			// The entry holding each call, for a finding's message: made
+			// at the first finding only.
+			var calls map[string]*entry.Record
+			callAt := func(id string) *entry.Record {
+				if calls == nil {
+					calls = map[string]*entry.Record{}
+					for _, o := range f.Records {
+						for _, t := range o.ToolUses() {
+							if _, ok := calls[t.ID]; !ok {
+								calls[t.ID] = o
+							}
+						}
+					}
+				}
+				return calls[id]
+			}
 			for _, rec := range f.Records {
 				if rec.SourceID().IsZero() || len(rec.ToolResults()) == 0 {
 					continue
 				}
 				if last == nil {
-					last = map[entry.ID]*entry.Record{}
-					callAt = map[string]*entry.Record{}
+					last = make(map[entry.ID]*entry.Record, len(f.Records))
 					for _, o := range f.Records {
 						if !o.ID().IsZero() {
 							last[o.ID()] = o
-						}
-						for _, t := range o.ToolUses() {
-							if _, ok := callAt[t.ID]; !ok {
-								callAt[t.ID] = o
-							}
 						}
 					}
 				}
@@ -83,7 +92,7 @@ var ToolSourceMismatch = register(&Rule{
 					default:
 						msg += " names no entry in any transcript of the project"
 					}
-					if c := callAt[rec.ToolResults()[0].ID]; c != nil {
+					if c := callAt(rec.ToolResults()[0].ID); c != nil {
 						msg += "; the call is in " + entryLabel(c) + " (" + lineRef(c) + ")"
 					}
 					f.ReportRecord(r, rec, "/sourceToolAssistantUUID", finding.Finding{Message: msg})
@@ -96,7 +105,7 @@ var ToolSourceMismatch = register(&Rule{
 				msg := entryLabel(rec) + ": sourceToolAssistantUUID names " + entryLabel(src) + " (" + lineRef(src) +
 					"), which holds no tool_use " + t.ID
 				fd := finding.Finding{Related: []finding.Location{relatedAt(f, src, "/uuid", "the entry it names")}}
-				if c := callAt[t.ID]; c != nil {
+				if c := callAt(t.ID); c != nil {
 					msg += "; the call is in " + entryLabel(c) + " (" + lineRef(c) + ")"
 					fd.Related = append(fd.Related, relatedAt(f, c, toolPtr(c, t.ID), "the call"))
 				}
