@@ -3,6 +3,7 @@ package secret
 import (
 	"encoding/json"
 	"math/rand/v2"
+	"regexp"
 	"regexp/syntax"
 	"slices"
 	"strings"
@@ -51,8 +52,9 @@ func TestGateOf(t *testing.T) {
 	}
 }
 
-// gateScan gives, for places in order, the first spelling at or after
-// each where the rest matches.
+// gateScan gives, for places in order, the first place at or after each
+// where the rest matches: what trying the anchored rest at every place
+// gives, on texts dense in options and near misses.
 func TestGateScan(t *testing.T) {
 	g := gateOf(`curl.*(?:-H|--header) "Auth: [a-z]{4}"`)
 	str := `-H "Auth: abcd" curl -H "Type: x" --header "Auth: abcd" curl -H "Auth: ab" -H`
@@ -62,6 +64,77 @@ func TestGateScan(t *testing.T) {
 		if got := gs.first(c.p); got != c.want {
 			t.Errorf("first(%d) = %d, want %d", c.p, got, c.want)
 		}
+	}
+	for _, r := range Default().rules {
+		if r.ID != "curl-auth-user" {
+			continue
+		}
+		if err := r.compile(); err != nil {
+			t.Fatal(err)
+		}
+		anchored := regexp.MustCompile(`^(?:` + r.gate.rest.String() + `)`)
+		rng := rand.New(rand.NewPCG(5, 5))
+		bits := []string{"-u", "--user", "-", "u", " ", "a", "b:", ":", `"`, "'", "\n", "\n", "$", "{"}
+		for range 2000 {
+			var b strings.Builder
+			for range rng.IntN(40) {
+				b.WriteString(bits[rng.IntN(len(bits))])
+			}
+			str := b.String()
+			end := rng.IntN(len(str) + 1)
+			gs := newGateScan(r.gate, str, end)
+			for p := 0; p <= end; p += 1 + rng.IntN(4) {
+				want := -1
+				for q := p; q < end; q++ {
+					if anchored.MatchString(str[q:end]) {
+						want = q
+						break
+					}
+				}
+				if got := gs.first(p); got != want {
+					t.Fatalf("%q up to %d: first(%d) = %d, want %d", str, end, p, got, want)
+				}
+			}
+		}
+	}
+}
+
+// Rules of a custom file whose literal run holds an octal escape or
+// U+FFFD (which an invalid byte matches) find what the reference finds.
+func TestGateCustomRules(t *testing.T) {
+	for _, c := range []struct{ expr, text string }{
+		{`\\bcurl\\b.*-H\\072([a-z0-9]{10})`, "run curl https://x.test -H:abcdefghij0 now"},
+		{`\\bcurl\\b.*-H\\x{FFFD}([a-z0-9]{10})`, "run curl https://x.test -H\xffabcdefghij0 now"},
+		{`\\bcurl\\b.*-H\\0([a-z0-9]{10})`, "run curl https://x.test -H\x00abcdefghij0 now"},
+	} {
+		sc, err := parse([]byte(`{"rules":[{"id":"custom","regex":"` + c.expr + `","keywords":["curl"]}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sc.rules[0].compile(); err != nil {
+			t.Fatal(err)
+		}
+		if sc.rules[0].gate == nil {
+			t.Fatalf("%s: no gate", c.expr)
+		}
+		ref := *sc
+		ref.oneByOne = true
+		var got, want []Match
+		sc.Scan([]byte(c.text), func(m Match) { got = append(got, m) })
+		ref.Scan([]byte(c.text), func(m Match) { want = append(want, m) })
+		if len(want) != 1 || len(got) != 1 || got[0].Start != want[0].Start || got[0].End != want[0].End {
+			t.Errorf("%s: found %d, the reference %d", c.expr, len(got), len(want))
+		}
+	}
+}
+
+// A text dense in "-u" (each a spelling whose rest reads the run after
+// it) costs one search of the rest per place, not one per spelling.
+func BenchmarkGateDenseOptions(b *testing.B) {
+	text := []byte(strings.Repeat("curl"+strings.Repeat("-u", 1000)+"-", 16) + " a:b\n")
+	sc := Default()
+	for b.Loop() {
+		sc.Scan(text, func(Match) {})
 	}
 }
 

@@ -623,8 +623,8 @@ func needs(re *syntax.Regexp) [][]string {
 			return needs(re.Sub[0])
 		}
 	case syntax.OpLiteral:
-		if re.Flags&syntax.FoldCase == 0 && len(re.Rune) > 0 {
-			return [][]string{{string(re.Rune)}}
+		if lit, ok := plainLiteral(re); ok {
+			return [][]string{{lit}}
 		}
 	case syntax.OpConcat:
 		var out [][]string
@@ -657,9 +657,12 @@ func needs(re *syntax.Regexp) [][]string {
 	return nil
 }
 
-// plainLiteral returns re's text when re is a literal not case-folded.
+// plainLiteral returns re's text when re is a literal not case-folded
+// whose bytes are what it matches: not one holding U+FFFD, which an
+// expression matches at any byte that is not UTF-8 (a custom rule's
+// "\x{FFFD}").
 func plainLiteral(re *syntax.Regexp) (string, bool) {
-	if re.Op == syntax.OpLiteral && re.Flags&syntax.FoldCase == 0 && len(re.Rune) > 0 {
+	if re.Op == syntax.OpLiteral && re.Flags&syntax.FoldCase == 0 && len(re.Rune) > 0 && !slices.Contains(re.Rune, utf8.RuneError) {
 		return string(re.Rune), true
 	}
 	return "", false
