@@ -35,7 +35,7 @@ const maxGateLits = 8
 // (a parsed expression printed back folds its classes' cases first: 17 ms
 // for curl-auth-user's [^"]).
 func gateOf(expr string) *gate {
-	if !strings.ContainsAny(expr, "*+") && !strings.Contains(expr, ",}") {
+	if !mayRepeat(expr) {
 		return nil
 	}
 	starts := topAtoms(expr)
@@ -57,9 +57,7 @@ func gateOf(expr string) *gate {
 	}
 	first := -1
 	for k := range starts {
-		// Only a repetition spans any length: an atom without '*', '+'
-		// or "{n,}" is not parsed to find one.
-		if t := text(k); !strings.ContainsAny(t, "*+") && !strings.Contains(t, ",}") {
+		if !mayRepeat(text(k)) {
 			continue
 		}
 		re := atom(k)
@@ -99,6 +97,11 @@ func gateOf(expr string) *gate {
 	}
 	return nil
 }
+
+// mayRepeat reports whether s holds what an unbounded repetition is
+// written with ('*', '+', "{n,}"): only a repetition spans any length, so
+// an expression or atom without one need not be parsed to look for it.
+func mayRepeat(s string) bool { return strings.ContainsAny(s, "*+") || strings.Contains(s, ",}") }
 
 // cross is every text of a followed by one of b, nil when b is nil or
 // there would be more than maxGateLits.
