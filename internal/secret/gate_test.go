@@ -193,6 +193,24 @@ func TestGateDifferential(t *testing.T) {
 // topAtoms cuts an expression's top level into its atoms, each with its
 // repetition, and gives up where cutting the text would change its
 // meaning or the text is not a sequence.
+// TestTopAlternatives: the split at the top level's bars steps over
+// escapes, classes (with their [:name:] sets) and groups as topAtoms does.
+func TestTopAlternatives(t *testing.T) {
+	for expr, want := range map[string][]string{
+		`a|b`:                   {"a", "b"},
+		`(a|b)|c`:               {"(a|b)", "c"},
+		`\||[|]|[]|]`:           {`\|`, "[|]", "[]|]"},
+		`[[:alpha:]|]|x`:        {"[[:alpha:]|]", "x"},
+		`[\x{7c}|]|\x{28}|(?:)`: {`[\x{7c}|]`, `\x{28}`, "(?:)"},
+		`ab`:                    {"ab"},
+		``:                      {""},
+	} {
+		if got := topAlternatives(expr); !slices.Equal(got, want) {
+			t.Errorf("topAlternatives(%q) = %q, want %q", expr, got, want)
+		}
+	}
+}
+
 func TestTopAtoms(t *testing.T) {
 	for expr, want := range map[string][]string{
 		`ab*c`:                        {"a", "b*", "c"},

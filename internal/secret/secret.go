@@ -455,26 +455,22 @@ func anchoredOn(expr string, keywords []string) (anchored, wordStart bool) {
 // and classes.
 func topAlternatives(expr string) []string {
 	var alts []string
-	depth, class, from := 0, false, 0
-	for i := 0; i < len(expr); i++ {
-		switch c := expr[i]; {
-		case c == '\\':
-			i++
-		case class:
-			class = c != ']'
-		case c == '[':
-			class = true
-			if strings.HasPrefix(expr[i+1:], "]") || strings.HasPrefix(expr[i+1:], "^]") {
-				i += strings.IndexByte(expr[i+1:], ']') + 1 // a ']' first is a member
-			}
-		case c == '(':
+	depth, from := 0, 0
+	for i := 0; i < len(expr); {
+		switch expr[i] {
+		case '(':
 			depth++
-		case c == ')':
+		case ')':
 			depth--
-		case c == '|' && depth == 0:
-			alts = append(alts, expr[from:i])
-			from = i + 1
+		case '|':
+			if depth == 0 {
+				alts = append(alts, expr[from:i])
+				from = i + 1
+			}
 		}
+		// An escape or a class is one step: a bracket or a bar in it is
+		// none of the above.
+		i += max(unitLen(expr[i:]), 1)
 	}
 	return append(alts, expr[from:])
 }
