@@ -107,10 +107,14 @@ type Clean struct {
 }
 
 type cleanShard struct {
+	// tab is read by every lookup and written only when it grows; the
+	// lock and count an add writes sit in the next pair of cache lines,
+	// so that an add on one core does not take tab's line from the other.
 	tab atomic.Pointer[[]uint64] // 0: an empty slot
+	_   [128 - 8]byte
 	mu  sync.Mutex
 	n   int
-	_   [128 - 24]byte // one shard per pair of cache lines
+	_   [128 - 16]byte
 }
 
 const (
