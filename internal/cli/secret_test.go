@@ -437,3 +437,37 @@ func TestDiffLineMasksSecrets(t *testing.T) {
 		t.Errorf("clipLine shows the secret: %s", got)
 	}
 }
+
+// A key in a line that does not parse (here history.jsonl's torn line with
+// the next prompt glued onto it, written inside escaped quotes) is
+// reported by the rule, masked in the invalid-json finding's snippet, and
+// planned by redact. Before, the rule skipped the line, redact said "no
+// secret found", and the snippet printed the key.
+func TestSecretInGluedLine(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	key := secrettest.New(9).Generic()
+	root := t.TempDir()
+	prompt, _ := json.Marshal(map[string]any{"display": `export SECRET_KEY="` + key + `"`, "pastedContents": map[string]any{},
+		"timestamp": 1763632800001, "project": "/tmp/app", "sessionId": secretSID})
+	hist := `{"display":"hello","pastedContents":{},"timestamp":1763632800000,"project":"/tmp/app","sessionId":"` + secretSID + "\"}\n" +
+		`{"display":"abc","pastedCont` + string(prompt) + "\n"
+	if err := os.WriteFile(filepath.Join(root, "history.jsonl"), []byte(hist), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	Main([]string{"--no-config", filepath.Join(root, "history.jsonl")}, strings.NewReader(""), &stdout, &stderr)
+	out := stdout.String() + stderr.String()
+	if strings.Contains(out, key) {
+		t.Errorf("the lint prints the key:\n%s", strings.ReplaceAll(out, key, "<KEY>"))
+	}
+	if !strings.Contains(out, "[invalid-json]") || !strings.Contains(out, secret.Fingerprint(key)+" (gitleaks rule generic-api-key)") {
+		t.Errorf("want an invalid-json finding and the key's secret finding:\n%s", strings.ReplaceAll(out, key, "<KEY>"))
+	}
+	stdout.Reset()
+	stderr.Reset()
+	code := Main([]string{"redact", root}, strings.NewReader(""), &stdout, &stderr)
+	if code != ExitFindings || !strings.Contains(stdout.String(), secret.Fingerprint(key)) || strings.Contains(stdout.String(), key) {
+		t.Errorf("redact plan, exit %d:\n%s%s", code, strings.ReplaceAll(stdout.String(), key, "<KEY>"), stderr.String())
+	}
+}

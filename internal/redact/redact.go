@@ -288,7 +288,11 @@ func detect(sc *secret.Scanner, b []byte, kind layout.Kind, fn func(secret.Match
 	}
 	for _, line := range bytes.Split(b, []byte{'\n'}) {
 		if t.Parse(line) != nil {
+			// A torn or glued line: its raw bytes (what locate finds
+			// there), and its text with the escapes undone (a value
+			// in `\"…\"`, which the raw scan misses).
 			sc.ScanLine(line, func(f secret.Found) { fn(f.Match) })
+			sc.ScanBroken(line, func(f secret.Found) { fn(f.Match) })
 			continue
 		}
 		sc.ScanTree(&t, nil, nil, func(f secret.Found) { fn(f.Match) })

@@ -46,6 +46,11 @@ var Secret = register(&Rule{
 			return
 		}
 		if !l.Parsed() {
+			// A torn or glued line still holds what was written in it
+			// (and the snippet of its invalid-json finding shows it).
+			if !l.Cut && !l.Blank {
+				secretsOf(l.File).scanBroken(l)
+			}
 			return
 		}
 		secretsOf(l.File).scanLine(l)
@@ -137,6 +142,14 @@ func (fs *fileSecrets) foundInLine(f secret.Found) {
 		fs.uuid = l.Root.Get("uuid").String()
 	}
 	fs.add(f.Fingerprint(), f.Rule, l.Num, l.Column(f.RawStart), fs.uuid)
+}
+
+// scanBroken records the secrets of a line that does not parse, read as
+// one string body (secret.Scanner.ScanBroken); it has no entry uuid.
+func (fs *fileSecrets) scanBroken(l *model.Line) {
+	secret.Default().ScanBroken(l.Raw, func(f secret.Found) {
+		fs.add(f.Fingerprint(), f.Rule, l.Num, l.Column(f.RawStart), "")
+	})
 }
 
 func (fs *fileSecrets) scanDoc(f *model.File) {
