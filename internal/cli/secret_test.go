@@ -464,10 +464,27 @@ func TestSecretInGluedLine(t *testing.T) {
 	if !strings.Contains(out, "[invalid-json]") || !strings.Contains(out, secret.Fingerprint(key)+" (gitleaks rule generic-api-key)") {
 		t.Errorf("want an invalid-json finding and the key's secret finding:\n%s", strings.ReplaceAll(out, key, "<KEY>"))
 	}
+	// A torn todo list: the same.
+	gh := secrettest.New(9).GitHub()
+	todo, _ := json.Marshal([]map[string]any{{"content": `rotate "` + gh + `"`, "status": "pending", "activeForm": "Rotating"}})
+	if err := os.MkdirAll(filepath.Join(root, "todos"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "todos", secretSID+"-agent-"+secretSID+".json"), todo[:len(todo)-5], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout.Reset()
+	stderr.Reset()
+	Main([]string{"--no-config", filepath.Join(root, "todos")}, strings.NewReader(""), &stdout, &stderr)
+	if out := stdout.String(); strings.Contains(out, gh) || !strings.Contains(out, secret.Fingerprint(gh)+" (gitleaks rule github-pat)") {
+		t.Errorf("want the torn todo list's key reported, never printed:\n%s", strings.ReplaceAll(out, gh, "<KEY>"))
+	}
 	stdout.Reset()
 	stderr.Reset()
 	code := Main([]string{"redact", root}, strings.NewReader(""), &stdout, &stderr)
-	if code != ExitFindings || !strings.Contains(stdout.String(), secret.Fingerprint(key)) || strings.Contains(stdout.String(), key) {
-		t.Errorf("redact plan, exit %d:\n%s%s", code, strings.ReplaceAll(stdout.String(), key, "<KEY>"), stderr.String())
+	for _, k := range []string{key, gh} {
+		if code != ExitFindings || !strings.Contains(stdout.String(), secret.Fingerprint(k)) || strings.Contains(stdout.String(), k) {
+			t.Errorf("redact plan, exit %d:\n%s%s", code, strings.ReplaceAll(stdout.String(), k, "<KEY>"), stderr.String())
+		}
 	}
 }

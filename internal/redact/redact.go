@@ -283,8 +283,9 @@ func detect(sc *secret.Scanner, b []byte, kind layout.Kind, fn func(secret.Match
 	if kind == layout.Todos {
 		if t.Parse(b) == nil {
 			sc.ScanTree(&t, nil, nil, func(f secret.Found) { fn(f.Match) })
+			return
 		}
-		return
+		// A damaged todo list: line by line, as below.
 	}
 	for _, line := range bytes.Split(b, []byte{'\n'}) {
 		if t.Parse(line) != nil {

@@ -154,6 +154,21 @@ func (fs *fileSecrets) scanBroken(l *model.Line) {
 
 func (fs *fileSecrets) scanDoc(f *model.File) {
 	if fs.tree.Parse(f.Doc) != nil {
+		// A torn or damaged todo list: each line as a line that does
+		// not parse.
+		for start := 0; start < len(f.Doc); {
+			end := bytes.IndexByte(f.Doc[start:], '\n')
+			if end < 0 {
+				end = len(f.Doc)
+			} else {
+				end += start
+			}
+			secret.Default().ScanBroken(f.Doc[start:end], func(fd secret.Found) {
+				line, col := jsonpos.LineCol(f.Doc, start+fd.RawStart)
+				fs.add(fd.Fingerprint(), fd.Rule, line, col, "")
+			})
+			start = end + 1
+		}
 		return
 	}
 	fs.buf = secret.Default().ScanTree(&fs.tree, fs.buf, nil, func(fd secret.Found) {
