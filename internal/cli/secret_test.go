@@ -488,3 +488,59 @@ func TestSecretInGluedLine(t *testing.T) {
 		}
 	}
 }
+
+// `ccvet sessions` shows each session's first prompt and picker label and
+// quotes the first prompt of a session lost from history.jsonl: the
+// session's own words, where a key pasted into a prompt or a title sits.
+// They are masked like a snippet, before they are clipped (a key cut in
+// two would no longer be found). Before, every one was printed.
+func TestSessionsMaskSecrets(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	g := secrettest.New(11)
+	root := t.TempDir()
+	proj := filepath.Join(root, "projects", secretProj)
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	key := func() string { k := g.GitHub(); keys = append(keys, k); return k }
+	line := func(v map[string]any) string { b, _ := json.Marshal(v); return string(b) + "\n" }
+	user := func(sid, text string) string {
+		return line(map[string]any{"parentUuid": nil, "isSidechain": false, "userType": "external", "cwd": "/tmp/app",
+			"sessionId": sid, "version": "2.1.110", "gitBranch": "", "type": "user", "uuid": sid[:35] + "a",
+			"timestamp": "2026-11-20T10:00:00.000Z", "message": map[string]any{"role": "user", "content": text}})
+	}
+	// A key in the prompt at each place a listing clips it (60 and 200
+	// characters), and one in a title.
+	for i, pad := range []int{10, 50, 190} {
+		sid := fmt.Sprintf("5ec7e700-0000-4000-8000-00000000001%d", i)
+		text := user(sid, strings.Repeat("y", pad)+" GITHUB_TOKEN="+key()+" tail")
+		if i == 0 {
+			text += line(map[string]any{"type": "custom-title", "customTitle": "deploy " + key(), "sessionId": sid})
+		}
+		if err := os.WriteFile(filepath.Join(proj, sid+".jsonl"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hist := line(map[string]any{"display": strings.Repeat("z", 60) + " GITHUB_TOKEN=" + key(), "pastedContents": map[string]any{},
+		"timestamp": 1763632800000, "project": "/tmp/app", "sessionId": "5ec7e700-0000-4000-8000-000000000099"})
+	if err := os.WriteFile(filepath.Join(root, "history.jsonl"), []byte(hist), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"sessions", root}, {"sessions", "--format", "json", root}, {"sessions", "--paths", root}} {
+		var stdout, stderr bytes.Buffer
+		if code := Main(args, strings.NewReader(""), &stdout, &stderr); code != ExitOK {
+			t.Fatalf("%v: exit %d: %s", args[:len(args)-1], code, stderr.String())
+		}
+		out := stdout.String() + stderr.String()
+		for i, k := range keys {
+			if strings.Contains(out, k[:8]) || strings.Contains(out, k[len(k)-8:]) {
+				t.Errorf("%v shows key %d (or part of it)", args[:len(args)-1], i)
+			}
+		}
+		if args[1] == root && !strings.Contains(out, "GITHUB_TOKEN=****") {
+			t.Errorf("%v: no masked prompt in the listing", args[:len(args)-1])
+		}
+	}
+}
