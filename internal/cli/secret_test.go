@@ -544,3 +544,49 @@ func TestSessionsMaskSecrets(t *testing.T) {
 		}
 	}
 }
+
+// `ccvet resume` prints the messages a resume sends and `ccvet request`
+// the request the ledger recorded: the session's own words. A key in them
+// is masked as in a snippet, in the text summary (before its clip at 60
+// characters) and in the JSON. Before, both printed it.
+func TestResumeAndRequestMaskSecrets(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	g := secrettest.New(13)
+	aws, gh, pem := g.AWS(), g.GitHub(), g.PEM()
+	dir := t.TempDir()
+	sid := "7b0c6a52-0d3e-4f57-9a61-2f3f6a1c2b10"
+	b, err := os.ReadFile(filepath.Join(fixtures, "ledger-dangling-request-ref", "good", sid+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	esc := func(s string) string { q, _ := json.Marshal(s); return string(q[1 : len(q)-1]) }
+	// The request: keys in a ledger blob (its hash is not checked).
+	b = bytes.Replace(b, []byte("<environment placeholder>"), []byte(esc("env GITHUB_TOKEN="+gh+" AWS_ACCESS_KEY_ID="+aws+"\n"+pem)), 1)
+	path := filepath.Join(dir, sid+".jsonl")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The resume: keys in the prompt, one across the text summary's clip.
+	b = bytes.Replace(b, []byte(`"List the files."`), []byte(`"`+strings.Repeat("y", 40)+` AWS_ACCESS_KEY_ID=`+aws+` `+esc(pem)+` `+gh+`"`), 1)
+	other := filepath.Join(t.TempDir(), sid+".jsonl")
+	if err := os.WriteFile(other, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"resume", other}, {"resume", "--format", "json", other}, {"request", path}} {
+		var stdout, stderr bytes.Buffer
+		code := Main(args, strings.NewReader(""), &stdout, &stderr)
+		out := stdout.String() + stderr.String()
+		if code != ExitOK || !strings.Contains(out, "=*") {
+			t.Errorf("%v: exit %d, no masked key:\n%s", args[:len(args)-1], code, out)
+		}
+		for i, k := range []string{aws[4:], gh[4:], pem[40:80]} {
+			if strings.Contains(out, k) {
+				t.Errorf("%v shows key %d", args[:len(args)-1], i)
+			}
+		}
+		if args[len(args)-2] != "resume" && !json.Valid(stdout.Bytes()) {
+			t.Errorf("%v: not JSON once masked:\n%s", args[:len(args)-1], stdout.String())
+		}
+	}
+}
