@@ -297,6 +297,35 @@ func TestSecretSelectionAndBaseline(t *testing.T) {
 	if n := count("--baseline", base, st.root); n != 0 {
 		t.Errorf("with the baseline: %d findings", n)
 	}
+	// The baseline of the whole store matches a run over one transcript
+	// (a pre-commit hook's), which counts no copies in the store, and
+	// the store once the session has gone on (more copies, more later
+	// requests). Before, a secret's fingerprint hashed its message with
+	// those counts: ", 4 times in the store" and "1 later request" made
+	// the baselined secret new again.
+	tr := filepath.Join(st.root, "projects", secretProj, secretSID+".jsonl")
+	if n := count("--baseline", base, tr); n != 0 {
+		t.Errorf("with the store's baseline, over one transcript: %d secret findings", n)
+	}
+	b, err := os.ReadFile(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := b[:bytes.IndexByte(b, '\n')+1]
+	var e map[string]any
+	if err := json.Unmarshal(first, &e); err != nil {
+		t.Fatal(err)
+	}
+	again := bytes.Replace(first, []byte(e["uuid"].(string)), []byte("5ec7e700-0000-4000-8000-0000000000ff"), 1)
+	if err := os.WriteFile(tr, append(b, again...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if all2 := count(st.root); all2 != all {
+		t.Fatalf("the copy made %d secret findings, want %d", all2, all)
+	}
+	if n := count("--baseline", base, st.root); n != 0 {
+		t.Errorf("with the baseline, once the secret has one more copy: %d secret findings", n)
+	}
 }
 
 // snapshot reads every file under root.

@@ -219,9 +219,16 @@ func (fs *fileSecrets) countResends(f *model.File) {
 
 func (fs *fileSecrets) emit(r *Rule, f *model.File, store map[string]int) {
 	for _, o := range fs.order {
-		f.Emit(r, finding.Finding{Line: o.line, Column: o.col, UUID: o.uuid, Message: o.message(f.Kind, store)})
+		f.Emit(r, finding.Finding{Line: o.line, Column: o.col, UUID: o.uuid, Message: o.message(f.Kind, store), Key: o.key()})
 	}
 }
+
+// key is what baselines and SARIF fingerprints hash of the finding: the
+// secret's rule and fingerprint. Its counts are left out: the copies in
+// the store are counted only when the other files are among the paths
+// given (a pre-commit run over one file counts none), and the copies and
+// later requests grow as the session goes on.
+func (o *occurrence) key() string { return "secret " + o.rule.ID + " " + o.fp }
 
 func (o *occurrence) message(kind layout.Kind, store map[string]int) string {
 	var b strings.Builder
@@ -439,7 +446,7 @@ func (st *storeCollection) emit(r *Rule, s *model.Store) {
 	}
 	for _, pf := range st.plain {
 		for _, o := range pf.secrets.order {
-			s.Emit(r, finding.Finding{Path: pf.display, Line: o.line, Column: o.col, Message: o.message(layout.Other, st.totals)})
+			s.Emit(r, finding.Finding{Path: pf.display, Line: o.line, Column: o.col, Message: o.message(layout.Other, st.totals), Key: o.key()})
 		}
 	}
 }
