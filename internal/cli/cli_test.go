@@ -48,6 +48,7 @@ func TestExitCodes(t *testing.T) {
 		{"missing path", []string{filepath.Join(t.TempDir(), "nope")}, ExitUsage},
 		{"two stdins", []string{"-", "-"}, ExitUsage},
 		{"negative jobs", []string{"-j", "-3", good}, ExitUsage},
+		{"negative max-per-file", []string{"--max-per-file", "-1", good}, ExitUsage},
 		{"stdin-filename without -", []string{"--stdin-filename", "x.jsonl", good}, ExitUsage},
 		{"baseline too large", []string{"--baseline", hugeBaseline(t), good}, ExitUsage},
 		{"report write fails", []string{"-o", "/dev/full", good}, ExitUsage},
