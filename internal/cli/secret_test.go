@@ -516,7 +516,42 @@ func TestSecretInGluedLine(t *testing.T) {
 			t.Errorf("redact plan, exit %d:\n%s%s", code, strings.ReplaceAll(stdout.String(), k, "<KEY>"), stderr.String())
 		}
 	}
+	// A torn line holding a PEM key (its \n escapes in the raw bytes):
+	// redact replaces it, and then no secret is left to report.
+	pem := secrettest.New(9).PEM()
+	tr, _ := json.Marshal(map[string]any{"type": "user", "uuid": "5ec7e700-0000-4000-8000-0000000000aa", "sessionId": secretSID,
+		"message": map[string]any{"role": "user", "content": "key:\n" + pem + "\nend"}})
+	proj := filepath.Join(root, "projects", secretProj)
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(proj, secretSID+".jsonl"), tr[:len(tr)-20], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout.Reset()
+	stderr.Reset()
+	if code := Main([]string{"redact", "--write", "--force", "--backup-dir", t.TempDir(), root}, strings.NewReader(""), &stdout, &stderr); code != ExitOK {
+		t.Fatalf("redact --write: exit %d: %s", code, stderr.String())
+	}
+	stdout.Reset()
+	stderr.Reset()
+	Main([]string{"--no-config", "-q", "--no-snippet", "--disable", "unused-ignore", root}, strings.NewReader(""), &stdout, &stderr)
+	if strings.Contains(stdout.String(), "[secret]") {
+		t.Errorf("secrets left after redact --write:\n%s", stdout.String())
+	}
+	for _, k := range []string{key, gh, pem[40:80]} {
+		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				if b, _ := os.ReadFile(p); bytes.Contains(b, []byte(k)) || bytes.Contains(b, []byte(esc(k))) {
+					t.Errorf("%s still holds a key", p)
+				}
+			}
+			return nil
+		})
+	}
 }
+
+func esc(s string) string { q, _ := json.Marshal(s); return string(q[1 : len(q)-1]) }
 
 // `ccvet sessions` shows each session's first prompt and picker label and
 // quotes the first prompt of a session lost from history.jsonl: the

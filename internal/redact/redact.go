@@ -332,6 +332,13 @@ func (p *Plan) locate(f *File) {
 					buf = p.locateTree(&t, start, buf, add)
 				} else {
 					p.search(line, func(a, b int, s *Secret) { add(start+a, start+b, s) })
+					// A key the line spells with escapes (a \u escape, a
+					// PEM block's \n): where detect's ScanBroken found it.
+					secret.Default().ScanBroken(line, func(fd secret.Found) {
+						if s := p.byFP[fd.Fingerprint()]; s != nil {
+							add(start+fd.RawStart, start+fd.RawEnd, s)
+						}
+					})
 				}
 			}
 			start = end + 1
