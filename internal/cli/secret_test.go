@@ -654,3 +654,47 @@ func TestResumeAndRequestMaskSecrets(t *testing.T) {
 		}
 	}
 }
+
+// ccvet fix splits two entries an append glued onto one line even when the
+// second holds a key. Before, the lint did not scan the glued line, so the
+// split "made" a secret finding, and fix refused the file (exit 4:
+// "the fixed bytes have 1 secret finding(s), the original 0").
+func TestFixSplitsGluedLineWithSecret(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	key := secrettest.New(19).Generic()
+	dir := t.TempDir()
+	var lines []string
+	parent := any(nil)
+	for i, text := range []string{"hi", "hello", `cfg: API_KEY="` + key + `"`, "ok", "more", "done"} {
+		uuid := fmt.Sprintf("5ec7e700-0000-4000-8000-0000000001%02d", i)
+		e := map[string]any{"parentUuid": parent, "isSidechain": false, "userType": "external", "cwd": "/tmp/app",
+			"sessionId": secretSID, "version": "2.1.110", "gitBranch": "", "uuid": uuid,
+			"timestamp": fmt.Sprintf("2026-11-20T10:00:0%d.000Z", i)}
+		if i%2 == 0 {
+			e["type"], e["message"] = "user", map[string]any{"role": "user", "content": text}
+		} else {
+			e["type"], e["requestId"] = "assistant", fmt.Sprintf("req_%d", i)
+			e["message"] = map[string]any{"model": "claude-opus-4-5-20251101", "id": fmt.Sprintf("msg_%d", i), "type": "message",
+				"role": "assistant", "content": []any{map[string]any{"type": "text", "text": text}}, "stop_reason": "end_turn",
+				"stop_sequence": nil, "usage": map[string]any{"input_tokens": 1, "output_tokens": 1}}
+		}
+		b, _ := json.Marshal(e)
+		lines = append(lines, string(b))
+		parent = uuid
+	}
+	text := lines[0] + "\n" + lines[1] + lines[2] + "\n" + strings.Join(lines[3:], "\n") + "\n" // line 2: two entries glued
+	path := filepath.Join(dir, secretSID+".jsonl")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := Main([]string{"fix", "--diff", path}, strings.NewReader(""), &stdout, &stderr)
+	out := stdout.String() + stderr.String()
+	if code != ExitFindings || !strings.Contains(out, "split 2 fused entries") || strings.Contains(out, "verification failed") {
+		t.Errorf("fix plan: exit %d:\n%s", code, strings.ReplaceAll(out, key, "<KEY>"))
+	}
+	if strings.Contains(out, key) {
+		t.Errorf("fix --diff prints the key")
+	}
+}
