@@ -698,3 +698,45 @@ func TestFixSplitsGluedLineWithSecret(t *testing.T) {
 		t.Errorf("fix --diff prints the key")
 	}
 }
+
+// A finding's message quotes what it judges: an entry type, a timestamp,
+// a parentUuid. The secret rule does not scan those fields (ids and
+// names), so a key written there was printed in every format; messages
+// are masked before any report or baseline shows them.
+func TestMessagesMaskSecrets(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	g := secrettest.New(23)
+	typ, ts := g.GitHub(), g.GitHub()
+	line := func(v map[string]any) string { b, _ := json.Marshal(v); return string(b) + "\n" }
+	e := func(typ, ts string) map[string]any {
+		return map[string]any{"parentUuid": nil, "isSidechain": false, "userType": "external", "cwd": "/tmp/app",
+			"sessionId": secretSID, "version": "2.1.110", "gitBranch": "", "type": typ, "uuid": "5ec7e700-0000-4000-8000-0000000002" + ts[4:6],
+			"timestamp": ts, "message": map[string]any{"role": "user", "content": "hi"}}
+	}
+	path := filepath.Join(t.TempDir(), secretSID+".jsonl")
+	if err := os.WriteFile(path, []byte(line(e(typ, "2026-11-20T10:00:00.000Z"))+line(e("user", ts))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := filepath.Join(t.TempDir(), "b.json")
+	for _, args := range [][]string{{"--no-snippet"}, {"-f", "json"}, {"-f", "sarif"}, {"-f", "github"}, {"--write-baseline", base}} {
+		var stdout, stderr bytes.Buffer
+		Main(append(append([]string{"--no-config", "--strict"}, args...), path), strings.NewReader(""), &stdout, &stderr)
+		out := stdout.String() + stderr.String()
+		for i, k := range []string{typ, ts} {
+			if strings.Contains(out, k[4:]) {
+				t.Errorf("%v shows key %d", args, i)
+			}
+		}
+		if args[0] == "--no-snippet" && (!strings.Contains(out, "[unknown-type]") || !strings.Contains(out, "`timestamp`")) {
+			t.Errorf("want the unknown-type and timestamp findings:\n%s", out)
+		}
+	}
+	b, err := os.ReadFile(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), typ[4:]) || strings.Contains(string(b), ts[4:]) {
+		t.Errorf("the baseline holds a key")
+	}
+}
