@@ -207,6 +207,9 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	if o.jobs < 0 {
 		return 0, usagef("--jobs: want a number of files at once (0 for one per CPU), got %d", o.jobs)
 	}
+	if o.maxPerFile < 0 {
+		return 0, usagef("--max-per-file: want a number of findings (0 to list every one), got %d", o.maxPerFile)
+	}
 	cfg, err := loadConfig(fs, &o, stderr)
 	if err != nil {
 		return 0, err

@@ -28,6 +28,12 @@ func TestExitCodes(t *testing.T) {
 	good := filepath.Join(fixtures, "missing-final-newline", "good")
 	warn := filepath.Join(fixtures, "missing-final-newline", "bad")
 	bad := filepath.Join(fixtures, "invalid-json", "bad")
+	// -o and --write-baseline naming one file: the report replaced the
+	// baseline just written (exit 0).
+	sameOut, sameNew := filepath.Join(t.TempDir(), "b.json"), filepath.Join(t.TempDir(), "new.json")
+	if err := os.WriteFile(sameOut, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name string
 		args []string
@@ -48,6 +54,10 @@ func TestExitCodes(t *testing.T) {
 		{"missing path", []string{filepath.Join(t.TempDir(), "nope")}, ExitUsage},
 		{"two stdins", []string{"-", "-"}, ExitUsage},
 		{"negative jobs", []string{"-j", "-3", good}, ExitUsage},
+		{"negative max-per-file", []string{"--max-per-file", "-1", good}, ExitUsage},
+		{"report and baseline in one file", []string{"-o", sameOut, "--write-baseline", sameOut, good}, ExitUsage},
+		{"report and baseline in one new file", []string{"-o", sameNew, "--write-baseline", filepath.Join(filepath.Dir(sameNew), ".", filepath.Base(sameNew)), good}, ExitUsage},
+		{"report and baseline on a device", []string{"-o", os.DevNull, "--write-baseline", os.DevNull, good}, ExitOK},
 		{"stdin-filename without -", []string{"--stdin-filename", "x.jsonl", good}, ExitUsage},
 		{"baseline too large", []string{"--baseline", hugeBaseline(t), good}, ExitUsage},
 		{"report write fails", []string{"-o", "/dev/full", good}, ExitUsage},

@@ -149,6 +149,7 @@ func excludePaths(found *layout.Result, c *config.Config) int {
 // baseline entries of its files: the others are out of its sight.
 func afterRun(eng *lint.Engine, res *lint.Result, c *config.Config, o *options, found *layout.Result, stderr io.Writer) (*report.BaselineCounts, error) {
 	key := found.Keys()
+	maskMessages(res.Findings)
 	fs := res.Findings
 	if c != nil {
 		kept, unused := c.Filter(fs, eng.On, key)
@@ -205,4 +206,20 @@ func afterRun(eng *lint.Engine, res *lint.Result, c *config.Config, o *options, 
 		fmt.Fprintln(stderr)
 	}
 	return &report.BaselineCounts{Matched: out.Matched, Unmatched: out.Unmatched}, nil
+}
+
+// maskMessages masks, in each finding's message and its related places'
+// messages, what rule secret finds there ('*' for each byte), before any
+// report or baseline shows them. A message quotes what it judges: an entry
+// type, a field name, a timestamp, a parentUuid. The rule does not scan
+// those (ids, names, member keys), so a key written there was printed,
+// even in a snippet-free format.
+func maskMessages(fs []finding.Finding) {
+	for i := range fs {
+		f := &fs[i]
+		f.Message = report.MaskText(f.Message)
+		for j := range f.Related {
+			f.Related[j].Message = report.MaskText(f.Related[j].Message)
+		}
+	}
 }

@@ -38,10 +38,30 @@ func openOutputs(o *options, found *layout.Result) (*reportOut, error) {
 			return nil, usagef("%s: %v", out.flag, err)
 		}
 	}
+	if o.output != "" && o.cfg.writeBaseline != "" && sameTarget(o.output, o.cfg.writeBaseline) {
+		// Both would be written, the report last: the baseline lost.
+		return nil, usagef("--output and --write-baseline name the same file %s", o.output)
+	}
 	if o.output == "" {
 		return &reportOut{}, nil
 	}
 	return openTarget("--output", o.output)
+}
+
+// sameTarget reports whether writes at a and b reach the same regular file
+// (or would create the same one). Devices and FIFOs, which are written
+// directly, never count.
+func sameTarget(a, b string) bool {
+	ra, rb := outpath.Resolve(a), outpath.Resolve(b)
+	sa, errA := os.Stat(ra)
+	sb, errB := os.Stat(rb)
+	switch {
+	case errA == nil && errB == nil:
+		return sa.Mode().IsRegular() && os.SameFile(sa, sb)
+	case errA == nil || errB == nil:
+		return false
+	}
+	return ra == rb
 }
 
 // openTarget opens the output path p (named by flag in errors): a

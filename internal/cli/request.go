@@ -74,7 +74,9 @@ func cmdRequest(args []string, stdin io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return findingError{fmt.Errorf("cannot rebuild the request: %w", err)}
 	}
-	_, err = stdout.Write(report.EscapeJSON(out))
+	// Every message the session sent: a key in them is masked as in a
+	// snippet (what rule secret finds, each byte as '*').
+	_, err = stdout.Write(report.EscapeJSON(report.MaskSecrets(out)))
 	return err
 }
 

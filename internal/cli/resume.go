@@ -218,7 +218,14 @@ func resumeJSON(w io.Writer, res *resume.Result, check *checkVerdict) error {
 		}
 		out.Messages = append(out.Messages, jm)
 	}
-	return report.EncodeJSON(w, out)
+	// The messages are the session's own words: a key in them is masked
+	// as in a snippet (what rule secret finds, each byte as '*').
+	var buf bytes.Buffer
+	if err := report.EncodeJSON(&buf, out); err != nil {
+		return err
+	}
+	_, err := w.Write(report.MaskSecrets(buf.Bytes()))
+	return err
 }
 
 func resumeText(w io.Writer, name string, ld *resume.Loaded, res *resume.Result, why string) {
@@ -292,7 +299,7 @@ func blockSummary(b resume.Block) string {
 	str := func(k string) string { v, _ := b[k].(string); return v }
 	switch t := b.Type(); t {
 	case "text":
-		x := strings.Join(strings.Fields(str("text")), " ")
+		x := strings.Join(strings.Fields(report.MaskText(str("text"))), " ")
 		if r := []rune(x); len(r) > 60 {
 			x = string(r[:60]) + "…"
 		}

@@ -297,6 +297,35 @@ func TestSecretSelectionAndBaseline(t *testing.T) {
 	if n := count("--baseline", base, st.root); n != 0 {
 		t.Errorf("with the baseline: %d findings", n)
 	}
+	// The baseline of the whole store matches a run over one transcript
+	// (a pre-commit hook's), which counts no copies in the store, and
+	// the store once the session has gone on (more copies, more later
+	// requests). Before, a secret's fingerprint hashed its message with
+	// those counts: ", 4 times in the store" and "1 later request" made
+	// the baselined secret new again.
+	tr := filepath.Join(st.root, "projects", secretProj, secretSID+".jsonl")
+	if n := count("--baseline", base, tr); n != 0 {
+		t.Errorf("with the store's baseline, over one transcript: %d secret findings", n)
+	}
+	b, err := os.ReadFile(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := b[:bytes.IndexByte(b, '\n')+1]
+	var e map[string]any
+	if err := json.Unmarshal(first, &e); err != nil {
+		t.Fatal(err)
+	}
+	again := bytes.Replace(first, []byte(e["uuid"].(string)), []byte("5ec7e700-0000-4000-8000-0000000000ff"), 1)
+	if err := os.WriteFile(tr, append(b, again...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if all2 := count(st.root); all2 != all {
+		t.Fatalf("the copy made %d secret findings, want %d", all2, all)
+	}
+	if n := count("--baseline", base, st.root); n != 0 {
+		t.Errorf("with the baseline, once the secret has one more copy: %d secret findings", n)
+	}
 }
 
 // snapshot reads every file under root.
@@ -435,5 +464,279 @@ func TestDiffLineMasksSecrets(t *testing.T) {
 	got := clipLine(line, int64(bytes.Index(line, []byte(gh))))
 	if strings.Contains(got, gh[4:20]) || !strings.Contains(got, "****") {
 		t.Errorf("clipLine shows the secret: %s", got)
+	}
+}
+
+// A key in a line that does not parse (here history.jsonl's torn line with
+// the next prompt glued onto it, written inside escaped quotes) is
+// reported by the rule, masked in the invalid-json finding's snippet, and
+// planned by redact. Before, the rule skipped the line, redact said "no
+// secret found", and the snippet printed the key.
+func TestSecretInGluedLine(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	key := secrettest.New(9).Generic()
+	root := t.TempDir()
+	prompt, _ := json.Marshal(map[string]any{"display": `export SECRET_KEY="` + key + `"`, "pastedContents": map[string]any{},
+		"timestamp": 1763632800001, "project": "/tmp/app", "sessionId": secretSID})
+	hist := `{"display":"hello","pastedContents":{},"timestamp":1763632800000,"project":"/tmp/app","sessionId":"` + secretSID + "\"}\n" +
+		`{"display":"abc","pastedCont` + string(prompt) + "\n"
+	if err := os.WriteFile(filepath.Join(root, "history.jsonl"), []byte(hist), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	Main([]string{"--no-config", filepath.Join(root, "history.jsonl")}, strings.NewReader(""), &stdout, &stderr)
+	out := stdout.String() + stderr.String()
+	if strings.Contains(out, key) {
+		t.Errorf("the lint prints the key:\n%s", strings.ReplaceAll(out, key, "<KEY>"))
+	}
+	if !strings.Contains(out, "[invalid-json]") || !strings.Contains(out, secret.Fingerprint(key)+" (gitleaks rule generic-api-key)") {
+		t.Errorf("want an invalid-json finding and the key's secret finding:\n%s", strings.ReplaceAll(out, key, "<KEY>"))
+	}
+	// A torn todo list: the same.
+	gh := secrettest.New(9).GitHub()
+	todo, _ := json.Marshal([]map[string]any{{"content": `rotate "` + gh + `"`, "status": "pending", "activeForm": "Rotating"}})
+	if err := os.MkdirAll(filepath.Join(root, "todos"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "todos", secretSID+"-agent-"+secretSID+".json"), todo[:len(todo)-5], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout.Reset()
+	stderr.Reset()
+	Main([]string{"--no-config", filepath.Join(root, "todos")}, strings.NewReader(""), &stdout, &stderr)
+	if out := stdout.String(); strings.Contains(out, gh) || !strings.Contains(out, secret.Fingerprint(gh)+" (gitleaks rule github-pat)") {
+		t.Errorf("want the torn todo list's key reported, never printed:\n%s", strings.ReplaceAll(out, gh, "<KEY>"))
+	}
+	stdout.Reset()
+	stderr.Reset()
+	code := Main([]string{"redact", root}, strings.NewReader(""), &stdout, &stderr)
+	for _, k := range []string{key, gh} {
+		if code != ExitFindings || !strings.Contains(stdout.String(), secret.Fingerprint(k)) || strings.Contains(stdout.String(), k) {
+			t.Errorf("redact plan, exit %d:\n%s%s", code, strings.ReplaceAll(stdout.String(), k, "<KEY>"), stderr.String())
+		}
+	}
+	// A torn line holding a PEM key (its \n escapes in the raw bytes):
+	// redact replaces it, and then no secret is left to report.
+	pem := secrettest.New(9).PEM()
+	tr, _ := json.Marshal(map[string]any{"type": "user", "uuid": "5ec7e700-0000-4000-8000-0000000000aa", "sessionId": secretSID,
+		"message": map[string]any{"role": "user", "content": "key:\n" + pem + "\nend"}})
+	proj := filepath.Join(root, "projects", secretProj)
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(proj, secretSID+".jsonl"), tr[:len(tr)-20], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout.Reset()
+	stderr.Reset()
+	if code := Main([]string{"redact", "--write", "--force", "--backup-dir", t.TempDir(), root}, strings.NewReader(""), &stdout, &stderr); code != ExitOK {
+		t.Fatalf("redact --write: exit %d: %s", code, stderr.String())
+	}
+	stdout.Reset()
+	stderr.Reset()
+	Main([]string{"--no-config", "-q", "--no-snippet", "--disable", "unused-ignore", root}, strings.NewReader(""), &stdout, &stderr)
+	if strings.Contains(stdout.String(), "[secret]") {
+		t.Errorf("secrets left after redact --write:\n%s", stdout.String())
+	}
+	for _, k := range []string{key, gh, pem[40:80]} {
+		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				if b, _ := os.ReadFile(p); bytes.Contains(b, []byte(k)) || bytes.Contains(b, []byte(esc(k))) {
+					t.Errorf("%s still holds a key", p)
+				}
+			}
+			return nil
+		})
+	}
+}
+
+func esc(s string) string { q, _ := json.Marshal(s); return string(q[1 : len(q)-1]) }
+
+// `ccvet sessions` shows each session's first prompt and picker label and
+// quotes the first prompt of a session lost from history.jsonl: the
+// session's own words, where a key pasted into a prompt or a title sits.
+// They are masked like a snippet, before they are clipped (a key cut in
+// two would no longer be found). Before, every one was printed.
+func TestSessionsMaskSecrets(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	g := secrettest.New(11)
+	root := t.TempDir()
+	proj := filepath.Join(root, "projects", secretProj)
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	key := func() string { k := g.GitHub(); keys = append(keys, k); return k }
+	line := func(v map[string]any) string { b, _ := json.Marshal(v); return string(b) + "\n" }
+	user := func(sid, text string) string {
+		return line(map[string]any{"parentUuid": nil, "isSidechain": false, "userType": "external", "cwd": "/tmp/app",
+			"sessionId": sid, "version": "2.1.110", "gitBranch": "", "type": "user", "uuid": sid[:35] + "a",
+			"timestamp": "2026-11-20T10:00:00.000Z", "message": map[string]any{"role": "user", "content": text}})
+	}
+	// A key in the prompt at each place a listing clips it (60 and 200
+	// characters), and one in a title.
+	for i, pad := range []int{10, 50, 190} {
+		sid := fmt.Sprintf("5ec7e700-0000-4000-8000-00000000001%d", i)
+		text := user(sid, strings.Repeat("y", pad)+" GITHUB_TOKEN="+key()+" tail")
+		if i == 0 {
+			text += line(map[string]any{"type": "custom-title", "customTitle": "deploy " + key(), "sessionId": sid})
+		}
+		if err := os.WriteFile(filepath.Join(proj, sid+".jsonl"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hist := line(map[string]any{"display": strings.Repeat("z", 60) + " GITHUB_TOKEN=" + key(), "pastedContents": map[string]any{},
+		"timestamp": 1763632800000, "project": "/tmp/app", "sessionId": "5ec7e700-0000-4000-8000-000000000099"})
+	if err := os.WriteFile(filepath.Join(root, "history.jsonl"), []byte(hist), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"sessions", root}, {"sessions", "--format", "json", root}, {"sessions", "--paths", root}} {
+		var stdout, stderr bytes.Buffer
+		if code := Main(args, strings.NewReader(""), &stdout, &stderr); code != ExitOK {
+			t.Fatalf("%v: exit %d: %s", args[:len(args)-1], code, stderr.String())
+		}
+		out := stdout.String() + stderr.String()
+		for i, k := range keys {
+			if strings.Contains(out, k[:8]) || strings.Contains(out, k[len(k)-8:]) {
+				t.Errorf("%v shows key %d (or part of it)", args[:len(args)-1], i)
+			}
+		}
+		if args[1] == root && !strings.Contains(out, "GITHUB_TOKEN=****") {
+			t.Errorf("%v: no masked prompt in the listing", args[:len(args)-1])
+		}
+	}
+}
+
+// `ccvet resume` prints the messages a resume sends and `ccvet request`
+// the request the ledger recorded: the session's own words. A key in them
+// is masked as in a snippet, in the text summary (before its clip at 60
+// characters) and in the JSON. Before, both printed it.
+func TestResumeAndRequestMaskSecrets(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	g := secrettest.New(13)
+	aws, gh, pem := g.AWS(), g.GitHub(), g.PEM()
+	dir := t.TempDir()
+	sid := "7b0c6a52-0d3e-4f57-9a61-2f3f6a1c2b10"
+	b, err := os.ReadFile(filepath.Join(fixtures, "ledger-dangling-request-ref", "good", sid+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	esc := func(s string) string { q, _ := json.Marshal(s); return string(q[1 : len(q)-1]) }
+	// The request: keys in a ledger blob (its hash is not checked).
+	b = bytes.Replace(b, []byte("<environment placeholder>"), []byte(esc("env GITHUB_TOKEN="+gh+" AWS_ACCESS_KEY_ID="+aws+"\n"+pem)), 1)
+	path := filepath.Join(dir, sid+".jsonl")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The resume: keys in the prompt, one across the text summary's clip.
+	b = bytes.Replace(b, []byte(`"List the files."`), []byte(`"`+strings.Repeat("y", 40)+` AWS_ACCESS_KEY_ID=`+aws+` `+esc(pem)+` `+gh+`"`), 1)
+	other := filepath.Join(t.TempDir(), sid+".jsonl")
+	if err := os.WriteFile(other, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"resume", other}, {"resume", "--format", "json", other}, {"request", path}} {
+		var stdout, stderr bytes.Buffer
+		code := Main(args, strings.NewReader(""), &stdout, &stderr)
+		out := stdout.String() + stderr.String()
+		if code != ExitOK || !strings.Contains(out, "=*") {
+			t.Errorf("%v: exit %d, no masked key:\n%s", args[:len(args)-1], code, out)
+		}
+		for i, k := range []string{aws[4:], gh[4:], pem[40:80]} {
+			if strings.Contains(out, k) {
+				t.Errorf("%v shows key %d", args[:len(args)-1], i)
+			}
+		}
+		if args[len(args)-2] != "resume" && !json.Valid(stdout.Bytes()) {
+			t.Errorf("%v: not JSON once masked:\n%s", args[:len(args)-1], stdout.String())
+		}
+	}
+}
+
+// ccvet fix splits two entries an append glued onto one line even when the
+// second holds a key. Before, the lint did not scan the glued line, so the
+// split "made" a secret finding, and fix refused the file (exit 4:
+// "the fixed bytes have 1 secret finding(s), the original 0").
+func TestFixSplitsGluedLineWithSecret(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	key := secrettest.New(19).Generic()
+	dir := t.TempDir()
+	var lines []string
+	parent := any(nil)
+	for i, text := range []string{"hi", "hello", `cfg: API_KEY="` + key + `"`, "ok", "more", "done"} {
+		uuid := fmt.Sprintf("5ec7e700-0000-4000-8000-0000000001%02d", i)
+		e := map[string]any{"parentUuid": parent, "isSidechain": false, "userType": "external", "cwd": "/tmp/app",
+			"sessionId": secretSID, "version": "2.1.110", "gitBranch": "", "uuid": uuid,
+			"timestamp": fmt.Sprintf("2026-11-20T10:00:0%d.000Z", i)}
+		if i%2 == 0 {
+			e["type"], e["message"] = "user", map[string]any{"role": "user", "content": text}
+		} else {
+			e["type"], e["requestId"] = "assistant", fmt.Sprintf("req_%d", i)
+			e["message"] = map[string]any{"model": "claude-opus-4-5-20251101", "id": fmt.Sprintf("msg_%d", i), "type": "message",
+				"role": "assistant", "content": []any{map[string]any{"type": "text", "text": text}}, "stop_reason": "end_turn",
+				"stop_sequence": nil, "usage": map[string]any{"input_tokens": 1, "output_tokens": 1}}
+		}
+		b, _ := json.Marshal(e)
+		lines = append(lines, string(b))
+		parent = uuid
+	}
+	text := lines[0] + "\n" + lines[1] + lines[2] + "\n" + strings.Join(lines[3:], "\n") + "\n" // line 2: two entries glued
+	path := filepath.Join(dir, secretSID+".jsonl")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := Main([]string{"fix", "--diff", path}, strings.NewReader(""), &stdout, &stderr)
+	out := stdout.String() + stderr.String()
+	if code != ExitFindings || !strings.Contains(out, "split 2 fused entries") || strings.Contains(out, "verification failed") {
+		t.Errorf("fix plan: exit %d:\n%s", code, strings.ReplaceAll(out, key, "<KEY>"))
+	}
+	if strings.Contains(out, key) {
+		t.Errorf("fix --diff prints the key")
+	}
+}
+
+// A finding's message quotes what it judges: an entry type, a timestamp,
+// a parentUuid. The secret rule does not scan those fields (ids and
+// names), so a key written there was printed in every format; messages
+// are masked before any report or baseline shows them.
+func TestMessagesMaskSecrets(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	g := secrettest.New(23)
+	typ, ts := g.GitHub(), g.GitHub()
+	line := func(v map[string]any) string { b, _ := json.Marshal(v); return string(b) + "\n" }
+	e := func(typ, ts string) map[string]any {
+		return map[string]any{"parentUuid": nil, "isSidechain": false, "userType": "external", "cwd": "/tmp/app",
+			"sessionId": secretSID, "version": "2.1.110", "gitBranch": "", "type": typ, "uuid": "5ec7e700-0000-4000-8000-0000000002" + ts[4:6],
+			"timestamp": ts, "message": map[string]any{"role": "user", "content": "hi"}}
+	}
+	path := filepath.Join(t.TempDir(), secretSID+".jsonl")
+	if err := os.WriteFile(path, []byte(line(e(typ, "2026-11-20T10:00:00.000Z"))+line(e("user", ts))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := filepath.Join(t.TempDir(), "b.json")
+	for _, args := range [][]string{{"--no-snippet"}, {"-f", "json"}, {"-f", "sarif"}, {"-f", "github"}, {"--write-baseline", base}} {
+		var stdout, stderr bytes.Buffer
+		Main(append(append([]string{"--no-config", "--strict"}, args...), path), strings.NewReader(""), &stdout, &stderr)
+		out := stdout.String() + stderr.String()
+		for i, k := range []string{typ, ts} {
+			if strings.Contains(out, k[4:]) {
+				t.Errorf("%v shows key %d", args, i)
+			}
+		}
+		if args[0] == "--no-snippet" && (!strings.Contains(out, "[unknown-type]") || !strings.Contains(out, "`timestamp`")) {
+			t.Errorf("want the unknown-type and timestamp findings:\n%s", out)
+		}
+	}
+	b, err := os.ReadFile(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), typ[4:]) || strings.Contains(string(b), ts[4:]) {
+		t.Errorf("the baseline holds a key")
 	}
 }

@@ -66,8 +66,13 @@ type Finding struct {
 	Message  string
 	Pointer  string // JSON pointer of the offending value, if any
 	UUID     string // uuid of the entry concerned, if any (used by fingerprints)
-	Related  []Location
-	Fix      *Fix // what ccvet fix would do, when planned
+	// Key, when set, is what fingerprints hash in place of Message: the
+	// part of what the finding says that another run says the same way
+	// (a secret's rule and fingerprint, not its counts of copies, which
+	// change with the paths given and as the session goes on).
+	Key     string
+	Related []Location
+	Fix     *Fix // what ccvet fix would do, when planned
 }
 
 // Fix is the repair ccvet fix proposes for a finding: its class (safe,

@@ -20,9 +20,18 @@ func Fingerprint(f *Finding) string {
 	if f.UUID != "" {
 		parts = append(parts, f.UUID, f.Pointer)
 	}
-	parts = append(parts, digits.ReplaceAllString(f.Message, "#"))
+	parts = append(parts, stable(f))
 	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
 	return hex.EncodeToString(sum[:])
+}
+
+// stable is what a fingerprint hashes of what a finding says: its Key when
+// it has one, else its message with the numbers removed.
+func stable(f *Finding) string {
+	if f.Key != "" {
+		return f.Key
+	}
+	return digits.ReplaceAllString(f.Message, "#")
 }
 
 var digits = regexp.MustCompile(`[0-9]+`)
@@ -37,7 +46,7 @@ func ContentFingerprint(f *Finding) string {
 	if f.UUID != "" {
 		parts = append(parts, f.UUID, f.Pointer)
 	}
-	parts = append(parts, digits.ReplaceAllString(f.Message, "#"))
+	parts = append(parts, stable(f))
 	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
 	return hex.EncodeToString(sum[:])
 }

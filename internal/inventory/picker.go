@@ -139,7 +139,7 @@ func (s *store) picker(f *os.File, path, id string, size int64, sc scan) Picker 
 	default:
 		p.Label = "(session)"
 	}
-	p.Label = Clip(strings.ReplaceAll(p.Label, "\n", " "), 200)
+	p.Label = Clip(strings.ReplaceAll(masked(p.Label), "\n", " "), 200)
 
 	bookkeeping := !sc.chain
 	if !bookkeeping && size < Window && !said(head) && title == "" && ai == "" && summary == "" && tag == "" &&

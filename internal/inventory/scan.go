@@ -280,7 +280,7 @@ func promptOf(raw json.RawMessage) (prompt, cmd string) {
 		}
 	}
 	for _, t := range texts {
-		t = strings.TrimSpace(strings.ReplaceAll(t, "\n", " "))
+		t = strings.TrimSpace(strings.ReplaceAll(masked(t), "\n", " "))
 		if t == "" {
 			continue
 		}

@@ -384,7 +384,7 @@ func (s *store) history() {
 		m := missing[sid]
 		last := time.UnixMilli(m.last)
 		msg := fmt.Sprintf("%d prompt(s) of session %s (in %s, last %s, first %s) have no transcript in any project folder: ",
-			m.prompts, sid, quote(m.project), stamp(last), quote(Clip(strings.ReplaceAll(m.display, "\n", " "), 80)))
+			m.prompts, sid, quote(m.project), stamp(last), quote(Clip(strings.ReplaceAll(masked(m.display), "\n", " "), 80)))
 		switch {
 		case c.Enabled && m.last > 0 && last.Before(s.opts.Now.Add(-time.Duration(c.PeriodDays)*24*time.Hour)):
 			msg += fmt.Sprintf("older than cleanupPeriodDays %d, so most likely deleted by cleanup", c.PeriodDays)

@@ -269,7 +269,9 @@ func (c *collector) overflowed(unlisted map[string]finding.Counts) {
 		f.Message = fmt.Sprintf("%d more %s findings in this file are not listed (%s; ccvet lists %d of a rule in a file, "+
 			"--max-per-file 0 lists them all); the first not listed: %s", o.count.Total(), k.rule, strings.Join(parts, ", "),
 			c.e.opts.MaxPerFile, f.Message)
-		f.Related, f.Fix = nil, nil
+		// Not the first's Key: the finding stands for all of them (its
+		// fingerprint is its message's, counts removed).
+		f.Related, f.Fix, f.Key = nil, nil, ""
 		c.out = append(c.out, f)
 		// Counted here beside the one finding that stands for them.
 		u := unlisted[k.path]

@@ -283,12 +283,17 @@ func detect(sc *secret.Scanner, b []byte, kind layout.Kind, fn func(secret.Match
 	if kind == layout.Todos {
 		if t.Parse(b) == nil {
 			sc.ScanTree(&t, nil, nil, func(f secret.Found) { fn(f.Match) })
+			return
 		}
-		return
+		// A damaged todo list: line by line, as below.
 	}
 	for _, line := range bytes.Split(b, []byte{'\n'}) {
 		if t.Parse(line) != nil {
+			// A torn or glued line: its raw bytes (what locate finds
+			// there), and its text with the escapes undone (a value
+			// in `\"…\"`, which the raw scan misses).
 			sc.ScanLine(line, func(f secret.Found) { fn(f.Match) })
+			sc.ScanBroken(line, func(f secret.Found) { fn(f.Match) })
 			continue
 		}
 		sc.ScanTree(&t, nil, nil, func(f secret.Found) { fn(f.Match) })
@@ -327,6 +332,13 @@ func (p *Plan) locate(f *File) {
 					buf = p.locateTree(&t, start, buf, add)
 				} else {
 					p.search(line, func(a, b int, s *Secret) { add(start+a, start+b, s) })
+					// A key the line spells with escapes (a \u escape, a
+					// PEM block's \n): where detect's ScanBroken found it.
+					secret.Default().ScanBroken(line, func(fd secret.Found) {
+						if s := p.byFP[fd.Fingerprint()]; s != nil {
+							add(start+fd.RawStart, start+fd.RawEnd, s)
+						}
+					})
 				}
 			}
 			start = end + 1

@@ -46,6 +46,11 @@ var Secret = register(&Rule{
 			return
 		}
 		if !l.Parsed() {
+			// A torn or glued line still holds what was written in it
+			// (and the snippet of its invalid-json finding shows it).
+			if !l.Cut && !l.Blank {
+				secretsOf(l.File).scanBroken(l)
+			}
 			return
 		}
 		secretsOf(l.File).scanLine(l)
@@ -139,8 +144,31 @@ func (fs *fileSecrets) foundInLine(f secret.Found) {
 	fs.add(f.Fingerprint(), f.Rule, l.Num, l.Column(f.RawStart), fs.uuid)
 }
 
+// scanBroken records the secrets of a line that does not parse, read as
+// one string body (secret.Scanner.ScanBroken); it has no entry uuid.
+func (fs *fileSecrets) scanBroken(l *model.Line) {
+	secret.Default().ScanBroken(l.Raw, func(f secret.Found) {
+		fs.add(f.Fingerprint(), f.Rule, l.Num, l.Column(f.RawStart), "")
+	})
+}
+
 func (fs *fileSecrets) scanDoc(f *model.File) {
 	if fs.tree.Parse(f.Doc) != nil {
+		// A torn or damaged todo list: each line as a line that does
+		// not parse.
+		for start := 0; start < len(f.Doc); {
+			end := bytes.IndexByte(f.Doc[start:], '\n')
+			if end < 0 {
+				end = len(f.Doc)
+			} else {
+				end += start
+			}
+			secret.Default().ScanBroken(f.Doc[start:end], func(fd secret.Found) {
+				line, col := jsonpos.LineCol(f.Doc, start+fd.RawStart)
+				fs.add(fd.Fingerprint(), fd.Rule, line, col, "")
+			})
+			start = end + 1
+		}
 		return
 	}
 	fs.buf = secret.Default().ScanTree(&fs.tree, fs.buf, nil, func(fd secret.Found) {
@@ -191,9 +219,16 @@ func (fs *fileSecrets) countResends(f *model.File) {
 
 func (fs *fileSecrets) emit(r *Rule, f *model.File, store map[string]int) {
 	for _, o := range fs.order {
-		f.Emit(r, finding.Finding{Line: o.line, Column: o.col, UUID: o.uuid, Message: o.message(f.Kind, store)})
+		f.Emit(r, finding.Finding{Line: o.line, Column: o.col, UUID: o.uuid, Message: o.message(f.Kind, store), Key: o.key()})
 	}
 }
+
+// key is what baselines and SARIF fingerprints hash of the finding: the
+// secret's rule and fingerprint. Its counts are left out: the copies in
+// the store are counted only when the other files are among the paths
+// given (a pre-commit run over one file counts none), and the copies and
+// later requests grow as the session goes on.
+func (o *occurrence) key() string { return "secret " + o.rule.ID + " " + o.fp }
 
 func (o *occurrence) message(kind layout.Kind, store map[string]int) string {
 	var b strings.Builder
@@ -411,7 +446,7 @@ func (st *storeCollection) emit(r *Rule, s *model.Store) {
 	}
 	for _, pf := range st.plain {
 		for _, o := range pf.secrets.order {
-			s.Emit(r, finding.Finding{Path: pf.display, Line: o.line, Column: o.col, Message: o.message(layout.Other, st.totals)})
+			s.Emit(r, finding.Finding{Path: pf.display, Line: o.line, Column: o.col, Message: o.message(layout.Other, st.totals), Key: o.key()})
 		}
 	}
 }

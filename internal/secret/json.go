@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"math/bits"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
@@ -611,7 +612,7 @@ func (s *Scanner) ScanLine(line []byte, fn func(Found)) {
 }
 
 // Spans returns the raw byte ranges of the secrets in one line of JSON (or,
-// when it does not parse, of plain text): what a printer masks before it
+// when it does not parse, what ScanBroken finds in it): what a printer masks before it
 // shows any part of the line. A line in which the keyword pass finds no
 // place is not parsed, unless it holds a \u escape: one may spell a
 // keyword's byte, or one of the bytes the pass reads after a short
@@ -629,6 +630,90 @@ func (s *Scanner) Spans(line []byte) [][2]int {
 		s.ScanTree(&t, nil, nil, func(f Found) { out = append(out, [2]int{f.RawStart, f.RawEnd}) })
 		return out
 	}
-	s.ScanLine(line, func(f Found) { out = append(out, [2]int{f.RawStart, f.RawEnd}) })
+	s.ScanBroken(line, func(f Found) { out = append(out, [2]int{f.RawStart, f.RawEnd}) })
 	return out
+}
+
+// ScanBroken calls fn for each secret in one line of JSON Lines that does
+// not parse (a torn last line, two entries glued by an interrupted
+// append, a bad escape). The line is read as one string body: every JSON
+// escape in it is undone, so that a value written in a string as
+// `KEY=\"…\"`, or a key spanning `\n` escapes, is found (and
+// fingerprinted) as in a line that parses; RawStart and RawEnd are offsets
+// in line. A secret that only the raw bytes show (found by ScanLine over
+// bytes no decoded match covers) is reported too.
+func (s *Scanner) ScanBroken(line []byte, fn func(Found)) {
+	if bytes.IndexByte(line, '\\') < 0 {
+		s.ScanLine(line, fn)
+		return
+	}
+	// dec is line with its escapes undone; escs says where each escape
+	// was (only they are kept, not an offset per byte: a torn line may be
+	// hundreds of MB).
+	type escape struct{ dec, raw, dlen, rlen int32 }
+	dec := make([]byte, 0, len(line))
+	var escs []escape
+	for r := 0; r < len(line); {
+		c := line[r]
+		if c == '\\' && r+1 < len(line) {
+			n := len(dec)
+			size := 2
+			if line[r+1] != 'u' {
+				dec = append(dec, jsontree.Unescape(line[r+1]))
+			} else if rr := hex4(line[r+2:]); rr >= 0 {
+				size = 6
+				if rr >= 0xD800 && rr < 0xDC00 && r+12 <= len(line) && line[r+6] == '\\' && line[r+7] == 'u' {
+					if lo := hex4(line[r+8:]); lo >= 0xDC00 && lo < 0xE000 {
+						rr, size = 0x10000+(rr-0xD800)<<10+(lo-0xDC00), 12
+					}
+				}
+				dec = utf8.AppendRune(dec, rr)
+			} else {
+				dec = append(dec, c)
+				r++
+				continue
+			}
+			escs = append(escs, escape{int32(n), int32(r), int32(len(dec) - n), int32(size)})
+			r += size
+			continue
+		}
+		dec = append(dec, c)
+		r++
+	}
+	// raw maps an offset in dec to one in line: a start inside an
+	// escape's bytes to the escape's first byte, an end to its last.
+	raw := func(d int, end bool) int {
+		k := sort.Search(len(escs), func(k int) bool {
+			if end {
+				return int(escs[k].dec) >= d
+			}
+			return int(escs[k].dec) > d
+		}) - 1
+		if k < 0 {
+			return d
+		}
+		e := escs[k]
+		after := int(e.dec + e.dlen)
+		if d < after || end && d == after {
+			if end {
+				return int(e.raw + e.rlen)
+			}
+			return int(e.raw)
+		}
+		return int(e.raw+e.rlen) + d - after
+	}
+	var covered [][2]int
+	s.ScanLine(dec, func(f Found) {
+		f.RawStart, f.RawEnd = raw(f.Start, false), raw(f.End, true)
+		covered = append(covered, [2]int{f.RawStart, f.RawEnd})
+		fn(f)
+	})
+	s.ScanLine(line, func(f Found) {
+		for _, c := range covered {
+			if f.RawStart < c[1] && c[0] < f.RawEnd {
+				return
+			}
+		}
+		fn(f)
+	})
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/ccvet/ccvet/internal/jsonpos"
 	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/internal/rules"
+	"github.com/ccvet/ccvet/internal/secret"
 )
 
 // BridgeMillis is the widest timestamp gap a re-link may bridge and stay
@@ -815,8 +816,11 @@ func fusedCuts(b []byte) []int {
 }
 
 // Describe renders an edit for a person: what bytes go, what bytes come.
+// The bytes of any secret on the lines the edit touches are shown as '*'
+// (a torn last line that holds a key is deleted whole: its first and last
+// bytes are shown).
 func Describe(data []byte, e edit.Edit) string {
-	old := data[e.Offset:e.End()]
+	old := masked(data, int(e.Offset), int(e.End()))
 	switch {
 	case e.Length == 0:
 		return fmt.Sprintf("@%d insert %s", e.Offset, quote(e.Text))
@@ -824,6 +828,33 @@ func Describe(data []byte, e edit.Edit) string {
 		return fmt.Sprintf("@%d delete %d bytes %s", e.Offset, e.Length, quote(string(clip(old))))
 	}
 	return fmt.Sprintf("@%d replace %s with %s", e.Offset, quote(string(clip(old))), quote(e.Text))
+}
+
+// masked is data[off:end] with the bytes of every secret on the lines the
+// range touches (what rule secret finds on each) replaced by '*': the
+// lines are scanned whole, since a key's name may lie outside the range.
+func masked(data []byte, off, end int) []byte {
+	if off >= end {
+		return nil
+	}
+	ls, le := bytes.LastIndexByte(data[:off], '\n')+1, len(data)
+	if i := bytes.IndexByte(data[end:], '\n'); i >= 0 {
+		le = end + i
+	}
+	out := append([]byte(nil), data[ls:le]...)
+	for start := 0; start <= len(out); {
+		stop := len(out)
+		if i := bytes.IndexByte(out[start:], '\n'); i >= 0 {
+			stop = start + i
+		}
+		for _, sp := range secret.Default().Spans(out[start:stop]) {
+			for k := start + max(0, sp[0]); k < start+sp[1] && k < stop; k++ {
+				out[k] = '*'
+			}
+		}
+		start = stop + 1
+	}
+	return out[off-ls : end-ls]
 }
 
 func clip(b []byte) []byte {
