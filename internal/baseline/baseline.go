@@ -25,7 +25,9 @@ import (
 const Version = 2
 
 // Scheme names what the fingerprints hash; it must change whenever
-// finding.ContentFingerprint changes.
+// finding.ContentFingerprint changes in a way Apply cannot read back (a
+// finding's Key, hashed in place of its message, is read back: Apply
+// also tries finding.MessageFingerprint for a finding that has one).
 const Scheme = "ccvetContentFingerprint/v1"
 
 // MaxBytes bounds the size of a baseline file read.
@@ -169,7 +171,13 @@ func (b *File) Apply(fs []finding.Finding, key KeyFunc, inSight func(path string
 	var o Outcome
 	kept := fs[:0:0]
 	for i := range fs {
-		fp := entryKey(key.of(fs[i].Path), finding.ContentFingerprint(&fs[i]))
+		p := key.of(fs[i].Path)
+		fp := entryKey(p, finding.ContentFingerprint(&fs[i]))
+		if left[fp] == 0 && fs[i].Key != "" {
+			// A baseline written before findings had a Key recorded
+			// this one by its message (finding.MessageFingerprint).
+			fp = entryKey(p, finding.MessageFingerprint(&fs[i]))
+		}
 		if left[fp] > 0 {
 			left[fp]--
 			o.Matched++

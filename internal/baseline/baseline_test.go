@@ -100,3 +100,26 @@ func TestInSight(t *testing.T) {
 		t.Errorf("unmatched %d, want 2", o.Unmatched)
 	}
 }
+
+// TestKeyedFindings: a finding with a Key (a secret's) is recorded by it,
+// so a change of counts in its message does not make it new; a baseline
+// written before Key existed, which recorded it by its message, still
+// hides it, once per entry.
+func TestKeyedFindings(t *testing.T) {
+	secretAt := func(msg string) finding.Finding {
+		return finding.Finding{Rule: "secret", Path: "s.jsonl", UUID: "u1", Message: msg, Key: "aws-access-token\x003f9a00c0ffee"}
+	}
+	b := New([]finding.Finding{secretAt("a key, once")}, nil)
+	kept, o := b.Apply([]finding.Finding{secretAt("a key, 3 times, 2 times in the store")}, nil, nil)
+	if len(kept) != 0 || o.Matched != 1 {
+		t.Errorf("by its Key: kept %d, outcome %+v", len(kept), o)
+	}
+	old := secretAt("a key, once")
+	legacy := &File{Version: Version, Fingerprint: Scheme, Findings: []Entry{
+		{Path: "s.jsonl", Fingerprint: finding.MessageFingerprint(&old), Count: 1, Rule: "secret"},
+	}}
+	kept, o = legacy.Apply([]finding.Finding{secretAt("a key, once"), secretAt("a key, once")}, nil, nil)
+	if len(kept) != 1 || o.Matched != 1 || o.Unmatched != 0 {
+		t.Errorf("by its message, as written before: kept %d, outcome %+v", len(kept), o)
+	}
+}

@@ -38,15 +38,25 @@ var digits = regexp.MustCompile(`[0-9]+`)
 
 // ContentFingerprint is Fingerprint without the path: what a finding says
 // about its file (rule, entry uuid and JSON pointer, message with its
-// numbers removed). Baselines pair it with a path of their own choosing
-// (the path relative to the data root), so that a finding is recognised
-// however the run named its file.
-func ContentFingerprint(f *Finding) string {
+// numbers removed, or its Key). Baselines pair it with a path of their own
+// choosing (the path relative to the data root), so that a finding is
+// recognised however the run named its file.
+func ContentFingerprint(f *Finding) string { return contentFingerprint(f, stable(f)) }
+
+// MessageFingerprint is ContentFingerprint over the message (numbers
+// removed) even when f has a Key: what baselines recorded for every
+// finding before Key existed (a secret finding's, until 2026-11-27).
+// Baselines still accept it, so that one written then hides its secrets.
+func MessageFingerprint(f *Finding) string {
+	return contentFingerprint(f, digits.ReplaceAllString(f.Message, "#"))
+}
+
+func contentFingerprint(f *Finding, says string) string {
 	parts := []string{f.Rule}
 	if f.UUID != "" {
 		parts = append(parts, f.UUID, f.Pointer)
 	}
-	parts = append(parts, stable(f))
+	parts = append(parts, says)
 	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
 	return hex.EncodeToString(sum[:])
 }
