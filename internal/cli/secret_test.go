@@ -540,7 +540,7 @@ func TestSecretInGluedLine(t *testing.T) {
 		t.Errorf("secrets left after redact --write:\n%s", stdout.String())
 	}
 	for _, k := range []string{key, gh, pem[40:80]} {
-		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 			if err == nil && !d.IsDir() {
 				if b, _ := os.ReadFile(p); bytes.Contains(b, []byte(k)) || bytes.Contains(b, []byte(esc(k))) {
 					t.Errorf("%s still holds a key", p)
