@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -302,5 +304,56 @@ func TestReadmeConfigExample(t *testing.T) {
 	}
 	if c.Strict == nil || c.FailOn == nil || len(c.Rules) == 0 || len(c.Exclude) == 0 || len(c.Ignores) == 0 {
 		t.Errorf("the example should show every key: %+v", c)
+	}
+}
+
+// A path-encoding-collision finding counts the sessions launched in the
+// other directory ("with 1 session launched in …"): one launched there
+// later changes its message, not its fingerprint, so a baseline written
+// before still hides it.
+func TestBaselineCollisionCountGrows(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	root := t.TempDir()
+	copyTree(t, filepath.Join(fixtures, "path-encoding-collision", "bad"), root)
+	base := filepath.Join(t.TempDir(), "b.json")
+	count := func(args ...string) (int, string) {
+		out, errOut, _ := run(t, "", append([]string{"--no-config", "-f", "json"}, args...)...)
+		var doc struct {
+			Findings []struct{ Rule, Message string } `json:"findings"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, errOut)
+		}
+		n, msg := 0, ""
+		for _, f := range doc.Findings {
+			if f.Rule == "path-encoding-collision" {
+				n, msg = n+1, f.Message
+			}
+		}
+		return n, msg
+	}
+	if n, msg := count(root); n != 1 || !strings.Contains(msg, "with 1 session launched") {
+		t.Fatalf("the fixture: %d findings, %q", n, msg)
+	}
+	count("--write-baseline", base, root)
+	// A second session launched in the other directory (the first launched).
+	dir := filepath.Join(root, "projects", "-home-jenkins-Personal-AI-Infrastructure")
+	old, sid := "e8c742ee-724b-47ba-9cca-c2db071e9da4", "e8c742ee-724b-47ba-9cca-c2db071e9da5"
+	b, err := os.ReadFile(filepath.Join(dir, old+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// New entry uuids too: only the session's launch is new.
+	b = bytes.ReplaceAll(b, []byte(old), []byte(sid))
+	b = regexp.MustCompile(`"(uuid|parentUuid)":"([0-9a-f]{8})`).ReplaceAll(b, []byte(`"$1":"0000000a`))
+	if err := os.WriteFile(filepath.Join(dir, sid+".jsonl"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if n, msg := count(root); n != 1 || !strings.Contains(msg, "with 2 sessions launched") {
+		t.Fatalf("with a second session: %d findings, %q", n, msg)
+	}
+	if n, _ := count("--baseline", base, root); n != 0 {
+		t.Errorf("the baseline written with one session no longer hides the finding")
 	}
 }

@@ -31,8 +31,14 @@ func stable(f *Finding) string {
 	if f.Key != "" {
 		return f.Key
 	}
-	return digits.ReplaceAllString(f.Message, "#")
+	return WithoutNumbers(f.Message)
 }
+
+// WithoutNumbers is s with each run of digits replaced by '#': what a
+// fingerprint hashes of a message. A rule whose message words a count
+// ("1 session", "3 sessions") sets its finding's Key to it, worded with
+// a count of 0, so that the finding keeps its fingerprint as it grows.
+func WithoutNumbers(s string) string { return digits.ReplaceAllString(s, "#") }
 
 var digits = regexp.MustCompile(`[0-9]+`)
 
@@ -48,7 +54,7 @@ func ContentFingerprint(f *Finding) string { return contentFingerprint(f, stable
 // finding before Key existed (a secret finding's, until 2026-11-27).
 // Baselines still accept it, so that one written then hides its secrets.
 func MessageFingerprint(f *Finding) string {
-	return contentFingerprint(f, digits.ReplaceAllString(f.Message, "#"))
+	return contentFingerprint(f, WithoutNumbers(f.Message))
 }
 
 func contentFingerprint(f *Finding, says string) string {

@@ -69,10 +69,15 @@ var PathEncodingCollision = register(&Rule{
 		sort.Slice(firsts, func(i, j int) bool { return earlier(firsts[i], firsts[j]) })
 		first := firsts[0]
 		for _, l := range firsts[1:] {
-			fd := recordFinding(l.f, l.rec, "/cwd",
-				"session launched in "+quote(l.rec.Cwd)+" shares project folder "+quote(p.Name)+" with "+
-					plural(counts[first.f], "session", "sessions")+" launched in "+quote(first.rec.Cwd)+
-					": both paths encode to that name, so `claude --resume` in either directory mixes their sessions")
+			msg := func(n int) string {
+				return "session launched in " + quote(l.rec.Cwd) + " shares project folder " + quote(p.Name) + " with " +
+					plural(n, "session", "sessions") + " launched in " + quote(first.rec.Cwd) +
+					": both paths encode to that name, so `claude --resume` in either directory mixes their sessions"
+			}
+			fd := recordFinding(l.f, l.rec, "/cwd", msg(counts[first.f]))
+			// The count grows as sessions are launched there: a baseline
+			// keeps matching (finding.WithoutNumbers).
+			fd.Key = finding.WithoutNumbers(msg(0))
 			fd.Related = []finding.Location{sessionRelated(first.f, first.rec, "/cwd",
 				"first session launched in "+quote(first.rec.Cwd))}
 			p.Emit(r, fd)
