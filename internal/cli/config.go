@@ -162,6 +162,7 @@ func afterRun(eng *lint.Engine, res *lint.Result, c *config.Config, o *options, 
 		fs = kept
 	}
 	res.Findings = fs
+	res.Unlisted = lint.Unlisted(fs)
 	talk := o.format == "text" && !o.quiet
 	var b *baseline.File
 	switch {
@@ -197,6 +198,7 @@ func afterRun(eng *lint.Engine, res *lint.Result, c *config.Config, o *options, 
 	}
 	kept, out := b.Apply(fs, key, inSight)
 	res.Findings = kept
+	res.Unlisted = lint.Unlisted(kept)
 	if talk && o.cfg.baseline != "" {
 		fmt.Fprintf(stderr, "ccvet: the baseline %s hid %d findings; %d of its findings match nothing now",
 			report.Sanitize(o.cfg.baseline), out.Matched, out.Unmatched)

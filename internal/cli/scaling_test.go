@@ -398,6 +398,15 @@ func TestMaxPerFile(t *testing.T) {
 	if !strings.Contains(stdout, "25 warnings, 0 notes (14 not listed: --max-per-file)") || !strings.Contains(stdout, "of those listed fixable") {
 		t.Errorf("text report:\n%s", stdout)
 	}
+	// A baseline that hides the finding standing for the unlisted ones
+	// hides them from the summary too (they stayed counted: "14 not
+	// listed", under --fail-on note an exit 0).
+	base := filepath.Join(dir, "baseline.json")
+	runJSON(t, "--max-per-file", "10", "--write-baseline", base, p)
+	if out, _, _ := runJSON(t, "--max-per-file", "10", "--baseline", base, p); len(out.Findings) != 0 ||
+		out.Summary["warnings"] != 0 || out.Summary["unlisted"] != 0 {
+		t.Errorf("with the baseline: %d findings, summary %+v", len(out.Findings), out.Summary)
+	}
 	// The default lists 10,000 of a rule in a file.
 	big := writeFile(t, filepath.Join(dir, "big", hostileSession+".jsonl"), []byte(strings.Repeat("\n", 30000)))
 	if out, _, _ := runJSON(t, big); len(out.Findings) != 10001 || out.Summary["warnings"] != 30000 {

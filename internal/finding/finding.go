@@ -73,6 +73,11 @@ type Finding struct {
 	Key     string
 	Related []Location
 	Fix     *Fix // what ccvet fix would do, when planned
+	// More counts the findings past --max-per-file that this one stands
+	// for, besides itself: not listed, counted in a run's summary as long
+	// as this one is reported (a baseline or an ignore that hides it
+	// hides them too).
+	More Counts
 }
 
 // Fix is the repair ccvet fix proposes for a finding: its class (safe,

@@ -244,7 +244,7 @@ func (c *collector) emit(f finding.Finding) {
 // overflowed adds to out one finding for each rule and file with findings
 // past MaxPerFile: at the first of them, of the highest severity among
 // them, saying how many there are.
-func (c *collector) overflowed(unlisted map[string]finding.Counts) {
+func (c *collector) overflowed() {
 	keys := make([]fileRule, 0, len(c.over))
 	for k := range c.over {
 		keys = append(keys, k)
@@ -272,14 +272,24 @@ func (c *collector) overflowed(unlisted map[string]finding.Counts) {
 		// Not the first's Key: the finding stands for all of them (its
 		// fingerprint is its message's, counts removed).
 		f.Related, f.Fix, f.Key = nil, nil, ""
+		// Counted in the summary beside the one finding that stands for
+		// them (Unlisted), as long as it is reported.
+		f.More = o.count
+		f.More.Add(f.Severity, -1)
 		c.out = append(c.out, f)
-		// Counted here beside the one finding that stands for them.
-		u := unlisted[k.path]
-		u.Plus(o.count)
-		u.Add(f.Severity, -1)
-		unlisted[k.path] = u
 	}
 	c.over = nil
+}
+
+// Unlisted sums what the findings of fs stand for past --max-per-file
+// (finding.Finding.More): a run's Unlisted, once filters have dropped
+// findings, is Unlisted of what is left.
+func Unlisted(fs []finding.Finding) finding.Counts {
+	var c finding.Counts
+	for i := range fs {
+		c.Plus(fs[i].More)
+	}
+	return c
 }
 
 // split starts keeping findings by rule; join adds them to out, rule by
@@ -322,8 +332,7 @@ func (e *Engine) Run(found *layout.Result) *Result {
 		problems.emit(finding.Finding{Rule: rules.UnfollowedLink.ID, Severity: rules.UnfollowedLink.Severity,
 			Path: p.Path, Message: p.Err.Error()})
 	}
-	unlisted := map[string]finding.Counts{} // by path, past MaxPerFile
-	problems.overflowed(unlisted)
+	problems.overflowed()
 	all = append(all, problems.out...)
 
 	files := make([]*model.File, len(found.Files))
@@ -427,7 +436,7 @@ func (e *Engine) Run(found *layout.Result) *Result {
 		res.Bytes += f.Bytes
 	}
 	for _, c := range pcols {
-		c.overflowed(unlisted)
+		c.overflowed()
 		all = append(all, c.out...)
 		c.out = nil
 	}
@@ -437,7 +446,7 @@ func (e *Engine) Run(found *layout.Result) *Result {
 			r.Store(r, store)
 		}
 	}
-	sc.overflowed(unlisted)
+	sc.overflowed()
 	all = append(all, sc.out...)
 	// File collectors are gathered last: project and store checks may report
 	// on a file through it (a file belongs to one project, so no two
@@ -446,7 +455,7 @@ func (e *Engine) Run(found *layout.Result) *Result {
 	// of many holds (a line of a blank file is one).
 	n := len(all)
 	for _, c := range cols {
-		c.overflowed(unlisted)
+		c.overflowed()
 		n += len(c.out)
 	}
 	all = slices.Grow(all, n-len(all))
@@ -457,11 +466,7 @@ func (e *Engine) Run(found *layout.Result) *Result {
 
 	ctx := contextPaths(files)
 	all = withoutContext(all, ctx)
-	for p, u := range unlisted {
-		if !ctx[p] {
-			res.Unlisted.Plus(u)
-		}
-	}
+	res.Unlisted = Unlisted(all)
 	finding.Sort(all)
 	res.Findings = all
 	return res
