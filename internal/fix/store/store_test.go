@@ -569,6 +569,45 @@ func TestBeginNeverReuses(t *testing.T) {
 	}
 }
 
+// TestNewestRunOfOneSecond: runs begun in the same second are numbered
+// -1, -2, ... -10, -11; List gives them in that order (not as strings, which
+// put -10 before -2) and Find("") names the last one begun.
+func TestNewestRunOfOneSecond(t *testing.T) {
+	bak, file := setup(t)
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	s := &Store{Dir: bak, Now: func() time.Time { return at }}
+	var want []string
+	for i := 0; i < 12; i++ {
+		r, err := s.begin("fix", "t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.m.Files = append(r.m.Files, FileRecord{Path: Real(file), State: "replaced"})
+		if err := r.save(); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, r.ID())
+	}
+	ms, err := List(bak)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range ms {
+		got = append(got, m.ID)
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("List order %v, want the order begun %v", got, want)
+	}
+	m, err := s.Find("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.ID != want[len(want)-1] {
+		t.Fatalf("the newest run is %s, want %s", m.ID, want[len(want)-1])
+	}
+}
+
 func TestInside(t *testing.T) {
 	d := t.TempDir()
 	if !Inside(filepath.Join(d, "x", "y"), d) || Inside(d+"-other", d) || !Inside(d, d) {
