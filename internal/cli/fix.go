@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	flag "github.com/spf13/pflag"
@@ -516,7 +517,7 @@ func escapeBytes(b []byte) string {
 	for len(b) > 0 {
 		r, n := utf8.DecodeRune(b)
 		switch {
-		case r == utf8.RuneError && n <= 1, r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0, r == 0x2028, r == 0x2029, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		case r == utf8.RuneError && n <= 1, r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0, r == 0x2028, r == 0x2029, unicode.Is(unicode.Bidi_Control, r):
 			for _, c := range b[:n] {
 				fmt.Fprintf(&sb, "\\x%02x", c)
 			}

@@ -252,3 +252,15 @@ func TestFixSelectIgnore(t *testing.T) {
 		t.Fatal("--select orphan-parent did not write its fix")
 	}
 }
+
+// TestEscapeBytesBidiControls: the --diff lines show every bidirectional
+// control escaped, the Arabic letter mark (U+061C) as well as the
+// overrides, isolates and the other marks.
+func TestEscapeBytesBidiControls(t *testing.T) {
+	for _, r := range []rune{0x061c, 0x200e, 0x200f, 0x202a, 0x202e, 0x2066, 0x2069} {
+		got := escapeBytes([]byte("a" + string(r) + "b"))
+		if strings.ContainsRune(got, r) || !strings.HasPrefix(got, `a\x`) || !strings.HasSuffix(got, "b") {
+			t.Errorf("U+%04X: escapeBytes gave %q", r, got)
+		}
+	}
+}

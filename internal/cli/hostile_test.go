@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ccvet/ccvet/internal/secret/secrettest"
 )
 
 // Hostile input: every case goes through Main with the JSON report and must
@@ -394,5 +396,53 @@ func TestHostileEscapes(t *testing.T) {
 		if code != ExitFindings || !json.Valid([]byte(out)) {
 			t.Fatalf("%s: exit %d, valid JSON %v\n%s", format, code, json.Valid([]byte(out)), out)
 		}
+	}
+}
+
+// TestShownPromptsMaskSecrets: the pieces of a transcript that resume and
+// sessions show (a message's text, a session's first prompt and label, a
+// lost session's first prompt in history.jsonl) never print a key.
+func TestShownPromptsMaskSecrets(t *testing.T) {
+	isolate(t)
+	root := t.TempDir()
+	key := secrettest.New(31).Generic()
+	prompt := `"deploy with api_key = \"` + key + `\" please"`
+	file := writeFile(t, filepath.Join(root, "projects", "-home-dev-app", hostileSession+".jsonl"),
+		[]byte(userLine(nthUUID(1), "", prompt)+"\n"))
+	writeFile(t, filepath.Join(root, "history.jsonl"), []byte(`{"display":"api_key = \"`+key+
+		`\"","pastedContents":{},"timestamp":1735689600000,"project":"/gone","sessionId":"1b2c3d4e-5f60-4718-8293-a4b5c6d7e8f9"}`+"\n"))
+	// (not resume's JSON: it is the conversation as sent, content and all)
+	for _, args := range [][]string{{"resume", file}, {"sessions", root}, {"sessions", "-f", "json", root}} {
+		out, errOut, _ := run(t, "", args...)
+		if strings.Contains(out+errOut, key) {
+			t.Errorf("ccvet %s prints the key", strings.Join(args[:len(args)-1], " "))
+		}
+	}
+}
+
+// TestSecretOnBrokenLine: a key on a line that does not parse (the torn
+// last line a crash leaves) is a [secret] finding, as it is on a line that
+// parses, and its snippet masks it.
+func TestSecretOnBrokenLine(t *testing.T) {
+	isolate(t)
+	root := t.TempDir()
+	key := secrettest.New(32).Generic()
+	torn := userLine(nthUUID(2), nthUUID(1), `"use api_key = \"`+key+`\" now"`)
+	torn = torn[:strings.Index(torn, `,"uuid"`)]
+	file := writeFile(t, filepath.Join(root, "projects", "-home-dev-app", hostileSession+".jsonl"),
+		[]byte(userLine(nthUUID(1), "", `"hello"`)+"\n"+torn))
+	out, _, _ := runJSON(t, file)
+	found := false
+	for _, f := range out.Findings {
+		if f.Rule == "secret" && f.Line == 2 {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no secret finding on the torn line: %+v", out.Findings)
+	}
+	text, _, _ := run(t, "", file)
+	if strings.Contains(text, key) {
+		t.Error("the text report prints the key")
 	}
 }

@@ -136,7 +136,7 @@ func explainCuts(path string, res *resume.Result) {
 		if err != nil || !st.Mode().IsRegular() || st.Size() > 1<<30 {
 			continue // no links followed, nothing huge read
 		}
-		data, err := os.ReadFile(c)
+		data, err := readSibling(c)
 		if err != nil {
 			continue
 		}
@@ -317,4 +317,16 @@ func blockSummary(b resume.Block) string {
 	default:
 		return t
 	}
+}
+
+// readSibling reads a transcript beside the one resumed as every file
+// checked is read (readonly.Open): never blocking, not through a link,
+// without moving its access time.
+func readSibling(p string) ([]byte, error) {
+	f, _, err := readonly.Open(p, false)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
 }

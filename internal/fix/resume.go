@@ -51,12 +51,17 @@ func resumeView(data []byte, lf *layout.File) (leaf string, reached map[string]b
 	return recs[li].UUID(), reached
 }
 
-// sameResume checks that a resume of the new bytes starts from the same
-// leaf and reaches every entry a resume of the old bytes reaches.
+// sameResume checks that a resume of the new bytes rebuilds the
+// conversation a resume of the old bytes rebuilds, or a strict superset of
+// it: it reaches every entry the old one reaches, and starts from the same
+// leaf or from a later one whose conversation goes through the old leaf (a
+// fix that makes the last line readable again, two entries fused there or
+// a NUL run before one, gives back the turns the damage hid; a leaf on
+// another branch is refused).
 func sameResume(old, new []byte, lf *layout.File) error {
 	l0, r0 := resumeView(old, lf)
 	l1, r1 := resumeView(new, lf)
-	if l0 != l1 {
+	if l0 != l1 && (l1 == "" || l0 != "" && !r1[l0]) {
 		return fmt.Errorf("verification failed: a resume would start from %s instead of %s", orNone(l1), orNone(l0))
 	}
 	for _, u := range slices.Sorted(maps.Keys(r0)) { // the same message every run

@@ -1,6 +1,9 @@
 package fix
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -22,5 +25,84 @@ func TestVerifyMessageStable(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), " duplicate-tool-use-id ") {
 			t.Fatalf("verify: %v, want the duplicate-tool-use-id finding named", err)
 		}
+	}
+}
+
+// turns is a healthy main transcript of n user and assistant entries, each
+// the parent of the next, a second apart.
+func turns(n int) []string {
+	const sid = "11111111-2222-4333-8444-555555555555"
+	var out []string
+	parent := "null"
+	for i := 1; i <= n; i++ {
+		uuid := fmt.Sprintf("aaaaaaaa-0000-4000-8000-%012d", i)
+		msg := fmt.Sprintf(`{"role":"user","content":"prompt %d"}`, i)
+		typ := "user"
+		if i%2 == 0 {
+			typ = "assistant"
+			msg = fmt.Sprintf(`{"id":"msg_%d","type":"message","role":"assistant","model":"claude-opus-4-5","content":[{"type":"text","text":"reply %d"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}`, i, i)
+		}
+		out = append(out, fmt.Sprintf(`{"parentUuid":%s,"isSidechain":false,"userType":"external","cwd":"/h","sessionId":"%s","version":"2.1.100","gitBranch":"main","type":"%s","message":%s,"uuid":"%s","timestamp":"2025-01-01T00:00:%02d.000Z"}`,
+			parent, sid, typ, msg, uuid, i))
+		parent = `"` + uuid + `"`
+	}
+	return out
+}
+
+// TestFixLastLine: damage on the last line hides the last turn, so a resume
+// starts one entry earlier; the safe fixes of two entries fused there and of
+// a NUL run before the entry give the turn back, and the resume starts from
+// it again: a conversation that grows back, which verification accepts (it
+// refused it as a change of leaf, and with it the whole run).
+func TestFixLastLine(t *testing.T) {
+	isolate(t)
+	ls := turns(6)
+	healthy := strings.Join(ls, "\n") + "\n"
+	head := strings.Join(ls[:4], "\n") + "\n"
+	for name, bad := range map[string]string{
+		"fused":   head + ls[4] + ls[5] + "\n",
+		"nul-run": head + ls[4] + "\n" + strings.Repeat("\x00", 16) + ls[5] + "\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			proj := filepath.Join(t.TempDir(), "projects", "-h")
+			if err := os.MkdirAll(proj, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			p := filepath.Join(proj, "11111111-2222-4333-8444-555555555555.jsonl")
+			if err := os.WriteFile(p, []byte(bad), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			res := planPaths(t, false, p)
+			if len(res.Files) != 1 {
+				t.Fatalf("want one file planned, got %d", len(res.Files))
+			}
+			f := res.Files[0]
+			if f.Err != nil {
+				t.Fatalf("plan refused: %v", f.Err)
+			}
+			if string(f.New) != healthy {
+				t.Fatalf("fixed bytes are not the healthy file:\n%q", f.New)
+			}
+		})
+	}
+}
+
+// TestSameResumeOtherBranch: a fix that moves the leaf to an entry whose
+// conversation does not go through the old leaf is still refused.
+func TestSameResumeOtherBranch(t *testing.T) {
+	ls := turns(4)
+	old := []byte(strings.Join(ls, "\n") + "\n")
+	// a fifth entry parented to the second: a resume would start there and
+	// leave the third and fourth out
+	fifth := strings.Replace(turns(5)[4], `"parentUuid":"aaaaaaaa-0000-4000-8000-000000000004"`,
+		`"parentUuid":"aaaaaaaa-0000-4000-8000-000000000002"`, 1)
+	nw := append(append([]byte{}, old...), fifth+"\n"...)
+	lf := &layout.File{Path: "s.jsonl", Kind: layout.Transcript}
+	if err := sameResume(old, nw, lf); err == nil {
+		t.Fatal("a leaf on another branch was accepted")
+	}
+	grown := append(append([]byte{}, old...), turns(5)[4]+"\n"...)
+	if err := sameResume(old, grown, lf); err != nil {
+		t.Fatalf("a conversation grown by one turn was refused: %v", err)
 	}
 }

@@ -6,11 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"os"
 	"regexp"
 	"runtime"
 	"sync"
 
+	"github.com/ccvet/ccvet/internal/readonly"
 	"github.com/ccvet/ccvet/internal/workers"
 )
 
@@ -51,7 +51,7 @@ func DropForeign(res *Result) []string {
 	isForeign := make([]bool, len(res.Files))
 	workers.Each(len(cands), min(runtime.GOMAXPROCS(0), 4), func(k int) {
 		i := cands[k]
-		isForeign[i] = foreign(res.Files[i].OSPath)
+		isForeign[i] = foreign(res.Files[i].OSPath, res.Files[i].Link)
 	})
 	var dropped []string
 	files := res.Files[:0]
@@ -76,9 +76,11 @@ const maxForeignLine = 16 << 20
 
 // foreign reads the file at p line by line until a line shows it is (or may
 // be) a transcript: a marker, an entry type, or a line that is not a valid
-// JSON object or array.
-func foreign(p string) bool {
-	fh, err := os.Open(p)
+// JSON object or array. It opens p as every file checked is opened
+// (readonly.Open): never blocking, without moving its access time, and
+// through a link only when the walk followed one there (link).
+func foreign(p string, link bool) bool {
+	fh, _, err := readonly.Open(p, link)
 	if err != nil {
 		return false
 	}

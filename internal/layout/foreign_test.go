@@ -41,7 +41,7 @@ func TestForeignHead(t *testing.T) {
 		if isDataset := strings.HasPrefix(name, "dataset") && !strings.Contains(name, "marker") || name == "no newline"; want != isDataset {
 			t.Errorf("%s: foreignLines = %v", name, want)
 		}
-		if got := foreign(p); got != want {
+		if got := foreign(p, false); got != want {
 			t.Errorf("%s: foreign = %v, every line says %v", name, got, want)
 		}
 	}

@@ -390,9 +390,10 @@ func (p *Plan) locateTree(t *jsontree.Tree, base int, buf []byte, add func(off, 
 			buf = t.AppendStr(buf[:0], i)
 			text = buf
 		}
+		var cur secret.RawCursor
 		p.search(text, func(a, b int, s *Secret) {
 			if nd.Esc {
-				a, b = secret.RawSpan(raw, a, b)
+				a, b = cur.Span(raw, a, b)
 			}
 			add(base+int(nd.Start)+a, base+int(nd.Start)+b, s)
 		})

@@ -15,6 +15,7 @@ import (
 	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/ledger"
+	"github.com/ccvet/ccvet/internal/secret"
 )
 
 func testPlan(values []string) *Plan {
@@ -196,5 +197,30 @@ func TestManySecrets(t *testing.T) {
 	}
 	if want := fmt.Sprintf(`{"type":"api-request","id":"r","keep":0,"tail":[%q,%q],"shapeHash":"s"}`, hash(msg(redacted[:1])), hash(msg(redacted))); got[n] != want {
 		t.Errorf("ledger line: %s, want %s", got[n], want)
+	}
+}
+
+// TestDetectBrokenLine: a key whose only copy is on a line that does not
+// parse (the torn last line a crash leaves, here cut just after the
+// prompt) is found: the raw line holds `api_key = \"…\"`, whose backslash
+// before the quote the "name = value" rule does not take, so the line's
+// strings are read decoded.
+func TestDetectBrokenLine(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	var k []byte
+	for len(k) < 32 {
+		k = append(k, "0123456789abcdef"[rng.Intn(16)])
+	}
+	line := userLine(`my config has api_key = "` + string(k) + `" please use it`)
+	torn := line[:len(line)-10]
+	b := []byte(userLine("hello") + "\n" + torn)
+	found := false
+	detect(secret.Default(), b, layout.Transcript, func(m secret.Match) {
+		if m.Value == string(k) {
+			found = true
+		}
+	})
+	if !found {
+		t.Fatal("the key on the torn last line was not found")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/secret/secrettest"
 )
 
 // displayWidth counts columns as runeWidth does.
@@ -41,6 +42,7 @@ func TestSnippet(t *testing.T) {
 		{name: "control characters escaped, caret after them", line: "\x1b[31m\tred", col: 7, text: `\x1b[31m\tred`, caret: 10, ok: true},
 		{name: "invalid UTF-8", line: "caf\xe9 x", col: 6, text: `caf\xe9 x`, caret: 8, ok: true},
 		{name: "bidi override", line: "a\u202eb", col: 3, text: `a\u202eb`, caret: 7, ok: true},
+		{name: "Arabic letter mark", line: "a\u061cb", col: 3, text: `a\u061cb`, caret: 7, ok: true},
 		{name: "wide characters count two", line: "日本語 x", col: 5, text: "日本語 x", caret: 7, ok: true},
 		{name: "combining mark counts zero", line: "e\u0301x", col: 3, text: "e\u0301x", caret: 1, ok: true},
 		{name: "long line cut both sides", line: long, col: targetCol, caretChar: `"target"`, ok: true},
@@ -228,5 +230,41 @@ func TestMaskSecretsEscapedAfterKeyword(t *testing.T) {
 	start, end := len(`{"note":"`), len(line)-len(`"}`)
 	if want := string(line[:start]) + strings.Repeat("*", end-start) + string(line[end:]); string(got) != want {
 		t.Fatalf("masked %d of the key's %d raw bytes", bytes.Count(got, []byte("*")), end-start)
+	}
+}
+
+// A key in a line that does not parse (a torn last line, cut after the
+// key) is masked too: the raw line holds `api_key = \"…\"`, whose
+// backslash before the quote the "name = value" rule does not take, so the
+// line's string literals are read decoded (secret.ScanBroken).
+func TestMaskSecretsInBrokenLine(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 77))
+	var key strings.Builder
+	for range 32 {
+		key.WriteByte("0123456789abcdef"[rng.IntN(16)])
+	}
+	for _, k := range []string{key.String(), secrettest.New(77).Generic()} {
+		maskedInBrokenLine(t, k)
+	}
+}
+
+func maskedInBrokenLine(t *testing.T, k string) {
+	t.Helper()
+	whole := `{"type":"user","message":{"role":"user","content":"my config has api_key = \"` + k + `\" please use it"},"uuid":"u"}`
+	// cut inside the string after the key, and after it
+	cuts := []string{whole[:strings.Index(whole, k)+len(k)+10], whole[:strings.Index(whole, `"uuid"`)+2]}
+	for _, line := range append(cuts, strings.Replace(cuts[0], `"content"`, `"content"`+"\x00", 1)) {
+		got := string(MaskSecrets([]byte(line)))
+		if strings.Contains(got, k[4:len(k)-4]) || !strings.Contains(got, strings.Repeat("*", len(k))) {
+			t.Errorf("the key is not masked in %q", strings.ReplaceAll(got, k, "<key>"))
+		}
+	}
+	// a byte of the key written as a \u escape: the escape is masked with
+	// the rest, and nothing around the key
+	esc := k[:10] + fmt.Sprintf(`\u%04x`, k[10]) + k[11:]
+	line := strings.Replace(cuts[0], k, esc, 1)
+	got := string(MaskSecrets([]byte(line)))
+	if want := strings.Replace(line, esc, strings.Repeat("*", len(esc)), 1); got != want {
+		t.Errorf("the escaped key is masked as %q", strings.ReplaceAll(strings.ReplaceAll(got, k[11:], "<key>"), k[:10], "<key>"))
 	}
 }

@@ -219,9 +219,8 @@ func needsEscape(r rune) bool {
 	if unicode.IsControl(r) {
 		return true
 	}
-	switch {
-	case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069, r == 0x200E, r == 0x200F:
-		return true // bidirectional controls can reorder what the terminal shows
-	}
-	return false
+	// Bidirectional controls can reorder what the terminal shows: the
+	// embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069)
+	// and the marks (U+200E, U+200F and the Arabic letter mark U+061C).
+	return unicode.Is(unicode.Bidi_Control, r)
 }

@@ -482,6 +482,7 @@ func (w *walker) str(i int, key []byte, class keyClass) {
 		w.named = append(append(append(w.named[:0], key...), `": "`...), text...)
 		scanned, skip = w.named, len(key)+4
 	}
+	var cur RawCursor
 	w.s.Scan(scanned, func(m Match) {
 		if m.Start < skip {
 			return
@@ -491,7 +492,7 @@ func (w *walker) str(i int, key []byte, class keyClass) {
 		found = true
 		f := Found{Match: m, Key: string(key)}
 		if esc {
-			f.RawStart, f.RawEnd = RawSpan(raw, m.Start, m.End)
+			f.RawStart, f.RawEnd = cur.Span(raw, m.Start, m.End)
 		} else {
 			f.RawStart, f.RawEnd = m.Start, m.End
 		}
@@ -530,12 +531,31 @@ func (w *walker) remember(h uint64) {
 // it: from the escape or character that gives the decoded byte start to
 // the end of the one that gives byte end-1.
 func RawSpan(raw []byte, start, end int) (rs, re int) {
+	var c RawCursor
+	return c.Span(raw, start, end)
+}
+
+// RawCursor is RawSpan for many ranges of one string: it remembers where
+// the last range started, and a range that starts there or later is
+// mapped from that place, not from the string's start (a string with a
+// secret every few bytes took time in the square of its length). The zero
+// RawCursor is ready; it serves one string.
+type RawCursor struct {
+	r, dec int // a raw offset and the decoded bytes before it
+}
+
+// Span is RawSpan(raw, start, end).
+func (c *RawCursor) Span(raw []byte, start, end int) (rs, re int) {
+	if c.dec > start || c.r > len(raw) {
+		*c = RawCursor{}
+	}
 	rs, re = -1, len(raw)
-	dec := 0 // decoded bytes so far
-	for r := 0; r < len(raw); {
+	dec := c.dec // decoded bytes so far
+	for r := c.r; r < len(raw); {
 		n, size := decodedLen(raw, r)
 		if rs < 0 && dec+n > start {
 			rs = r
+			*c = RawCursor{r: r, dec: dec}
 		}
 		dec += n
 		r += size

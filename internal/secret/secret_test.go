@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"testing"
@@ -138,6 +139,47 @@ func TestRawSpanUnicode(t *testing.T) {
 	rs, re = secret.RawSpan(raw, 1, 3)
 	if string(raw[rs:re]) != `\u00e9` {
 		t.Errorf("got %q", raw[rs:re])
+	}
+}
+
+// TestRawCursor: a RawCursor maps every range as RawSpan does, whether
+// the ranges come in order (from where the last one started) or not (from
+// the string's start again).
+func TestRawCursor(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	pieces := []string{"a", "é", `\n`, `\"`, `\u00e9`, `\ud83d\ude00`, `\ud800`, "日", "xyz"}
+	for range 50 {
+		var b strings.Builder
+		for range 200 {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		raw := []byte(b.String())
+		dec := 0
+		for r := 0; r < len(raw); {
+			c := raw[r]
+			switch {
+			case c == '\\' && raw[r+1] == 'u' && string(raw[r:r+6]) == `\ud83d`:
+				dec, r = dec+4, r+12
+			case c == '\\' && raw[r+1] == 'u':
+				dec, r = dec+3, r+6 // é, or U+FFFD for the lone surrogate
+			case c == '\\':
+				dec, r = dec+1, r+2
+			default:
+				dec, r = dec+1, r+1
+			}
+		}
+		var c secret.RawCursor
+		for k := 0; k < 100; k++ {
+			start := rng.IntN(dec)
+			if k%3 != 0 { // mostly in order, as a scan reports them
+				start = min(dec-1, k*dec/100+rng.IntN(3))
+			}
+			end := start + 1 + rng.IntN(dec-start)
+			rs, re := secret.RawSpan(raw, start, end)
+			if gs, ge := c.Span(raw, start, end); gs != rs || ge != re {
+				t.Fatalf("%q [%d,%d): cursor %d..%d, RawSpan %d..%d", raw, start, end, gs, ge, rs, re)
+			}
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -68,6 +69,9 @@ func (s *Store) Write(kind, version string, changes []Change) (*Run, []Written, 
 		if err := s.Gate(c.Path, st, false); err != nil {
 			return nil, nil, err
 		}
+		if err := lineInFlight(c.Path, st, c.Orig); err != nil {
+			return nil, nil, err
+		}
 		if root := DataRoot(c.Path); root != "" && Inside(s.Dir, root) {
 			return nil, nil, refusef("the backup folder %s is inside the Claude data folder %s; keep backups outside it", Real(s.Dir), root)
 		}
@@ -92,6 +96,50 @@ func (s *Store) Write(kind, version string, changes []Change) (*Run, []Written, 
 }
 
 func endsNL(b []byte) bool { return len(b) == 0 || b[len(b)-1] == '\n' }
+
+// A file read while a process was writing a line to it ends inside that
+// line, as a torn one does; cutting it as torn, or carrying the rest of it
+// over as a line of its own, would destroy the entry being written. Two
+// checks, made only on a file whose planned bytes end inside a line, tell
+// a line still being written from a torn one (a crash; Claude Code 2.1.330
+// and later start their next append with a newline, earlier versions glue
+// the next entry onto the fragment, which the replace then carries over on
+// a line of its own): the writer still holds the file open (lineInFlight,
+// at the gate), or the bytes appended since complete the line into one
+// JSON value (completesLine, when the replace reads the file again).
+
+// lineInFlight refuses the file at path (st) when orig, what the run
+// planned from, ends inside a line and some process holds the file open for
+// writing: a line is being written. --force does not override this.
+func lineInFlight(path string, st os.FileInfo, orig []byte) error {
+	if endsNL(orig) {
+		return nil
+	}
+	id, ok := idOf(st)
+	if !ok {
+		return nil
+	}
+	if open, known := writers(id, ^uintptr(0)); known && open {
+		return refusef("%s: a process has it open for writing and its last line is incomplete: a line is being written, its session is live (--force does not override this)", path)
+	}
+	return nil
+}
+
+// completesLine reports whether rest, the bytes a file gained after orig
+// (which ends inside a line), continues that line rather than starting a
+// new one: rest does not start with a newline, and either holds none yet
+// or its first line completes orig's last into one JSON value.
+func completesLine(orig, rest []byte) bool {
+	if len(rest) == 0 || rest[0] == '\n' {
+		return false
+	}
+	i := bytes.IndexByte(rest, '\n')
+	if i < 0 {
+		return true
+	}
+	last := orig[bytes.LastIndexByte(orig, '\n')+1:]
+	return json.Valid(append(append([]byte(nil), last...), rest[:i]...))
+}
 
 // joinTail is what goes after content when bytes b, which followed a byte
 // that was a newline (prevNL) or not, are carried over: a newline first
@@ -398,6 +446,11 @@ func (r *Run) replace(c *Change) (Written, error) {
 			return w, refusef("%v", err)
 		}
 		return w, refusef("%s changed since it was planned; nothing written to it: run again", c.Path)
+	}
+	if !endsNL(c.Orig) {
+		if rest, err := readTail(src, int64(len(c.Orig))); err == nil && completesLine(c.Orig, rest) {
+			return w, refusef("%s: its last line was still being written when it was read (the bytes appended since continue it); nothing written to it: run again", c.Path)
+		}
 	}
 	if err := s.step("read"); err != nil {
 		return w, err

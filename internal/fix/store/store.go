@@ -227,8 +227,38 @@ func List(dir string) ([]Manifest, error) {
 		}
 		out = append(out, m)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	sort.Slice(out, func(i, j int) bool { return runBefore(out[i].ID, out[j].ID) })
 	return out, nil
+}
+
+// runBefore orders run ids oldest first: by their time, then by the
+// number begin adds to a second run of the same second, as a number
+// (20260101T000000Z-10 comes after 20260101T000000Z-9, which a plain
+// string order puts first).
+func runBefore(a, b string) bool {
+	ab, an := splitRunID(a)
+	bb, bn := splitRunID(b)
+	if ab != bb {
+		return ab < bb
+	}
+	if an != bn {
+		return an < bn
+	}
+	return a < b
+}
+
+// splitRunID splits an id begin made into its time and its number (0 for
+// none).
+func splitRunID(id string) (string, int) {
+	i := strings.LastIndexByte(id, '-')
+	if i <= 0 {
+		return id, 0
+	}
+	n, err := strconv.Atoi(id[i+1:])
+	if err != nil || n <= 0 || strconv.Itoa(n) != id[i+1:] {
+		return id, 0
+	}
+	return id[:i], n
 }
 
 // maxManifest bounds the manifest read back (edits are recorded whole).

@@ -432,6 +432,80 @@ func TestUndoIdempotent(t *testing.T) {
 	}
 }
 
+// TestLineBeingWritten: a file read while a process was writing a line to
+// it ends inside that line, as a torn one does. The run, --force or not,
+// must not cut that line as torn nor carry the rest of it over on a line of
+// its own: it refuses the file while the writer holds it open, and when the
+// bytes appended since complete the line.
+func TestLineBeingWritten(t *testing.T) {
+	head := []byte("{\"a\":1}\n{\"b\":2}\n")
+	partial := append(append([]byte{}, head...), `{"c":{"d"`...)
+	rest := []byte(`:4}}` + "\n")
+	cut := Change{Path: "", Orig: partial, New: head} // the torn-line fix
+	for _, tc := range []struct {
+		name string
+		hold bool // the writer still holds the file open
+	}{{"writer still open", true}, {"line completed", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			bak, file := setup(t)
+			writeOld(t, file, partial)
+			w, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			if !tc.hold {
+				if _, err := w.Write(rest); err != nil {
+					t.Fatal(err)
+				}
+				w.Close()
+			} else if open, known := writers(fileIDOf(t, file), ^uintptr(0)); !known || !open {
+				t.Skip("this system does not tell which processes hold a file open")
+			}
+			c := cut
+			c.Path = file
+			_, _, err = (&Store{Dir: bak, Force: true}).Write("fix", "test", []Change{c})
+			if !errors.Is(err, ErrRefused) {
+				t.Fatalf("want a refusal, got %v", err)
+			}
+			if tc.hold {
+				if _, err := w.Write(rest); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got, want := string(read(t, file)), string(partial)+string(rest); got != want {
+				t.Fatalf("the file is %q, want %q", got, want)
+			}
+		})
+	}
+	// A torn line that the next append does not continue (an earlier
+	// Claude Code glued its next entry onto it) is still cut, and the
+	// entry carried over on its own line.
+	bak, file := setup(t)
+	writeOld(t, file, partial)
+	if err := appendLine(file, []byte(`{"e":5}`+"\n")); err != nil {
+		t.Fatal(err)
+	}
+	c := cut
+	c.Path = file
+	if _, _, err := (&Store{Dir: bak, Force: true}).Write("fix", "test", []Change{c}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(read(t, file)), string(head)+`{"e":5}`+"\n"; got != want {
+		t.Fatalf("the file is %q, want %q", got, want)
+	}
+}
+
+func fileIDOf(t *testing.T, p string) fileID {
+	t.Helper()
+	st, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := idOf(st)
+	return id
+}
+
 func TestRefusals(t *testing.T) {
 	t.Run("changed", func(t *testing.T) {
 		bak, file := setup(t)
@@ -566,6 +640,45 @@ func TestBeginNeverReuses(t *testing.T) {
 	b, _ := s.begin("fix", "t")
 	if a.Dir() == b.Dir() {
 		t.Fatal("two runs share a folder")
+	}
+}
+
+// TestNewestRunOfOneSecond: runs begun in the same second are numbered
+// -1, -2, ... -10, -11; List gives them in that order (not as strings, which
+// put -10 before -2) and Find("") names the last one begun.
+func TestNewestRunOfOneSecond(t *testing.T) {
+	bak, file := setup(t)
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	s := &Store{Dir: bak, Now: func() time.Time { return at }}
+	var want []string
+	for i := 0; i < 12; i++ {
+		r, err := s.begin("fix", "t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.m.Files = append(r.m.Files, FileRecord{Path: Real(file), State: "replaced"})
+		if err := r.save(); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, r.ID())
+	}
+	ms, err := List(bak)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range ms {
+		got = append(got, m.ID)
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("List order %v, want the order begun %v", got, want)
+	}
+	m, err := s.Find("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.ID != want[len(want)-1] {
+		t.Fatalf("the newest run is %s, want %s", m.ID, want[len(want)-1])
 	}
 }
 
