@@ -24,7 +24,10 @@ var OrphanParent = register(&Rule{
 		"a compaction boundary and a subagent's first entry have a null parent, and old resumes or " +
 		"forks name parents in another transcript of the same project folder, which ccvet looks in. " +
 		"A subagent transcript whose session transcript is missing gets one orphan-subagent finding " +
-		"instead: its first entries point into the missing file by design.",
+		"instead: its first entries point into the missing file by design. So does the first entry " +
+		"of an old resume or a fork, into the session it continues: when that transcript is gone " +
+		"(deleted by cleanup, or left out of a copy), the reader still starts at that entry and " +
+		"loses nothing of the file (a warning).",
 	Bad:  `{"parentUuid":"6e0c1f4e-…(deleted line)","type":"user","uuid":"…",…}`,
 	Good: `{"parentUuid":"a05b7d2e-…(the previous entry's uuid)","type":"user","uuid":"…",…}`,
 	Fix: "Point parentUuid at the entry that really precedes this one (usually the line above it in " +
@@ -120,6 +123,19 @@ var OrphanParent = register(&Rule{
 					fd.Severity, how = verdict(outs)
 					fd.Severity, how = unreadFlatAgent(f, outs, fd.Severity, how)
 					msg += "on resume " + how
+					if rec == firstChain && elsewhere == "" && fd.Severity == finding.Error {
+						// The first entry of an old resume or a fork names
+						// the entry of the session it continues, by design,
+						// and that session's transcript is gone (cleanup
+						// deletes old ones; a copy may leave it out). The
+						// reader loads one file and starts here either way:
+						// nothing of this file is lost.
+						fd.Severity = finding.Warning
+						msg = entryLabel(rec) + ": parentUuid " + rec.ParentUUID() + " names no entry in this file or " +
+							"any other transcript of the project; it is the first entry of this file's conversation, " +
+							"and the transcript it continues is gone (normal after cleanupPeriodDays, or left out of " +
+							"a copy): a resume starts here, without that history, and loses nothing of this file"
+					}
 				}
 				fd.Message = msg
 				f.ReportRecord(r, rec, "/parentUuid", fd)
