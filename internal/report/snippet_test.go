@@ -43,6 +43,7 @@ func TestSnippet(t *testing.T) {
 		{name: "invalid UTF-8", line: "caf\xe9 x", col: 6, text: `caf\xe9 x`, caret: 8, ok: true},
 		{name: "bidi override", line: "a\u202eb", col: 3, text: `a\u202eb`, caret: 7, ok: true},
 		{name: "Arabic letter mark", line: "a\u061cb", col: 3, text: `a\u061cb`, caret: 7, ok: true},
+		{name: "line separator", line: "a\u2028b", col: 3, text: `a\u2028b`, caret: 7, ok: true},
 		{name: "wide characters count two", line: "日本語 x", col: 5, text: "日本語 x", caret: 7, ok: true},
 		{name: "combining mark counts zero", line: "e\u0301x", col: 3, text: "e\u0301x", caret: 1, ok: true},
 		{name: "long line cut both sides", line: long, col: targetCol, caretChar: `"target"`, ok: true},

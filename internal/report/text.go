@@ -219,6 +219,11 @@ func needsEscape(r rune) bool {
 	if unicode.IsControl(r) {
 		return true
 	}
+	// The line and paragraph separators break a line where editors and
+	// some terminals read text (fix --diff escapes them too).
+	if r == 0x2028 || r == 0x2029 {
+		return true
+	}
 	// Bidirectional controls can reorder what the terminal shows: the
 	// embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069)
 	// and the marks (U+200E, U+200F and the Arabic letter mark U+061C).
