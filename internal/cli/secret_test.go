@@ -478,7 +478,7 @@ func TestSecretInGluedLine(t *testing.T) {
 	key := secrettest.New(9).Generic()
 	root := t.TempDir()
 	prompt, _ := json.Marshal(map[string]any{"display": `export SECRET_KEY="` + key + `"`, "pastedContents": map[string]any{},
-		"timestamp": 1763632800001, "project": "/tmp/app", "sessionId": secretSID})
+		"timestamp": int64(1763632800001), "project": "/tmp/app", "sessionId": secretSID})
 	hist := `{"display":"hello","pastedContents":{},"timestamp":1763632800000,"project":"/tmp/app","sessionId":"` + secretSID + "\"}\n" +
 		`{"display":"abc","pastedCont` + string(prompt) + "\n"
 	if err := os.WriteFile(filepath.Join(root, "history.jsonl"), []byte(hist), 0o644); err != nil {
@@ -588,7 +588,7 @@ func TestSessionsMaskSecrets(t *testing.T) {
 		}
 	}
 	hist := line(map[string]any{"display": strings.Repeat("z", 60) + " GITHUB_TOKEN=" + key(), "pastedContents": map[string]any{},
-		"timestamp": 1763632800000, "project": "/tmp/app", "sessionId": "5ec7e700-0000-4000-8000-000000000099"})
+		"timestamp": int64(1763632800000), "project": "/tmp/app", "sessionId": "5ec7e700-0000-4000-8000-000000000099"})
 	if err := os.WriteFile(filepath.Join(root, "history.jsonl"), []byte(hist), 0o644); err != nil {
 		t.Fatal(err)
 	}
