@@ -261,17 +261,4 @@ func MaskSecrets(line []byte) []byte {
 // MaskText returns text (a decoded string: a prompt, a message's text)
 // with the bytes of every secret in it replaced by '*'. Mask before
 // clipping: a key cut in two is no longer found.
-func MaskText(text string) string {
-	var spans [][2]int
-	secret.Default().Scan([]byte(text), func(m secret.Match) { spans = append(spans, [2]int{m.Start, m.End}) })
-	if len(spans) == 0 {
-		return text
-	}
-	b := []byte(text)
-	for _, sp := range spans {
-		for i := max(0, sp[0]); i < min(len(b), sp[1]); i++ {
-			b[i] = '*'
-		}
-	}
-	return string(b)
-}
+func MaskText(text string) string { return secret.Default().Mask(text) }
