@@ -123,18 +123,21 @@ var OrphanParent = register(&Rule{
 					fd.Severity, how = verdict(outs)
 					fd.Severity, how = unreadFlatAgent(f, outs, fd.Severity, how)
 					msg += "on resume " + how
-					if rec == firstChain && elsewhere == "" && fd.Severity == finding.Error {
+					if rec == firstChain && elsewhere == "" && fd.Severity == finding.Error && int(rec.Line) == i+1 {
 						// The first entry of an old resume or a fork names
 						// the entry of the session it continues, by design,
 						// and that session's transcript is gone (cleanup
 						// deletes old ones; a copy may leave it out). The
 						// reader loads one file and starts here either way:
-						// nothing of this file is lost.
+						// nothing the file holds is lost. Only where every
+						// line before it is an entry: a torn line above
+						// may be the parent (that loss is invalid-json's).
 						fd.Severity = finding.Warning
 						msg = entryLabel(rec) + ": parentUuid " + rec.ParentUUID() + " names no entry in this file or " +
-							"any other transcript of the project; it is the first entry of this file's conversation, " +
-							"and the transcript it continues is gone (normal after cleanupPeriodDays, or left out of " +
-							"a copy): a resume starts here, without that history, and loses nothing of this file"
+							"any other transcript of the project; it is the first entry of this file's conversation: " +
+							"the transcript it continues is gone (normal after cleanupPeriodDays, or left out of a " +
+							"copy), or the head of this file was cut off. A resume starts here either way, without " +
+							"that history, and loses nothing the file holds"
 					}
 				}
 				fd.Message = msg
