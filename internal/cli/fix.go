@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	flag "github.com/spf13/pflag"
@@ -510,14 +509,14 @@ func clipLine(l []byte, focus int64) string {
 	return pre + escapeBytes(l[lo:hi]) + post + nl
 }
 
-// escapeBytes shows b as it is, except control characters, DEL, backslash
-// escapes of them and invalid UTF-8, which become \xNN.
+// escapeBytes shows b as it is, except invalid UTF-8 and the characters
+// report.NeedsEscape names (a real U+FFFD is shown), which become \xNN.
 func escapeBytes(b []byte) string {
 	var sb strings.Builder
 	for len(b) > 0 {
 		r, n := utf8.DecodeRune(b)
 		switch {
-		case r == utf8.RuneError && n <= 1, r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0, r == 0x2028, r == 0x2029, unicode.Is(unicode.Bidi_Control, r):
+		case r == utf8.RuneError && n <= 1, r != utf8.RuneError && report.NeedsEscape(r):
 			for _, c := range b[:n] {
 				fmt.Fprintf(&sb, "\\x%02x", c)
 			}

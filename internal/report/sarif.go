@@ -233,7 +233,7 @@ func escapeInvisible(b []byte) []byte {
 // hidden reports whether r is escaped by escapeInvisible. C0 controls are
 // left alone: encoding/json escapes those inside strings, and the newlines
 // of the indentation are C0 too.
-func hidden(r rune) bool { return r >= 0x7f && needsEscape(r) }
+func hidden(r rune) bool { return r >= 0x7f && NeedsEscape(r) }
 
 func sarifRuleOf(ri RuleInfo) sarifRule {
 	cfg := sarifConfiguration{Level: sarifLevel(ri.Severity)}

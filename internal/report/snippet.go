@@ -40,11 +40,11 @@ func pieceOf(r rune, line []byte, a, b int) piece {
 	case r == utf8.RuneError && b-a <= 1:
 		s := `\x` + strconv.FormatUint(uint64(line[a])|0x100, 16)[1:]
 		return piece{esc: s, w: len(s)}
-	case needsEscape(r):
+	case NeedsEscape(r):
 		q := strconv.QuoteRuneToASCII(r)
 		return piece{esc: q[1 : len(q)-1], w: len(q) - 2}
 	}
-	// A valid code point other than U+FFFD (needsEscape): its bytes are
+	// A valid code point other than U+FFFD (NeedsEscape): its bytes are
 	// its one encoding.
 	return piece{a: a, b: b, w: runeWidth(r)}
 }

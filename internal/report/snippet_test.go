@@ -66,7 +66,7 @@ func TestSnippet(t *testing.T) {
 			if w := displayWidth(text); w > SnippetWidth {
 				t.Errorf("%d columns, more than %d: %q", w, SnippetWidth, text)
 			}
-			if strings.ContainsFunc(text, func(r rune) bool { return needsEscape(r) }) {
+			if strings.ContainsFunc(text, func(r rune) bool { return NeedsEscape(r) }) {
 				t.Errorf("raw control character in %q", text)
 			}
 			if c.caretChar != "" {

@@ -187,7 +187,7 @@ func countOf(n int, one, many string) string {
 func Sanitize(s string) string {
 	clean := true
 	for _, r := range s {
-		if needsEscape(r) {
+		if NeedsEscape(r) {
 			clean = false
 			break
 		}
@@ -201,7 +201,7 @@ func Sanitize(s string) string {
 		switch {
 		case r == utf8.RuneError && n == 1:
 			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case needsEscape(r):
+		case NeedsEscape(r):
 			q := strconv.QuoteRuneToASCII(r)
 			b.WriteString(q[1 : len(q)-1])
 		default:
@@ -212,7 +212,11 @@ func Sanitize(s string) string {
 	return b.String()
 }
 
-func needsEscape(r rune) bool {
+// NeedsEscape reports whether r must not reach a reader raw: U+FFFD (what
+// invalid UTF-8 decodes to), control characters, the line and paragraph
+// separators, and the bidirectional controls. Every printer of untrusted
+// text asks it (fix --diff's escapeBytes too).
+func NeedsEscape(r rune) bool {
 	if r == utf8.RuneError {
 		return true
 	}
