@@ -244,19 +244,7 @@ type snippetLine struct {
 // masked. (Spans skips a line without a keyword place cheaply; the raw
 // line's places are not enough on their own: a \u escape may spell one
 // its decoded strings hold.)
-func MaskSecrets(line []byte) []byte {
-	spans := secret.Default().Spans(line)
-	if len(spans) == 0 {
-		return line
-	}
-	out := append([]byte(nil), line...)
-	for _, sp := range spans {
-		for i := max(0, sp[0]); i < min(len(out), sp[1]); i++ {
-			out[i] = '*'
-		}
-	}
-	return out
-}
+func MaskSecrets(line []byte) []byte { return secret.Default().MaskLine(line) }
 
 // MaskText returns text (a decoded string: a prompt, a message's text)
 // with the bytes of every secret in it replaced by '*'. Mask before

@@ -10,11 +10,27 @@ func (s *Scanner) Mask(text string) string {
 	if len(spans) == 0 {
 		return text
 	}
-	b := []byte(text)
+	return string(star([]byte(text), spans))
+}
+
+// MaskLine is one line of JSON Lines (or a line that does not parse) with
+// the bytes of every secret Spans finds on it replaced by '*': a masked
+// copy, or line itself when it holds none.
+func (s *Scanner) MaskLine(line []byte) []byte {
+	spans := s.Spans(line)
+	if len(spans) == 0 {
+		return line
+	}
+	return star(append([]byte(nil), line...), spans)
+}
+
+// star writes '*' over the bytes of b that spans cover (cut to b) and
+// returns b.
+func star(b []byte, spans [][2]int) []byte {
 	for _, sp := range spans {
 		for i := max(0, sp[0]); i < min(len(b), sp[1]); i++ {
 			b[i] = '*'
 		}
 	}
-	return string(b)
+	return b
 }

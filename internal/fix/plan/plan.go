@@ -847,11 +847,7 @@ func masked(data []byte, off, end int) []byte {
 		if i := bytes.IndexByte(out[start:], '\n'); i >= 0 {
 			stop = start + i
 		}
-		for _, sp := range secret.Default().Spans(out[start:stop]) {
-			for k := start + max(0, sp[0]); k < start+sp[1] && k < stop; k++ {
-				out[k] = '*'
-			}
-		}
+		copy(out[start:stop], secret.Default().MaskLine(out[start:stop]))
 		start = stop + 1
 	}
 	return out[off-ls : end-ls]
