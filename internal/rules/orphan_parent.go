@@ -122,7 +122,6 @@ var OrphanParent = register(&Rule{
 					var how string
 					fd.Severity, how = verdict(outs)
 					fd.Severity, how = unreadFlatAgent(f, outs, fd.Severity, how)
-					msg += "on resume " + how
 					if rec == firstChain && elsewhere == "" && fd.Severity == finding.Error && int(rec.Line) == i+1 {
 						// The first entry of an old resume or a fork names
 						// the entry of the session it continues, by design,
@@ -133,11 +132,12 @@ var OrphanParent = register(&Rule{
 						// line before it is an entry: a torn line above
 						// may be the parent (that loss is invalid-json's).
 						fd.Severity = finding.Warning
-						msg = entryLabel(rec) + ": parentUuid " + rec.ParentUUID() + " names no entry in this file or " +
-							"any other transcript of the project; it is the first entry of this file's conversation: " +
-							"the transcript it continues is gone (normal after cleanupPeriodDays, or left out of a " +
-							"copy), or the head of this file was cut off. A resume starts here either way, without " +
-							"that history, and loses nothing the file holds"
+						msg += "it is the first entry of this file's conversation: the transcript it continues is " +
+							"gone (normal after cleanupPeriodDays, or left out of a copy), or the head of this file " +
+							"was cut off. A resume starts here either way, without that history, and loses nothing " +
+							"the file holds"
+					} else {
+						msg += "on resume " + how
 					}
 				}
 				fd.Message = msg
