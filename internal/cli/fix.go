@@ -46,6 +46,7 @@ const ExitRefused = 4
 
 type fixOptions struct {
 	write, unsafe, diff, listBackups, exitOnFix, force, quiet, verbose bool
+	allowEmpty                                                         bool
 	format, backupDir, undo, root                                      string
 	sel, ignore                                                        []string
 }
@@ -68,6 +69,7 @@ func cmdFix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.exitOnFix, "exit-non-zero-on-fix", false, "exit 1 when something was written")
 	fs.BoolVar(&o.force, "force", false, "write even when a file changed in the last 60 s, or is read-only (never when its session is live)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no summary line")
+	fs.BoolVar(&o.allowEmpty, "allow-empty", false, "exit 0 when the paths given hold nothing to fix (otherwise that is exit 2, as for lint)")
 	if err := parseSub(fs, undoArgs(args)); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, fixHelp)
@@ -167,6 +169,12 @@ func runFix(o *fixOptions, paths []string, stdin io.Reader, stdout, stderr io.Wr
 	found, err := layout.DiscoverFromHere(paths, "")
 	if err != nil {
 		return 0, usageError{err}
+	}
+	// Paths that hold nothing to check (an empty folder, a store whose
+	// only transcript is a FIFO): exit 2 and say why, as lint does, not
+	// an empty plan and exit 0.
+	if err := nothingToCheck(found, 0, paths, nil, o.allowEmpty); err != nil {
+		return 0, err
 	}
 	if o.write {
 		for _, f := range found.Files {
