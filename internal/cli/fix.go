@@ -61,8 +61,7 @@ func cmdFix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringSliceVar(&o.ignore, "ignore", nil, "never fix these `RULE`s (comma-separated; repeatable)")
 	fs.StringVarP(&o.format, "format", "f", "text", "output format: text, json or sarif")
 	fs.StringVar(&o.backupDir, "backup-dir", "", "keep backups in `DIR` (default $XDG_STATE_HOME/ccvet/backups, else ~/.local/state/ccvet/backups)")
-	fs.StringVar(&o.undo, "undo", "", "restore the files of backup run `ID` (--undo ID or --undo=ID; alone: the last run)")
-	fs.Lookup("undo").NoOptDefVal = "last"
+	undo := undoVar(fs, &o.undo)
 	fs.StringVar(&o.root, "root", "", "the data `ROOT` to look a SESSION_ID up in (default $CLAUDE_CONFIG_DIR, else ~/.claude)")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "list the edits of each fix")
 	fs.BoolVar(&o.listBackups, "list-backups", false, "list the backup runs and exit")
@@ -76,7 +75,7 @@ func cmdFix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return fail(stderr, err)
 	}
-	if err := checkUndoArgs(o.undo, fs.Args()); err != nil {
+	if err := checkUndoArgs(undo, fs.Args()); err != nil {
 		return fail(stderr, err)
 	}
 	code, err := runFix(&o, fs.Args(), stdin, stdout, stderr)

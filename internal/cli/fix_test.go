@@ -306,3 +306,33 @@ func TestFixNothingToCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestUndoGivenOnce: pflag keeps a repeated flag's last value silently, so
+// `--undo A --undo B` undid B and `--undo --undo` passed. A second --undo
+// is a usage error (exit 2) for fix and redact, before any backup is
+// read; one --undo, with or without an ID, is unchanged.
+func TestUndoGivenOnce(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_STATE_HOME", filepath.Join(home, "state"))
+	t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(home, ".claude"))
+	for _, cmd := range []string{"fix", "redact"} {
+		for _, args := range [][]string{
+			{"--undo", "--undo"},
+			{"--undo", "a", "--undo", "b"},
+			{"--undo=a", "--undo"},
+			{"--undo", "--undo=b"},
+		} {
+			out, errOut, code := run(t, "", append([]string{cmd}, args...)...)
+			if code != ExitUsage || out != "" || !strings.Contains(errOut, "--undo given 2 times") {
+				t.Errorf("%s %v: exit %d, stdout %q, stderr %q; want a usage error", cmd, args, code, out, errOut)
+			}
+		}
+		for _, args := range [][]string{{"--undo"}, {"--undo", "a"}, {"--undo=a"}} {
+			_, errOut, code := run(t, "", append([]string{cmd}, args...)...)
+			if code != ExitRefused || !strings.Contains(errOut, "no backup run") {
+				t.Errorf("%s %v: exit %d, stderr %q; want the store's refusal (no backups)", cmd, args, code, errOut)
+			}
+		}
+	}
+}
