@@ -170,6 +170,52 @@ func TestConfigExcludeAndIgnore(t *testing.T) {
 	}
 }
 
+// TestConfigExcludeMatchedNothing: an exclude pattern that matches no file
+// (a typo, a folder since removed) was silent. A run over folders names
+// each such pattern on standard error, at its line in the configuration;
+// the report on standard output and the exit status are those of the run
+// without the note. -q drops it; a run given files (the per-file hook)
+// cannot tell and says nothing.
+func TestConfigExcludeMatchedNothing(t *testing.T) {
+	src := abs(t, filepath.Join(fixtures, "blank-line", "bad", "session.jsonl"))
+	dir := cfgIsolate(t)
+	store := filepath.Join(dir, "store")
+	copyFixture(t, src, filepath.Join(store, "old", "session.jsonl"))
+	copyFixture(t, src, filepath.Join(store, "new", "session.jsonl"))
+	cfgWrite(t, filepath.Join(dir, ".ccvet.yaml"), "exclude:\n  - old\n  - \"olld/**\"\n  - agent-*.jsonl\n")
+	_, want, _, wantCode := runJSONStderr(t, "--config", ".ccvet.yaml", "store")
+	cfgWrite(t, filepath.Join(dir, ".ccvet.yaml"), "exclude:\n  - old\n")
+	_, got, errOut, code := runJSONStderr(t, "store")
+	if !bytes.Equal(got, want) || code != wantCode {
+		t.Fatalf("the one exclude that matches gives another report than all three")
+	}
+	if strings.Contains(errOut, "matched nothing") {
+		t.Errorf("an exclude that matched was noted: %s", errOut)
+	}
+	cfgWrite(t, filepath.Join(dir, ".ccvet.yaml"), "exclude:\n  - old\n  - \"olld/**\"\n  - agent-*.jsonl\n")
+	_, got, errOut, code = runJSONStderr(t, "store")
+	if !bytes.Equal(got, want) || code != wantCode {
+		t.Errorf("the note changed the report or the exit status (%d, want %d)", code, wantCode)
+	}
+	for _, line := range []string{
+		`ccvet: .ccvet.yaml:3:5: exclude pattern "olld/**" matched nothing`,
+		`ccvet: .ccvet.yaml:4:5: exclude pattern "agent-*.jsonl" matched nothing`,
+	} {
+		if !strings.Contains(errOut, line+"\n") {
+			t.Errorf("stderr lacks %q:\n%s", line, errOut)
+		}
+	}
+	if strings.Contains(errOut, `"old"`) {
+		t.Errorf("the pattern that matched was noted:\n%s", errOut)
+	}
+	if _, _, errOut, _ := runJSONStderr(t, "-q", "store"); strings.Contains(errOut, "matched nothing") {
+		t.Errorf("-q: %s", errOut)
+	}
+	if _, _, errOut, _ := runJSONStderr(t, filepath.Join("store", "new", "session.jsonl")); strings.Contains(errOut, "matched nothing") {
+		t.Errorf("a run given a file: %s", errOut)
+	}
+}
+
 // TestBaseline is the story of a baseline: written over a damaged transcript,
 // it hides every finding after unrelated edits shift the lines, lets a new
 // fault through, and counts the recorded findings that were fixed.
