@@ -403,3 +403,104 @@ func TestBaselineCollisionCountGrows(t *testing.T) {
 		t.Errorf("the baseline written with one session no longer hides the finding")
 	}
 }
+
+// TestBaselineCountsCrossOne: a finding whose message words a count that
+// grows with its file ("1 prompt", "2 prompts") keeps its fingerprint when
+// the count passes 1, so a baseline written before still hides it. The
+// numbers were left out of the fingerprint, the word after them was not
+// (path-encoding-collision: TestBaselineCollisionCountGrows).
+func TestBaselineCountsCrossOne(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	lines := func(t *testing.T, p string) []string {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.SplitAfter(strings.TrimSuffix(string(b), "\n"), "\n")
+	}
+	mismatch := func(uuid, parent string) string {
+		p := "null"
+		if parent != "" {
+			p = `"` + parent + `"`
+		}
+		return `{"parentUuid":` + p + `,"isSidechain":false,"userType":"external","cwd":"/home/dev/app",` +
+			`"sessionId":"bbbbbbbb-1111-4222-8333-444444444444","version":"2.0.76","type":"user",` +
+			`"message":{"role":"user","content":"hi"},"uuid":"` + uuid + `","timestamp":"2025-12-30T12:48:00.100Z"}` + "\n"
+	}
+	for _, c := range []struct {
+		rule, file string
+		before     func(t *testing.T) string // the file's bytes with a count of 1
+		after      func(t *testing.T) string // grown to 2
+		one, two   string
+	}{
+		{
+			rule: "history-orphan", file: "history.jsonl",
+			before: func(t *testing.T) string {
+				l := lines(t, filepath.Join(fixtures, "history-orphan", "bad", "history.jsonl"))
+				return strings.Join(l[1:], "") + "\n"
+			},
+			after: func(t *testing.T) string {
+				l := lines(t, filepath.Join(fixtures, "history-orphan", "bad", "history.jsonl"))
+				return strings.Join(l[1:], "") + "\n" + l[0]
+			},
+			one: "(1 prompt in", two: "(2 prompts in",
+		},
+		{
+			rule: "duplicate-tool-use-id", file: "projects/-home-dev-app/5b0f3c2e-8a41-4d6e-9b7a-2c1d0e9f8a31.jsonl",
+			before: func(t *testing.T) string {
+				return strings.Join(lines(t, filepath.Join(fixtures, "duplicate-tool-use-id", "bad-gateway-fragments", "session.jsonl"))[:3], "")
+			},
+			after: func(t *testing.T) string {
+				return strings.Join(lines(t, filepath.Join(fixtures, "duplicate-tool-use-id", "bad-gateway-fragments", "session.jsonl"))[:4], "")
+			},
+			one: "(1 failed result:", two: "(2 failed results:",
+		},
+		{
+			rule: "session-mismatch", file: "projects/-home-dev-app/aaaaaaaa-1111-4222-8333-444444444444.jsonl",
+			before: func(*testing.T) string { return mismatch("00000001-1111-4222-8333-444444444441", "") },
+			after: func(*testing.T) string {
+				return mismatch("00000001-1111-4222-8333-444444444441", "") +
+					mismatch("00000002-1111-4222-8333-444444444442", "00000001-1111-4222-8333-444444444441")
+			},
+			one: "(aaaaaaaa-1111-4222-8333-444444444444); no entry", two: "; 2 consecutive entries carry it",
+		},
+	} {
+		t.Run(c.rule, func(t *testing.T) {
+			root := t.TempDir()
+			if c.rule == "history-orphan" {
+				copyTree(t, filepath.Join(fixtures, "history-orphan", "bad"), root)
+			}
+			base := filepath.Join(t.TempDir(), "b.json")
+			count := func(args ...string) (int, string) {
+				out, errOut, _ := run(t, "", append([]string{"--no-config", "-f", "json"}, args...)...)
+				var doc struct {
+					Findings []struct{ Rule, Message string } `json:"findings"`
+				}
+				if err := json.Unmarshal([]byte(out), &doc); err != nil {
+					t.Fatalf("%v: %v\n%s", args, err, errOut)
+				}
+				n, msg := 0, ""
+				for _, f := range doc.Findings {
+					if f.Rule == c.rule {
+						n, msg = n+1, f.Message
+					}
+				}
+				return n, msg
+			}
+			cfgWrite(t, filepath.Join(root, c.file), c.before(t))
+			n1, msg := count(root)
+			if n1 == 0 || !strings.Contains(msg, c.one) {
+				t.Fatalf("count 1: %d findings, %q", n1, msg)
+			}
+			count("--write-baseline", base, root)
+			cfgWrite(t, filepath.Join(root, c.file), c.after(t))
+			if n, msg := count(root); n != n1 || !strings.Contains(msg, c.two) {
+				t.Fatalf("count 2: %d findings (%d before), %q", n, n1, msg)
+			}
+			if n, _ := count("--baseline", base, root); n != 0 {
+				t.Errorf("the baseline written at a count of 1 no longer hides the finding")
+			}
+		})
+	}
+}
