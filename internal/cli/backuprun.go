@@ -5,14 +5,53 @@ import (
 	"io"
 	"strings"
 
+	flag "github.com/spf13/pflag"
+
 	"github.com/ccvet/ccvet/internal/fix/store"
 	"github.com/ccvet/ccvet/internal/report"
 )
 
+// undoFlag is the value of fix's and redact's --undo. pflag keeps a
+// repeated flag's last value and says nothing: `--undo A --undo B` would
+// undo B, `--undo A --undo` the last run, and `--undo --undo` pass; given
+// counts the times it is set, and checkUndoArgs refuses more than one.
+type undoFlag struct {
+	val   *string
+	given int
+}
+
+// undoVar defines --undo on fs, into p.
+func undoVar(fs *flag.FlagSet, p *string) *undoFlag {
+	u := &undoFlag{val: p}
+	fs.Var(u, "undo", "restore the files of backup run `ID` (--undo ID or --undo=ID; alone: the last run)")
+	fs.Lookup("undo").NoOptDefVal = "last"
+	return u
+}
+
+func (u *undoFlag) String() string {
+	if u == nil || u.val == nil {
+		return ""
+	}
+	return *u.val
+}
+
+func (u *undoFlag) Set(s string) error {
+	*u.val = s
+	u.given++
+	return nil
+}
+
+// Type is pflag's string type, so that help shows --undo as before.
+func (u *undoFlag) Type() string { return "string" }
+
 // checkUndoArgs refuses what `--undo` must not be given, the same for fix
-// and redact: a path as its value, or a PATH beside it (`--undo ID` is
-// read as `--undo=ID` by undoArgs).
-func checkUndoArgs(undo string, rest []string) error {
+// and redact: a second --undo, a path as its value, or a PATH beside it
+// (`--undo ID` is read as `--undo=ID` by undoArgs).
+func checkUndoArgs(u *undoFlag, rest []string) error {
+	if u.given > 1 {
+		return usagef("--undo given %d times; give it once: --undo (the last run) or --undo ID", u.given)
+	}
+	undo := *u.val
 	if undo == "" {
 		return nil
 	}

@@ -301,7 +301,10 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 			fmt.Fprintf(stderr, "ccvet: %s: skipped: no line is a Claude Code entry\n", report.Sanitize(p))
 		}
 	}
-	excluded := excludePaths(found, cfg)
+	excluded, unusedExcludes := excludePaths(found, cfg)
+	if !o.quiet {
+		noteUnusedExcludes(stderr, cfg, unusedExcludes, paths)
+	}
 	if err := nothingToCheck(found, excluded, paths, cfg, o.allowEmpty); err != nil {
 		return 0, err
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	flag "github.com/spf13/pflag"
 
@@ -105,15 +106,34 @@ func loadConfig(fs *flag.FlagSet, o *options, stderr io.Writer) (*config.Config,
 }
 
 // excludePaths drops the files and problems on excluded paths; excluded
-// files count as skipped. It returns the number of files excluded.
-func excludePaths(found *layout.Result, c *config.Config) int {
+// files count as skipped. It returns the number of files excluded, and the
+// exclude patterns that matched no path found (nor a file DropForeign
+// skipped before).
+func excludePaths(found *layout.Result, c *config.Config) (int, []*config.Glob) {
 	if c == nil || len(c.Exclude) == 0 {
-		return 0
+		return 0, nil
+	}
+	// used: which patterns matched a path. Only a path that is excluded
+	// is tried against each pattern, so a run with no exclude that
+	// matches pays nothing more.
+	used := make([]bool, len(c.Exclude))
+	excludedBy := func(paths ...string) bool {
+		if !c.Excluded(paths...) {
+			return false
+		}
+		for i, g := range c.Exclude {
+			for _, p := range paths {
+				if !used[i] && g.Match(p) {
+					used[i] = true
+				}
+			}
+		}
+		return true
 	}
 	excluded := 0
 	files := found.Files[:0]
 	for _, f := range found.Files {
-		if c.Excluded(f.Path, f.Key) {
+		if excludedBy(f.Path, f.Key) {
 			found.Skipped++
 			if !f.Context {
 				excluded++
@@ -126,19 +146,51 @@ func excludePaths(found *layout.Result, c *config.Config) int {
 	problems := found.Problems[:0]
 	key := found.Keys()
 	for _, p := range found.Problems {
-		if !c.Excluded(p.Path, key(p.Path)) {
+		if !excludedBy(p.Path, key(p.Path)) {
 			problems = append(problems, p)
 		}
 	}
 	found.Problems = problems
 	links := found.Links[:0]
 	for _, p := range found.Links {
-		if !c.Excluded(p.Path) {
+		if !excludedBy(p.Path) {
 			links = append(links, p)
 		}
 	}
 	found.Links = links
-	return excluded
+	for _, p := range found.Foreign {
+		excludedBy(p, key(p))
+	}
+	var unused []*config.Glob
+	for i, g := range c.Exclude {
+		if !used[i] {
+			unused = append(unused, g)
+		}
+	}
+	return excluded, unused
+}
+
+// noteUnusedExcludes says on stderr which exclude patterns matched
+// nothing (a typo, a folder since removed), as a line that changes neither
+// the exit status nor the report. Only a run whose paths are all folders
+// says it: one given files (the per-file pre-commit hook) or standard
+// input does not see what the files not given would match.
+func noteUnusedExcludes(w io.Writer, c *config.Config, unused []*config.Glob, paths []string) {
+	if len(unused) == 0 || len(paths) == 0 {
+		return
+	}
+	for _, p := range paths {
+		if fi, err := os.Stat(p); p == "-" || err != nil || !fi.IsDir() {
+			return
+		}
+	}
+	for _, g := range unused {
+		where := c.Path
+		if g.Line > 0 {
+			where = fmt.Sprintf("%s:%d:%d", c.Path, g.Line, g.Column)
+		}
+		fmt.Fprintf(w, "ccvet: %s: exclude pattern %s matched nothing\n", report.Sanitize(where), report.Sanitize(strconv.Quote(g.Pattern)))
+	}
 }
 
 // afterRun applies the configuration's excludes and ignores, then the

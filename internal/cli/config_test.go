@@ -170,6 +170,52 @@ func TestConfigExcludeAndIgnore(t *testing.T) {
 	}
 }
 
+// TestConfigExcludeMatchedNothing: an exclude pattern that matches no file
+// (a typo, a folder since removed) was silent. A run over folders names
+// each such pattern on standard error, at its line in the configuration;
+// the report on standard output and the exit status are those of the run
+// without the note. -q drops it; a run given files (the per-file hook)
+// cannot tell and says nothing.
+func TestConfigExcludeMatchedNothing(t *testing.T) {
+	src := abs(t, filepath.Join(fixtures, "blank-line", "bad", "session.jsonl"))
+	dir := cfgIsolate(t)
+	store := filepath.Join(dir, "store")
+	copyFixture(t, src, filepath.Join(store, "old", "session.jsonl"))
+	copyFixture(t, src, filepath.Join(store, "new", "session.jsonl"))
+	cfgWrite(t, filepath.Join(dir, ".ccvet.yaml"), "exclude:\n  - old\n  - \"olld/**\"\n  - agent-*.jsonl\n")
+	_, want, _, wantCode := runJSONStderr(t, "--config", ".ccvet.yaml", "store")
+	cfgWrite(t, filepath.Join(dir, ".ccvet.yaml"), "exclude:\n  - old\n")
+	_, got, errOut, code := runJSONStderr(t, "store")
+	if !bytes.Equal(got, want) || code != wantCode {
+		t.Fatalf("the one exclude that matches gives another report than all three")
+	}
+	if strings.Contains(errOut, "matched nothing") {
+		t.Errorf("an exclude that matched was noted: %s", errOut)
+	}
+	cfgWrite(t, filepath.Join(dir, ".ccvet.yaml"), "exclude:\n  - old\n  - \"olld/**\"\n  - agent-*.jsonl\n")
+	_, got, errOut, code = runJSONStderr(t, "store")
+	if !bytes.Equal(got, want) || code != wantCode {
+		t.Errorf("the note changed the report or the exit status (%d, want %d)", code, wantCode)
+	}
+	for _, line := range []string{
+		`ccvet: .ccvet.yaml:3:5: exclude pattern "olld/**" matched nothing`,
+		`ccvet: .ccvet.yaml:4:5: exclude pattern "agent-*.jsonl" matched nothing`,
+	} {
+		if !strings.Contains(errOut, line+"\n") {
+			t.Errorf("stderr lacks %q:\n%s", line, errOut)
+		}
+	}
+	if strings.Contains(errOut, `"old"`) {
+		t.Errorf("the pattern that matched was noted:\n%s", errOut)
+	}
+	if _, _, errOut, _ := runJSONStderr(t, "-q", "store"); strings.Contains(errOut, "matched nothing") {
+		t.Errorf("-q: %s", errOut)
+	}
+	if _, _, errOut, _ := runJSONStderr(t, filepath.Join("store", "new", "session.jsonl")); strings.Contains(errOut, "matched nothing") {
+		t.Errorf("a run given a file: %s", errOut)
+	}
+}
+
 // TestBaseline is the story of a baseline: written over a damaged transcript,
 // it hides every finding after unrelated edits shift the lines, lets a new
 // fault through, and counts the recorded findings that were fixed.
@@ -355,5 +401,106 @@ func TestBaselineCollisionCountGrows(t *testing.T) {
 	}
 	if n, _ := count("--baseline", base, root); n != 0 {
 		t.Errorf("the baseline written with one session no longer hides the finding")
+	}
+}
+
+// TestBaselineCountsCrossOne: a finding whose message words a count that
+// grows with its file ("1 prompt", "2 prompts") keeps its fingerprint when
+// the count passes 1, so a baseline written before still hides it. The
+// numbers were left out of the fingerprint, the word after them was not
+// (path-encoding-collision: TestBaselineCollisionCountGrows).
+func TestBaselineCountsCrossOne(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	lines := func(t *testing.T, p string) []string {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.SplitAfter(strings.TrimSuffix(string(b), "\n"), "\n")
+	}
+	mismatch := func(uuid, parent string) string {
+		p := "null"
+		if parent != "" {
+			p = `"` + parent + `"`
+		}
+		return `{"parentUuid":` + p + `,"isSidechain":false,"userType":"external","cwd":"/home/dev/app",` +
+			`"sessionId":"bbbbbbbb-1111-4222-8333-444444444444","version":"2.0.76","type":"user",` +
+			`"message":{"role":"user","content":"hi"},"uuid":"` + uuid + `","timestamp":"2025-12-30T12:48:00.100Z"}` + "\n"
+	}
+	for _, c := range []struct {
+		rule, file string
+		before     func(t *testing.T) string // the file's bytes with a count of 1
+		after      func(t *testing.T) string // grown to 2
+		one, two   string
+	}{
+		{
+			rule: "history-orphan", file: "history.jsonl",
+			before: func(t *testing.T) string {
+				l := lines(t, filepath.Join(fixtures, "history-orphan", "bad", "history.jsonl"))
+				return strings.Join(l[1:], "") + "\n"
+			},
+			after: func(t *testing.T) string {
+				l := lines(t, filepath.Join(fixtures, "history-orphan", "bad", "history.jsonl"))
+				return strings.Join(l[1:], "") + "\n" + l[0]
+			},
+			one: "(1 prompt in", two: "(2 prompts in",
+		},
+		{
+			rule: "duplicate-tool-use-id", file: "projects/-home-dev-app/5b0f3c2e-8a41-4d6e-9b7a-2c1d0e9f8a31.jsonl",
+			before: func(t *testing.T) string {
+				return strings.Join(lines(t, filepath.Join(fixtures, "duplicate-tool-use-id", "bad-gateway-fragments", "session.jsonl"))[:3], "")
+			},
+			after: func(t *testing.T) string {
+				return strings.Join(lines(t, filepath.Join(fixtures, "duplicate-tool-use-id", "bad-gateway-fragments", "session.jsonl"))[:4], "")
+			},
+			one: "(1 failed result:", two: "(2 failed results:",
+		},
+		{
+			rule: "session-mismatch", file: "projects/-home-dev-app/aaaaaaaa-1111-4222-8333-444444444444.jsonl",
+			before: func(*testing.T) string { return mismatch("00000001-1111-4222-8333-444444444441", "") },
+			after: func(*testing.T) string {
+				return mismatch("00000001-1111-4222-8333-444444444441", "") +
+					mismatch("00000002-1111-4222-8333-444444444442", "00000001-1111-4222-8333-444444444441")
+			},
+			one: "(aaaaaaaa-1111-4222-8333-444444444444); no entry", two: "; 2 consecutive entries carry it",
+		},
+	} {
+		t.Run(c.rule, func(t *testing.T) {
+			root := t.TempDir()
+			if c.rule == "history-orphan" {
+				copyTree(t, filepath.Join(fixtures, "history-orphan", "bad"), root)
+			}
+			base := filepath.Join(t.TempDir(), "b.json")
+			count := func(args ...string) (int, string) {
+				out, errOut, _ := run(t, "", append([]string{"--no-config", "-f", "json"}, args...)...)
+				var doc struct {
+					Findings []struct{ Rule, Message string } `json:"findings"`
+				}
+				if err := json.Unmarshal([]byte(out), &doc); err != nil {
+					t.Fatalf("%v: %v\n%s", args, err, errOut)
+				}
+				n, msg := 0, ""
+				for _, f := range doc.Findings {
+					if f.Rule == c.rule {
+						n, msg = n+1, f.Message
+					}
+				}
+				return n, msg
+			}
+			cfgWrite(t, filepath.Join(root, c.file), c.before(t))
+			n1, msg := count(root)
+			if n1 == 0 || !strings.Contains(msg, c.one) {
+				t.Fatalf("count 1: %d findings, %q", n1, msg)
+			}
+			count("--write-baseline", base, root)
+			cfgWrite(t, filepath.Join(root, c.file), c.after(t))
+			if n, msg := count(root); n != n1 || !strings.Contains(msg, c.two) {
+				t.Fatalf("count 2: %d findings (%d before), %q", n, n1, msg)
+			}
+			if n, _ := count("--baseline", base, root); n != 0 {
+				t.Errorf("the baseline written at a count of 1 no longer hides the finding")
+			}
+		})
 	}
 }

@@ -46,6 +46,7 @@ const ExitRefused = 4
 
 type fixOptions struct {
 	write, unsafe, diff, listBackups, exitOnFix, force, quiet, verbose bool
+	allowEmpty                                                         bool
 	format, backupDir, undo, root                                      string
 	sel, ignore                                                        []string
 }
@@ -60,21 +61,21 @@ func cmdFix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringSliceVar(&o.ignore, "ignore", nil, "never fix these `RULE`s (comma-separated; repeatable)")
 	fs.StringVarP(&o.format, "format", "f", "text", "output format: text, json or sarif")
 	fs.StringVar(&o.backupDir, "backup-dir", "", "keep backups in `DIR` (default $XDG_STATE_HOME/ccvet/backups, else ~/.local/state/ccvet/backups)")
-	fs.StringVar(&o.undo, "undo", "", "restore the files of backup run `ID` (--undo ID or --undo=ID; alone: the last run)")
-	fs.Lookup("undo").NoOptDefVal = "last"
+	undo := undoVar(fs, &o.undo)
 	fs.StringVar(&o.root, "root", "", "the data `ROOT` to look a SESSION_ID up in (default $CLAUDE_CONFIG_DIR, else ~/.claude)")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "list the edits of each fix")
 	fs.BoolVar(&o.listBackups, "list-backups", false, "list the backup runs and exit")
 	fs.BoolVar(&o.exitOnFix, "exit-non-zero-on-fix", false, "exit 1 when something was written")
 	fs.BoolVar(&o.force, "force", false, "write even when a file changed in the last 60 s, or is read-only (never when its session is live)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no summary line")
+	fs.BoolVar(&o.allowEmpty, "allow-empty", false, "exit 0 when the paths given hold nothing to fix (otherwise that is exit 2, as for lint)")
 	if err := parseSub(fs, undoArgs(args)); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, fixHelp)
 		}
 		return fail(stderr, err)
 	}
-	if err := checkUndoArgs(o.undo, fs.Args()); err != nil {
+	if err := checkUndoArgs(undo, fs.Args()); err != nil {
 		return fail(stderr, err)
 	}
 	code, err := runFix(&o, fs.Args(), stdin, stdout, stderr)
@@ -167,6 +168,12 @@ func runFix(o *fixOptions, paths []string, stdin io.Reader, stdout, stderr io.Wr
 	found, err := layout.DiscoverFromHere(paths, "")
 	if err != nil {
 		return 0, usageError{err}
+	}
+	// Paths that hold nothing to check (an empty folder, a store whose
+	// only transcript is a FIFO): exit 2 and say why, as lint does, not
+	// an empty plan and exit 0.
+	if err := nothingToCheck(found, 0, paths, nil, o.allowEmpty); err != nil {
+		return 0, err
 	}
 	if o.write {
 		for _, f := range found.Files {

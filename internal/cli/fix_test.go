@@ -264,3 +264,75 @@ func TestEscapeBytesBidiControls(t *testing.T) {
 		}
 	}
 }
+
+// TestFixNothingToCheck: paths that hold nothing fix could check (an empty
+// data root; one whose only transcript is a FIFO, which is never opened)
+// are a usage error that says why, exit 2 as lint's, not an empty plan
+// and exit 0; --allow-empty makes them exit 0, as for lint.
+func TestFixNothingToCheck(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_STATE_HOME", filepath.Join(home, "state"))
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	empty := filepath.Join(home, "empty", ".claude")
+	if err := os.MkdirAll(filepath.Join(empty, "projects"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	roots := []string{empty}
+	fifoRoot := filepath.Join(home, "fifo", ".claude")
+	proj := filepath.Join(fifoRoot, "projects", "-work-demo")
+	if err := os.MkdirAll(proj, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if f := makeFifo(t, proj); f != "" {
+		if err := os.Rename(f, filepath.Join(proj, "44444444-4444-4444-8444-444444444444.jsonl")); err != nil {
+			t.Fatal(err)
+		}
+		roots = append(roots, fifoRoot)
+	}
+	for _, root := range roots {
+		_, lintErr, lintCode := run(t, "", root)
+		if lintCode != 2 || !strings.Contains(lintErr, "nothing to check") {
+			t.Fatalf("%s: lint exits %d: %s", root, lintCode, lintErr)
+		}
+		for _, args := range [][]string{{"fix", root}, {"fix", "--write", root}} {
+			out, errOut, code := run(t, "", args...)
+			if code != lintCode || errOut != lintErr || out != "" {
+				t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d and lint's %q", args, code, out, errOut, lintCode, lintErr)
+			}
+		}
+		if _, errOut, code := run(t, "", "fix", "--allow-empty", root); code != ExitOK {
+			t.Errorf("fix --allow-empty %s: exit %d: %s", root, code, errOut)
+		}
+	}
+}
+
+// TestUndoGivenOnce: pflag keeps a repeated flag's last value silently, so
+// `--undo A --undo B` undid B and `--undo --undo` passed. A second --undo
+// is a usage error (exit 2) for fix and redact, before any backup is
+// read; one --undo, with or without an ID, is unchanged.
+func TestUndoGivenOnce(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_STATE_HOME", filepath.Join(home, "state"))
+	t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(home, ".claude"))
+	for _, cmd := range []string{"fix", "redact"} {
+		for _, args := range [][]string{
+			{"--undo", "--undo"},
+			{"--undo", "a", "--undo", "b"},
+			{"--undo=a", "--undo"},
+			{"--undo", "--undo=b"},
+		} {
+			out, errOut, code := run(t, "", append([]string{cmd}, args...)...)
+			if code != ExitUsage || out != "" || !strings.Contains(errOut, "--undo given 2 times") {
+				t.Errorf("%s %v: exit %d, stdout %q, stderr %q; want a usage error", cmd, args, code, out, errOut)
+			}
+		}
+		for _, args := range [][]string{{"--undo"}, {"--undo", "a"}, {"--undo=a"}} {
+			_, errOut, code := run(t, "", append([]string{cmd}, args...)...)
+			if code != ExitRefused || !strings.Contains(errOut, "no backup run") {
+				t.Errorf("%s %v: exit %d, stderr %q; want the store's refusal (no backups)", cmd, args, code, errOut)
+			}
+		}
+	}
+}

@@ -38,8 +38,7 @@ func cmdRedact(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := subFlags("redact", stdout)
 	fs.BoolVarP(&o.write, "write", "w", false, "replace the secrets (default: show the plan, write nothing)")
 	fs.StringVar(&o.backupDir, "backup-dir", "", "keep backups in `DIR` (default $XDG_STATE_HOME/ccvet/backups, else ~/.local/state/ccvet/backups)")
-	fs.StringVar(&o.undo, "undo", "", "restore the files of backup run `ID` (--undo ID or --undo=ID; alone: the last run)")
-	fs.Lookup("undo").NoOptDefVal = "last"
+	undo := undoVar(fs, &o.undo)
 	fs.BoolVar(&o.listBackups, "list-backups", false, "list the backup runs and exit")
 	fs.BoolVar(&o.force, "force", false, "write even when a file changed in the last 60 s (never when its session is live)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no summary line")
@@ -49,7 +48,7 @@ func cmdRedact(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return fail(stderr, err)
 	}
-	if err := checkUndoArgs(o.undo, fs.Args()); err != nil {
+	if err := checkUndoArgs(undo, fs.Args()); err != nil {
 		return fail(stderr, err)
 	}
 	code, err := runRedact(&o, fs.Args(), stdin, stdout)

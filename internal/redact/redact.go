@@ -289,10 +289,10 @@ func detect(sc *secret.Scanner, b []byte, kind layout.Kind, fn func(secret.Match
 	}
 	for _, line := range bytes.Split(b, []byte{'\n'}) {
 		if t.Parse(line) != nil {
-			// A torn or glued line: its raw bytes (what locate finds
-			// there), and its text with the escapes undone (a value
-			// in `\"…\"`, which the raw scan misses).
-			sc.ScanLine(line, func(f secret.Found) { fn(f.Match) })
+			// A torn or glued line: its text with the escapes undone (a
+			// value in `\"…\"`, a key spelt with \u escapes), then its
+			// raw bytes (what locate finds there); one ScanBroken reads
+			// both, as lint does.
 			sc.ScanBroken(line, func(f secret.Found) { fn(f.Match) })
 			continue
 		}
@@ -371,9 +371,11 @@ func (p *Plan) locate(f *File) {
 }
 
 // mayHold reports whether a raw line may hold one of the secrets: it holds
-// the first bytes of one, raw or escaped.
+// the first bytes of one, raw or escaped, or a \u escape, which may spell
+// any of those bytes (`\u0073k-ant-…` is a key whose raw head is not in
+// the line; secret.Scanner.Spans reads such a line for the same reason).
 func (p *Plan) mayHold(line []byte) bool {
-	return p.anyHead || p.heads.any(line)
+	return p.anyHead || p.heads.any(line) || bytes.Contains(line, []byte(`\u`))
 }
 
 // locateTree finds the secrets' values in every string of a parsed line

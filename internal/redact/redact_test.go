@@ -16,6 +16,7 @@ import (
 	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/ledger"
 	"github.com/ccvet/ccvet/internal/secret"
+	"github.com/ccvet/ccvet/internal/secret/secrettest"
 )
 
 func testPlan(values []string) *Plan {
@@ -222,5 +223,55 @@ func TestDetectBrokenLine(t *testing.T) {
 	})
 	if !found {
 		t.Fatal("the key on the torn last line was not found")
+	}
+}
+
+// TestEscapedKeyBytes: a key some of whose bytes the line spells as \u
+// escapes (`\u0073k-ant-…`), on a line that does not parse (torn) and on
+// one that does. Lint reports it (ScanBroken and ScanTree decode the
+// escapes); redact replaced nothing, as the raw line lacks the key's
+// first bytes, the test that picks the lines to search. The raw span that
+// encodes the key, escapes included, becomes the placeholder, and nothing
+// else changes.
+func TestEscapedKeyBytes(t *testing.T) {
+	key := secrettest.New(11).Anthropic()
+	u := func(i int) string { return fmt.Sprintf(`\u%04x`, key[i]) }
+	spells := map[string]string{
+		"first byte":   u(0) + key[1:],
+		"first three":  u(0) + u(1) + u(2) + key[3:],
+		"a middle one": key[:20] + u(20) + key[21:],
+		"the last one": key[:len(key)-1] + u(len(key)-1),
+	}
+	for name, spelt := range spells {
+		pre, post := `{"type":"user","message":{"role":"user","content":"a \"quoted\"\nkey `, ` end"}}`
+		for _, torn := range []bool{true, false} {
+			line := pre + spelt + post
+			if torn {
+				line = line[:len(line)-3]
+			}
+			b := []byte(userLine("hello") + "\n" + line + "\n")
+			p := &Plan{byFP: map[string]*Secret{}}
+			detect(secret.Default(), b, layout.Transcript, func(m secret.Match) { p.add(m) })
+			if len(p.Secrets) != 1 || p.Secrets[0].value != key {
+				t.Fatalf("%s, torn %v: detect found %d secrets", name, torn, len(p.Secrets))
+			}
+			p.index()
+			f := &File{Kind: layout.Transcript, Orig: b, Count: map[string]int{}}
+			p.locate(f)
+			if err := p.verify(f); err != nil {
+				t.Fatalf("%s, torn %v: %v", name, torn, err)
+			}
+			nb, err := f.New()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := strings.Replace(string(b), spelt, p.Secrets[0].Placeholder(), 1)
+			if string(nb) != want {
+				t.Errorf("%s, torn %v: %d places; got\n%s\nwant\n%s", name, torn, len(f.Places), nb, want)
+			}
+			if len(f.Places) != 1 || f.Places[0].Line != 2 || f.Places[0].Column != 1+len(pre) {
+				t.Errorf("%s, torn %v: places %+v", name, torn, f.Places)
+			}
+		}
 	}
 }

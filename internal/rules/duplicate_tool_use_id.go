@@ -84,10 +84,17 @@ var DuplicateToolUseID = register(&Rule{
 						Related: related,
 					}
 					if n, failed := results.failed(f, br, t.ID); n > 0 && failed == n {
+						allFailed := func(n int) string {
+							return "; every result for this id is an error (" + plural(n, "failed result", "failed results") +
+								": a gateway that split one streamed call into several blocks, and none ran), so only " +
+								"failed attempts are left out and nothing needs doing"
+						}
 						fd.Severity = finding.Warning
-						fd.Message += "; every result for this id is an error (" + plural(n, "failed result", "failed results") +
-							": a gateway that split one streamed call into several blocks, and none ran), so only " +
-							"failed attempts are left out and nothing needs doing"
+						// The results grow as retries are appended: from
+						// "1 failed result" to "2 failed results" a baseline
+						// keeps matching.
+						fd.Key = finding.WithoutNumbers(fd.Message + allFailed(0))
+						fd.Message += allFailed(n)
 					}
 					f.ReportRecord(r, rec, blockPtr(int(t.Block), "id"), fd)
 					continue

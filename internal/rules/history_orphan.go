@@ -62,10 +62,16 @@ var HistoryOrphan = register(&Rule{
 					continue
 				}
 				done[h.SessionID] = true
-				s.Emit(r, recordFinding(f, historyRecord(h), "/sessionId", "session "+quote(h.SessionID)+" ("+
-					plural(count[h.SessionID], "prompt", "prompts")+" in this file) has no transcript under "+
-					"projects/: the prompts can be recalled but the conversation cannot be resumed "+
-					"(normal after cleanupPeriodDays)"))
+				msg := func(n int) string {
+					return "session " + quote(h.SessionID) + " (" + plural(n, "prompt", "prompts") +
+						" in this file) has no transcript under projects/: the prompts can be recalled but " +
+						"the conversation cannot be resumed (normal after cleanupPeriodDays)"
+				}
+				fd := recordFinding(f, historyRecord(h), "/sessionId", msg(count[h.SessionID]))
+				// The count grows as prompts are appended: from "1 prompt"
+				// to "2 prompts" a baseline keeps matching.
+				fd.Key = finding.WithoutNumbers(msg(0))
+				s.Emit(r, fd)
 			}
 		}
 	},

@@ -90,17 +90,21 @@ var SessionMismatch = register(&Rule{
 					if !ru.first.ID().IsZero() && inFiles(p, ru.first.UUID()) > 1 {
 						continue // shared with another transcript: a fork or resume copy
 					}
-					msg := entryLabel(ru.first) + ": sessionId " + quote(sid) + " is not this transcript's session (" +
+					head := entryLabel(ru.first) + ": sessionId " + quote(sid) + " is not this transcript's session (" +
 						f.SessionID + ")"
+					run := ""
 					if ru.n > 1 {
-						msg += "; " + itoa(ru.n) + " consecutive entries carry it"
+						run = "; " + itoa(ru.n) + " consecutive entries carry it"
 					}
+					tail := ", between entries of the file's own session: two sessions wrote this file, or it was pieced together"
 					if !own {
-						msg += "; no entry carries the file's own session id: a transcript renamed or copied by hand?"
-					} else {
-						msg += ", between entries of the file's own session: two sessions wrote this file, or it was pieced together"
+						tail = "; no entry carries the file's own session id: a transcript renamed or copied by hand?"
 					}
-					f.ReportRecord(r, ru.first, "/sessionId", finding.Finding{Message: msg})
+					// A run the file ends with grows as entries are
+					// appended, and its count shows from 2 on: the Key
+					// leaves it out, so a baseline keeps matching.
+					f.ReportRecord(r, ru.first, "/sessionId", finding.Finding{Message: head + run + tail,
+						Key: finding.WithoutNumbers(head + tail)})
 					if !own {
 						break // once is enough when no entry is the file's own
 					}
