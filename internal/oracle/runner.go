@@ -82,6 +82,18 @@ func Install(ctx context.Context, v string) (string, error) {
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return "", err
 	}
+	// CI runs the oracle's test packages in processes side by side: one
+	// installs at a time, and a version another process installed while
+	// this one waited is taken as it is (removing it would pull it from
+	// under a claude that runs from it).
+	unlock, err := lockCache(root)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	if bin, ok := Installed(v); ok {
+		return bin, nil
+	}
 	tmp, err := os.MkdirTemp(root, ".install-"+v+"-")
 	if err != nil {
 		return "", err
@@ -102,6 +114,27 @@ func Install(ctx context.Context, v string) (string, error) {
 		return "", fmt.Errorf("oracle: %s@%s installed without node_modules/.bin/claude", Package, v)
 	}
 	return bin, nil
+}
+
+// lockCache takes the cache's install lock (an exclusive flock on
+// root/.install.lock, held until unlock; the kernel drops it if the
+// process dies).
+func lockCache(root string) (unlock func(), err error) {
+	f, err := os.OpenFile(filepath.Join(root, ".install.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("oracle: locking %s: %w", f.Name(), err)
+	}
+	return func() { f.Close() }, nil
 }
 
 // Newest asks the npm registry for the newest published version.
