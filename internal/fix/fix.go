@@ -188,7 +188,13 @@ func converge(eng *lint.Engine, found *layout.Result, r *Result, opts *Options) 
 			if f.Err != nil {
 				continue
 			}
-			fixes := plan.Plan(f.New, groups[f.File.Path])
+			// The first pass plans on the bytes and the findings PlanWith
+			// planned f.Fixes on: its plan, not a second one (a pass over
+			// the whole file).
+			fixes := f.Fixes
+			if pass > 1 {
+				fixes = plan.Plan(f.New, groups[f.File.Path])
+			}
 			es, chosen, _ := plan.Choose(selected(fixes, opts), opts.Unsafe)
 			if len(es) == 0 {
 				continue
