@@ -264,3 +264,33 @@ func TestViewEqual(t *testing.T) {
 		t.Fatal("Equal with an edit outside the bytes: no error")
 	}
 }
+
+// TestChunked: Bytes and Equal over spans of several Chunks give what a
+// single copy and comparison give, and Equal finds a difference in any
+// chunk.
+func TestChunked(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	orig := make([]byte, 3*Chunk+123)
+	r.Read(orig)
+	es := []Edit{{Offset: 10, Length: 2, Text: "ab"}, {Offset: 2*Chunk + 7, Length: 0, Text: "\n"}, {Offset: int64(len(orig)) - 5, Length: 5}}
+	var want []byte
+	want = append(want, orig[:10]...)
+	want = append(want, "ab"...)
+	want = append(want, orig[12:2*Chunk+7]...)
+	want = append(want, '\n')
+	want = append(want, orig[2*Chunk+7:len(orig)-5]...)
+	got, err := Bytes(orig, es)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("Bytes over several chunks: %v, equal %v", err, bytes.Equal(got, want))
+	}
+	if ok, err := Equal(orig, es, want); !ok || err != nil {
+		t.Fatalf("Equal over several chunks = %v, %v", ok, err)
+	}
+	for _, at := range []int{0, Chunk - 1, Chunk, Chunk + 1, 2*Chunk + 100, len(want) - 1} {
+		bad := bytes.Clone(want)
+		bad[at] ^= 1
+		if ok, _ := Equal(orig, es, bad); ok {
+			t.Fatalf("Equal missed a difference at byte %d", at)
+		}
+	}
+}

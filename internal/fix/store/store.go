@@ -181,9 +181,16 @@ func (s *Store) step(name string) error {
 	return nil
 }
 
+// sum is the hex sha256 of b, hashed an edit.Chunk at a time: one call
+// over hundreds of MB could not be preempted (edit.Chunk says why).
 func sum(b []byte) string {
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:])
+	h := sha256.New()
+	for len(b) > 0 {
+		n := min(len(b), edit.Chunk)
+		h.Write(b[:n])
+		b = b[n:]
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // sumFile is sum of the file at p's bytes, read a buffer at a time.
