@@ -206,3 +206,91 @@ func shiftEndRef(es []Edit, x int64) int64 {
 	}
 	return y
 }
+
+// TestViewEqual checks the two readers that never build the edited bytes:
+// a view's ranges against the built bytes, and Equal against bytes.Equal,
+// including a wrong edit among many.
+func TestViewEqual(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	for k := 0; k < 3000; k++ {
+		orig := make([]byte, r.Intn(30))
+		for i := range orig {
+			orig[i] = "abc\n{}"[r.Intn(6)]
+		}
+		es := randEdits(r, len(orig))
+		mid, err := Bytes(orig, es)
+		if err != nil {
+			t.Fatal(err)
+		}
+		es2 := randEdits(r, len(mid))
+		final, _ := Bytes(mid, es2)
+		v1 := view{read: func(dst []byte, lo, hi int64) []byte { return append(dst, orig[lo:hi]...) }, es: es, pre: prefixDeltas(es)}
+		v2 := view{read: v1.appendRange, es: es2, pre: prefixDeltas(es2)}
+		for lo := 0; lo <= len(final); lo++ {
+			for hi := lo; hi <= len(final); hi++ {
+				if got := v2.appendRange(nil, int64(lo), int64(hi)); !bytes.Equal(got, final[lo:hi]) {
+					t.Fatalf("view %q %v %v [%d:%d] = %q, want %q", orig, es, es2, lo, hi, got, final[lo:hi])
+				}
+			}
+		}
+		inv := Invert(orig, es)
+		if ok, err := Equal(mid, inv, orig); !ok || err != nil {
+			t.Fatalf("Equal(%q, Invert %v, %q) = %v, %v", mid, inv, orig, ok, err)
+		}
+		for i := range inv {
+			bad := slices.Clone(inv)
+			switch {
+			case bad[i].Text != "":
+				b := []byte(bad[i].Text)
+				b[r.Intn(len(b))] ^= 1
+				bad[i].Text = string(b)
+			default:
+				bad[i].Text = "q"
+			}
+			back, _ := Bytes(mid, bad)
+			if ok, _ := Equal(mid, bad, orig); ok != bytes.Equal(back, orig) {
+				t.Fatalf("Equal(%q, %v, %q) = %v; the built bytes %q", mid, bad, orig, ok, back)
+			}
+		}
+		if len(orig) > 0 {
+			other := slices.Clone(orig)
+			other[r.Intn(len(other))] ^= 1
+			if ok, _ := Equal(mid, inv, other); ok {
+				t.Fatalf("Equal(%q, %v, %q) = true", mid, inv, other)
+			}
+		}
+	}
+	if _, err := Equal([]byte("ab"), []Edit{{Offset: 1, Length: 5}}, []byte("a")); err == nil {
+		t.Fatal("Equal with an edit outside the bytes: no error")
+	}
+}
+
+// TestChunked: Bytes and Equal over spans of several Chunks give what a
+// single copy and comparison give, and Equal finds a difference in any
+// chunk.
+func TestChunked(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	orig := make([]byte, 3*Chunk+123)
+	r.Read(orig)
+	es := []Edit{{Offset: 10, Length: 2, Text: "ab"}, {Offset: 2*Chunk + 7, Length: 0, Text: "\n"}, {Offset: int64(len(orig)) - 5, Length: 5}}
+	var want []byte
+	want = append(want, orig[:10]...)
+	want = append(want, "ab"...)
+	want = append(want, orig[12:2*Chunk+7]...)
+	want = append(want, '\n')
+	want = append(want, orig[2*Chunk+7:len(orig)-5]...)
+	got, err := Bytes(orig, es)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("Bytes over several chunks: %v, equal %v", err, bytes.Equal(got, want))
+	}
+	if ok, err := Equal(orig, es, want); !ok || err != nil {
+		t.Fatalf("Equal over several chunks = %v, %v", ok, err)
+	}
+	for _, at := range []int{0, Chunk - 1, Chunk, Chunk + 1, 2*Chunk + 100, len(want) - 1} {
+		bad := bytes.Clone(want)
+		bad[at] ^= 1
+		if ok, _ := Equal(orig, es, bad); ok {
+			t.Fatalf("Equal missed a difference at byte %d", at)
+		}
+	}
+}

@@ -2,7 +2,6 @@
 package fix
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"maps"
@@ -189,7 +188,13 @@ func converge(eng *lint.Engine, found *layout.Result, r *Result, opts *Options) 
 			if f.Err != nil {
 				continue
 			}
-			fixes := plan.Plan(f.New, groups[f.File.Path])
+			// The first pass plans on the bytes and the findings PlanWith
+			// planned f.Fixes on: its plan, not a second one (a pass over
+			// the whole file).
+			fixes := f.Fixes
+			if pass > 1 {
+				fixes = plan.Plan(f.New, groups[f.File.Path])
+			}
 			es, chosen, _ := plan.Choose(selected(fixes, opts), opts.Unsafe)
 			if len(es) == 0 {
 				continue
@@ -282,8 +287,8 @@ func verify(f *File, final []finding.Finding) error {
 	if err := sameResume(f.Orig, f.New, f.File); err != nil {
 		return err
 	}
-	back, err := edit.Bytes(f.New, edit.Invert(f.Orig, f.Edits))
-	if err != nil || !bytes.Equal(back, f.Orig) {
+	// Compared span by span, not built: a third copy of the file.
+	if ok, err := edit.Equal(f.New, edit.Invert(f.Orig, f.Edits), f.Orig); err != nil || !ok {
 		return fmt.Errorf("verification failed: the inverse edits do not restore the original bytes")
 	}
 	return nil

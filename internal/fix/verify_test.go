@@ -1,12 +1,14 @@
 package fix
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/ccvet/ccvet/internal/edit"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/layout"
 )
@@ -105,4 +107,59 @@ func TestSameResumeOtherBranch(t *testing.T) {
 	if err := sameResume(old, grown, lf); err != nil {
 		t.Fatalf("a conversation grown by one turn was refused: %v", err)
 	}
+}
+
+// TestVerifyInverseMultiEdit: the inverse check, made span by span
+// without building the restored bytes, still fails a plan of several
+// edits when one of them, or a byte between them, is wrong.
+func TestVerifyInverseMultiEdit(t *testing.T) {
+	isolate(t)
+	ls := turns(8)
+	var b strings.Builder
+	for i, l := range ls {
+		b.WriteString(l + "\n")
+		switch i {
+		case 1, 6:
+			b.WriteString("\n") // three blank lines: three edits
+		case 4:
+			b.WriteString("  \n")
+		}
+	}
+	bad := b.String()
+	proj := filepath.Join(t.TempDir(), "projects", "-h")
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(proj, "11111111-2222-4333-8444-555555555555.jsonl")
+	if err := os.WriteFile(p, []byte(bad), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res := planPaths(t, false, p)
+	if len(res.Files) != 1 || res.Files[0].Err != nil || len(res.Files[0].Edits) < 3 {
+		t.Fatalf("want one file planned with 3 edits and verified: %+v", res.Files)
+	}
+	f := res.Files[0]
+	if want := strings.Join(ls, "\n") + "\n"; string(f.New) != want {
+		t.Fatalf("fixed bytes:\n%q\nwant\n%q", f.New, want)
+	}
+	if err := verify(f, res.Final); err != nil {
+		t.Fatalf("verify of the plan itself: %v", err)
+	}
+	wrong := func(name string, g *File) {
+		t.Helper()
+		if err := verify(g, res.Final); err == nil || !strings.Contains(err.Error(), "inverse edits") {
+			t.Errorf("%s: verify = %v, want the inverse edits refused", name, err)
+		}
+	}
+	for i := range f.Edits {
+		g := *f
+		g.Edits = append([]edit.Edit(nil), f.Edits...)
+		g.Edits[i].Length++ // deletes one more byte than the new bytes lack
+		wrong(fmt.Sprintf("edit %d one byte longer", i), &g)
+	}
+	g := *f
+	g.New = append([]byte(nil), f.New...)
+	k := bytes.Index(g.New, []byte("prompt 5"))
+	g.New[k+len("prompt ")] = '7' // a byte between the edits, in a message
+	wrong("a byte between the edits", &g)
 }

@@ -161,13 +161,16 @@ func joinTail(content, b []byte, prevNL bool) []byte {
 
 // engine replaces one file: content is what the file must hold first, in
 // place of the first used bytes of src (the file as it was opened); every
-// byte src gains past used is carried over after content, in order.
+// byte src gains past used is carried over after content, in order. The
+// content is the caller's bytes, never copied nor changed (a transcript
+// may be hundreds of MB), followed by the bytes carried over (extra).
 type engine struct {
 	s       *Store
 	path    string
 	tmpPath string
 	keep    os.FileInfo // owner, group and mode to keep
 	content []byte
+	extra   []byte
 	src     *os.File
 	used    int64
 	srcNL   bool // the byte before src[used] is a newline (or used is 0)
@@ -180,8 +183,26 @@ type engine struct {
 
 func newEngine(s *Store, path string, src *os.File, keep os.FileInfo, used int64, prevNL bool, content []byte) *engine {
 	return &engine{s: s, path: path, tmpPath: tempName(path), keep: keep, src: src, used: used, srcNL: prevNL,
-		content: append([]byte(nil), content...)}
+		content: content}
 }
+
+// size is the length of what the file holds first: content and extra.
+func (e *engine) size() int64 { return int64(len(e.content) + len(e.extra)) }
+
+// last is the last byte of content and extra, or nothing when both are
+// empty: all joinTail and endsNL need to know of them.
+func (e *engine) last() []byte {
+	if n := len(e.extra); n > 0 {
+		return e.extra[n-1:]
+	}
+	if n := len(e.content); n > 0 {
+		return e.content[n-1:]
+	}
+	return nil
+}
+
+// add appends carried bytes after content.
+func (e *engine) add(b []byte) { e.extra = append(e.extra, b...) }
 
 // tempName is the temp file of path's replace, beside it: one name per
 // file, so that two runs on one file exclude each other.
@@ -211,7 +232,11 @@ func (e *engine) createTemp() (*os.File, error) {
 				os.Remove(e.tmpPath)
 				return nil, refusef("%s: %v; nothing written", e.path, err)
 			}
-			if _, err := f.Write(e.content); err != nil {
+			_, err = f.Write(e.content)
+			if err == nil {
+				_, err = f.Write(e.extra)
+			}
+			if err != nil {
 				f.Close()
 				os.Remove(e.tmpPath)
 				return nil, refusef("temp file: %v", err)
@@ -284,11 +309,11 @@ func (e *engine) carryInto(tmp *os.File) error {
 		if len(t) == 0 {
 			return nil
 		}
-		add := joinTail(e.content, t, e.srcNL)
+		add := joinTail(e.last(), t, e.srcNL)
 		if _, err := tmp.Write(add); err != nil {
 			return err
 		}
-		e.content = append(e.content, add...)
+		e.add(add)
 		e.used += int64(len(t))
 		e.srcNL = true
 		e.carried += int64(len(t))
@@ -379,7 +404,7 @@ func (e *engine) run(tmp *os.File) error {
 		_ = tmp.Sync() // the lines carried after the first flush
 		syncDir(filepath.Dir(e.path))
 		old, oldUsed, oldNL := e.src, e.used, e.srcNL
-		e.src, e.used, e.srcNL = tmp, int64(len(e.content)), endsNL(e.content)
+		e.src, e.used, e.srcNL = tmp, e.size(), endsNL(e.last())
 		if round == 0 {
 			if err := e.s.step("rename"); err != nil {
 				old.Close()
@@ -394,12 +419,12 @@ func (e *engine) run(tmp *os.File) error {
 			return nil
 		}
 		e.carried += int64(len(late))
-		add := joinTail(e.content, late, oldNL)
+		add := joinTail(e.last(), late, oldNL)
 		if round+1 >= maxRounds {
 			tmp.Close()
 			return e.putBack(add, nil)
 		}
-		e.content = append(e.content, add...)
+		e.add(add)
 		pending = add
 		tmp = nil
 	}
@@ -440,9 +465,8 @@ func (r *Run) replace(c *Change) (Written, error) {
 			src.Close()
 		}
 	}()
-	head := make([]byte, len(c.Orig))
-	if n, err := src.ReadAt(head, 0); n != len(head) || !bytes.Equal(head, c.Orig) {
-		if err != nil && err != io.EOF {
+	if same, err := startsWith(src, c.Orig, nil); !same {
+		if err != nil {
 			return w, refusef("%v", err)
 		}
 		return w, refusef("%s changed since it was planned; nothing written to it: run again", c.Path)
@@ -517,7 +541,7 @@ func (r *Run) replace(c *Change) (Written, error) {
 	fr.Carried, fr.Note = e.carried, e.note
 	if err == nil {
 		fr.State = "replaced"
-		err = verifyPrefix(c.Path, e.content)
+		err = verifyPrefix(c.Path, e.content, e.extra)
 	}
 	if after, serr := os.Stat(c.Path); serr == nil {
 		fr.MtimeAfter = after.ModTime().UTC().Format(time.RFC3339Nano)
@@ -535,19 +559,41 @@ func (r *Run) replace(c *Change) (Written, error) {
 	return w, err
 }
 
-// verifyPrefix reads the file back: it must start with want (a writer may
-// have appended since).
-func verifyPrefix(path string, want []byte) error {
+// verifyPrefix reads the file back: it must start with want and then
+// more (a writer may have appended since).
+func verifyPrefix(path string, want, more []byte) error {
 	f, _, err := readonly.Open(path, false)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	got := make([]byte, len(want))
-	if _, err := io.ReadFull(f, got); err != nil || !bytes.Equal(got, want) {
+	if same, _ := startsWith(f, want, more); !same {
 		return fmt.Errorf("%s: the bytes read back differ from the bytes written (the manifest records the file: undo can restore it)", path)
 	}
 	return nil
+}
+
+// startsWith reports whether f, from its start, holds want and then more,
+// reading a chunk at a time (never a second copy of a large file); err is
+// a read error other than the file being too short.
+func startsWith(f io.ReaderAt, want, more []byte) (bool, error) {
+	buf := make([]byte, min(len(want)+len(more), 1<<20))
+	var off int64
+	for _, b := range [][]byte{want, more} {
+		for len(b) > 0 {
+			n := min(len(b), len(buf))
+			got, err := f.ReadAt(buf[:n], off)
+			if got < n || !bytes.Equal(buf[:n], b[:n]) {
+				if err == io.EOF {
+					err = nil
+				}
+				return false, err
+			}
+			b = b[n:]
+			off += int64(n)
+		}
+	}
+	return true, nil
 }
 
 // backup hard-links the file (the inode src was opened on) to bak, or
@@ -581,9 +627,9 @@ func backup(path string, st os.FileInfo, bak string, orig []byte, copy bool) err
 		err = cerr
 	}
 	if err == nil {
-		var got []byte
-		got, err = os.ReadFile(bak)
-		if err == nil && sum(got) != sum(orig) {
+		var got string
+		got, err = sumFile(bak)
+		if err == nil && got != sum(orig) {
 			err = fmt.Errorf("the copy in %s does not match the original", bak)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -180,9 +181,30 @@ func (s *Store) step(name string) error {
 	return nil
 }
 
+// sum is the hex sha256 of b, hashed an edit.Chunk at a time: one call
+// over hundreds of MB could not be preempted (edit.Chunk says why).
 func sum(b []byte) string {
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:])
+	h := sha256.New()
+	for len(b) > 0 {
+		n := min(len(b), edit.Chunk)
+		h.Write(b[:n])
+		b = b[n:]
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// sumFile is sum of the file at p's bytes, read a buffer at a time.
+func sumFile(p string) (string, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // Records turns edits against orig into manifest records; rule, if set,

@@ -753,3 +753,50 @@ func TestDataRootFolders(t *testing.T) {
 		}
 	}
 }
+
+// TestLargeChangeUncopied: the replace reads the file and the planned
+// bytes a chunk at a time and never copies or changes the caller's new
+// bytes: a file of a few MiB whose planned bytes differ from the file
+// past the first chunk is refused as changed; planned bytes with spare
+// room after them are written as they are, the line appended meanwhile
+// carried over after them, and the room left untouched.
+func TestLargeChangeUncopied(t *testing.T) {
+	bak, file := setup(t)
+	var b bytes.Buffer
+	for i := 0; b.Len() < 3<<20; i++ {
+		fmt.Fprintf(&b, "{\"type\":\"user\",\"n\":%d}\n", i)
+	}
+	big := b.Bytes()
+	writeOld(t, file, big)
+	s := &Store{Dir: bak}
+	planned := bytes.Clone(big)
+	planned[len(planned)-5] = '9' // the file no longer starts with what was planned from
+	if _, _, err := s.Write("fix", "test", []Change{{Path: file, Orig: planned, New: big[:100]}}); !errors.Is(err, ErrRefused) ||
+		!strings.Contains(err.Error(), "changed since it was planned") {
+		t.Fatalf("planned bytes that differ past the first MiB: %v", err)
+	}
+	if got := read(t, file); !bytes.Equal(got, big) {
+		t.Fatal("a refused run changed the file")
+	}
+
+	k := bytes.IndexByte(big[len(big)/2:], '\n') + len(big)/2 + 1
+	room := make([]byte, len(big)+4096) // the new bytes, then spare room
+	n := copy(room, big[:k])
+	n += copy(room[n:], big[k+1+bytes.IndexByte(big[k:], '\n'):]) // one line left out
+	for i := n; i < len(room); i++ {
+		room[i] = 'Z'
+	}
+	nw := room[:n]
+	want := bytes.Clone(nw)
+	tail := []byte("{\"type\":\"user\",\"n\":\"late\"}\n")
+	s.Appended = func(p string) { _ = appendLine(p, tail) }
+	if _, w, err := s.Write("fix", "test", []Change{{Path: file, Orig: big, New: nw}}); err != nil || w[0].Carried != int64(len(tail)) {
+		t.Fatalf("write: %v %+v", err, w)
+	}
+	if got := read(t, file); !bytes.Equal(got, append(bytes.Clone(want), tail...)) {
+		t.Fatal("the file is not the new bytes and the line appended meanwhile")
+	}
+	if !bytes.Equal(nw, want) || bytes.Count(room[n:], []byte{'Z'}) != len(room)-n {
+		t.Fatal("the replace changed the caller's bytes or wrote into the room after them")
+	}
+}

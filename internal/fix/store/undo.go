@@ -117,10 +117,17 @@ func (r *Run) undoFile(k int) (string, error) {
 	if st.Size() > maxUndo {
 		return "", refusef("%s is over %d MiB; %s", path, maxUndo>>20, byHand())
 	}
-	cur, err := io.ReadAll(io.LimitReader(src, st.Size()))
+	// Sized to the file, not grown by io.ReadAll's doubling; a file that
+	// grew since the stat is read to that size, the rest carried over.
+	cur := make([]byte, st.Size())
+	n, err := io.ReadFull(src, cur)
+	if err == io.ErrUnexpectedEOF {
+		err = nil // shorter than the stat said: the hashes below judge it
+	}
 	if err != nil {
 		return "", refusef("%v", err)
 	}
+	cur = cur[:n]
 	newLen, newSum := fr.SizeAfter, fr.SHA256After
 	if r.m.Format < Format {
 		newLen -= fr.Carried // older manifests counted carried bytes in size_after and its hash
