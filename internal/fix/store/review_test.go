@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -124,6 +125,23 @@ func TestCarriedAfterLast(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestReadUpToShorter: undo reads the file to the size its stat gave; a
+// file that shrank since, to nothing included, is read as it is (the
+// hashes then judge it, as io.ReadAll did), not refused with a bare
+// "EOF"; one that grew is read to the size.
+func TestReadUpToShorter(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		size int64
+		want string
+	}{{"", 5, ""}, {"ab", 5, "ab"}, {"abcdefg", 5, "abcde"}, {"", 0, ""}, {"abcde", 5, "abcde"}} {
+		got, err := readUpTo(strings.NewReader(c.file), c.size)
+		if err != nil || string(got) != c.want {
+			t.Errorf("readUpTo(%q, %d) = %q, %v; want %q", c.file, c.size, got, err, c.want)
 		}
 	}
 }
