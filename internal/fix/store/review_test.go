@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -143,5 +144,57 @@ func TestReadUpToShorter(t *testing.T) {
 		if err != nil || string(got) != c.want {
 			t.Errorf("readUpTo(%q, %d) = %q, %v; want %q", c.file, c.size, got, err, c.want)
 		}
+	}
+}
+
+// TestLiveAppenderLarge: TestLiveAppenderDuringWrite over a file of a few
+// MiB whose new bytes differ from it past the first chunk: the read-back
+// (the new bytes then the carried lines, a chunk at a time) passes, no
+// appended line is lost or moved, and the undo gives the exact bytes
+// back, the lines appended meanwhile after them.
+func TestLiveAppenderLarge(t *testing.T) {
+	for _, mode := range []string{"link", "copy"} {
+		t.Run(mode, func(t *testing.T) {
+			bak, file := setup(t)
+			var b bytes.Buffer
+			for i := 0; b.Len() < 3<<20; i++ {
+				fmt.Fprintf(&b, "{\"type\":\"assistant\",\"k\":%d}\n", i)
+				if i == 40000 || i == 80000 {
+					b.WriteString("\n")
+				}
+			}
+			o := b.Bytes()
+			writeOld(t, file, o)
+			nw := bytes.ReplaceAll(o, []byte("\n\n"), []byte("\n"))
+			want := bytes.Clone(nw)
+			s := &Store{Dir: bak, copyBackup: mode == "copy"}
+			stop := make(chan struct{})
+			a := startAppender(file, stop, 5, 0)
+			s.Appended = waitFor(a, 3)
+			_, w, err := s.Write("fix", "test", []Change{{Path: file, Orig: o, New: nw}})
+			close(stop)
+			<-a.done
+			if err != nil || len(a.errs) > 0 {
+				t.Fatal(err, a.errs)
+			}
+			if got := read(t, file); string(got) != string(want)+a.lines() {
+				t.Fatalf("after the fix (%d lines appended, %d bytes carried): %d bytes, want %d", a.n, w[0].Carried, len(got), len(want)+len(a.lines()))
+			}
+			if !bytes.Equal(nw, want) {
+				t.Fatal("the replace changed the caller's bytes")
+			}
+			s.Force = true
+			stop = make(chan struct{})
+			c := startAppender(file, stop, 5, a.n)
+			s.Appended = waitFor(c, a.n+3)
+			if _, err := s.Undo("last"); err != nil {
+				t.Fatal(err)
+			}
+			close(stop)
+			<-c.done
+			if got := read(t, file); string(got) != string(o)+c.lines() {
+				t.Fatalf("after the undo: %d bytes, want %d", len(got), len(o)+len(c.lines()))
+			}
+		})
 	}
 }
