@@ -136,3 +136,65 @@ func TestEqualChunkEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestComposeDense: four passes of tens of edits each (touching, empty,
+// at either end) over a few hundred bytes, so that the binary searches of
+// the view and of Compose run over many edits: random ranges of the view,
+// Compose and the inverse check agree with the built bytes and the
+// reference.
+func TestComposeDense(t *testing.T) {
+	r := rand.New(rand.NewSource(9))
+	edits := 0
+	for k := 0; k < 1500; k++ {
+		orig := make([]byte, 50+r.Intn(400))
+		for i := range orig {
+			orig[i] = "ab\n"[r.Intn(3)]
+		}
+		var total []Edit
+		cur := orig
+		for pass := 0; pass < 4; pass++ {
+			var es []Edit
+			pos := int64(0)
+			for pos <= int64(len(cur)) && r.Intn(60) != 0 {
+				off := pos + int64(r.Intn(4))
+				if off > int64(len(cur)) {
+					break
+				}
+				n := min(int64(r.Intn(4)), int64(len(cur))-off)
+				e := Edit{Offset: off, Length: n, Text: []string{"", "x", "\n", "yz", "pqr"}[r.Intn(5)]}
+				if len(es) > 0 && Conflict(es[len(es)-1], e) {
+					continue
+				}
+				es = append(es, e)
+				pos = off + n
+				if n == 0 {
+					pos++
+				}
+			}
+			edits += len(es)
+			next, _ := Bytes(cur, es)
+			v := view{read: func(dst []byte, lo, hi int64) []byte { return append(dst, cur[lo:hi]...) }, es: es, pre: prefixDeltas(es)}
+			for j := 0; j < 200; j++ {
+				lo := r.Intn(len(next) + 1)
+				hi := lo + r.Intn(len(next)-lo+1)
+				if got := v.appendRange(nil, int64(lo), int64(hi)); !bytes.Equal(got, next[lo:hi]) {
+					t.Fatalf("view %v [%d:%d] = %q, want %q", es, lo, hi, got, next[lo:hi])
+				}
+			}
+			c, err := Compose(orig, total, es)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ref, _ := composeRef(orig, total, es); !slices.Equal(c, ref) {
+				t.Fatalf("Compose %q %v %v = %v; the reference gives %v", orig, total, es, c, ref)
+			}
+			if ok, err := Equal(next, Invert(orig, c), orig); !ok || err != nil {
+				t.Fatalf("Equal(Invert %v) = %v, %v", c, ok, err)
+			}
+			total, cur = c, next
+		}
+	}
+	if edits < 1500*4*20 {
+		t.Fatalf("only %d edits in all", edits)
+	}
+}
