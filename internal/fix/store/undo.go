@@ -117,17 +117,10 @@ func (r *Run) undoFile(k int) (string, error) {
 	if st.Size() > maxUndo {
 		return "", refusef("%s is over %d MiB; %s", path, maxUndo>>20, byHand())
 	}
-	// Sized to the file, not grown by io.ReadAll's doubling; a file that
-	// grew since the stat is read to that size, the rest carried over.
-	cur := make([]byte, st.Size())
-	n, err := io.ReadFull(src, cur)
-	if err == io.ErrUnexpectedEOF {
-		err = nil // shorter than the stat said: the hashes below judge it
-	}
+	cur, err := readUpTo(src, st.Size())
 	if err != nil {
 		return "", refusef("%v", err)
 	}
-	cur = cur[:n]
 	newLen, newSum := fr.SizeAfter, fr.SHA256After
 	if r.m.Format < Format {
 		newLen -= fr.Carried // older manifests counted carried bytes in size_after and its hash
@@ -177,6 +170,19 @@ func (r *Run) undoFile(k int) (string, error) {
 		how += " (" + e.note + ")"
 	}
 	return how, err
+}
+
+// readUpTo reads r up to size bytes into a buffer of that size, not grown
+// by io.ReadAll's doubling; a file that grew since the stat is read to
+// that size, the rest carried over. One shorter than the stat said is
+// read as it is, the hashes judge it.
+func readUpTo(r io.Reader, size int64) ([]byte, error) {
+	b := make([]byte, size)
+	n, err := io.ReadFull(r, b)
+	if err == io.ErrUnexpectedEOF || err == io.EOF { // EOF: not a byte left
+		err = nil
+	}
+	return b[:n], err
 }
 
 // original gives the bytes a file had before the run: the backup's first
