@@ -156,3 +156,33 @@ func noticeLines(stderr string) string {
 	}
 	return b.String()
 }
+
+// TestResumeRootNoLinkedFolder: a session id under --root is looked up in
+// the real project folders only: a project folder that is a symbolic link
+// (it may lead out of the root) is not read, as `ccvet sessions` does not
+// read it, and as a transcript that is a link was already not read.
+func TestResumeRootNoLinkedFolder(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	const id = "dab5506f-e535-403f-9a60-49f21a42571a"
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "store", "projects", "-home-jenkins-Personal-AI-Infrastructure", id+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside, root := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, id+".jsonl"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(root, "projects"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(root, "projects", "-home-jenkins")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	if out, code := runResume(t, "--root", root, id); code != ExitUsage || !strings.Contains(out, "no transcript of session") {
+		t.Errorf("resume --root ROOT %s: exit %d: want 2, no transcript (the linked folder not read)\n%s", id, code, out)
+	}
+	if out, code := runResume(t, "--check", "--root", root, id); code != ExitCannotResume || !strings.Contains(out, "cannot resume (no-transcript)") {
+		t.Errorf("resume --check --root ROOT %s: exit %d: want 5, no-transcript\n%s", id, code, out)
+	}
+}

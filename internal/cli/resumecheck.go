@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -78,12 +77,8 @@ func resumeTarget(arg, root string, stdin io.Reader) (string, *checkVerdict, err
 	if st, err := os.Stat(root); err != nil || !st.IsDir() {
 		return "", nil, usagef("--root %s: not a folder", root)
 	}
-	matches, _ := filepath.Glob(filepath.Join(root, "projects", "*", arg+".jsonl"))
-	sort.Strings(matches)
-	for _, m := range matches {
-		if st, err := os.Lstat(m); err == nil && st.Mode().IsRegular() {
-			return m, nil, nil
-		}
+	if m := sessionTranscript(root, arg); m != "" {
+		return m, nil, nil
 	}
 	v := &checkVerdict{Reason: reasonNoTranscript,
 		Message: "no transcript of session " + arg + " under " + filepath.Join(root, "projects") + ": `claude --resume " + arg + "` answers \"No conversation found\""}
