@@ -98,8 +98,13 @@ func cmdResume(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if *format == "json" {
 		return resumeJSON(stdout, res, nil)
 	}
-	resumeText(stdout, name, ld, res, why)
-	return nil
+	// Every string of the session, not only its text blocks (a tool's name
+	// or id, a model name or uuid quoted in a reason): a key in it is
+	// masked as in the JSON (what rule secret finds, each byte as '*').
+	var buf strings.Builder
+	resumeText(&buf, name, ld, res, why)
+	_, err = io.WriteString(stdout, report.MaskText(buf.String()))
+	return err
 }
 
 // explainCuts says, for each history cut at a missing parent, whether that

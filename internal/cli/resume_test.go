@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"github.com/ccvet/ccvet/internal/resume"
+	"github.com/ccvet/ccvet/internal/secret/secrettest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -184,5 +185,53 @@ func TestResumeRootNoLinkedFolder(t *testing.T) {
 	}
 	if out, code := runResume(t, "--check", "--root", root, id); code != ExitCannotResume || !strings.Contains(out, "cannot resume (no-transcript)") {
 		t.Errorf("resume --check --root ROOT %s: exit %d: want 5, no-transcript\n%s", id, code, out)
+	}
+}
+
+// TestResumeTextMasksEveryString: the text masks a key wherever the
+// session put it, as the JSON does, not only in text blocks: a tool's name
+// or id, and the reasons of --check that quote an id.
+func TestResumeTextMasksEveryString(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	g := secrettest.New(31)
+	key, tok := g.Anthropic(), g.GitHub()
+	const sid = "5e551011-0000-4000-8000-000000000001"
+	line := func(uuid, parent, typ string, content any) string {
+		var p any
+		if parent != "" {
+			p = parent
+		}
+		m := map[string]any{"role": typ, "content": content}
+		if typ == "assistant" {
+			m = map[string]any{"id": "msg_1", "type": "message", "role": typ, "model": "claude-x", "content": content}
+		}
+		b, err := json.Marshal(map[string]any{"parentUuid": p, "isSidechain": false, "type": typ, "sessionId": sid,
+			"version": "2.1.330", "cwd": "/w", "uuid": uuid, "timestamp": "2026-11-20T10:00:0" + uuid[len(uuid)-1:] + ".000Z", "message": m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b) + "\n"
+	}
+	u := func(n int) string { return "5e551011-0000-4000-8000-00000000010" + string(rune('0'+n)) }
+	data := line(u(1), "", "user", "run it") +
+		line(u(2), u(1), "assistant", []any{map[string]any{"type": "tool_use", "id": "toolu_01", "name": "Bash " + key + " x", "input": map[string]any{}}}) +
+		line(u(3), u(2), "user", []any{map[string]any{"type": "tool_result", "tool_use_id": "toolu_01", "content": "ok"},
+			map[string]any{"type": "tool_result", "tool_use_id": "toolu_02 " + tok + " x", "content": "stray"}}) +
+		line(u(4), u(3), "assistant", []any{map[string]any{"type": "text", "text": "done"}})
+	path := filepath.Join(t.TempDir(), sid+".jsonl")
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The JSON keeps a tool_use_id as it is (the secret rule does not
+	// search id fields), and masks the name.
+	for _, args := range [][]string{{path}, {"--check", path}, {"--format", "json", path}} {
+		out, _ := runResume(t, args...)
+		if strings.Contains(out, key) || (args[0] != "--format" && strings.Contains(out, tok)) {
+			t.Errorf("resume %v prints a key in clear:\n%s", args, out)
+		}
+	}
+	if out, _ := runResume(t, path); !strings.Contains(out, "Bash ****") {
+		t.Errorf("resume: want the tool's name with its key masked:\n%s", out)
 	}
 }

@@ -162,7 +162,8 @@ func finishCheck(stdout, stderr io.Writer, format, name string, res *resume.Resu
 			return err
 		}
 	} else {
-		s := report.Sanitize
+		// A key in a path, a reason or a message is masked, as in the JSON.
+		s := func(x string) string { return report.Sanitize(report.MaskText(x)) }
 		switch v.Status {
 		case statusResumes:
 			fmt.Fprintf(stdout, "%s: resumes without loss (%s)\n", s(name), s(v.Message))
