@@ -133,7 +133,7 @@ func (s *store) orphanFolder(folder, dir, id string) {
 // todos/<id>-agent-*.json and session-env/<id>/, for sessions that have
 // no transcript.
 func (s *store) traces() {
-	gone := func(id string) bool { return layout.IsUUID(id) && len(s.byID[id]) == 0 && s.wanted(id) }
+	gone := func(id string) bool { return layout.IsUUID(id) && !s.present(id) && s.wanted(id) }
 	if ents, err := readDirNoLink(filepath.Join(s.root, "file-history")); err == nil {
 		for _, e := range ents {
 			if !e.IsDir() || !gone(e.Name()) {
@@ -241,7 +241,7 @@ func (s *store) finishLost() {
 	period := time.Duration(c.PeriodDays) * 24 * time.Hour
 	var out []Lost
 	for id, l := range s.lostByID {
-		if len(s.byID[id]) > 0 || len(l.Traces) == 0 {
+		if s.present(id) || len(l.Traces) == 0 {
 			continue
 		}
 		if l.Prompts+l.FileVersion+l.Subagents+l.ToolResults+l.Todos == 0 && !l.pid && len(s.forkedFrom[id]) == 0 {

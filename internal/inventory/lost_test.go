@@ -28,3 +28,58 @@ func TestLostWithoutTime(t *testing.T) {
 		t.Errorf("Find: %+v %v", l, err)
 	}
 }
+
+// A transcript that is a symbolic link is not followed, but it is there:
+// its session is not lost (no history-without-transcript, no
+// session-folder-without-transcript, nothing under lost), and the link is
+// reported as unreadable, as a project folder that is a link is.
+func TestLinkedTranscriptNotLost(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	id := "00000002-0000-4000-8000-000000000002"
+	dir := filepath.Join(root, "projects", "-p")
+	if err := os.MkdirAll(filepath.Join(dir, id, "tool-results"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for p, data := range map[string]string{
+		filepath.Join(outside, id+".jsonl"):              `{"type":"user","sessionId":"` + id + `","cwd":"/p","message":{"role":"user","content":"hi"}}` + "\n",
+		filepath.Join(dir, id, "tool-results", "r1.txt"): "out",
+		filepath.Join(root, "history.jsonl"):             `{"display":"hi","pastedContents":{},"timestamp":1700000000000,"project":"/p","sessionId":"` + id + `"}` + "\n",
+		filepath.Join(outside, "other", "x.jsonl"):       "",
+	} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(outside, id+".jsonl"), filepath.Join(dir, id+".jsonl")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "other"), filepath.Join(root, "projects", "-linked")); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Build(root, Options{Now: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Lost) != 0 {
+		t.Errorf("lost: %+v, want none (the transcript is there, as a link)", r.Lost)
+	}
+	got := map[string]string{}
+	for _, p := range r.Problems {
+		got[p.Path] = p.Kind
+	}
+	want := map[string]string{
+		"projects/-p/" + id + ".jsonl": KindUnreadable,
+		"projects/-linked":             KindUnreadable,
+	}
+	if len(got) != len(want) || got["projects/-p/"+id+".jsonl"] != KindUnreadable || got["projects/-linked"] != KindUnreadable {
+		t.Errorf("problems %v, want %v", r.Problems, want)
+	}
+	for _, s := range r.Sessions {
+		if s.SessionID == id {
+			t.Errorf("the linked transcript was read: %+v", s)
+		}
+	}
+}

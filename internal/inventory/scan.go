@@ -35,6 +35,11 @@ func (s *store) walkProjects() error {
 		return err
 	}
 	for _, fe := range folders {
+		if fe.Type()&os.ModeSymlink != 0 {
+			s.problem(Problem{Kind: KindUnreadable, Path: s.rel(filepath.Join(pdir, fe.Name())),
+				Message: "a symbolic link: not followed, so the sessions it holds are not read (ccvet resume PATH reads one transcript)"})
+			continue
+		}
 		if !fe.IsDir() {
 			continue
 		}
@@ -57,7 +62,11 @@ func (s *store) walkFolder(name, dir string) {
 		switch {
 		case e.IsDir():
 			subdirs = append(subdirs, e.Name())
-		case !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".jsonl"):
+		case !strings.HasSuffix(e.Name(), ".jsonl"):
+		case !e.Type().IsRegular():
+			if !strings.HasPrefix(e.Name(), "agent-") {
+				s.notRead(p, e.Type())
+			}
 		case strings.HasPrefix(e.Name(), "agent-"):
 			flat = append(flat, p)
 		case s.only != "":
@@ -92,6 +101,9 @@ func (s *store) walkFolder(name, dir string) {
 	// 2.1.2+: <folder>/<sessionId>/subagents/**/agent-<id>.jsonl.
 	for _, d := range subdirs {
 		i, ok := here[d]
+		if !ok && s.unread[d] {
+			continue // its transcript is there, not read
+		}
 		if !ok {
 			if isSessionName(d) {
 				s.orphanFolder(name, filepath.Join(dir, d), d)
@@ -114,6 +126,25 @@ func (s *store) walkFolder(name, dir string) {
 	}
 }
 
+// notRead records a main transcript that is not a regular file: its
+// session is present (not lost), and not read.
+func (s *store) notRead(p string, mode os.FileMode) {
+	id := strings.TrimSuffix(filepath.Base(p), ".jsonl")
+	s.unread[id] = true
+	if !s.wanted(id) || s.only != "" {
+		return
+	}
+	msg := "not a regular file (a FIFO, a device, a socket): not read"
+	if mode&os.ModeSymlink != 0 {
+		msg = "a symbolic link: not followed, so this session is not read (ccvet resume PATH reads it)"
+	}
+	s.problem(Problem{Kind: KindUnreadable, Path: s.rel(p), SessionID: id, Message: msg})
+}
+
+// present reports whether session id has a transcript in a project
+// folder, read or not.
+func (s *store) present(id string) bool { return len(s.byID[id]) > 0 || s.unread[id] }
+
 func (s *store) addSubagent(i int, p string) {
 	st, err := os.Lstat(p)
 	if err != nil {
@@ -129,6 +160,7 @@ func (s *store) addSession(folder, p string) (int, bool) {
 	id := strings.TrimSuffix(filepath.Base(p), ".jsonl")
 	f, st, err := readonly.Open(p, false)
 	if err != nil {
+		s.unread[id] = true
 		s.problem(Problem{Kind: KindUnreadable, Path: s.rel(p), SessionID: id, Message: err.Error()})
 		return 0, false
 	}

@@ -258,7 +258,7 @@ func (s *store) pidFiles() {
 			s.problem(Problem{Kind: KindUnreadable, Path: s.rel(p), Message: "not a session pid file (no sessionId)"})
 			continue
 		}
-		if len(s.byID[v.SessionID]) > 0 || !s.wanted(v.SessionID) {
+		if s.present(v.SessionID) || !s.wanted(v.SessionID) {
 			continue
 		}
 		pid, _ := strconv.Atoi(strings.TrimSuffix(e.Name(), ".json"))
@@ -351,7 +351,7 @@ func (s *store) history() {
 			// PastedContents: the pastes of the prompt, by id.
 			PastedContents map[string]json.RawMessage `json:"pastedContents"`
 		}
-		if json.Unmarshal(l.Bytes, &h) != nil || h.SessionID == "" || len(s.byID[h.SessionID]) > 0 || !s.wanted(h.SessionID) {
+		if json.Unmarshal(l.Bytes, &h) != nil || h.SessionID == "" || s.present(h.SessionID) || !s.wanted(h.SessionID) {
 			continue
 		}
 		ts, _ := strconv.ParseFloat(string(h.Timestamp), 64)
