@@ -42,7 +42,7 @@ func cmdRequest(args []string, stdin io.Reader, stdout io.Writer) error {
 	for _, p := range files {
 		// The transcript named is read even through a link; the siblings
 		// found beside it are not followed out of the folder.
-		fh, _, err := readonly.Open(p, p == path)
+		fh, st, err := readonly.Open(p, p == path)
 		if err != nil {
 			if p == path {
 				// A FIFO, a link loop, a file that cannot be read: said
@@ -51,7 +51,9 @@ func cmdRequest(args []string, stdin io.Reader, stdout io.Writer) error {
 			}
 			continue
 		}
-		facts, _ := ledger.Read(fh, true)
+		testAfterOpen(p)
+		// Up to the size at open: a file still written to ends.
+		facts, _ := ledger.Read(io.LimitReader(fh, st.Size()), true)
 		fh.Close()
 		all = append(all, facts)
 		if p == path {

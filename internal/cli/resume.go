@@ -60,7 +60,7 @@ func cmdResume(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if path != "-" {
 		// Only a regular file: a FIFO would block and a device (/dev/zero)
 		// never end.
-		fh, _, err := readonly.Open(path, true)
+		fh, st, err := readonly.Open(path, true)
 		if err != nil {
 			if *check && os.IsNotExist(err) {
 				return finishCheck(stdout, stderr, *format, path, nil, &checkVerdict{Reason: reasonNoTranscript, Message: err.Error()})
@@ -68,7 +68,10 @@ func cmdResume(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return usagef("%v", err)
 		}
 		defer fh.Close()
-		in, name = fh, path
+		testAfterOpen(path)
+		// Up to the size at open: a file a writer keeps appending to
+		// cannot keep the resume reading.
+		in, name = io.LimitReader(fh, st.Size()), path
 	}
 	ld, err := resume.Load(in)
 	if err != nil {
@@ -324,14 +327,18 @@ func blockSummary(b resume.Block) string {
 	}
 }
 
+// testAfterOpen is called with the path of each transcript resume and
+// request open, once opened (tests append to it there).
+var testAfterOpen = func(string) {}
+
 // readSibling reads a transcript beside the one resumed as every file
 // checked is read (readonly.Open): never blocking, not through a link,
 // without moving its access time.
 func readSibling(p string) ([]byte, error) {
-	f, _, err := readonly.Open(p, false)
+	f, st, err := readonly.Open(p, false)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(f)
+	return io.ReadAll(io.LimitReader(f, st.Size()))
 }

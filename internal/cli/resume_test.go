@@ -235,3 +235,44 @@ func TestResumeTextMasksEveryString(t *testing.T) {
 		t.Errorf("resume: want the tool's name with its key masked:\n%s", out)
 	}
 }
+
+// TestResumeRequestReadToSizeAtOpen: resume and request read a transcript
+// up to the size it had when opened, so that a writer appending to it (a
+// live session, a runaway process faster than the reader) cannot keep them
+// reading forever.
+func TestResumeRequestReadToSizeAtOpen(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	src, err := os.ReadFile(filepath.Join(fixtures, "ledger-dangling-tail", "good", ledgerSession))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), ledgerSession)
+	// What a writer appends once the file is open: a line that does not
+	// parse (a loss for resume --check) and an api-request that would be
+	// the last one named.
+	extra := "{not json\n" + `{"type":"assistant","uuid":"1d000000-0000-4000-8000-0000000000ff","requestRef":"69f300fe-ba90-41eb-908b-9644eb9ec0ff","message":{"role":"assistant","content":[]}}` + "\n"
+	testAfterOpen = func(p string) {
+		if p != path {
+			return
+		}
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.WriteString(extra); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer func() { testAfterOpen = func(string) {} }()
+	for _, args := range [][]string{{"resume", "--check", path}, {"request", path}} {
+		if err := os.WriteFile(path, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, errOut, code := run(t, "", args...)
+		if code != ExitOK {
+			t.Errorf("%v: exit %d, want 0 (the lines appended after the open not read)\n%s%s", args, code, out, errOut)
+		}
+	}
+}

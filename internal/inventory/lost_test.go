@@ -83,3 +83,39 @@ func TestLinkedTranscriptNotLost(t *testing.T) {
 		}
 	}
 }
+
+// A transcript a writer appends to while it is read is read up to the size
+// it had when opened: what comes after is not counted (a writer faster
+// than the reader would otherwise keep it reading forever).
+func TestGrowingTranscriptReadToSizeAtOpen(t *testing.T) {
+	root := t.TempDir()
+	id := "00000003-0000-4000-8000-000000000003"
+	p := filepath.Join(root, "projects", "-p", id+".jsonl")
+	line := `{"type":"user","sessionId":"` + id + `","cwd":"/p","uuid":"u","message":{"role":"user","content":"hi"}}` + "\n"
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	testAfterOpen = func(string) {
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		for range 3 {
+			if _, err := f.WriteString(line); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	defer func() { testAfterOpen = func(string) {} }()
+	r, err := Build(root, Options{Now: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Sessions) != 1 || r.Sessions[0].Entries != 1 {
+		t.Errorf("sessions %+v: want one session of 1 entry (the lines appended after the open not read)", r.Sessions)
+	}
+}

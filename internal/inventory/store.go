@@ -317,7 +317,7 @@ func readSmall(p string, limit int64) ([]byte, error) {
 // history finds prompts in history.jsonl whose session has no transcript.
 func (s *store) history() {
 	p := filepath.Join(s.root, "history.jsonl")
-	f, _, err := readonly.Open(p, false)
+	f, _, err := openBounded(p)
 	if os.IsNotExist(err) {
 		return
 	}
