@@ -115,12 +115,16 @@ func findSession(session, root string, stdin io.Reader) (string, error) {
 // symbolic link is not followed (it may lead out of the root), and the id
 // is a name, never a pattern.
 func sessionTranscript(root, id string) string {
-	folders, _ := os.ReadDir(filepath.Join(root, "projects")) // sorted by name
+	pdir := filepath.Join(root, "projects")
+	if st, err := os.Lstat(pdir); err != nil || !st.IsDir() {
+		return "" // missing, or a link (not followed)
+	}
+	folders, _ := os.ReadDir(pdir) // sorted by name
 	for _, fe := range folders {
 		if !fe.IsDir() {
 			continue // a link to a folder is not followed
 		}
-		p := filepath.Join(root, "projects", fe.Name(), id+".jsonl")
+		p := filepath.Join(pdir, fe.Name(), id+".jsonl")
 		if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() {
 			return p
 		}

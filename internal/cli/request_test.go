@@ -87,7 +87,7 @@ func TestRequestNoLinksOutOfRoot(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(outside, "proj", ledgerSession), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	linkedFile, linkedFolder := t.TempDir(), t.TempDir()
+	linkedFile, linkedFolder, linkedProjects := t.TempDir(), t.TempDir(), t.TempDir()
 	if err := os.MkdirAll(filepath.Join(linkedFile, "projects", "-work-proj"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,17 @@ func TestRequestNoLinksOutOfRoot(t *testing.T) {
 	if err := os.Symlink(filepath.Join(outside, "proj"), filepath.Join(linkedFolder, "projects", "-work-proj")); err != nil {
 		t.Fatal(err)
 	}
-	for _, root := range []string{linkedFile, linkedFolder} {
+	// projects/ itself a link to a real store elsewhere.
+	if err := os.MkdirAll(filepath.Join(outside, "store", "projects", "-work-proj"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(outside, "store", "projects", "-work-proj", ledgerSession), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "store", "projects"), filepath.Join(linkedProjects, "projects")); err != nil {
+		t.Fatal(err)
+	}
+	for _, root := range []string{linkedFile, linkedFolder, linkedProjects} {
 		out, errOut, code := run(t, "", "request", "--root", root, id)
 		if code != ExitUsage || out != "" || !strings.Contains(errOut, "no transcript of session") {
 			t.Errorf("request --root %s %s: exit %d, stdout %d bytes, stderr %q: want exit 2, no transcript (the link not followed)", root, id, code, len(out), errOut)
