@@ -3,10 +3,12 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"github.com/ccvet/ccvet/internal/resume"
 	"github.com/ccvet/ccvet/internal/secret/secrettest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -273,6 +275,57 @@ func TestResumeRequestReadToSizeAtOpen(t *testing.T) {
 		out, errOut, code := run(t, "", args...)
 		if code != ExitOK {
 			t.Errorf("%v: exit %d, want 0 (the lines appended after the open not read)\n%s%s", args, code, out, errOut)
+		}
+	}
+}
+
+// TestResumeSearchesABigSiblingInPieces: the transcript beside the one
+// resumed that holds a missing parent is searched a piece at a time, not
+// read whole into memory (a sibling may be hundreds of MB), and the line
+// it names is still right.
+func TestResumeSearchesABigSiblingInPieces(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	dir := t.TempDir()
+	filler := `{"type":"progress","data":"` + strings.Repeat("x", 1000) + `"}` + "\n"
+	const n = 40 << 10 // 40 MiB of lines before the parent
+	var b strings.Builder
+	b.Grow(n*len(filler) + 512)
+	for range n {
+		b.WriteString(filler)
+	}
+	b.WriteString(`{"parentUuid":null,"type":"user","uuid":"u1","timestamp":"2025-01-01T10:00:00.000Z","isSidechain":false,"message":{"role":"user","content":"hi"},"version":"1.0.100"}` + "\n")
+	if err := os.WriteFile(filepath.Join(dir, "old.jsonl"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b = strings.Builder{}
+	cur := `{"parentUuid":"u1","type":"assistant","uuid":"a1","timestamp":"2025-01-01T11:00:00.000Z","isSidechain":false,"message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"hello"}]},"version":"1.0.100"}` + "\n"
+	p := filepath.Join(dir, "cur.jsonl")
+	if err := os.WriteFile(p, []byte(cur), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	out, _ := runResume(t, p)
+	runtime.ReadMemStats(&after)
+	want := fmt.Sprintf("the parent is in old.jsonl (line %d), which the reader does not load", n+1)
+	if !strings.Contains(out, want) {
+		t.Errorf("want %q in:\n%s", want, out)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 16<<20 {
+		t.Errorf("resume allocated %d MiB to search a 40 MiB sibling: want it read in pieces", got>>20)
+	}
+}
+
+// TestFirstLines: a needle is found at its first occurrence, whatever the
+// piece size, also across the boundary between two pieces.
+func TestFirstLines(t *testing.T) {
+	data := "a\nbb\n\"uuid\":\"x\"\nccc\n\"uuid\":\"yy\"\n\"uuid\":\"x\"\n"
+	needles := [][]byte{[]byte(`"uuid":"x"`), []byte(`"uuid":"yy"`), []byte(`"uuid":"z"`), []byte("a")}
+	for size := 1; size <= len(data)+1; size++ {
+		got := firstLines(strings.NewReader(data), needles, size)
+		if fmt.Sprint(got) != "[3 5 0 1]" {
+			t.Errorf("piece size %d: lines %v, want [3 5 0 1]", size, got)
 		}
 	}
 }
