@@ -62,9 +62,6 @@ func cmdSessions(args []string, stdin io.Reader, stdout io.Writer) error {
 		root = r
 	}
 	root, folder := dataRootOf(root)
-	if folder != "" && *project == "" {
-		*project = folder
-	}
 	if *recoverID != "" {
 		return sessionsRecover(stdout, root, *recoverID, *out, *format, o)
 	}
@@ -74,9 +71,8 @@ func cmdSessions(args []string, stdin io.Reader, stdout io.Writer) error {
 	}
 	if folder != "" {
 		rep.FilterFolder(folder)
-	} else {
-		rep.Filter(*project)
 	}
+	rep.Filter(*project) // both: --project narrows the folder's sessions too
 	inventory.SortSessions(rep.Sessions, *sortKey)
 	if *limit > 0 && len(rep.Sessions) > *limit {
 		rep.Sessions = rep.Sessions[:*limit]

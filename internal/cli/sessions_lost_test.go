@@ -225,6 +225,13 @@ func TestSessionsRootArgument(t *testing.T) {
 	if len(r.Sessions) != len(want.Sessions) || r.Root != root {
 		t.Errorf("ROOT/projects/FOLDER: %+v", r)
 	}
+	// --project narrows the folder's sessions too (it was ignored).
+	if r := sessionsJSON(t, "--project", "no-such-project", filepath.Join(root, "projects", "-home-dev-app")); len(r.Sessions) != 0 || r.Summary.Sessions != 0 {
+		t.Errorf("--project no-such-project ROOT/projects/FOLDER: %d sessions, want none", len(r.Sessions))
+	}
+	if r := sessionsJSON(t, "--project", "app", filepath.Join(root, "projects", "-home-dev-app")); len(r.Sessions) != len(want.Sessions) {
+		t.Errorf("--project app ROOT/projects/FOLDER: %d sessions, want %d", len(r.Sessions), len(want.Sessions))
+	}
 	other := filepath.Join(sessionRoot(t, "lost"), "projects", "-elsewhere")
 	if err := os.Mkdir(other, 0o755); err != nil {
 		t.Fatal(err)
