@@ -238,7 +238,7 @@ func lastCleanup(root string) (time.Time, bool) {
 func (s *store) finishLost() {
 	c := s.rep.Cleanup
 	at, ran := lastCleanup(s.root)
-	period := time.Duration(c.PeriodDays) * 24 * time.Hour
+	period := days(c.PeriodDays) // saturated: 200000 days overflow a Duration
 	var out []Lost
 	for id, l := range s.lostByID {
 		if s.present(id) || len(l.Traces) == 0 {

@@ -1,8 +1,10 @@
 package inventory
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -117,5 +119,42 @@ func TestGrowingTranscriptReadToSizeAtOpen(t *testing.T) {
 	}
 	if len(r.Sessions) != 1 || r.Sessions[0].Entries != 1 {
 		t.Errorf("sessions %+v: want one session of 1 entry (the lines appended after the open not read)", r.Sessions)
+	}
+}
+
+// A very long cleanupPeriodDays (users set one to keep transcripts
+// forever) is valid and deletes nothing: a lost session is not put down to
+// cleanup (200000 days overflowed a time.Duration and made every loss
+// "cleanup"), and a period past a million days is not called invalid.
+func TestLongCleanupPeriod(t *testing.T) {
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	for _, period := range []string{"200000", "100000000"} {
+		root := t.TempDir()
+		id := "00000004-0000-4000-8000-000000000004"
+		files := map[string]string{
+			"settings.json": `{"cleanupPeriodDays": ` + period + `}`,
+			".last-cleanup": "2026-11-30T00:00:00.000Z",
+			"history.jsonl": `{"display":"hi","pastedContents":{},"timestamp":1764400000000,"project":"/p","sessionId":"` + id + `"}` + "\n",
+		}
+		for name, data := range files {
+			if err := os.WriteFile(filepath.Join(root, name), []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r, err := Build(root, Options{Now: now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Cleanup.Enabled || fmt.Sprint(r.Cleanup.PeriodDays) != period {
+			t.Errorf("cleanupPeriodDays %s: %+v, want enabled with that period", period, r.Cleanup)
+		}
+		if len(r.Lost) != 1 || r.Lost[0].Cause == CauseCleanup {
+			t.Errorf("cleanupPeriodDays %s: lost %+v, want one, not put down to cleanup", period, r.Lost)
+		}
+		for _, p := range r.Problems {
+			if strings.Contains(p.Message, "deleted by cleanup") {
+				t.Errorf("cleanupPeriodDays %s: %s", period, p.Message)
+			}
+		}
 	}
 }

@@ -48,7 +48,9 @@ func readCleanup(root string, now time.Time) Cleanup {
 		}
 		c.Source = "settings.json"
 		f, err := strconv.ParseFloat(string(raw), 64)
-		if err != nil || f < 1 || f != math.Trunc(f) || f > 1e6 {
+		// Up to the largest integer a JavaScript number holds exactly: a
+		// huge period is how users keep transcripts forever, and valid.
+		if err != nil || f < 1 || f != math.Trunc(f) || f > 1<<53-1 {
 			c.Enabled, c.PeriodDays = false, 0
 			c.Note = "cleanupPeriodDays " + string(raw) + " is not a positive whole number: Claude Code's settings fail validation and it skips the cleanup"
 			break
@@ -386,7 +388,7 @@ func (s *store) history() {
 		msg := fmt.Sprintf("%d prompt(s) of session %s (in %s, last %s, first %s) have no transcript in any project folder: ",
 			m.prompts, sid, quote(m.project), stamp(last), quote(Clip(strings.ReplaceAll(masked(m.display), "\n", " "), 80)))
 		switch {
-		case c.Enabled && m.last > 0 && last.Before(s.opts.Now.Add(-time.Duration(c.PeriodDays)*24*time.Hour)):
+		case c.Enabled && m.last > 0 && last.Before(s.opts.Now.Add(-days(c.PeriodDays))):
 			msg += fmt.Sprintf("older than cleanupPeriodDays %d, so most likely deleted by cleanup", c.PeriodDays)
 		default:
 			msg += "deleted, moved, or never written (a crash before the first message, or --no-session-persistence)"
