@@ -348,11 +348,17 @@ func (s *store) backups() {
 		if !e.IsDir() || !strings.HasPrefix(e.Name(), "projects.bak") && !strings.HasPrefix(e.Name(), "projects-bak") {
 			continue
 		}
-		m, _ := filepath.Glob(filepath.Join(s.root, e.Name(), "*", "*.jsonl"))
-		n := 0
-		for _, p := range m {
-			if !strings.HasPrefix(filepath.Base(p), "agent-") {
-				n++
+		n := 0 // read by name, not as a pattern: "projects.bak[1]" is a folder name
+		folders, _ := os.ReadDir(filepath.Join(s.root, e.Name()))
+		for _, f := range folders {
+			if !f.IsDir() {
+				continue
+			}
+			files, _ := os.ReadDir(filepath.Join(s.root, e.Name(), f.Name()))
+			for _, t := range files {
+				if !t.IsDir() && strings.HasSuffix(t.Name(), ".jsonl") && !strings.HasPrefix(t.Name(), "agent-") {
+					n++
+				}
 			}
 		}
 		if n > 0 {

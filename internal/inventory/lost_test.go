@@ -158,3 +158,25 @@ func TestLongCleanupPeriod(t *testing.T) {
 		}
 	}
 }
+
+// A backup folder beside projects/ is read by its name, not as a pattern:
+// one named with '[' is found too.
+func TestBackupNamedWithBracket(t *testing.T) {
+	root := t.TempDir()
+	for _, name := range []string{"projects.bak[1]", "projects.bak*"} {
+		p := filepath.Join(root, name, "-p", "00000005-0000-4000-8000-000000000005.jsonl")
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Skipf("no such folder name here: %v", err)
+		}
+		if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := Build(root, Options{Now: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(r.Backups) != "[{projects.bak* 1} {projects.bak[1] 1}]" {
+		t.Errorf("backups %v, want projects.bak* and projects.bak[1], 1 transcript each", r.Backups)
+	}
+}
