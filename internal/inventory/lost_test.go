@@ -180,3 +180,33 @@ func TestBackupNamedWithBracket(t *testing.T) {
 		t.Errorf("backups %v, want projects.bak* and projects.bak[1], 1 transcript each", r.Backups)
 	}
 }
+
+// A pid file named by a number past the range of process ids (and without
+// a pid of its own) is not asked about: kill(2) would take 4294967297 for
+// process 1, and 4294967295 for -1 (every process).
+func TestPidFileNameOutOfRange(t *testing.T) {
+	root := t.TempDir()
+	if err := os.Mkdir(filepath.Join(root, "sessions"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"4294967297", "4294967295"} {
+		data := `{"sessionId":"00000006-0000-4000-8000-00000000000` + name[len(name)-1:] + `","cwd":"/p"}`
+		if err := os.WriteFile(filepath.Join(root, "sessions", name+".json"), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var asked []int
+	r, err := Build(root, Options{Now: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), PidLive: func(pid int) bool {
+		asked = append(asked, pid)
+		return true
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(asked) != 0 {
+		t.Errorf("asked whether processes %v run", asked)
+	}
+	if len(r.Lost) != 2 {
+		t.Errorf("lost %+v, want the 2 sessions (no live process names them)", r.Lost)
+	}
+}

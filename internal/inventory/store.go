@@ -264,6 +264,9 @@ func (s *store) pidFiles() {
 			continue
 		}
 		pid, _ := strconv.Atoi(strings.TrimSuffix(e.Name(), ".json"))
+		if pid >= math.MaxInt32 {
+			pid = 0 // not a process id: kill(2) would take 4294967297 for 1, 4294967295 for -1
+		}
 		if n, err := v.Pid.Int64(); err == nil && n > 0 && n < math.MaxInt32 {
 			pid = int(n)
 		}
