@@ -106,6 +106,9 @@ func findSession(session, root string, stdin io.Reader) (string, error) {
 	if p := sessionTranscript(root, session); p != "" {
 		return p, nil
 	}
+	if p := unfollowedTranscript(root, session); p != "" {
+		return "", usagef("%s: the transcript of session %s is a symbolic link or not a regular file (or in a folder that is a link), which ccvet does not follow under --root; pass it as a path to read it", p, session)
+	}
 	return "", usagef("no transcript of session %s under %s", session, filepath.Join(root, "projects"))
 }
 
@@ -126,6 +129,21 @@ func sessionTranscript(root, id string) string {
 		}
 		p := filepath.Join(pdir, fe.Name(), id+".jsonl")
 		if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() {
+			return p
+		}
+	}
+	return ""
+}
+
+// unfollowedTranscript is root/projects/<folder>/<id>.jsonl that
+// sessionTranscript passes over (a link, not a regular file, or in a
+// folder or projects/ that is a link), or "": named, so that a session
+// there is not reported as having no transcript.
+func unfollowedTranscript(root, id string) string {
+	folders, _ := os.ReadDir(filepath.Join(root, "projects")) // through a link: names only
+	for _, fe := range folders {
+		p := filepath.Join(root, "projects", fe.Name(), id+".jsonl")
+		if _, err := os.Lstat(p); err == nil {
 			return p
 		}
 	}

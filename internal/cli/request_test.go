@@ -112,8 +112,8 @@ func TestRequestNoLinksOutOfRoot(t *testing.T) {
 	}
 	for _, root := range []string{linkedFile, linkedFolder, linkedProjects} {
 		out, errOut, code := run(t, "", "request", "--root", root, id)
-		if code != ExitUsage || out != "" || !strings.Contains(errOut, "no transcript of session") {
-			t.Errorf("request --root %s %s: exit %d, stdout %d bytes, stderr %q: want exit 2, no transcript (the link not followed)", root, id, code, len(out), errOut)
+		if code != ExitUsage || out != "" || !strings.Contains(errOut, "which ccvet does not follow under --root") {
+			t.Errorf("request --root %s %s: exit %d, stdout %d bytes, stderr %q: want exit 2, the link named and not followed", root, id, code, len(out), errOut)
 		}
 	}
 	// The same store with the file in a real folder: found; "*" is not.
