@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ccvet/ccvet/internal/inventory"
 	"github.com/ccvet/ccvet/internal/layout"
@@ -264,6 +265,9 @@ func shortTime(s string) string {
 func short(s string, n int) string {
 	if len(s) <= n {
 		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n-- // not in the middle of a character: half of one prints as \xNN bytes
 	}
 	return s[:n]
 }

@@ -292,3 +292,20 @@ func TestSessionsForecast(t *testing.T) {
 		t.Errorf("99999: %+v", c)
 	}
 }
+
+// TestSessionsShortIDWholeCharacters: the short session column cuts a
+// name that is not a session id between characters, not inside one.
+func TestSessionsShortIDWholeCharacters(t *testing.T) {
+	root := t.TempDir()
+	p := filepath.Join(root, "projects", "-p", "日本語の記録.jsonl")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(`{"type":"user","cwd":"/p","message":{"role":"user","content":"hi"}}`+"\n"), 0o644); err != nil {
+		t.Skipf("no such file name here: %v", err)
+	}
+	out, _, code := run(t, "", "sessions", "--now", sessionsNow.Format(time.RFC3339), root)
+	if code != ExitOK || strings.Contains(out, `\x`) || !strings.Contains(out, "日本 ") {
+		t.Errorf("exit %d: want the id cut to 日本, no \\x bytes:\n%s", code, out)
+	}
+}
