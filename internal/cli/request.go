@@ -42,11 +42,18 @@ func cmdRequest(args []string, stdin io.Reader, stdout io.Writer) error {
 	for _, p := range files {
 		// The transcript named is read even through a link; the siblings
 		// found beside it are not followed out of the folder.
-		fh, _, err := readonly.Open(p, p == path)
+		fh, st, err := readonly.Open(p, p == path)
 		if err != nil {
+			if p == path {
+				// A FIFO, a link loop, a file that cannot be read: said
+				// as it is, not as a transcript without a ledger.
+				return usagef("%v", err)
+			}
 			continue
 		}
-		facts, _ := ledger.Read(fh, true)
+		testAfterOpen(p)
+		// Up to the size at open: a file still written to ends.
+		facts, _ := ledger.Read(io.LimitReader(fh, st.Size()), true)
 		fh.Close()
 		all = append(all, facts)
 		if p == path {
@@ -96,12 +103,51 @@ func findSession(session, root string, stdin io.Reader) (string, error) {
 		}
 		root = r
 	}
-	matches, _ := filepath.Glob(filepath.Join(root, "projects", "*", session+".jsonl"))
-	if len(matches) == 0 {
-		return "", usagef("no transcript of session %s under %s", session, filepath.Join(root, "projects"))
+	if p := sessionTranscript(root, session); p != "" {
+		return p, nil
 	}
-	sort.Strings(matches)
-	return matches[0], nil
+	if p := unfollowedTranscript(root, session); p != "" {
+		return "", usagef("%s: the transcript of session %s is a symbolic link or not a regular file (or in a folder that is a link), which ccvet does not follow under --root; pass it as a path to read it", p, session)
+	}
+	return "", usagef("no transcript of session %s under %s", session, filepath.Join(root, "projects"))
+}
+
+// sessionTranscript is root/projects/<folder>/<id>.jsonl, the first by
+// folder name that is a regular file in a real folder, or "": as the
+// inventory reads a store, a project folder or a transcript that is a
+// symbolic link is not followed (it may lead out of the root), and the id
+// is a name, never a pattern.
+func sessionTranscript(root, id string) string {
+	pdir := filepath.Join(root, "projects")
+	if st, err := os.Lstat(pdir); err != nil || !st.IsDir() {
+		return "" // missing, or a link (not followed)
+	}
+	folders, _ := os.ReadDir(pdir) // sorted by name
+	for _, fe := range folders {
+		if !fe.IsDir() {
+			continue // a link to a folder is not followed
+		}
+		p := filepath.Join(pdir, fe.Name(), id+".jsonl")
+		if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() {
+			return p
+		}
+	}
+	return ""
+}
+
+// unfollowedTranscript is root/projects/<folder>/<id>.jsonl that
+// sessionTranscript passes over (a link, not a regular file, or in a
+// folder or projects/ that is a link), or "": named, so that a session
+// there is not reported as having no transcript.
+func unfollowedTranscript(root, id string) string {
+	folders, _ := os.ReadDir(filepath.Join(root, "projects")) // through a link: names only
+	for _, fe := range folders {
+		p := filepath.Join(root, "projects", fe.Name(), id+".jsonl")
+		if _, err := os.Lstat(p); err == nil {
+			return p
+		}
+	}
+	return ""
 }
 
 // ledgerFiles lists the transcripts a session's ledger may name: every
@@ -109,7 +155,7 @@ func findSession(session, root string, stdin io.Reader) (string, error) {
 // requests of the file they came from) and its subagent transcripts.
 func ledgerFiles(path string) []string {
 	dir := filepath.Dir(path)
-	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	files := jsonlIn(dir)
 	sid := strings.TrimSuffix(filepath.Base(path), ".jsonl")
 	_ = filepath.WalkDir(filepath.Join(dir, sid, "subagents"), func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") && d.Type().IsRegular() {
@@ -127,5 +173,18 @@ func ledgerFiles(path string) []string {
 		files = append(files, path)
 	}
 	sort.Strings(files)
+	return files
+}
+
+// jsonlIn lists the *.jsonl names of dir (not a pattern: a folder named
+// with '[' or '*' is read as it is).
+func jsonlIn(dir string) []string {
+	ents, _ := os.ReadDir(dir)
+	var files []string
+	for _, e := range ents {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".jsonl") {
+			files = append(files, filepath.Join(dir, e.Name()))
+		}
+	}
 	return files
 }

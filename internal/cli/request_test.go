@@ -2,7 +2,9 @@ package cli
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -63,5 +65,83 @@ func TestRequestBroken(t *testing.T) {
 	_, errOut, code = run(t, "", "request", "--root", t.TempDir(), "no-such-session")
 	if code != ExitUsage || !strings.Contains(errOut, "no transcript") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestRequestNoLinksOutOfRoot: a session id under --root is looked up in
+// the real project folders only, as `ccvet sessions` reads them: a
+// transcript or a project folder that is a symbolic link (it may lead out
+// of the root) is not followed, and the id is a name, not a pattern.
+func TestRequestNoLinksOutOfRoot(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	data, err := os.ReadFile(filepath.Join(fixtures, "ledger-dangling-tail", "good", ledgerSession))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := strings.TrimSuffix(ledgerSession, ".jsonl")
+	outside := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(outside, "proj"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(outside, "proj", ledgerSession), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	linkedFile, linkedFolder, linkedProjects := t.TempDir(), t.TempDir(), t.TempDir()
+	if err := os.MkdirAll(filepath.Join(linkedFile, "projects", "-work-proj"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(linkedFolder, "projects"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "proj", ledgerSession), filepath.Join(linkedFile, "projects", "-work-proj", ledgerSession)); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "proj"), filepath.Join(linkedFolder, "projects", "-work-proj")); err != nil {
+		t.Fatal(err)
+	}
+	// projects/ itself a link to a real store elsewhere.
+	if err := os.MkdirAll(filepath.Join(outside, "store", "projects", "-work-proj"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(outside, "store", "projects", "-work-proj", ledgerSession), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "store", "projects"), filepath.Join(linkedProjects, "projects")); err != nil {
+		t.Fatal(err)
+	}
+	for _, root := range []string{linkedFile, linkedFolder, linkedProjects} {
+		out, errOut, code := run(t, "", "request", "--root", root, id)
+		if code != ExitUsage || out != "" || !strings.Contains(errOut, "which ccvet does not follow under --root") {
+			t.Errorf("request --root %s %s: exit %d, stdout %d bytes, stderr %q: want exit 2, the link named and not followed", root, id, code, len(out), errOut)
+		}
+	}
+	// The same store with the file in a real folder: found; "*" is not.
+	real := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(real, "projects", "-work-proj"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(real, "projects", "-work-proj", ledgerSession), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := run(t, "", "request", "--root", real, id); code != ExitOK {
+		t.Errorf("request --root %s %s: exit %d: %s", real, id, code, errOut)
+	}
+	if out, errOut, code := run(t, "", "request", "--root", real, "*"); code != ExitUsage || out != "" {
+		t.Errorf("request --root %s '*': exit %d, stderr %q: want exit 2 (an id is not a pattern)", real, code, errOut)
+	}
+}
+
+// TestRequestNotAFile: a named transcript that cannot be opened (a device,
+// a FIFO) is said to be so, not taken for a transcript without a ledger.
+func TestRequestNotAFile(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no /dev/null")
+	}
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	_, errOut, code := run(t, "", "request", os.DevNull)
+	if code != ExitUsage || !strings.Contains(errOut, "not a regular file") {
+		t.Errorf("request %s: exit %d, stderr %q: want exit 2, not a regular file", os.DevNull, code, errOut)
 	}
 }

@@ -60,7 +60,7 @@ func cmdResume(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if path != "-" {
 		// Only a regular file: a FIFO would block and a device (/dev/zero)
 		// never end.
-		fh, _, err := readonly.Open(path, true)
+		fh, st, err := readonly.Open(path, true)
 		if err != nil {
 			if *check && os.IsNotExist(err) {
 				return finishCheck(stdout, stderr, *format, path, nil, &checkVerdict{Reason: reasonNoTranscript, Message: err.Error()})
@@ -68,7 +68,10 @@ func cmdResume(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return usagef("%v", err)
 		}
 		defer fh.Close()
-		in, name = fh, path
+		testAfterOpen(path)
+		// Up to the size at open: a file a writer keeps appending to
+		// cannot keep the resume reading.
+		in, name = io.LimitReader(fh, st.Size()), path
 	}
 	ld, err := resume.Load(in)
 	if err != nil {
@@ -98,8 +101,13 @@ func cmdResume(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if *format == "json" {
 		return resumeJSON(stdout, res, nil)
 	}
-	resumeText(stdout, name, ld, res, why)
-	return nil
+	// Every string of the session, not only its text blocks (a tool's name
+	// or id, a model name or uuid quoted in a reason): a key in it is
+	// masked as in the JSON (what rule secret finds, each byte as '*').
+	var buf strings.Builder
+	resumeText(&buf, name, ld, res, why)
+	_, err = io.WriteString(stdout, report.MaskText(buf.String()))
+	return err
 }
 
 // explainCuts says, for each history cut at a missing parent, whether that
@@ -122,7 +130,7 @@ func explainCuts(path string, res *resume.Result) {
 		return
 	}
 	dir := filepath.Dir(path)
-	cands, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	cands := jsonlIn(dir)
 	if filepath.Base(filepath.Dir(dir)) != "" && filepath.Base(dir) == "subagents" {
 		session := filepath.Dir(filepath.Dir(path))
 		cands = append(cands, session+".jsonl")
@@ -136,20 +144,25 @@ func explainCuts(path string, res *resume.Result) {
 		if err != nil || !st.Mode().IsRegular() || st.Size() > 1<<30 {
 			continue // no links followed, nothing huge read
 		}
-		data, err := readSibling(c)
+		var open []*resume.Event
+		var needles [][]byte
+		for _, e := range cuts {
+			if !strings.Contains(e.Reason, "; the parent is in ") {
+				open = append(open, e)
+				needles = append(needles, []byte(`"uuid":"`+e.Parent+`"`))
+			}
+		}
+		if len(open) == 0 {
+			break
+		}
+		lines, err := searchSibling(c, needles)
 		if err != nil {
 			continue
 		}
-		for _, e := range cuts {
-			if strings.Contains(e.Reason, "; the parent is in ") {
-				continue
+		for k, e := range open {
+			if lines[k] > 0 {
+				e.Reason += fmt.Sprintf("; the parent is in %s (line %d), which the reader does not load", filepath.Base(c), lines[k])
 			}
-			i := bytes.Index(data, []byte(`"uuid":"`+e.Parent+`"`))
-			if i < 0 {
-				continue
-			}
-			line := bytes.Count(data[:i], []byte("\n")) + 1
-			e.Reason += fmt.Sprintf("; the parent is in %s (line %d), which the reader does not load", filepath.Base(c), line)
 		}
 	}
 }
@@ -319,14 +332,51 @@ func blockSummary(b resume.Block) string {
 	}
 }
 
-// readSibling reads a transcript beside the one resumed as every file
+// testAfterOpen is called with the path of each transcript resume and
+// request open, once opened (tests append to it there).
+var testAfterOpen = func(string) {}
+
+// searchSibling reads a transcript beside the one resumed as every file
 // checked is read (readonly.Open): never blocking, not through a link,
-// without moving its access time.
-func readSibling(p string) ([]byte, error) {
-	f, _, err := readonly.Open(p, false)
+// without moving its access time, up to its size at open. It returns the
+// line of the first occurrence of each needle (0: none), reading the file
+// a piece at a time: a sibling of hundreds of MB is not held in memory.
+func searchSibling(p string, needles [][]byte) ([]int, error) {
+	f, st, err := readonly.Open(p, false)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(f)
+	return firstLines(io.LimitReader(f, st.Size()), needles, 1<<20), nil
+}
+
+// firstLines is the line (from 1) of the first occurrence of each needle
+// in r, or 0, read in pieces of size bytes.
+func firstLines(r io.Reader, needles [][]byte, size int) []int {
+	found := make([]int, len(needles))
+	keep := 0 // the bytes kept from one piece to the next: a needle may straddle them
+	for _, n := range needles {
+		keep = max(keep, len(n)-1)
+	}
+	piece := make([]byte, size)
+	var buf []byte
+	line := 1 // the line buf[0] is on
+	for {
+		n, err := io.ReadFull(r, piece)
+		buf = append(buf, piece[:n]...)
+		for k, nd := range needles {
+			if found[k] == 0 && len(nd) > 0 {
+				if i := bytes.Index(buf, nd); i >= 0 {
+					found[k] = line + bytes.Count(buf[:i], []byte("\n"))
+				}
+			}
+		}
+		if err != nil {
+			return found
+		}
+		if cut := len(buf) - keep; cut > 0 {
+			line += bytes.Count(buf[:cut], []byte("\n"))
+			buf = append(buf[:0], buf[cut:]...)
+		}
+	}
 }

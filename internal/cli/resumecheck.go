@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -78,12 +77,12 @@ func resumeTarget(arg, root string, stdin io.Reader) (string, *checkVerdict, err
 	if st, err := os.Stat(root); err != nil || !st.IsDir() {
 		return "", nil, usagef("--root %s: not a folder", root)
 	}
-	matches, _ := filepath.Glob(filepath.Join(root, "projects", "*", arg+".jsonl"))
-	sort.Strings(matches)
-	for _, m := range matches {
-		if st, err := os.Lstat(m); err == nil && st.Mode().IsRegular() {
-			return m, nil, nil
-		}
+	if m := sessionTranscript(root, arg); m != "" {
+		return m, nil, nil
+	}
+	if m := unfollowedTranscript(root, arg); m != "" {
+		// Claude Code may well read it: not a verdict ccvet can give.
+		return "", nil, usagef("%s: the transcript of session %s is a symbolic link or not a regular file (or in a folder that is a link), which ccvet does not follow under --root; pass it as a path to read it", m, arg)
 	}
 	v := &checkVerdict{Reason: reasonNoTranscript,
 		Message: "no transcript of session " + arg + " under " + filepath.Join(root, "projects") + ": `claude --resume " + arg + "` answers \"No conversation found\""}
@@ -167,7 +166,8 @@ func finishCheck(stdout, stderr io.Writer, format, name string, res *resume.Resu
 			return err
 		}
 	} else {
-		s := report.Sanitize
+		// A key in a path, a reason or a message is masked, as in the JSON.
+		s := func(x string) string { return report.Sanitize(report.MaskText(x)) }
 		switch v.Status {
 		case statusResumes:
 			fmt.Fprintf(stdout, "%s: resumes without loss (%s)\n", s(name), s(v.Message))

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ccvet/ccvet/internal/inventory"
 	"github.com/ccvet/ccvet/internal/layout"
@@ -62,9 +63,6 @@ func cmdSessions(args []string, stdin io.Reader, stdout io.Writer) error {
 		root = r
 	}
 	root, folder := dataRootOf(root)
-	if folder != "" && *project == "" {
-		*project = folder
-	}
 	if *recoverID != "" {
 		return sessionsRecover(stdout, root, *recoverID, *out, *format, o)
 	}
@@ -74,9 +72,8 @@ func cmdSessions(args []string, stdin io.Reader, stdout io.Writer) error {
 	}
 	if folder != "" {
 		rep.FilterFolder(folder)
-	} else {
-		rep.Filter(*project)
 	}
+	rep.Filter(*project) // both: --project narrows the folder's sessions too
 	inventory.SortSessions(rep.Sessions, *sortKey)
 	if *limit > 0 && len(rep.Sessions) > *limit {
 		rep.Sessions = rep.Sessions[:*limit]
@@ -268,6 +265,9 @@ func shortTime(s string) string {
 func short(s string, n int) string {
 	if len(s) <= n {
 		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n-- // not in the middle of a character: half of one prints as \xNN bytes
 	}
 	return s[:n]
 }

@@ -225,6 +225,13 @@ func TestSessionsRootArgument(t *testing.T) {
 	if len(r.Sessions) != len(want.Sessions) || r.Root != root {
 		t.Errorf("ROOT/projects/FOLDER: %+v", r)
 	}
+	// --project narrows the folder's sessions too (it was ignored).
+	if r := sessionsJSON(t, "--project", "no-such-project", filepath.Join(root, "projects", "-home-dev-app")); len(r.Sessions) != 0 || r.Summary.Sessions != 0 {
+		t.Errorf("--project no-such-project ROOT/projects/FOLDER: %d sessions, want none", len(r.Sessions))
+	}
+	if r := sessionsJSON(t, "--project", "app", filepath.Join(root, "projects", "-home-dev-app")); len(r.Sessions) != len(want.Sessions) {
+		t.Errorf("--project app ROOT/projects/FOLDER: %d sessions, want %d", len(r.Sessions), len(want.Sessions))
+	}
 	other := filepath.Join(sessionRoot(t, "lost"), "projects", "-elsewhere")
 	if err := os.Mkdir(other, 0o755); err != nil {
 		t.Fatal(err)
@@ -283,5 +290,22 @@ func TestSessionsForecast(t *testing.T) {
 	c := sessionsJSON(t, long).Cleanup
 	if !c.Enabled || c.PeriodDays != 99999 || c.Forecast != (inventory.Forecast{}) || !strings.Contains(c.Note, "deletes nothing") {
 		t.Errorf("99999: %+v", c)
+	}
+}
+
+// TestSessionsShortIDWholeCharacters: the short session column cuts a
+// name that is not a session id between characters, not inside one.
+func TestSessionsShortIDWholeCharacters(t *testing.T) {
+	root := t.TempDir()
+	p := filepath.Join(root, "projects", "-p", "日本語の記録.jsonl")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(`{"type":"user","cwd":"/p","message":{"role":"user","content":"hi"}}`+"\n"), 0o644); err != nil {
+		t.Skipf("no such file name here: %v", err)
+	}
+	out, _, code := run(t, "", "sessions", "--now", sessionsNow.Format(time.RFC3339), root)
+	if code != ExitOK || strings.Contains(out, `\x`) || !strings.Contains(out, "日本 ") {
+		t.Errorf("exit %d: want the id cut to 日本, no \\x bytes:\n%s", code, out)
 	}
 }

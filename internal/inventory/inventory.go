@@ -178,16 +178,20 @@ func newStore(root string, o Options) (*store, error) {
 	if at, ok := lastCleanup(root); ok {
 		r.Cleanup.LastRun = stamp(at)
 	}
-	return &store{root: root, opts: o, rep: r, byID: map[string][]int{}, lostByID: map[string]*Lost{},
-		forkedFrom: map[string][]string{}}, nil
+	return &store{root: root, opts: o, rep: r, byID: map[string][]int{}, unread: map[string]bool{},
+		lostByID: map[string]*Lost{}, forkedFrom: map[string][]string{}}, nil
 }
 
 // store is the state of one Build.
 type store struct {
-	root       string
-	opts       Options
-	rep        *Report
-	byID       map[string][]int // session id → indexes in rep.Sessions
+	root string
+	opts Options
+	rep  *Report
+	byID map[string][]int // session id → indexes in rep.Sessions
+	// unread: sessions whose transcript is in a project folder but was not
+	// read (a symbolic link, not a regular file, an open that failed):
+	// present, so not lost.
+	unread     map[string]bool
 	lostByID   map[string]*Lost // sessions without transcript, by the traces that name them
 	forkedFrom map[string][]string
 	only       string // Find: the one session looked at

@@ -133,7 +133,7 @@ func (s *store) orphanFolder(folder, dir, id string) {
 // todos/<id>-agent-*.json and session-env/<id>/, for sessions that have
 // no transcript.
 func (s *store) traces() {
-	gone := func(id string) bool { return layout.IsUUID(id) && len(s.byID[id]) == 0 && s.wanted(id) }
+	gone := func(id string) bool { return layout.IsUUID(id) && !s.present(id) && s.wanted(id) }
 	if ents, err := readDirNoLink(filepath.Join(s.root, "file-history")); err == nil {
 		for _, e := range ents {
 			if !e.IsDir() || !gone(e.Name()) {
@@ -238,10 +238,10 @@ func lastCleanup(root string) (time.Time, bool) {
 func (s *store) finishLost() {
 	c := s.rep.Cleanup
 	at, ran := lastCleanup(s.root)
-	period := time.Duration(c.PeriodDays) * 24 * time.Hour
+	period := days(c.PeriodDays) // saturated: 200000 days overflow a Duration
 	var out []Lost
 	for id, l := range s.lostByID {
-		if len(s.byID[id]) > 0 || len(l.Traces) == 0 {
+		if s.present(id) || len(l.Traces) == 0 {
 			continue
 		}
 		if l.Prompts+l.FileVersion+l.Subagents+l.ToolResults+l.Todos == 0 && !l.pid && len(s.forkedFrom[id]) == 0 {
@@ -348,11 +348,17 @@ func (s *store) backups() {
 		if !e.IsDir() || !strings.HasPrefix(e.Name(), "projects.bak") && !strings.HasPrefix(e.Name(), "projects-bak") {
 			continue
 		}
-		m, _ := filepath.Glob(filepath.Join(s.root, e.Name(), "*", "*.jsonl"))
-		n := 0
-		for _, p := range m {
-			if !strings.HasPrefix(filepath.Base(p), "agent-") {
-				n++
+		n := 0 // read by name, not as a pattern: "projects.bak[1]" is a folder name
+		folders, _ := os.ReadDir(filepath.Join(s.root, e.Name()))
+		for _, f := range folders {
+			if !f.IsDir() {
+				continue
+			}
+			files, _ := os.ReadDir(filepath.Join(s.root, e.Name(), f.Name()))
+			for _, t := range files {
+				if !t.IsDir() && strings.HasSuffix(t.Name(), ".jsonl") && !strings.HasPrefix(t.Name(), "agent-") {
+					n++
+				}
 			}
 		}
 		if n > 0 {

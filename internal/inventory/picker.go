@@ -7,8 +7,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-
-	"github.com/ccvet/ccvet/internal/readonly"
 )
 
 // The /resume picker of Claude Code does not read whole transcripts: it
@@ -328,7 +326,7 @@ func continuedIn(s string) string {
 
 // hasChain reports whether the transcript at p exists and holds a chain line.
 func hasChain(p string) bool {
-	f, _, err := readonly.Open(p, false)
+	f, _, err := openBounded(p)
 	if err != nil {
 		return false
 	}

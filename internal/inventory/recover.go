@@ -14,8 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/ccvet/ccvet/internal/readonly"
 )
 
 // Recovered says what Recover copied out.
@@ -257,7 +255,7 @@ func (w *writer) write(rel string, b []byte) error {
 // copy copies a file of the data root (opened read-only, no link
 // followed) to rel in the recovery folder.
 func (w *writer) copy(src, rel string) error {
-	in, _, err := readonly.Open(src, false)
+	in, _, err := openBounded(src)
 	if err != nil {
 		return err
 	}

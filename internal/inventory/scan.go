@@ -35,6 +35,11 @@ func (s *store) walkProjects() error {
 		return err
 	}
 	for _, fe := range folders {
+		if fe.Type()&os.ModeSymlink != 0 {
+			s.problem(Problem{Kind: KindUnreadable, Path: s.rel(filepath.Join(pdir, fe.Name())),
+				Message: "a symbolic link: not followed, so the sessions it holds are not read (ccvet resume PATH reads one transcript)"})
+			continue
+		}
 		if !fe.IsDir() {
 			continue
 		}
@@ -57,7 +62,11 @@ func (s *store) walkFolder(name, dir string) {
 		switch {
 		case e.IsDir():
 			subdirs = append(subdirs, e.Name())
-		case !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".jsonl"):
+		case !strings.HasSuffix(e.Name(), ".jsonl"):
+		case !e.Type().IsRegular():
+			if !strings.HasPrefix(e.Name(), "agent-") {
+				s.notRead(p, e.Type())
+			}
 		case strings.HasPrefix(e.Name(), "agent-"):
 			flat = append(flat, p)
 		case s.only != "":
@@ -92,6 +101,9 @@ func (s *store) walkFolder(name, dir string) {
 	// 2.1.2+: <folder>/<sessionId>/subagents/**/agent-<id>.jsonl.
 	for _, d := range subdirs {
 		i, ok := here[d]
+		if !ok && s.unread[d] {
+			continue // its transcript is there, not read
+		}
 		if !ok {
 			if isSessionName(d) {
 				s.orphanFolder(name, filepath.Join(dir, d), d)
@@ -114,6 +126,25 @@ func (s *store) walkFolder(name, dir string) {
 	}
 }
 
+// notRead records a main transcript that is not a regular file: its
+// session is present (not lost), and not read.
+func (s *store) notRead(p string, mode os.FileMode) {
+	id := strings.TrimSuffix(filepath.Base(p), ".jsonl")
+	s.unread[id] = true
+	if !s.wanted(id) || s.only != "" {
+		return
+	}
+	msg := "not a regular file (a FIFO, a device, a socket): not read"
+	if mode&os.ModeSymlink != 0 {
+		msg = "a symbolic link: not followed, so this session is not read (ccvet resume PATH reads it)"
+	}
+	s.problem(Problem{Kind: KindUnreadable, Path: s.rel(p), SessionID: id, Message: msg})
+}
+
+// present reports whether session id has a transcript in a project
+// folder, read or not.
+func (s *store) present(id string) bool { return len(s.byID[id]) > 0 || s.unread[id] }
+
 func (s *store) addSubagent(i int, p string) {
 	st, err := os.Lstat(p)
 	if err != nil {
@@ -129,13 +160,15 @@ func (s *store) addSession(folder, p string) (int, bool) {
 	id := strings.TrimSuffix(filepath.Base(p), ".jsonl")
 	f, st, err := readonly.Open(p, false)
 	if err != nil {
+		s.unread[id] = true
 		s.problem(Problem{Kind: KindUnreadable, Path: s.rel(p), SessionID: id, Message: err.Error()})
 		return 0, false
 	}
 	defer f.Close()
+	testAfterOpen(p)
 	ss := Session{SessionID: id, Project: folder, Path: s.rel(p), Size: st.Size(), mtime: st.ModTime(),
 		Modified: stamp(st.ModTime()), Versions: []string{}}
-	sc := scanFile(f)
+	sc := scanFile(io.LimitReader(f, st.Size())) // not past the size at open: a file still written to
 	ss.Cwd, ss.FirstPrompt, ss.Entries, ss.BadLines = sc.cwd, sc.firstPrompt, sc.entries, sc.bad
 	for v := range sc.versions {
 		ss.Versions = append(ss.Versions, v)
@@ -376,7 +409,7 @@ func firstSessionID(p string) string {
 // eachLine calls fn with the first max lines of p (0: all) until it returns
 // false; p is opened read-only, without following a link.
 func eachLine(p string, max int, fn func([]byte) bool) {
-	f, _, err := readonly.Open(p, false)
+	f, _, err := openBounded(p)
 	if err != nil {
 		return
 	}
@@ -399,3 +432,26 @@ func eachLine(p string, max int, fn func([]byte) bool) {
 
 // isSessionName reports a file name the picker takes for a session.
 func isSessionName(id string) bool { return layout.IsUUID(id) }
+
+// testAfterOpen is called with the path of each main transcript once
+// opened (tests append to it there).
+var testAfterOpen = func(string) {}
+
+// openBounded opens p as readonly.Open does (read-only, no link followed,
+// a regular file only) for a read to its end: the reader stops at the size
+// the file had when opened, so a file a writer keeps appending to (a live
+// session, a runaway process) cannot keep it reading, or copying, forever.
+func openBounded(p string) (io.ReadCloser, os.FileInfo, error) {
+	f, st, err := readonly.Open(p, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	return boundedFile{io.LimitReader(f, st.Size()), f}, st, nil
+}
+
+type boundedFile struct {
+	io.Reader
+	f *os.File
+}
+
+func (b boundedFile) Close() error { return b.f.Close() }

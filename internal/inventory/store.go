@@ -48,7 +48,9 @@ func readCleanup(root string, now time.Time) Cleanup {
 		}
 		c.Source = "settings.json"
 		f, err := strconv.ParseFloat(string(raw), 64)
-		if err != nil || f < 1 || f != math.Trunc(f) || f > 1e6 {
+		// Up to the largest integer a JavaScript number holds exactly: a
+		// huge period is how users keep transcripts forever, and valid.
+		if err != nil || f < 1 || f != math.Trunc(f) || f > 1<<53-1 {
 			c.Enabled, c.PeriodDays = false, 0
 			c.Note = "cleanupPeriodDays " + string(raw) + " is not a positive whole number: Claude Code's settings fail validation and it skips the cleanup"
 			break
@@ -258,10 +260,13 @@ func (s *store) pidFiles() {
 			s.problem(Problem{Kind: KindUnreadable, Path: s.rel(p), Message: "not a session pid file (no sessionId)"})
 			continue
 		}
-		if len(s.byID[v.SessionID]) > 0 || !s.wanted(v.SessionID) {
+		if s.present(v.SessionID) || !s.wanted(v.SessionID) {
 			continue
 		}
 		pid, _ := strconv.Atoi(strings.TrimSuffix(e.Name(), ".json"))
+		if pid >= math.MaxInt32 {
+			pid = 0 // not a process id: kill(2) would take 4294967297 for 1, 4294967295 for -1
+		}
 		if n, err := v.Pid.Int64(); err == nil && n > 0 && n < math.MaxInt32 {
 			pid = int(n)
 		}
@@ -317,7 +322,7 @@ func readSmall(p string, limit int64) ([]byte, error) {
 // history finds prompts in history.jsonl whose session has no transcript.
 func (s *store) history() {
 	p := filepath.Join(s.root, "history.jsonl")
-	f, _, err := readonly.Open(p, false)
+	f, _, err := openBounded(p)
 	if os.IsNotExist(err) {
 		return
 	}
@@ -351,7 +356,7 @@ func (s *store) history() {
 			// PastedContents: the pastes of the prompt, by id.
 			PastedContents map[string]json.RawMessage `json:"pastedContents"`
 		}
-		if json.Unmarshal(l.Bytes, &h) != nil || h.SessionID == "" || len(s.byID[h.SessionID]) > 0 || !s.wanted(h.SessionID) {
+		if json.Unmarshal(l.Bytes, &h) != nil || h.SessionID == "" || s.present(h.SessionID) || !s.wanted(h.SessionID) {
 			continue
 		}
 		ts, _ := strconv.ParseFloat(string(h.Timestamp), 64)
@@ -386,7 +391,7 @@ func (s *store) history() {
 		msg := fmt.Sprintf("%d prompt(s) of session %s (in %s, last %s, first %s) have no transcript in any project folder: ",
 			m.prompts, sid, quote(m.project), stamp(last), quote(Clip(strings.ReplaceAll(masked(m.display), "\n", " "), 80)))
 		switch {
-		case c.Enabled && m.last > 0 && last.Before(s.opts.Now.Add(-time.Duration(c.PeriodDays)*24*time.Hour)):
+		case c.Enabled && m.last > 0 && last.Before(s.opts.Now.Add(-days(c.PeriodDays))):
 			msg += fmt.Sprintf("older than cleanupPeriodDays %d, so most likely deleted by cleanup", c.PeriodDays)
 		default:
 			msg += "deleted, moved, or never written (a crash before the first message, or --no-session-persistence)"
