@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"unicode"
@@ -291,9 +292,13 @@ func artifactLocation(p string) sarifArtifactLocation {
 	return sarifArtifactLocation{URI: u, URIBaseID: sarifSrcRoot}
 }
 
+// drivePaths is whether "C:/x" is an absolute path, as on Windows. Elsewhere
+// it is a relative path whose first folder is named "C:".
+var drivePaths = runtime.GOOS == "windows"
+
 // pathURI turns a slash-separated path into a URI reference (RFC 3986):
 // a relative reference for a relative path, a file:// URI for an absolute one
-// ("/x", "C:/x", "//server/share/x"). Every byte that is not unreserved,
+// ("/x", "//server/share/x", and on Windows "C:/x"). Every byte that is not unreserved,
 // "/" or a harmless sub-delimiter is percent-encoded (UTF-8 for non-ASCII),
 // so spaces, "%", "#", "?", ":" and control characters never reach a viewer raw.
 func pathURI(p string) string {
@@ -302,7 +307,7 @@ func pathURI(p string) string {
 		return "file:" + escapePath(p)
 	case strings.HasPrefix(p, "/"):
 		return "file://" + escapePath(p)
-	case isDrivePath(p):
+	case drivePaths && isDrivePath(p):
 		return "file:///" + p[:2] + escapePath(p[2:])
 	}
 	return escapePath(p)
