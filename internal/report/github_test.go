@@ -145,3 +145,22 @@ func TestGitHubRunnerParse(t *testing.T) {
 		}
 	}
 }
+
+// TestGitHubNoColumnZero: a finding on a line but at no column (ccvet's
+// unreadable, when a read fails part-way through a file) gets line= and no
+// col=: the runner's columns start at 1, so col=0 names no column.
+func TestGitHubNoColumnZero(t *testing.T) {
+	run := &Run{Findings: []finding.Finding{
+		{Rule: "unreadable", Severity: finding.Error, Path: "s.jsonl", Line: 4, Message: "cannot read: input/output error"},
+		{Rule: "schema", Severity: finding.Warning, Path: "s.jsonl", Line: 5, Column: 7, Message: "m"},
+	}}
+	var buf bytes.Buffer
+	if err := GitHub(&buf, run, true); err != nil {
+		t.Fatal(err)
+	}
+	want := "::error file=s.jsonl,line=4,title=unreadable::cannot read: input/output error\n" +
+		"::warning file=s.jsonl,line=5,col=7,title=schema::m\n"
+	if buf.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", buf.String(), want)
+	}
+}
