@@ -369,6 +369,22 @@ func TestPathURIDriveLetterOffWindows(t *testing.T) {
 	}
 }
 
+// TestPathURILeadingSlashesOffWindows: outside Windows, "//tmp/x" (a
+// script's "$DIR/x" with DIR=/) is the absolute path /tmp/x, not a UNC path
+// naming a server "tmp": its URI is file:///tmp/x.
+func TestPathURILeadingSlashesOffWindows(t *testing.T) {
+	withDrivePaths(t, false)
+	for in, want := range map[string]string{
+		"//tmp/a b.jsonl": "file:///tmp/a%20b.jsonl",
+		"///x/y.jsonl":    "file:///x/y.jsonl",
+		"//":              "file:///",
+	} {
+		if got := pathURI(in); got != want {
+			t.Errorf("pathURI(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestToolVersion(t *testing.T) {
 	for _, c := range []struct{ in, version, semver string }{
 		{"v0.1.0", "0.1.0", "0.1.0"},
