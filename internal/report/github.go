@@ -16,11 +16,12 @@ import (
 //	::error file=PATH,line=L,col=C,title=RULE::MESSAGE
 //
 // (warning and notice for the other severities; no line and col for a
-// finding about a whole file). Related places follow the message on lines
-// of their own. Paths are as in every report; for the annotations to land
-// on the right files they must be relative to the repository root, which
-// the CLI ensures by starting each path with its argument. Unless quiet,
-// the summary line follows as plain log text.
+// finding about a whole file, no col for one on a line but at no column).
+// Related places follow the message on lines of their own. Paths are as in
+// every report; for the annotations to land on the right files they must be
+// relative to the repository root, which the CLI ensures by starting each
+// path with its argument. Unless quiet, the summary line follows as plain
+// log text.
 func GitHub(w io.Writer, r *Run, quiet bool) error {
 	bw := bufio.NewWriter(w)
 	for _, f := range r.Findings {
@@ -30,7 +31,10 @@ func GitHub(w io.Writer, r *Run, quiet bool) error {
 		b.WriteString(" file=")
 		b.WriteString(githubProperty(lineSeparators(Sanitize(f.Path))))
 		if f.Line > 0 {
-			b.WriteString(",line=" + strconv.Itoa(f.Line) + ",col=" + strconv.Itoa(f.Column))
+			b.WriteString(",line=" + strconv.Itoa(f.Line))
+			if f.Column > 0 { // a line but no column: unreadable part-way
+				b.WriteString(",col=" + strconv.Itoa(f.Column))
+			}
 		}
 		b.WriteString(",title=")
 		b.WriteString(githubProperty(f.Rule))

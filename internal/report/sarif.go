@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"unicode"
@@ -291,18 +292,25 @@ func artifactLocation(p string) sarifArtifactLocation {
 	return sarifArtifactLocation{URI: u, URIBaseID: sarifSrcRoot}
 }
 
+// drivePaths is whether paths are Windows paths: "C:/x" and the UNC path
+// "//server/share/x" absolute. Elsewhere "C:/x" is a relative path whose
+// first folder is named "C:", and "//x" is the absolute path /x.
+var drivePaths = runtime.GOOS == "windows"
+
 // pathURI turns a slash-separated path into a URI reference (RFC 3986):
 // a relative reference for a relative path, a file:// URI for an absolute one
-// ("/x", "C:/x", "//server/share/x"). Every byte that is not unreserved,
-// "/" or a harmless sub-delimiter is percent-encoded (UTF-8 for non-ASCII),
-// so spaces, "%", "#", "?", ":" and control characters never reach a viewer raw.
+// ("/x", and on Windows "C:/x" and "//server/share/x"). Every byte that is
+// not unreserved, "/" or a harmless sub-delimiter is percent-encoded (UTF-8
+// for non-ASCII), so spaces, "%", "#", "?", ":" and control characters never
+// reach a viewer raw.
 func pathURI(p string) string {
 	switch {
-	case strings.HasPrefix(p, "//"): // UNC: //server/share/…
+	case drivePaths && strings.HasPrefix(p, "//"): // UNC: //server/share/…
 		return "file:" + escapePath(p)
 	case strings.HasPrefix(p, "/"):
-		return "file://" + escapePath(p)
-	case isDrivePath(p):
+		// Linux and macOS read leading slashes as one.
+		return "file://" + escapePath("/"+strings.TrimLeft(p, "/"))
+	case drivePaths && isDrivePath(p):
 		return "file:///" + p[:2] + escapePath(p[2:])
 	}
 	return escapePath(p)

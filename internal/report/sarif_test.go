@@ -89,7 +89,19 @@ func sarifCases() map[string]*Run {
 	}
 }
 
+// withDrivePaths sets, for the rest of the test, whether "C:/x" is an
+// absolute path (Windows) or a relative one (elsewhere).
+func withDrivePaths(t *testing.T, windows bool) {
+	t.Helper()
+	old := drivePaths
+	drivePaths = windows
+	t.Cleanup(func() { drivePaths = old })
+}
+
 func TestSARIFGolden(t *testing.T) {
+	// The golden files are the same on every system: as written on Unix,
+	// where "C:/Users/…" is a relative path.
+	withDrivePaths(t, false)
 	for name, run := range sarifCases() {
 		t.Run(name, func(t *testing.T) {
 			var buf bytes.Buffer
@@ -293,6 +305,7 @@ func checkSARIFInvariants(t *testing.T, run *Run, out []byte) {
 }
 
 func TestPathURI(t *testing.T) {
+	withDrivePaths(t, true) // "C:/Users/…" below is a Windows path
 	for _, c := range []struct{ in, want string }{
 		{"history.jsonl", "history.jsonl"},
 		{"projects/-home-u/a b.jsonl", "projects/-home-u/a%20b.jsonl"},
@@ -331,6 +344,43 @@ func TestPathURI(t *testing.T) {
 		}
 		if back != c.in {
 			t.Errorf("pathURI(%q) = %q decodes to %q", c.in, pathURI(c.in), back)
+		}
+	}
+}
+
+// TestPathURIDriveLetterOffWindows: outside Windows, "C:/x" is a relative
+// path whose first folder is named "C:" (a legal name there), so its URI is
+// relative to %SRCROOT%, the colon escaped, not an absolute file:///C:/x.
+func TestPathURIDriveLetterOffWindows(t *testing.T) {
+	withDrivePaths(t, false)
+	for in, want := range map[string]string{
+		"C:/x y/a.jsonl": "C%3A/x%20y/a.jsonl",
+		"c:/a.jsonl":     "c%3A/a.jsonl",
+		"/C:/a.jsonl":    "file:///C%3A/a.jsonl",
+	} {
+		loc := artifactLocation(in)
+		wantBase := sarifSrcRoot
+		if strings.HasPrefix(in, "/") {
+			wantBase = ""
+		}
+		if loc.URI != want || loc.URIBaseID != wantBase {
+			t.Errorf("artifactLocation(%q) = %q, base %q; want %q, base %q", in, loc.URI, loc.URIBaseID, want, wantBase)
+		}
+	}
+}
+
+// TestPathURILeadingSlashesOffWindows: outside Windows, "//tmp/x" (a
+// script's "$DIR/x" with DIR=/) is the absolute path /tmp/x, not a UNC path
+// naming a server "tmp": its URI is file:///tmp/x.
+func TestPathURILeadingSlashesOffWindows(t *testing.T) {
+	withDrivePaths(t, false)
+	for in, want := range map[string]string{
+		"//tmp/a b.jsonl": "file:///tmp/a%20b.jsonl",
+		"///x/y.jsonl":    "file:///x/y.jsonl",
+		"//":              "file:///",
+	} {
+		if got := pathURI(in); got != want {
+			t.Errorf("pathURI(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
