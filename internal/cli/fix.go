@@ -379,7 +379,7 @@ func printPlan(w io.Writer, res *fix.Result, o *fixOptions, done []store.Written
 			fmt.Fprintf(&b, "%s:%d: [%s] %s: %s%s\n", path, fx.Line, fx.Safety, fx.Rule, report.Sanitize(fx.Message), note)
 			if o.verbose && (chosen[i] || note == " (needs --unsafe)") {
 				for _, e := range fx.Edits {
-					fmt.Fprintf(&b, "    %s\n", plan.Describe(f.Orig, e))
+					fmt.Fprintf(&b, "    %s\n", report.Sanitize(plan.Describe(f.Orig, e)))
 				}
 			}
 		}
@@ -388,7 +388,7 @@ func printPlan(w io.Writer, res *fix.Result, o *fixOptions, done []store.Written
 				report.Sanitize(st.Fix.Message))
 			if o.verbose {
 				for _, d := range st.Edits {
-					fmt.Fprintf(&b, "    %s\n", d)
+					fmt.Fprintf(&b, "    %s\n", report.Sanitize(d))
 				}
 			}
 		}
@@ -516,21 +516,23 @@ func clipLine(l []byte, focus int64) string {
 	return pre + escapeBytes(l[lo:hi]) + post + nl
 }
 
-// escapeBytes shows b as it is, except invalid UTF-8 and the characters
-// report.NeedsEscape names (a real U+FFFD is shown), which become \xNN.
+// escapeBytes shows b as it is, except invalid UTF-8, the characters
+// report.NeedsEscape names (a real U+FFFD is shown) and the '[' of "##["
+// (a GitHub Actions workflow command), which become \xNN.
 func escapeBytes(b []byte) string {
 	var sb strings.Builder
-	for len(b) > 0 {
-		r, n := utf8.DecodeRune(b)
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
 		switch {
-		case r == utf8.RuneError && n <= 1, r != utf8.RuneError && report.NeedsEscape(r):
-			for _, c := range b[:n] {
+		case r == utf8.RuneError && n <= 1, r != utf8.RuneError && report.NeedsEscape(r),
+			r == '[' && report.ClosesLegacyCommand(b, i): // "##[": no workflow command in a CI log
+			for _, c := range b[i : i+n] {
 				fmt.Fprintf(&sb, "\\x%02x", c)
 			}
 		default:
-			sb.Write(b[:n])
+			sb.Write(b[i : i+n])
 		}
-		b = b[n:]
+		i += n
 	}
 	return sb.String()
 }

@@ -214,7 +214,9 @@ func SARIF(w io.Writer, r *Run) error {
 // a terminal: DEL, C1 controls and bidirectional controls (and U+FFFD, which
 // stands for invalid UTF-8). Outside strings a JSON document is ASCII, so
 // every such character is inside a string, where the escape means the same.
+// The '[' of a "##[" is written \u005b too (workflow.go).
 func escapeInvisible(b []byte) []byte {
+	b = defuseJSON(b)
 	if !bytes.ContainsFunc(b, hidden) {
 		return b
 	}

@@ -35,6 +35,8 @@ type piece struct {
 // escapes it.
 func pieceOf(r rune, line []byte, a, b int) piece {
 	switch {
+	case r == '[' && ClosesLegacyCommand(line, a): // "##[": no workflow command (workflow.go)
+		return piece{esc: `\x5b`, w: 4}
 	case r >= 0x20 && r < 0x7f: // printable ASCII, most of a line: as is, one column
 		return piece{a: a, b: b, w: 1}
 	case r == utf8.RuneError && b-a <= 1:

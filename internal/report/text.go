@@ -181,9 +181,11 @@ func countOf(n int, one, many string) string {
 	return strconv.Itoa(n) + " " + many
 }
 
-// Sanitize makes untrusted text safe for a terminal: control characters
-// (C0, DEL, C1, and bidirectional overrides) and invalid UTF-8 are escaped
-// Go-style, so no escape sequence from a transcript reaches the terminal.
+// Sanitize makes untrusted text safe for a terminal and a CI log: control
+// characters (C0, DEL, C1, and bidirectional overrides) and invalid UTF-8
+// are escaped Go-style, so no escape sequence from a transcript reaches the
+// terminal, and so are the ':' and '[' that would make a GitHub Actions
+// workflow command of it (workflow.go).
 func Sanitize(s string) string {
 	clean := true
 	for _, r := range s {
@@ -193,6 +195,9 @@ func Sanitize(s string) string {
 		}
 	}
 	if clean {
+		if defusesText(s) {
+			return defuseText(s)
+		}
 		return s
 	}
 	var b strings.Builder
@@ -209,7 +214,7 @@ func Sanitize(s string) string {
 		}
 		i += n
 	}
-	return b.String()
+	return defuseText(b.String())
 }
 
 // NeedsEscape reports whether r must not reach a reader raw: U+FFFD (what
