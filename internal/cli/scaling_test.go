@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ccvet/ccvet/internal/finding"
 )
 
 // Inputs that made one check compare everything with everything: each is
@@ -388,8 +390,25 @@ func TestMaxPerFile(t *testing.T) {
 		t.Fatalf("%d findings, summary %+v; want 11 listed, 25 warnings, 14 unlisted", len(out.Findings), out.Summary)
 	}
 	last := out.Findings[10]
-	if last.Line != 11 || last.Severity != "warning" || !strings.HasPrefix(last.Message, "15 more blank-line findings in this file are not listed (15 warning;") {
+	if last.Line != 11 || last.Severity != "warning" || !strings.HasPrefix(last.Message, "15 more blank-line findings in this file are not listed (15 warnings;") {
 		t.Errorf("the last finding: line %d, %s: %s", last.Line, last.Severity, last.Message)
+	}
+	// One past the limit: the words agree with the count, and the
+	// finding keeps the fingerprint it had when they did not (a baseline
+	// written then still hides it), the same as for 15.
+	one := filepath.Join(t.TempDir(), hostileSession+".jsonl")
+	writeFile(t, one, []byte(strings.Repeat("\n", 11)))
+	o1, _, _ := runJSON(t, "--max-per-file", "10", one)
+	if m := o1.Findings[len(o1.Findings)-1].Message; !strings.HasPrefix(m, "1 more blank-line finding in this file is not listed (1 warning;") {
+		t.Errorf("one not listed: %s", m)
+	}
+	f1 := lastFingerprint(t, one)
+	writeFile(t, one, []byte(strings.Repeat("\n", 25)))
+	f15 := lastFingerprint(t, one)
+	old := finding.Fingerprint(&finding.Finding{Rule: "blank-line", Path: one, Message: "15 more blank-line findings in " +
+		"this file are not listed (15 warning; " + strings.SplitN(last.Message, "; ", 2)[1]})
+	if f1 != f15 || f15 != old {
+		t.Errorf("fingerprints of the finding that stands for the rest: 1 not listed %s, 15 %s; want the old wording's %s", f1, f15, old)
 	}
 	if all, _, _ := runJSON(t, "--max-per-file", "0", p); len(all.Findings) != 25 || all.Summary["unlisted"] != 0 {
 		t.Errorf("--max-per-file 0: %d findings, %d unlisted", len(all.Findings), all.Summary["unlisted"])
@@ -470,4 +489,24 @@ func TestScalingFixBlocks(t *testing.T) {
 	if !strings.Contains(out, fmt.Sprintf("%d safe, %d unsafe, 0 manual fix(es) in 3 file(s)", n, 2*n)) {
 		t.Errorf("the summary line is not the plan's\n%s", out[max(0, len(out)-500):])
 	}
+}
+
+// lastFingerprint is the fingerprint (SARIF's, without its ":N") of the
+// last finding of a lint of path with --max-per-file 10.
+func lastFingerprint(t *testing.T, path string) string {
+	t.Helper()
+	stdout, _, _ := run(t, "", "--max-per-file", "10", "--format", "sarif", path)
+	var doc struct {
+		Runs []struct {
+			Results []struct {
+				Partial map[string]string `json:"partialFingerprints"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil || len(doc.Runs) == 0 || len(doc.Runs[0].Results) == 0 {
+		t.Fatalf("SARIF report: %v", err)
+	}
+	rs := doc.Runs[0].Results
+	fp, _, _ := strings.Cut(rs[len(rs)-1].Partial["ccvetFingerprint/v1"], ":")
+	return fp
 }

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -258,20 +259,32 @@ func (c *collector) overflowed() {
 	for _, k := range keys {
 		o := c.over[k]
 		f := o.first
-		var parts []string
+		var parts, bare []string
 		f.Severity = finding.Note
 		for _, sev := range []finding.Severity{finding.Error, finding.Warning, finding.Note} {
 			if n := o.count.Of(sev); n > 0 {
-				parts = append(parts, fmt.Sprintf("%d %s", n, sev))
+				parts = append(parts, counted(n, sev.String()))
+				bare = append(bare, fmt.Sprintf("%d %s", n, sev))
 				f.Severity = max(f.Severity, sev)
 			}
 		}
-		f.Message = fmt.Sprintf("%d more %s findings in this file are not listed (%s; ccvet lists %d of a rule in a file, "+
-			"--max-per-file 0 lists them all); the first not listed: %s", o.count.Total(), k.rule, strings.Join(parts, ", "),
+		total := o.count.Total()
+		tail := fmt.Sprintf("ccvet lists %d of a rule in a file, --max-per-file 0 lists them all); the first not listed: %s",
 			c.e.opts.MaxPerFile, f.Message)
-		// Not the first's Key: the finding stands for all of them (its
-		// fingerprint is its message's, counts removed).
-		f.Related, f.Fix, f.Key = nil, nil, ""
+		noun, are := "findings", "are"
+		if total == 1 {
+			noun, are = "finding", "is"
+		}
+		f.Message = fmt.Sprintf("%d more %s %s in this file %s not listed (%s; %s", total, k.rule, noun, are,
+			strings.Join(parts, ", "), tail)
+		// Not the first's Key: the finding stands for all of them. Its
+		// fingerprint is that of the words it had before they agreed
+		// with their counts ("1 more schema findings", "2 warning"),
+		// counts removed, so that a baseline keeps matching it whatever
+		// the counts and whenever it was written.
+		f.Key = finding.WithoutNumbers(fmt.Sprintf("%d more %s findings in this file are not listed (%s; %s", total, k.rule,
+			strings.Join(bare, ", "), tail))
+		f.Related, f.Fix = nil, nil
 		// Counted in the summary beside the one finding that stands for
 		// them (Unlisted), as long as it is reported.
 		f.More = o.count
@@ -279,6 +292,14 @@ func (c *collector) overflowed() {
 		c.out = append(c.out, f)
 	}
 	c.over = nil
+}
+
+// counted is n and noun, with an "s" unless n is 1.
+func counted(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 // Unlisted sums what the findings of fs stand for past --max-per-file
