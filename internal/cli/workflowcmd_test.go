@@ -7,34 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"unicode"
-)
 
-// isWorkflowCommand reports whether the GitHub Actions runner would read
-// line as a workflow command (actions/runner's ActionCommand): "::NAME
-// ...::" at its start once its leading white space is trimmed, or "##[NAME
-// ...]" anywhere. Every registered name is lowercase letters and dashes.
-func isWorkflowCommand(line string) bool {
-	name := func(info string) bool {
-		n, _, _ := strings.Cut(info, " ")
-		return n != "" && strings.Trim(n, "abcdefghijklmnopqrstuvwxyz-") == ""
-	}
-	if t, ok := strings.CutPrefix(strings.TrimLeftFunc(line, unicode.IsSpace), "::"); ok {
-		if info, _, ok := strings.Cut(t, "::"); ok && name(info) {
-			return true
-		}
-	}
-	for rest := line; ; {
-		_, after, ok := strings.Cut(rest, "##[")
-		if !ok {
-			return false
-		}
-		if info, _, ok := strings.Cut(after, "]"); ok && name(info) {
-			return true
-		}
-		rest = after
-	}
-}
+	"github.com/ccvet/ccvet/internal/report/reporttest"
+)
 
 // TestNoWorkflowCommandFromData: ccvet runs in GitHub Actions on
 // transcripts it does not trust, and the runner reads every line a step
@@ -74,7 +49,7 @@ func TestNoWorkflowCommandFromData(t *testing.T) {
 			t.Errorf("%v: exit %d, want 1 (findings)\n%s%s", args, code, stdout, stderr)
 		}
 		for _, l := range strings.Split(stdout+stderr, "\n") {
-			if isWorkflowCommand(l) {
+			if reporttest.WorkflowCommand(l) {
 				t.Errorf("%v: a workflow command in the output: %q", args, l)
 			}
 		}

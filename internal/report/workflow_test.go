@@ -6,37 +6,10 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
-	"unicode"
 
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/report/reporttest"
 )
-
-// runnerCommand reports whether the GitHub Actions runner would read line
-// as a workflow command, as actions/runner's ActionCommand parses one:
-// "::NAME ...::" at its start once its leading white space is trimmed, or
-// "##[NAME ...]" anywhere (the legacy form). Every registered name is made
-// of lowercase letters and dashes: any such name counts here.
-func runnerCommand(line string) bool {
-	name := func(info string) bool {
-		n, _, _ := strings.Cut(info, " ")
-		return n != "" && strings.Trim(n, "abcdefghijklmnopqrstuvwxyz-") == ""
-	}
-	if t, ok := strings.CutPrefix(strings.TrimLeftFunc(line, unicode.IsSpace), "::"); ok {
-		if info, _, ok := strings.Cut(t, "::"); ok && name(info) {
-			return true
-		}
-	}
-	for rest := line; ; {
-		_, after, ok := strings.Cut(rest, "##[")
-		if !ok {
-			return false
-		}
-		if info, _, ok := strings.Cut(after, "]"); ok && name(info) {
-			return true
-		}
-		rest = after
-	}
-}
 
 func TestSanitizeNoWorkflowCommand(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
@@ -56,7 +29,7 @@ func TestSanitizeNoWorkflowCommand(t *testing.T) {
 		if got != c.want {
 			t.Errorf("Sanitize(%q) = %q, want %q", c.in, got, c.want)
 		}
-		if runnerCommand(got) {
+		if reporttest.WorkflowCommand(got) {
 			t.Errorf("Sanitize(%q) = %q: a workflow command", c.in, got)
 		}
 	}
@@ -103,7 +76,7 @@ func TestNoWorkflowCommandInAnyFormat(t *testing.T) {
 			for l := range strings.SplitSeq(string(out), "\n") {
 				// The runner splits a step's output at '\n' only; a
 				// '\r' stays in the line (and is white space to trim).
-				if runnerCommand(l) {
+				if reporttest.WorkflowCommand(l) {
 					t.Fatalf("path %q, message %q, line %q: %s report line is a workflow command: %q", path, msg, line, name, l)
 				}
 			}
