@@ -42,7 +42,8 @@ func cmdRequest(args []string, stdin io.Reader, stdout io.Writer) error {
 	for _, p := range files {
 		// The transcript named is read even through a link; the siblings
 		// found beside it are not followed out of the folder.
-		fh, st, err := readonly.Open(p, p == path)
+		// Up to the size at open: a file still written to ends.
+		fh, err := readonly.OpenHandle(p, p == path)
 		if err != nil {
 			if p == path {
 				// A FIFO, a link loop, a file that cannot be read: said
@@ -52,8 +53,7 @@ func cmdRequest(args []string, stdin io.Reader, stdout io.Writer) error {
 			continue
 		}
 		testAfterOpen(p)
-		// Up to the size at open: a file still written to ends.
-		facts, _ := ledger.Read(io.LimitReader(fh, st.Size()), true)
+		facts, _ := ledger.Read(fh, true)
 		fh.Close()
 		all = append(all, facts)
 		if p == path {

@@ -60,7 +60,9 @@ func cmdResume(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if path != "-" {
 		// Only a regular file: a FIFO would block and a device (/dev/zero)
 		// never end.
-		fh, st, err := readonly.Open(path, true)
+		// Up to the size at open: a file a writer keeps appending to
+		// cannot keep the resume reading.
+		fh, err := readonly.OpenHandle(path, true)
 		if err != nil {
 			if *check && os.IsNotExist(err) {
 				return finishCheck(stdout, stderr, *format, path, nil, &checkVerdict{Reason: reasonNoTranscript, Message: err.Error()})
@@ -69,9 +71,7 @@ func cmdResume(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		defer fh.Close()
 		testAfterOpen(path)
-		// Up to the size at open: a file a writer keeps appending to
-		// cannot keep the resume reading.
-		in, name = io.LimitReader(fh, st.Size()), path
+		in, name = fh, path
 	}
 	ld, err := resume.Load(in)
 	if err != nil {
@@ -342,12 +342,12 @@ var testAfterOpen = func(string) {}
 // line of the first occurrence of each needle (0: none), reading the file
 // a piece at a time: a sibling of hundreds of MB is not held in memory.
 func searchSibling(p string, needles [][]byte) ([]int, error) {
-	f, st, err := readonly.Open(p, false)
+	f, err := readonly.OpenHandle(p, false)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return firstLines(io.LimitReader(f, st.Size()), needles, 1<<20), nil
+	return firstLines(f, needles, 1<<20), nil
 }
 
 // firstLines is the line (from 1) of the first occurrence of each needle

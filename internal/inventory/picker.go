@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/ccvet/ccvet/internal/readonly"
 )
 
 // The /resume picker of Claude Code does not read whole transcripts: it
@@ -326,7 +328,7 @@ func continuedIn(s string) string {
 
 // hasChain reports whether the transcript at p exists and holds a chain line.
 func hasChain(p string) bool {
-	f, _, err := openBounded(p)
+	f, err := readonly.OpenHandle(p, false)
 	if err != nil {
 		return false
 	}

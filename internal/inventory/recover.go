@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ccvet/ccvet/internal/readonly"
 )
 
 // Recovered says what Recover copied out.
@@ -255,7 +257,7 @@ func (w *writer) write(rel string, b []byte) error {
 // copy copies a file of the data root (opened read-only, no link
 // followed) to rel in the recovery folder.
 func (w *writer) copy(src, rel string) error {
-	in, _, err := openBounded(src)
+	in, err := readonly.OpenHandle(src, false) // up to the size at open
 	if err != nil {
 		return err
 	}

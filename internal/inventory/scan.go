@@ -409,7 +409,7 @@ func firstSessionID(p string) string {
 // eachLine calls fn with the first max lines of p (0: all) until it returns
 // false; p is opened read-only, without following a link.
 func eachLine(p string, max int, fn func([]byte) bool) {
-	f, _, err := openBounded(p)
+	f, err := readonly.OpenHandle(p, false) // up to the size at open: a file still written to ends
 	if err != nil {
 		return
 	}
@@ -436,22 +436,3 @@ func isSessionName(id string) bool { return layout.IsUUID(id) }
 // testAfterOpen is called with the path of each main transcript once
 // opened (tests append to it there).
 var testAfterOpen = func(string) {}
-
-// openBounded opens p as readonly.Open does (read-only, no link followed,
-// a regular file only) for a read to its end: the reader stops at the size
-// the file had when opened, so a file a writer keeps appending to (a live
-// session, a runaway process) cannot keep it reading, or copying, forever.
-func openBounded(p string) (io.ReadCloser, os.FileInfo, error) {
-	f, st, err := readonly.Open(p, false)
-	if err != nil {
-		return nil, nil, err
-	}
-	return boundedFile{io.LimitReader(f, st.Size()), f}, st, nil
-}
-
-type boundedFile struct {
-	io.Reader
-	f *os.File
-}
-
-func (b boundedFile) Close() error { return b.f.Close() }

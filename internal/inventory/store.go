@@ -322,7 +322,7 @@ func readSmall(p string, limit int64) ([]byte, error) {
 // history finds prompts in history.jsonl whose session has no transcript.
 func (s *store) history() {
 	p := filepath.Join(s.root, "history.jsonl")
-	f, _, err := openBounded(p)
+	f, err := readonly.OpenHandle(p, false) // up to the size at open
 	if os.IsNotExist(err) {
 		return
 	}
