@@ -103,13 +103,25 @@ func findSession(session, root string, stdin io.Reader) (string, error) {
 		}
 		root = r
 	}
-	if p := sessionTranscript(root, session); p != "" {
+	p, err := lookupTranscript(root, session)
+	if p == "" && err == nil {
+		err = usagef("no transcript of session %s under %s", session, filepath.Join(root, "projects"))
+	}
+	return p, err
+}
+
+// lookupTranscript is the transcript of session id under root
+// (sessionTranscript); a usage error naming the one ccvet does not follow
+// there (unfollowedTranscript); or "" and no error when there is none.
+func lookupTranscript(root, id string) (string, error) {
+	if p := sessionTranscript(root, id); p != "" {
 		return p, nil
 	}
-	if p := unfollowedTranscript(root, session); p != "" {
-		return "", usagef("%s: the transcript of session %s is a symbolic link or not a regular file (or in a folder that is a link), which ccvet does not follow under --root; pass it as a path to read it", p, session)
+	if p := unfollowedTranscript(root, id); p != "" {
+		// Claude Code may well read it: not a verdict ccvet can give.
+		return "", usagef("%s: the transcript of session %s is a symbolic link or not a regular file (or in a folder that is a link), which ccvet does not follow under --root; pass it as a path to read it", p, id)
 	}
-	return "", usagef("no transcript of session %s under %s", session, filepath.Join(root, "projects"))
+	return "", nil
 }
 
 // sessionTranscript is root/projects/<folder>/<id>.jsonl, the first by

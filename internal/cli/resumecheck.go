@@ -77,12 +77,8 @@ func resumeTarget(arg, root string, stdin io.Reader) (string, *checkVerdict, err
 	if st, err := os.Stat(root); err != nil || !st.IsDir() {
 		return "", nil, usagef("--root %s: not a folder", root)
 	}
-	if m := sessionTranscript(root, arg); m != "" {
-		return m, nil, nil
-	}
-	if m := unfollowedTranscript(root, arg); m != "" {
-		// Claude Code may well read it: not a verdict ccvet can give.
-		return "", nil, usagef("%s: the transcript of session %s is a symbolic link or not a regular file (or in a folder that is a link), which ccvet does not follow under --root; pass it as a path to read it", m, arg)
+	if m, err := lookupTranscript(root, arg); m != "" || err != nil {
+		return m, nil, err
 	}
 	v := &checkVerdict{Reason: reasonNoTranscript,
 		Message: "no transcript of session " + arg + " under " + filepath.Join(root, "projects") + ": `claude --resume " + arg + "` answers \"No conversation found\""}
