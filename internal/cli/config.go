@@ -113,22 +113,24 @@ func excludePaths(found *layout.Result, c *config.Config) (int, []*config.Glob) 
 	if c == nil || len(c.Exclude) == 0 {
 		return 0, nil
 	}
-	// used: which patterns matched a path. Only a path that is excluded
-	// is tried against each pattern, so a run with no exclude that
-	// matches pays nothing more.
+	// used: which patterns matched a path. excludedBy is c.Excluded that
+	// also marks them: once a path is known excluded, a pattern already
+	// marked is not tried on it.
 	used := make([]bool, len(c.Exclude))
 	excludedBy := func(paths ...string) bool {
-		if !c.Excluded(paths...) {
-			return false
-		}
+		hit := false
 		for i, g := range c.Exclude {
+			if hit && used[i] {
+				continue
+			}
 			for _, p := range paths {
-				if !used[i] && g.Match(p) {
-					used[i] = true
+				if g.Match(p) {
+					used[i], hit = true, true
+					break
 				}
 			}
 		}
-		return true
+		return hit
 	}
 	excluded := 0
 	files := found.Files[:0]
