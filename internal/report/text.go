@@ -195,10 +195,7 @@ func Sanitize(s string) string {
 		}
 	}
 	if clean {
-		if defusesText(s) {
-			return defuseText(s)
-		}
-		return s
+		return defuseText(s) // s itself, unless it would form a workflow command
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); {

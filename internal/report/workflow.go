@@ -30,17 +30,13 @@ func commandColon(s string) int {
 }
 
 // defuseText escapes, in text already free of control characters, the
-// ':' that would start a workflow command and the '[' of every "##[".
+// ':' that would start a workflow command and the '[' of every "##["; it
+// returns s itself, not a copy, when there is neither.
 func defuseText(s string) string {
 	if i := commandColon(s); i >= 0 {
 		s = s[:i] + `\x3a` + s[i+1:]
 	}
 	return strings.ReplaceAll(s, legacyCommand, `##\x5b`)
-}
-
-// defusesText reports whether defuseText would change s.
-func defusesText(s string) bool {
-	return commandColon(s) >= 0 || strings.Contains(s, legacyCommand)
 }
 
 // defuseJSON writes the '[' of every "##[" in a JSON document as \u005b:
