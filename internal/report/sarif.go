@@ -184,7 +184,7 @@ func SARIF(w io.Writer, r *Run) error {
 			RuleID:    f.Rule,
 			RuleIndex: ruleIndex[f.Rule],
 			Level:     sarifLevel(f.Severity),
-			Message:   sarifText{Text: f.Message},
+			Message:   sarifMessage(f.Message),
 			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical(f.Path, f.Line, f.Column)}},
 		}
 		for j, rel := range f.Related {
@@ -195,7 +195,8 @@ func SARIF(w io.Writer, r *Run) error {
 			}
 			loc := sarifLocation{ID: &id, PhysicalLocation: sarifPhysical(p, rel.Line, rel.Column)}
 			if rel.Message != "" {
-				loc.Message = &sarifText{Text: rel.Message}
+				m := sarifMessage(rel.Message)
+				loc.Message = &m
 			}
 			res.RelatedLocations = append(res.RelatedLocations, loc)
 		}
@@ -207,6 +208,19 @@ func SARIF(w io.Writer, r *Run) error {
 		res.PartialFingerprints = map[string]string{sarifFingerprint: fp + ":" + strconv.Itoa(seen[fp])}
 		return res
 	})
+}
+
+// sarifMessage is a message object (SARIF 2.1.0 §3.11) with text s. In a
+// message string "{" and "}" are placeholder syntax (§3.11.5: "{0}" is
+// replaced by the message's first argument), so a literal brace is
+// written doubled: a message quoting {"parentUuid": or a tool input reads
+// the same in a viewer that substitutes arguments. Rule descriptions are
+// multiformatMessageStrings (§3.12), which take no arguments: left as is.
+func sarifMessage(s string) sarifText {
+	if strings.ContainsAny(s, "{}") {
+		s = strings.NewReplacer("{", "{{", "}", "}}").Replace(s)
+	}
+	return sarifText{Text: s}
 }
 
 // escapeInvisible rewrites, as \uXXXX escapes, the characters that
@@ -500,5 +514,5 @@ func sarifFixOf(f *finding.Finding) sarifFix {
 		}
 		ch.Replacements = append(ch.Replacements, r)
 	}
-	return sarifFix{Description: sarifText{Text: "[" + f.Fix.Safety + "] " + f.Fix.Message}, ArtifactChanges: []sarifArtifactChange{ch}}
+	return sarifFix{Description: sarifMessage("[" + f.Fix.Safety + "] " + f.Fix.Message), ArtifactChanges: []sarifArtifactChange{ch}}
 }

@@ -459,3 +459,49 @@ func TestSARIFEscapesInvisible(t *testing.T) {
 		t.Fatalf("not JSON: %v", err)
 	}
 }
+
+// A brace in a message is placeholder syntax in SARIF (§3.11.5): a
+// literal one is written doubled, in the result's message, a related
+// location's and a fix's description; rule descriptions are not message
+// objects and keep theirs.
+func TestSARIFMessageBraces(t *testing.T) {
+	run := &Run{Version: "v1.0.0", Rules: []RuleInfo{{ID: "x", Severity: finding.Error, Enabled: true, Summary: "a {b} rule"}},
+		Findings: []finding.Finding{{Rule: "x", Severity: finding.Error, Path: "a.jsonl", Line: 1, Column: 1,
+			Message: `entry does not start with {"parentUuid": {0}`,
+			Related: []finding.Location{{Line: 2, Message: "see {1}"}},
+			Fix:     &finding.Fix{Safety: "safe", Message: "drop }", Edits: []edit.Edit{{Offset: 0, Length: 1}}}}}}
+	var buf bytes.Buffer
+	if err := SARIF(&buf, run); err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Rules []struct {
+						ShortDescription struct{ Text string }
+					}
+				}
+			}
+			Results []struct {
+				Message          struct{ Text string }
+				RelatedLocations []struct{ Message struct{ Text string } }
+				Fixes            []struct{ Description struct{ Text string } }
+			}
+		}
+	}
+	if err := json.Unmarshal(buf.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	r := log.Runs[0].Results[0]
+	for _, c := range []struct{ got, want string }{
+		{r.Message.Text, `entry does not start with {{"parentUuid": {{0}}`},
+		{r.RelatedLocations[0].Message.Text, "see {{1}}"},
+		{r.Fixes[0].Description.Text, "[safe] drop }}"},
+		{log.Runs[0].Tool.Driver.Rules[0].ShortDescription.Text, "A {b} rule."},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}
