@@ -191,10 +191,14 @@ type store struct {
 	// unread: sessions whose transcript is in a project folder but was not
 	// read (a symbolic link, not a regular file, an open that failed):
 	// present, so not lost.
-	unread     map[string]bool
-	lostByID   map[string]*Lost // sessions without transcript, by the traces that name them
-	forkedFrom map[string][]string
-	only       string // Find: the one session looked at
+	unread map[string]bool
+	// unreadFolders: project folders (or projects/ itself) not read, a
+	// link or a folder that could not be listed: a session with no
+	// transcript may have it there.
+	unreadFolders []string
+	lostByID      map[string]*Lost // sessions without transcript, by the traces that name them
+	forkedFrom    map[string][]string
+	only          string // Find: the one session looked at
 }
 
 func (s *store) rel(p string) string {

@@ -61,6 +61,7 @@ const (
 	CausePidFile    = "pid-file"
 	CauseFolderLeft = "folder-left"
 	CauseFork       = "fork"
+	CauseNotRead    = "not-read"
 	CauseUnknown    = "unknown"
 )
 
@@ -272,6 +273,9 @@ func (s *store) finishLost() {
 		case len(l.Forks) > 0:
 			l.Cause = CauseFork
 			l.CauseDetail = "session " + l.Forks[0] + " was forked or resumed from it and holds a copy of its conversation"
+		case len(s.unreadFolders) > 0:
+			l.Cause = CauseNotRead
+			l.CauseDetail = "its transcript may be in " + notReadList(s.unreadFolders) + ", which ccvet did not read (a symbolic link is not followed; a folder it cannot list is reported beside)"
 		default:
 			l.Cause = CauseUnknown
 			l.CauseDetail = "deleted, moved, or never written (a crash before the first message, or --no-session-persistence)"
@@ -289,6 +293,16 @@ func (s *store) finishLost() {
 	}
 	s.rep.Lost = out
 	s.rep.Summary.Lost = len(out)
+}
+
+// notReadList names the folders not read: the first three, then how many
+// more.
+func notReadList(folders []string) string {
+	out := strings.Join(folders[:min(3, len(folders))], ", ")
+	if n := len(folders) - 3; n > 0 {
+		out += fmt.Sprintf(" (and %d more folders)", n)
+	}
+	return out
 }
 
 // firstCwd is the first cwd recorded in the first lines of a transcript.

@@ -86,6 +86,45 @@ func TestLinkedTranscriptNotLost(t *testing.T) {
 	}
 }
 
+// A session with traces but no transcript, in a store where a project
+// folder is a link (not followed), is lost for a cause that says so
+// (not-read, naming the folder), not for an unknown one; with no such
+// folder, unknown.
+func TestLostWhereAFolderIsNotRead(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	id := "00000003-0000-4000-8000-000000000003"
+	for p, data := range map[string]string{
+		filepath.Join(outside, id+".jsonl"):                            `{"type":"user","sessionId":"` + id + `","cwd":"/q","message":{"role":"user","content":"hi"}}` + "\n",
+		filepath.Join(root, "file-history", id, "0123456789abcdef@v1"): "old text",
+		filepath.Join(root, "projects", "-p", "x.txt"):                 "",
+	} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now := Options{Now: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)}
+	r, err := Build(root, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Lost) != 1 || r.Lost[0].Cause != CauseUnknown {
+		t.Fatalf("lost without a folder unread: %+v, want one, cause unknown", r.Lost)
+	}
+	if err := os.Symlink(outside, filepath.Join(root, "projects", "-q")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	r, err = Build(root, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Lost) != 1 || r.Lost[0].Cause != CauseNotRead || !strings.Contains(r.Lost[0].CauseDetail, "projects/-q") {
+		t.Errorf("lost: %+v, want one, cause not-read naming projects/-q", r.Lost)
+	}
+}
+
 // A transcript a writer appends to while it is read is read up to the size
 // it had when opened: what comes after is not counted (a writer faster
 // than the reader would otherwise keep it reading forever).

@@ -25,6 +25,7 @@ func (s *store) walkProjects() error {
 	pdir := filepath.Join(s.root, "projects")
 	if st, err := os.Lstat(pdir); err == nil && !st.IsDir() {
 		s.problem(Problem{Kind: KindUnreadable, Path: "projects", Message: "not a folder (a symbolic link is not followed): no session read"})
+		s.unreadFolders = append(s.unreadFolders, "projects")
 		return nil
 	}
 	folders, err := os.ReadDir(pdir)
@@ -38,6 +39,7 @@ func (s *store) walkProjects() error {
 		if fe.Type()&os.ModeSymlink != 0 {
 			s.problem(Problem{Kind: KindUnreadable, Path: s.rel(filepath.Join(pdir, fe.Name())),
 				Message: "a symbolic link: not followed, so the sessions it holds are not read (ccvet resume PATH reads one transcript)"})
+			s.unreadFolders = append(s.unreadFolders, s.rel(filepath.Join(pdir, fe.Name())))
 			continue
 		}
 		if !fe.IsDir() {
@@ -52,6 +54,7 @@ func (s *store) walkFolder(name, dir string) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		s.problem(Problem{Kind: KindUnreadable, Path: s.rel(dir), Message: "cannot read the project folder: " + err.Error()})
+		s.unreadFolders = append(s.unreadFolders, s.rel(dir))
 		return
 	}
 	here := map[string]int{} // session id → index, in this folder
