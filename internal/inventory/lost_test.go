@@ -249,3 +249,38 @@ func TestPidFileNameOutOfRange(t *testing.T) {
 		t.Errorf("lost %+v, want the 2 sessions (no live process names them)", r.Lost)
 	}
 }
+
+// A pid file that is a symbolic link is not followed, and said so; so is a
+// sessions/ folder that is one.
+func TestPidFileLinkReported(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	target := filepath.Join(outside, "1.json")
+	if err := os.WriteFile(target, []byte(`{"pid":1,"sessionId":"00000007-0000-4000-8000-000000000007","cwd":"/p"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(root, "sessions"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(root, "sessions", "1.json")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	live := func(int) bool { t.Error("a linked pid file was read"); return false }
+	r, err := Build(root, Options{Now: now, PidLive: live})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Problems) != 1 || r.Problems[0].Path != "sessions/1.json" || r.Problems[0].Kind != KindUnreadable || len(r.Lost) != 0 {
+		t.Errorf("problems %+v, lost %+v: want the link reported, nothing lost", r.Problems, r.Lost)
+	}
+	root2 := t.TempDir()
+	if err := os.Symlink(filepath.Join(root, "sessions"), filepath.Join(root2, "sessions")); err != nil {
+		t.Fatal(err)
+	}
+	if r, err = Build(root2, Options{Now: now, PidLive: live}); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Problems) != 1 || r.Problems[0].Path != "sessions" || r.Problems[0].Kind != KindUnreadable {
+		t.Errorf("problems %+v: want the linked sessions/ reported", r.Problems)
+	}
+}

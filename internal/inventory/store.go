@@ -232,15 +232,27 @@ func quoteAll(xs []string) []string {
 // running) session; its transcript should exist.
 func (s *store) pidFiles() {
 	dir := filepath.Join(s.root, "sessions")
-	if st, err := os.Lstat(dir); err != nil || !st.IsDir() {
-		return // absent, or a link: not followed
+	st, err := os.Lstat(dir)
+	if err != nil {
+		return // absent
+	}
+	if !st.IsDir() {
+		s.problem(Problem{Kind: KindUnreadable, Path: "sessions", Message: "not a folder (a symbolic link is not followed): no pid file read"})
+		return
 	}
 	ents, err := os.ReadDir(dir)
 	if err != nil {
+		s.problem(Problem{Kind: KindUnreadable, Path: "sessions", Message: "cannot read the folder of pid files: " + err.Error()})
 		return
 	}
 	for _, e := range ents {
-		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".json") {
+		if !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		if !e.Type().IsRegular() {
+			if e.Type()&os.ModeSymlink != 0 {
+				s.problem(Problem{Kind: KindUnreadable, Path: s.rel(filepath.Join(dir, e.Name())), Message: "a symbolic link: not followed"})
+			}
 			continue
 		}
 		p := filepath.Join(dir, e.Name())
