@@ -205,7 +205,9 @@ func discover(args []string, stdinName string, prefixArgs bool) (*Result, error)
 				continue
 			}
 			seen[abs] = true
-			f := &File{OSPath: arg, Path: filepath.ToSlash(arg), Size: st.Size(), Arg: arg, Link: isLink(arg)}
+			// The display path is cleaned as a folder walk's are ("./s.jsonl" reads
+			// "s.jsonl"), so that a file has one name in reports and fingerprints.
+			f := &File{OSPath: arg, Path: path.Clean(filepath.ToSlash(arg)), Size: st.Size(), Arg: arg, Link: isLink(arg)}
 			classify(f, abs, Root{})
 			if f.Kind == Other && strings.HasSuffix(arg, ".jsonl") {
 				f.Kind = Transcript
