@@ -49,6 +49,12 @@ type fixOptions struct {
 	allowEmpty                                                         bool
 	format, backupDir, undo, root                                      string
 	sel, ignore                                                        []string
+	selSet, ignoreSet                                                  map[string]bool // sel and ignore, checked
+}
+
+// wants says whether --select and --ignore leave rule's fixes in the run.
+func (o *fixOptions) wants(rule string) bool {
+	return !o.ignoreSet[rule] && (len(o.selSet) == 0 || o.selSet[rule])
 }
 
 func cmdFix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -188,6 +194,7 @@ func runFix(o *fixOptions, paths []string, stdin io.Reader, stdout, stderr io.Wr
 			}
 		}
 	}
+	o.selSet, o.ignoreSet = sel, ign
 	res, err := fix.Plan(found, fix.Options{Unsafe: o.unsafe, Select: sel, Ignore: ign, Check: fixCheck})
 	if err != nil {
 		return 0, err
@@ -365,6 +372,8 @@ func printPlan(w io.Writer, res *fix.Result, o *fixOptions, done []store.Written
 			case fx.Fixable():
 				counts[fx.Safety]++
 				switch {
+				case !o.wants(fx.Rule):
+					note = " (left out by --select or --ignore)"
 				case dropped[i]:
 					note = " (overlaps another fix: run again)"
 				case fx.Safety == rules.FixUnsafe && !o.unsafe:
