@@ -225,7 +225,7 @@ func runFix(o *fixOptions, paths []string, stdin io.Reader, stdout, stderr io.Wr
 		err = report.JSON(stdout, &report.Run{Version: Version(), Findings: res.Findings, Files: res.Lint.Files,
 			Entries: res.Lint.Entries, Skipped: res.Lint.Skipped, Rules: ruleInfos()})
 	case "sarif":
-		err = report.SARIF(stdout, &report.Run{Version: Version(), Findings: sarifFixes(res.Findings, o.unsafe),
+		err = report.SARIF(stdout, &report.Run{Version: Version(), Findings: sarifFixes(res.Findings, o),
 			Files: res.Lint.Files, Entries: res.Lint.Entries, Skipped: res.Lint.Skipped, Rules: ruleInfos()})
 	default:
 		err = printPlan(stdout, res, o, done, run, st.Dir)
@@ -275,13 +275,16 @@ func runFix(o *fixOptions, paths []string, stdin io.Reader, stdout, stderr io.Wr
 	return ExitOK, nil
 }
 
-// sarifFixes keeps on each finding only the fixes SARIF should carry.
-func sarifFixes(fs []finding.Finding, unsafe bool) []finding.Finding {
+// sarifFixes keeps on each finding only the fixes SARIF should carry: the
+// ones this run would apply (safe, unsafe with --unsafe, of the rules
+// --select and --ignore leave in).
+func sarifFixes(fs []finding.Finding, o *fixOptions) []finding.Finding {
 	out := make([]finding.Finding, len(fs))
 	copy(out, fs)
 	for i := range out {
 		fx := out[i].Fix
-		allowed := fx != nil && (fx.Safety == string(rules.FixSafe) || unsafe && fx.Safety == string(rules.FixUnsafe))
+		allowed := fx != nil && o.wants(out[i].Rule) &&
+			(fx.Safety == string(rules.FixSafe) || o.unsafe && fx.Safety == string(rules.FixUnsafe))
 		if !allowed || len(fx.Edits) == 0 {
 			out[i].Fix = nil
 		}
