@@ -68,7 +68,7 @@ func cmdFix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVarP(&o.format, "format", "f", "text", "output format: text, json or sarif")
 	fs.StringVar(&o.backupDir, "backup-dir", "", "keep backups in `DIR` (default $XDG_STATE_HOME/ccvet/backups, else ~/.local/state/ccvet/backups)")
 	undo := undoVar(fs, &o.undo)
-	fs.StringVar(&o.root, "root", "", "the data `ROOT` to look a SESSION_ID up in (default $CLAUDE_CONFIG_DIR, else ~/.claude)")
+	fs.StringVar(&o.root, "root", "", "the data `ROOT` to look a SESSION_ID up in (default $CLAUDE_CONFIG_DIR, else ~/.claude, from a terminal)")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "list the edits of each fix")
 	fs.BoolVar(&o.listBackups, "list-backups", false, "list the backup runs and exit")
 	fs.BoolVar(&o.exitOnFix, "exit-non-zero-on-fix", false, "exit 1 when something was written")
