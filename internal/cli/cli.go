@@ -127,7 +127,7 @@ func newFlagSet(stdout, stderr io.Writer, o *options) *flag.FlagSet {
 	fs.StringSliceVar(&o.enable, "enable", nil, "turn on `RULE`s (comma-separated; repeatable)")
 	fs.StringSliceVar(&o.disable, "disable", nil, "turn off `RULE`s (comma-separated; repeatable)")
 	fs.StringVar(&o.failOn, "fail-on", "error", "exit 1 when a finding is at least this severe: error, warning or note")
-	fs.BoolVar(&o.strict, "strict", false, "report unknown-field and unknown-type as errors (format regression CI)")
+	fs.BoolVar(&o.strict, "strict", false, "report unknown-field, unknown-type and every schema problem as errors (format regression CI)")
 	fs.IntVarP(&o.jobs, "jobs", "j", 0, "check `N` files at once (default: number of CPUs); lines over 1 MiB are held one at a time, so all lines in flight take at most 512 MiB + 1 MiB per job")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no summary line, no progress on standard error")
 	fs.BoolVar(&o.noSnippet, "no-snippet", false, "text output: do not show the offending line under each finding")

@@ -49,7 +49,7 @@ func init() {
 			func(a []string, s stdio) error { return exitStatus(cmdRedact(a, s.in, s.out, s.err)) }},
 		{"request", "[--root ROOT] SESSION[:ENTRY]", "rebuild from the request ledger the API request that produced an assistant entry",
 			func(a []string, s stdio) error { return cmdRequest(a, s.in, s.out) }},
-		{"sessions", "[--format text|json] [--project TEXT] [--sort KEY] [--limit N] [--paths] [--recover ID --out DIR] [ROOT]",
+		{"sessions", "[--format text|json] [--project TEXT] [--sort KEY] [--limit N] [--paths] [--now TIME] [--recover ID --out DIR] [ROOT]",
 			"list every session of a data root: whether /resume lists it and why not, what was lost and what survives of it, and what cleanup deletes next",
 			func(a []string, s stdio) error { return cmdSessions(a, s.in, s.out) }},
 		{"resume", "[--check] [--reader-version V] [--format text|json] (TRANSCRIPT | [--root ROOT] SESSION_ID)", "show what `claude --resume` rebuilds from a transcript and sends, and what it leaves out (--check: a preflight exit status)",

@@ -49,6 +49,12 @@ type fixOptions struct {
 	allowEmpty                                                         bool
 	format, backupDir, undo, root                                      string
 	sel, ignore                                                        []string
+	selSet, ignoreSet                                                  map[string]bool // sel and ignore, checked
+}
+
+// wants says whether --select and --ignore leave rule's fixes in the run.
+func (o *fixOptions) wants(rule string) bool {
+	return !o.ignoreSet[rule] && (len(o.selSet) == 0 || o.selSet[rule])
 }
 
 func cmdFix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -62,7 +68,7 @@ func cmdFix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVarP(&o.format, "format", "f", "text", "output format: text, json or sarif")
 	fs.StringVar(&o.backupDir, "backup-dir", "", "keep backups in `DIR` (default $XDG_STATE_HOME/ccvet/backups, else ~/.local/state/ccvet/backups)")
 	undo := undoVar(fs, &o.undo)
-	fs.StringVar(&o.root, "root", "", "the data `ROOT` to look a SESSION_ID up in (default $CLAUDE_CONFIG_DIR, else ~/.claude)")
+	fs.StringVar(&o.root, "root", "", "the data `ROOT` to look a SESSION_ID up in (default $CLAUDE_CONFIG_DIR, else ~/.claude, from a terminal)")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "list the edits of each fix")
 	fs.BoolVar(&o.listBackups, "list-backups", false, "list the backup runs and exit")
 	fs.BoolVar(&o.exitOnFix, "exit-non-zero-on-fix", false, "exit 1 when something was written")
@@ -188,6 +194,7 @@ func runFix(o *fixOptions, paths []string, stdin io.Reader, stdout, stderr io.Wr
 			}
 		}
 	}
+	o.selSet, o.ignoreSet = sel, ign
 	res, err := fix.Plan(found, fix.Options{Unsafe: o.unsafe, Select: sel, Ignore: ign, Check: fixCheck})
 	if err != nil {
 		return 0, err
@@ -218,7 +225,7 @@ func runFix(o *fixOptions, paths []string, stdin io.Reader, stdout, stderr io.Wr
 		err = report.JSON(stdout, &report.Run{Version: Version(), Findings: res.Findings, Files: res.Lint.Files,
 			Entries: res.Lint.Entries, Skipped: res.Lint.Skipped, Rules: ruleInfos()})
 	case "sarif":
-		err = report.SARIF(stdout, &report.Run{Version: Version(), Findings: sarifFixes(res.Findings, o.unsafe),
+		err = report.SARIF(stdout, &report.Run{Version: Version(), Findings: sarifFixes(res.Findings, o),
 			Files: res.Lint.Files, Entries: res.Lint.Entries, Skipped: res.Lint.Skipped, Rules: ruleInfos()})
 	default:
 		err = printPlan(stdout, res, o, done, run, st.Dir)
@@ -268,13 +275,16 @@ func runFix(o *fixOptions, paths []string, stdin io.Reader, stdout, stderr io.Wr
 	return ExitOK, nil
 }
 
-// sarifFixes keeps on each finding only the fixes SARIF should carry.
-func sarifFixes(fs []finding.Finding, unsafe bool) []finding.Finding {
+// sarifFixes keeps on each finding only the fixes SARIF should carry: the
+// ones this run would apply (safe, unsafe with --unsafe, of the rules
+// --select and --ignore leave in).
+func sarifFixes(fs []finding.Finding, o *fixOptions) []finding.Finding {
 	out := make([]finding.Finding, len(fs))
 	copy(out, fs)
 	for i := range out {
 		fx := out[i].Fix
-		allowed := fx != nil && (fx.Safety == string(rules.FixSafe) || unsafe && fx.Safety == string(rules.FixUnsafe))
+		allowed := fx != nil && o.wants(out[i].Rule) &&
+			(fx.Safety == string(rules.FixSafe) || o.unsafe && fx.Safety == string(rules.FixUnsafe))
 		if !allowed || len(fx.Edits) == 0 {
 			out[i].Fix = nil
 		}
@@ -365,6 +375,8 @@ func printPlan(w io.Writer, res *fix.Result, o *fixOptions, done []store.Written
 			case fx.Fixable():
 				counts[fx.Safety]++
 				switch {
+				case !o.wants(fx.Rule):
+					note = " (left out by --select or --ignore)"
 				case dropped[i]:
 					note = " (overlaps another fix: run again)"
 				case fx.Safety == rules.FixUnsafe && !o.unsafe:

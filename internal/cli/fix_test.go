@@ -244,6 +244,18 @@ func TestFixSelectIgnore(t *testing.T) {
 		if now, _ := os.ReadFile(file); string(now) != string(orig) {
 			t.Fatalf("%v wrote the orphan-parent fix it should leave:\n%s", args, out)
 		}
+		// The plan says why the fix is left, not that it waits for a later pass.
+		if !strings.Contains(out, "[safe] orphan-parent: ") || !strings.Contains(out, "(left out by --select or --ignore)") ||
+			strings.Contains(out, "waits for") {
+			t.Errorf("%v: the plan does not say the orphan-parent fix is left out:\n%s", args, out)
+		}
+	}
+	// SARIF carries the fixes the run would apply, so none that --select leaves out.
+	for sel, want := range map[string]int{"orphan-parent": 1, "blank-line": 0} {
+		out, errOut, _ := run(t, "", "fix", "--select", sel, "-f", "sarif", root)
+		if n := strings.Count(out, `"fixes"`); n != want {
+			t.Errorf("fix --select %s -f sarif: %d results with fixes, want %d\n%s%s", sel, n, want, out, errOut)
+		}
 	}
 	if _, _, code := run(t, "", "fix", "--write", "--select", "orphan-parent", root); code != ExitOK {
 		t.Fatalf("--select orphan-parent: code %d", code)

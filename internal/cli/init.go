@@ -18,8 +18,8 @@ const defaultConfig = `# ccvet configuration. ccvet reads the .ccvet.yaml of the
 # --no-config none. Command-line flags win over this file. An unknown key or
 # a wrong value is an error (exit 2) naming the line.
 
-# Report unknown-field and unknown-type as errors: a format regression test
-# for a new Claude Code version (the same as --strict).
+# Report unknown-field, unknown-type and every schema problem as errors: a
+# format regression test for a new Claude Code version (the same as --strict).
 strict: false
 
 # The least severe finding that makes ccvet exit 1: error, warning or note

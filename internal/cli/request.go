@@ -18,7 +18,7 @@ import (
 // rebuild the request from is reported on stderr with exit status 1.
 func cmdRequest(args []string, stdin io.Reader, stdout io.Writer) error {
 	fs := subFlags("request", stdout)
-	root := fs.String("root", "", "the data `ROOT` to look for SESSION in (default $CLAUDE_CONFIG_DIR, else ~/.claude)")
+	root := fs.String("root", "", "the data `ROOT` to look for SESSION in (default $CLAUDE_CONFIG_DIR, else ~/.claude, from a terminal)")
 	if err := parseSub(fs, args); err != nil {
 		return err
 	}

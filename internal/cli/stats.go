@@ -24,7 +24,7 @@ func cmdStats(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	since := fs.String("since", "", "show only Claude Code `VERSION` and later, and what they first wrote")
 	// Flags carried over from lint: stats reads no configuration and prints
 	// no summary or progress, so they change nothing, but they are no error.
-	quiet := fs.BoolP("quiet", "q", false, "no notes on standard error (stats prints no summary or progress)")
+	quiet := fs.BoolP("quiet", "q", false, "no notes on standard error about skipped files (the totals line stays; stats shows no progress)")
 	fs.Bool("no-config", false, "accepted as in lint; stats reads no configuration")
 	if err := parseSub(fs, args); err != nil {
 		return err

@@ -14,6 +14,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/ccvet/ccvet/internal/ccversion"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/rules"
 	"github.com/ccvet/ccvet/internal/suggest"
@@ -31,7 +32,7 @@ type Config struct {
 	Strict *bool             // nil: not set
 	FailOn *finding.Severity // nil: not set; never Off
 	// ReaderVersion judges every file for the reader of this Claude Code
-	// version ("" when not set); checked by the command line.
+	// version ("" when not set): a version ccversion.Parse reads.
 	ReaderVersion string
 	Rules         []RuleSetting // in file order
 	Exclude       []*Glob       // paths not checked
@@ -153,6 +154,9 @@ func Parse(display string, data []byte) (*Config, error) {
 			s, err := p.scalar(v, key)
 			if err != nil {
 				return err
+			}
+			if _, ok := ccversion.Parse(s); !ok {
+				return p.errf(v, "reader-version: want a version such as 2.1.330, got %q", s)
 			}
 			c.ReaderVersion = s
 		case "rules":

@@ -77,6 +77,7 @@ func TestParseErrors(t *testing.T) {
 		{"colour: red\n", `cfg.yaml:1:1: unknown key "colour" in the configuration (want strict, fail-on, reader-version, rules, exclude, ignore)`},
 		{"strict: maybe\n", `cfg.yaml:1:9: strict: want true or false, got "maybe"`},
 		{"fail-on: off\n", `cfg.yaml:1:10: fail-on: want error, warning or note, got "off"`},
+		{"reader-version: 9.9\n", `cfg.yaml:1:17: reader-version: want a version such as 2.1.330, got "9.9"`},
 		{"rules:\n  no-such-rule: on\n", `cfg.yaml:2:3: unknown key "no-such-rule" in rules`},
 		{"rules:\n  schema: loud\n", `cfg.yaml:2:11: rules: schema: want on, off, error, warning or note, got "loud"`},
 		{"rules: [schema]\n", `cfg.yaml:1:8: rules must be a mapping`},

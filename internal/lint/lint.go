@@ -46,7 +46,7 @@ type Options struct {
 	Jobs     int                         // files checked at once; <= 0 means the number of CPUs
 	Enabled  map[string]bool             // rule id -> on; rules not named keep their default
 	Severity map[string]finding.Severity // rule id -> severity override
-	Strict   bool                        // unknown-field and unknown-type on, as errors
+	Strict   bool                        // unknown-field and unknown-type on, as errors; schema problems errors too
 	// ReaderVersion judges what a resume loses for this Claude Code version only.
 	ReaderVersion string
 	Stdin         io.Reader // read for the "-" argument
