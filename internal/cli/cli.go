@@ -107,6 +107,7 @@ type findingError struct{ error }
 type options struct {
 	format, output, color, failOn, stdinName string
 	readerVersion                            string
+	readerVersionFrom                        string // what set readerVersion, when not --reader-version (a configuration file)
 	defaultPath                              string
 	enable, disable                          []string
 	strict, quiet, version, exitZero         bool
@@ -224,7 +225,11 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 			return 0, usagef("--reader-version: want a version such as 2.1.330, got %q", o.readerVersion)
 		}
 		if n := resume.Notice(v); n != "" && !o.quiet {
-			fmt.Fprintf(stderr, "ccvet: --reader-version %s: %s\n", v, n)
+			from := o.readerVersionFrom
+			if from == "" {
+				from = "--reader-version"
+			}
+			fmt.Fprintf(stderr, "ccvet: %s %s: %s\n", from, v, n)
 		}
 	}
 	switch o.format {

@@ -90,6 +90,7 @@ func loadConfig(fs *flag.FlagSet, o *options, stderr io.Writer) (*config.Config,
 	}
 	if c.ReaderVersion != "" && !fs.Changed("reader-version") {
 		o.readerVersion = c.ReaderVersion
+		o.readerVersionFrom = report.Sanitize(display) + ": reader-version"
 	}
 	if fs.Changed("strict") && o.strict {
 		// --strict on the command line turns its rules on whatever the file says.

@@ -114,6 +114,21 @@ func TestConfigStrictFlagWins(t *testing.T) {
 	}
 }
 
+// A reader-version the configuration sets is named by its file in the
+// note about an old reader, not as the --reader-version flag; the flag,
+// which wins, is named as the flag.
+func TestConfigReaderVersionNote(t *testing.T) {
+	good := abs(t, filepath.Join(fixtures, "blank-line", "good"))
+	dir := cfgIsolate(t)
+	cfgWrite(t, filepath.Join(dir, ".ccvet.yaml"), "reader-version: 1.0.0\n")
+	if _, stderr, _ := run(t, "", good); !strings.Contains(stderr, "ccvet: .ccvet.yaml: reader-version 1.0.0: Claude Code 1.0.0 is older") {
+		t.Errorf("from the file: stderr %q", stderr)
+	}
+	if _, stderr, _ := run(t, "", "--reader-version", "2.1.100", good); !strings.Contains(stderr, "ccvet: --reader-version 2.1.100: Claude Code 2.1.100 is older") {
+		t.Errorf("from the flag: stderr %q", stderr)
+	}
+}
+
 func TestConfigErrors(t *testing.T) {
 	good := abs(t, filepath.Join(fixtures, "blank-line", "good"))
 	dir := cfgIsolate(t)
