@@ -14,10 +14,15 @@ func (s *Scanner) Mask(text string) string {
 }
 
 // MaskLine is one line of JSON Lines (or a line that does not parse) with
-// the bytes of every secret Spans finds on it replaced by '*': a masked
-// copy, or line itself when it holds none.
+// the bytes of every secret on it replaced by '*': a masked copy, or line
+// itself when it holds none. It masks what Spans finds and also what the
+// line read as one string body finds (ScanBroken, escapes undone): a key
+// in a field the rule does not scan (an id, a link, the entry type, a
+// timestamp) or in a member name is not a finding, but a printed line
+// must not show it either (a finding's message masks it too).
 func (s *Scanner) MaskLine(line []byte) []byte {
 	spans := s.Spans(line)
+	s.ScanBroken(line, func(f Found) { spans = append(spans, [2]int{f.RawStart, f.RawEnd}) })
 	if len(spans) == 0 {
 		return line
 	}
