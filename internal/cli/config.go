@@ -274,6 +274,7 @@ func maskMessages(fs []finding.Finding) {
 	for i := range fs {
 		f := &fs[i]
 		f.Message = report.MaskText(f.Message)
+		f.UUID = report.MaskText(f.UUID) // the JSON report's "uuid"
 		for j := range f.Related {
 			f.Related[j].Message = report.MaskText(f.Related[j].Message)
 		}

@@ -213,15 +213,22 @@ func runFix(o *fixOptions, paths []string, stdin io.Reader, stdout, stderr io.Wr
 		run, done, werr = st.Write("fix", Version(), changes)
 	}
 	written := len(done)
+	// The plan quotes the ids it re-links, the bytes it inserts and the
+	// lines it changes: a key there (an id the secret rule does not scan)
+	// is masked as lint masks it.
+	mw := &maskingWriter{w: stdout}
 	switch o.format {
 	case "json":
-		err = report.JSON(stdout, &report.Run{Version: Version(), Findings: res.Findings, Files: res.Lint.Files,
+		err = report.JSON(mw, &report.Run{Version: Version(), Findings: res.Findings, Files: res.Lint.Files,
 			Entries: res.Lint.Entries, Skipped: res.Lint.Skipped, Rules: ruleInfos()})
 	case "sarif":
-		err = report.SARIF(stdout, &report.Run{Version: Version(), Findings: sarifFixes(res.Findings, o.unsafe),
+		err = report.SARIF(mw, &report.Run{Version: Version(), Findings: sarifFixes(res.Findings, o.unsafe),
 			Files: res.Lint.Files, Entries: res.Lint.Entries, Skipped: res.Lint.Skipped, Rules: ruleInfos()})
 	default:
-		err = printPlan(stdout, res, o, done, run, st.Dir)
+		err = printPlan(mw, res, o, done, run, st.Dir)
+	}
+	if err == nil {
+		err = mw.flush()
 	}
 	if err != nil {
 		return 0, err

@@ -79,7 +79,7 @@ func cmdSessions(args []string, stdin io.Reader, stdout io.Writer) error {
 		rep.Sessions = rep.Sessions[:*limit]
 	}
 	if *format == "json" {
-		return report.EncodeJSON(stdout, rep)
+		return encodeJSONMasked(stdout, rep)
 	}
 	return sessionsText(stdout, rep, *paths)
 }
@@ -124,7 +124,7 @@ func sessionsRecover(stdout io.Writer, root, id, out, format string, o inventory
 		return usagef("sessions --recover: %v", err)
 	}
 	if format == "json" {
-		return report.EncodeJSON(stdout, r)
+		return encodeJSONMasked(stdout, r)
 	}
 	fmt.Fprintf(stdout, "Recovered into %s what survives of session %s (%s):\n", report.Sanitize(out), report.Sanitize(id), report.Sanitize(string(r.Lost.Cause)))
 	fmt.Fprintf(stdout, "  %d prompt(s) with %d pasted content(s) (prompts.md, prompts.jsonl)\n", r.Prompts, r.Pasted)
@@ -239,7 +239,7 @@ func sessionsText(w io.Writer, r *inventory.Report, paths bool) error {
 	s := r.Summary
 	fmt.Fprintf(&b, "\n%s: %d listed by /resume, %d hidden, %d due for cleanup; %d lost; %s where sessions went\n",
 		countOf(s.Sessions, "session", "sessions"), s.Listed, s.Hidden, s.CleanupDue, s.Lost, countOf(len(probs), "finding", "findings"))
-	_, err := io.WriteString(w, sanitizeLines(b.String()))
+	_, err := io.WriteString(w, sanitizeLines(report.MaskText(b.String())))
 	return err
 }
 
@@ -274,6 +274,7 @@ func short(s string, n int) string {
 
 // clipLeft keeps the end of a long path, where the project's name is.
 func clipLeft(s string, n int) string {
+	s = report.MaskText(s) // before the clip: a key cut in two would no longer be found
 	r := []rune(s)
 	if len(r) <= n {
 		return s

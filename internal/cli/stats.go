@@ -67,7 +67,7 @@ func cmdStats(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	out := st.Report(drift.Tool{Name: "ccvet", Version: Version()},
 		drift.Summary{Files: res.Files, Entries: res.Entries, Skipped: res.Skipped}, *since)
 	if *format == "json" {
-		return report.EncodeJSON(stdout, out)
+		return encodeJSONMasked(stdout, out)
 	}
 	return statsText(stdout, out)
 }
@@ -126,7 +126,7 @@ func statsText(w io.Writer, r *drift.Report) error {
 	}
 	fmt.Fprintf(&b, "%s checked, %s (%s skipped)\n", countOf(r.Summary.Files, "file", "files"),
 		countOf(r.Summary.Entries, "entry", "entries"), countOf(r.Summary.Skipped, "other file", "other files"))
-	_, err := io.WriteString(w, sanitizeLines(b.String()))
+	_, err := io.WriteString(w, sanitizeLines(report.MaskText(b.String())))
 	return err
 }
 

@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ccvet/ccvet/internal/secret/secrettest"
+)
+
+// Keys where the secret rule does not look (an entry's type, timestamp,
+// parentUuid and uuid, a tool_use id, a member name) or where it does but
+// a command printed the field as it is (a cwd), are shown by no command
+// in any format: a lint snippet (TestMessagesMaskSecrets ran without
+// one), the cwd `ccvet sessions` lists, the unknown names `ccvet stats`
+// counts, the ids `ccvet fix` names in its plan.
+func TestUnscannedFieldsMaskSecrets(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	g := secrettest.New(29)
+	typ, ts, parent, member, toolID, cwd, uuid := g.GitHub(), g.GitHub(), g.GitHub(), g.GitHub(), g.GitHub(), g.GitHub(), g.AWS()
+	keys := []string{typ, ts, parent, member, toolID, cwd, uuid}
+	root := t.TempDir()
+	proj := filepath.Join(root, "projects", secretProj)
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	line := func(v map[string]any) string { b, _ := json.Marshal(v); return string(b) + "\n" }
+	e := func(uuid, parent any, typ, ts string, msg map[string]any) map[string]any {
+		return map[string]any{"parentUuid": parent, "isSidechain": false, "userType": "external", "cwd": "/tmp/app/" + cwd,
+			"sessionId": secretSID, "version": "2.1.110", "gitBranch": "", "type": typ, "uuid": uuid,
+			"timestamp": ts, "message": msg}
+	}
+	user := map[string]any{"role": "user", "content": "hi"}
+	call := map[string]any{"model": "claude-opus-4-5-20251101", "id": "msg_1", "type": "message", "role": "assistant",
+		"content":     []any{map[string]any{"type": "tool_use", "id": toolID, "name": "Bash", "input": map[string]any{"command": "ls"}}},
+		"stop_reason": "tool_use", "stop_sequence": nil, "usage": map[string]any{"input_tokens": 1, "output_tokens": 1}}
+	first := e(uuid, nil, "user", "2026-11-20T10:00:00.000Z", user)
+	first[member] = 1
+	text := line(first) +
+		line(e("5ec7e700-0000-4000-8000-000000000302", uuid, "assistant", "2026-11-20T10:00:01.000Z", call)) +
+		line(e("5ec7e700-0000-4000-8000-000000000303", parent, "user", "2026-11-20T10:00:02.000Z", user)) +
+		line(e("5ec7e700-0000-4000-8000-000000000304", "5ec7e700-0000-4000-8000-000000000303", typ, "2026-11-20T10:00:03.000Z", user)) +
+		line(e("5ec7e700-0000-4000-8000-000000000305", "5ec7e700-0000-4000-8000-000000000303", "user", ts, user))
+	path := filepath.Join(proj, secretSID+".jsonl")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"--no-config", "--strict", path}, {"--no-config", "--strict", "-v", path}, {"--no-config", "-f", "json", path},
+		{"--no-config", "-f", "sarif", path}, {"--no-config", "-f", "github", path}, {"--no-config", "--max-per-file", "1", path},
+		{"sessions", root}, {"sessions", "--format", "json", root}, {"sessions", "--paths", root},
+		{"stats", root}, {"stats", "--format", "json", root},
+		{"fix", "--unsafe", path}, {"fix", "--unsafe", "-v", "--diff", path}, {"fix", "--unsafe", "-f", "json", path},
+		{"fix", "--unsafe", "-f", "sarif", path},
+		{"resume", path}, {"resume", "--format", "json", path}, {"resume", "--check", path},
+		{"redact", root},
+	} {
+		var stdout, stderr bytes.Buffer
+		Main(args, strings.NewReader(""), &stdout, &stderr)
+		out := stdout.String() + stderr.String()
+		for i, k := range keys {
+			if strings.Contains(out, k[5:]) {
+				t.Errorf("%v shows key %d", args[:len(args)-1], i)
+			}
+		}
+		if strings.HasSuffix(strings.Join(args, " "), "json "+path) || strings.HasSuffix(strings.Join(args, " "), "json "+root) {
+			if !json.Valid(stdout.Bytes()) {
+				t.Errorf("%v: not JSON once masked", args[:len(args)-1])
+			}
+		}
+	}
+}
