@@ -74,3 +74,38 @@ func TestUnscannedFieldsMaskSecrets(t *testing.T) {
 		}
 	}
 }
+
+// `ccvet sessions --recover` writes a README.md of its own beside the
+// copies of what survives (which are the user's data, as they were): it
+// names the session's cwd, where a key sat unmasked.
+func TestRecoverReadmeMasksSecrets(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	g := secrettest.New(37)
+	key := g.AWS()
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "projects", secretProj), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sid := "5ec7e700-0000-4000-8000-000000000777"
+	hist, _ := json.Marshal(map[string]any{"display": "hi", "pastedContents": map[string]any{},
+		"timestamp": int64(1790000000000), "project": "/tmp/" + key, "sessionId": sid})
+	if err := os.WriteFile(filepath.Join(root, "history.jsonl"), append(hist, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "rec")
+	var stdout, stderr bytes.Buffer
+	if code := Main([]string{"sessions", "--recover", sid, "--out", out, root}, strings.NewReader(""), &stdout, &stderr); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	b, err := os.ReadFile(filepath.Join(out, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b)+stdout.String()+stderr.String(), key[4:]) {
+		t.Error("the README or the output shows the key")
+	}
+	if !strings.Contains(string(b), "/tmp/****") {
+		t.Error("no masked cwd in the README")
+	}
+}

@@ -444,5 +444,7 @@ func (w *writer) readme(l *Lost) error {
 		b.WriteString("; the paths of the file-history versions no surviving snapshot or subagent names")
 	}
 	b.WriteString(".\n")
-	return w.write("README.md", []byte(b.String()))
+	// ccvet's own words (the copies beside it are the user's data, as
+	// they were): a key in the cwd or the folder name is masked.
+	return w.write("README.md", []byte(masked(b.String())))
 }
