@@ -218,10 +218,11 @@ func afterRun(eng *lint.Engine, res *lint.Result, c *config.Config, o *options, 
 	res.Findings = fs
 	res.Unlisted = lint.Unlisted(fs)
 	talk := o.format == "text" && !o.quiet
+	bkey := maskedKey(key) // a baseline records no key in a path either
 	var b *baseline.File
 	switch {
 	case o.cfg.writeBaseline != "":
-		b = baseline.New(fs, key)
+		b = baseline.New(fs, bkey)
 		data, err := b.Marshal()
 		if err != nil {
 			return nil, err
@@ -245,12 +246,12 @@ func afterRun(eng *lint.Engine, res *lint.Result, c *config.Config, o *options, 
 		keys := map[string]bool{}
 		for _, f := range found.Files {
 			if !f.Context {
-				keys[f.Key] = true
+				keys[bkey(f.Path)] = true
 			}
 		}
 		inSight = func(p string) bool { return keys[p] }
 	}
-	kept, out := b.Apply(fs, key, inSight)
+	kept, out := b.Apply(fs, bkey, inSight)
 	res.Findings = kept
 	res.Unlisted = lint.Unlisted(kept)
 	if talk && o.cfg.baseline != "" {

@@ -81,7 +81,7 @@ func cmdFix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	code, err := runFix(&o, fs.Args(), stdin, stdout, stderr)
 	if err != nil {
 		if errors.Is(err, store.ErrRefused) {
-			fmt.Fprintln(stderr, "ccvet fix: "+report.Sanitize(err.Error()))
+			fmt.Fprintln(stderr, "ccvet fix: "+report.Sanitize(report.MaskText(err.Error())))
 			return ExitRefused
 		}
 		return fail(stderr, err)
@@ -235,7 +235,7 @@ func runFix(o *fixOptions, paths []string, stdin io.Reader, stdout, stderr io.Wr
 	}
 	for _, d := range done {
 		if d.Note != "" {
-			fmt.Fprintf(stderr, "ccvet fix: %s: %s\n", report.Sanitize(displayPath(res, d.Path)), report.Sanitize(d.Note))
+			fmt.Fprintf(stderr, "ccvet fix: %s: %s\n", report.Sanitize(report.MaskText(displayPath(res, d.Path))), report.Sanitize(report.MaskText(d.Note)))
 		}
 	}
 	if werr != nil {
@@ -245,7 +245,7 @@ func runFix(o *fixOptions, paths []string, stdin io.Reader, stdout, stderr io.Wr
 		return 0, werr
 	}
 	for _, f := range failed {
-		fmt.Fprintf(stderr, "ccvet fix: %s: %s\n", report.Sanitize(f.File.Path), report.Sanitize(f.Err.Error()))
+		fmt.Fprintf(stderr, "ccvet fix: %s: %s\n", report.Sanitize(report.MaskText(f.File.Path)), report.Sanitize(report.MaskText(f.Err.Error())))
 	}
 	if len(failed) > 0 {
 		if o.write {

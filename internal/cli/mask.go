@@ -3,7 +3,9 @@ package cli
 import (
 	"bytes"
 	"io"
+	"slices"
 
+	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/report"
 )
 
@@ -36,4 +38,84 @@ func (m *maskingWriter) flush() error {
 	_, err := m.w.Write(report.MaskSecrets(m.buf.Bytes()))
 	m.buf.Reset()
 	return err
+}
+
+// maskPaths masks, in the paths of fs and of their related places, the
+// bytes of every secret (a transcript named after a key, a project folder
+// named after a cwd that holds an AWS key id), as maskMessages masks their
+// messages: a report that names such a file must not print the key. fs is
+// returned as it is when no path holds one (the usual case); otherwise a
+// masked copy, and the real path of each masked one ("" when two real
+// paths mask to the same), for what reads the files again (the snippets).
+func maskPaths(fs []finding.Finding) ([]finding.Finding, map[string]string) {
+	memo := map[string]string{}
+	real := map[string]string{}
+	see := func(p string) {
+		if _, ok := memo[p]; ok {
+			return
+		}
+		q := report.MaskText(p)
+		memo[p] = q
+		if q != p {
+			if r, dup := real[q]; dup && r != p {
+				real[q] = ""
+			} else {
+				real[q] = p
+			}
+		}
+	}
+	for i := range fs {
+		see(fs[i].Path)
+		for j := range fs[i].Related {
+			see(fs[i].Related[j].Path)
+		}
+	}
+	if len(real) == 0 {
+		return fs, nil
+	}
+	out := slices.Clone(fs)
+	for i := range out {
+		out[i].Path = memo[out[i].Path]
+		if len(out[i].Related) > 0 {
+			out[i].Related = slices.Clone(out[i].Related)
+			for j := range out[i].Related {
+				out[i].Related[j].Path = memo[out[i].Related[j].Path]
+			}
+		}
+	}
+	return out, real
+}
+
+// realLines reads the lines of a masked path (maskPaths) from its file.
+type realLines struct {
+	src  report.LineSource
+	real map[string]string
+}
+
+func (r realLines) Line(p string, n int) ([]byte, bool) {
+	if q, ok := r.real[p]; ok {
+		if q == "" {
+			return nil, false // two files: no snippet rather than the wrong line
+		}
+		p = q
+	}
+	return r.src.Line(p, n)
+}
+
+// maskedKey is key with the secrets of the paths it gives masked: what a
+// baseline records and matches, so that it holds no key either.
+func maskedKey(key func(string) string) func(string) string {
+	memo := map[string]string{}
+	return func(p string) string {
+		k := p
+		if key != nil {
+			k = key(p)
+		}
+		q, ok := memo[k]
+		if !ok {
+			q = report.MaskText(k)
+			memo[k] = q
+		}
+		return q
+	}
 }

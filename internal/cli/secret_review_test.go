@@ -109,3 +109,72 @@ func TestRecoverReadmeMasksSecrets(t *testing.T) {
 		t.Error("no masked cwd in the README")
 	}
 }
+
+// A report names each file it has a finding on: a transcript named after
+// a key, or a project folder named after a cwd that holds an AWS key id
+// (the cwd's encoding keeps its letters and digits), printed the key in
+// every format and in a baseline. Paths are masked as messages are; the
+// snippets still show the file's lines, and a baseline written so hides
+// the same findings.
+func TestPathsMaskSecrets(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	g := secrettest.New(41)
+	name, cwdKey := g.GitHub(), g.AWS()
+	root := t.TempDir()
+	line := func(cwd, sid string) string {
+		b, _ := json.Marshal(map[string]any{"parentUuid": nil, "isSidechain": false, "userType": "external", "cwd": cwd,
+			"sessionId": sid, "version": "2.1.110", "gitBranch": "", "type": "user", "uuid": "5ec7e700-0000-4000-8000-000000000401",
+			"timestamp": "2026-11-20T10:00:00.000Z", "message": map[string]any{"role": "user", "content": "hi"}})
+		return string(b) + "\n"
+	}
+	for _, f := range []struct{ dir, file, cwd string }{
+		{"-tmp-app", name + ".jsonl", "/tmp/app"},
+		{"-tmp-" + cwdKey, secretSID + ".jsonl", "/tmp/" + cwdKey},
+	} {
+		dir := filepath.Join(root, "projects", f.dir)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f.file), []byte(line(f.cwd, secretSID)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	base := filepath.Join(t.TempDir(), "b.json")
+	for _, args := range [][]string{{}, {"-f", "json"}, {"-f", "sarif"}, {"-f", "github"}, {"--write-baseline", base}, {"--baseline", base}} {
+		var stdout, stderr bytes.Buffer
+		code := Main(append(append([]string{"--no-config"}, args...), root), strings.NewReader(""), &stdout, &stderr)
+		out := stdout.String() + stderr.String()
+		for i, k := range []string{name, cwdKey} {
+			if strings.Contains(out, k[5:]) {
+				t.Errorf("%v shows key %d", args, i)
+			}
+		}
+		switch {
+		case len(args) == 0:
+			if !strings.Contains(out, "/-tmp-********************/") || !strings.Contains(out, `    1 | {"cwd":"/tmp/****`) {
+				t.Errorf("want the masked folder and a snippet of its file:\n%s", strings.NewReplacer(name, "<key 0>", cwdKey, "<key 1>").Replace(out))
+			}
+		case args[0] == "--baseline":
+			if code != ExitOK || !strings.Contains(out, "0 errors") {
+				t.Errorf("the baseline does not hide the findings: exit %d:\n%s", code, strings.NewReplacer(name, "<key 0>", cwdKey, "<key 1>").Replace(out))
+			}
+		}
+	}
+	if b, _ := os.ReadFile(base); strings.Contains(string(b), name[5:]) || strings.Contains(string(b), cwdKey[5:]) {
+		t.Error("the baseline holds a key")
+	}
+	// Other commands that name the files: redact's plan, an error, the
+	// runs of backups listed and undone.
+	inKeyFolder := filepath.Join(root, "projects", "-tmp-"+cwdKey, secretSID+".jsonl")
+	bk := t.TempDir()
+	for _, args := range [][]string{{"redact", root}, {"request", inKeyFolder}, {"resume", "--check", inKeyFolder},
+		{"redact", "--write", "--force", "--backup-dir", bk, root}, {"redact", "--list-backups", "--backup-dir", bk},
+		{"redact", "--undo", "--backup-dir", bk}} {
+		var stdout, stderr bytes.Buffer
+		Main(args, strings.NewReader(""), &stdout, &stderr)
+		if out := stdout.String() + stderr.String(); strings.Contains(out, cwdKey[5:]) || !strings.Contains(out, "-tmp-****") {
+			t.Errorf("%v shows the key, or no masked folder:\n%s", args[0], strings.ReplaceAll(out, cwdKey, "<key 1>"))
+		}
+	}
+}
