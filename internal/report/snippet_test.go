@@ -276,9 +276,10 @@ func maskedInBrokenLine(t *testing.T, k string) {
 // a bad timestamp), and the line printed under the finding showed it.
 func TestMaskSecretsInUnscannedFields(t *testing.T) {
 	g := secrettest.New(31)
-	keys := []string{g.GitHub(), g.AWS(), g.GitHub(), g.GitHub(), g.GitHub(), g.GitHub()}
+	keys := []string{g.GitHub(), g.AWS(), g.GitHub(), g.GitHub(), g.GitHub(), g.GitHub(), g.GitHub(), g.GitHub()}
 	line := `{"type":"` + keys[0] + `","uuid":"` + keys[1] + `","parentUuid":"` + keys[2] +
-		`","timestamp":"` + keys[3] + `","` + keys[4] + `":1,"\u0067` + keys[5][1:] + `":2}`
+		`","timestamp":"` + keys[3] + `","` + keys[4] + `":1,"\u0067` + keys[5][1:] + `":2,"requestId":"\u0067` + keys[6][1:] +
+		`","message":{"content":[{"type":"image","source":{"type":"base64","data":"` + keys[7] + `"}}]}}`
 	got := string(MaskSecrets([]byte(line)))
 	for i, k := range keys {
 		if strings.Contains(got, k[5:]) {

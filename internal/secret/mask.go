@@ -1,5 +1,11 @@
 package secret
 
+import (
+	"bytes"
+
+	"github.com/ccvet/ccvet/internal/jsontree"
+)
+
 // Mask is text with the bytes of every secret the scanner finds in it
 // replaced by '*': what a printer shows of a text it quotes (a prompt, a
 // title, a finding's message). Mask before clipping: a key cut in two
@@ -15,18 +21,86 @@ func (s *Scanner) Mask(text string) string {
 
 // MaskLine is one line of JSON Lines (or a line that does not parse) with
 // the bytes of every secret on it replaced by '*': a masked copy, or line
-// itself when it holds none. It masks what Spans finds and also what the
-// line read as one string body finds (ScanBroken, escapes undone): a key
-// in a field the rule does not scan (an id, a link, the entry type, a
-// timestamp) or in a member name is not a finding, but a printed line
-// must not show it either (a finding's message masks it too).
+// itself when it holds none. It masks what Spans finds and, on a line
+// that parses, what the strings the rule does not scan hold (member names,
+// ids, links, the entry type, a timestamp, base64 data, ledger tails),
+// each decoded: such a key is not a finding, but a printed line must not
+// show it either (a finding's message masks it too).
 func (s *Scanner) MaskLine(line []byte) []byte {
-	spans := s.Spans(line)
-	s.ScanBroken(line, func(f Found) { spans = append(spans, [2]int{f.RawStart, f.RawEnd}) })
+	if !bytes.Contains(line, []byte(`\u`)) && !s.Candidates(line) {
+		return line
+	}
+	var spans [][2]int
+	add := func(f Found) { spans = append(spans, [2]int{f.RawStart, f.RawEnd}) }
+	var t jsontree.Tree
+	if err := t.Parse(line); err == nil {
+		s.ScanTree(&t, nil, nil, add)
+		if len(t.Nodes) > 0 {
+			s.scanUnscanned(&t, jsontree.Root, false, nil, add)
+		}
+	} else {
+		s.ScanBroken(line, add)
+	}
 	if len(spans) == 0 {
 		return line
 	}
 	return star(append([]byte(nil), line...), spans)
+}
+
+// scanUnscanned calls fn for each secret in what ScanTree passes by under
+// node i: every member name, and every string under a member it skips
+// (skipped: i is under one already).
+func (s *Scanner) scanUnscanned(t *jsontree.Tree, i int, skipped bool, key []byte, fn func(Found)) {
+	switch t.Nodes[i].Kind {
+	case jsontree.String:
+		if skipped {
+			s.scanString(t, i, fn)
+		}
+	case jsontree.Array:
+		skipped = skipped || string(key) == "tail"
+		for c := t.Child(i); c >= 0 && c < t.Next(i); c = t.Next(c) {
+			s.scanUnscanned(t, c, skipped, nil, fn)
+		}
+	case jsontree.Object:
+		n := t.Len(i)
+		k := t.Child(i)
+		for m := 0; m < n; m++ {
+			v := k + 1
+			s.scanString(t, k, fn)
+			kb := t.RawBytes(k)
+			if t.Nodes[k].Esc {
+				kb = t.AppendStr(nil, k)
+			}
+			skip := skipped || skipKey(kb) || string(kb) == "data" && t.StrIs(t.Get(i, "type"), "base64")
+			s.scanUnscanned(t, v, skip, kb, fn)
+			k = t.Next(v)
+		}
+	}
+}
+
+// scanString calls fn for each secret in string node i, decoded, with its
+// place in the raw line.
+func (s *Scanner) scanString(t *jsontree.Tree, i int, fn func(Found)) {
+	nd := &t.Nodes[i]
+	if nd.End-nd.Start < minSecret {
+		return
+	}
+	raw := t.RawBytes(i)
+	text := raw
+	if nd.Esc {
+		text = t.AppendStr(nil, i)
+	}
+	start := int(nd.Start)
+	var cur RawCursor
+	s.Scan(text, func(m Match) {
+		f := Found{Match: m, RawStart: m.Start, RawEnd: m.End}
+		if nd.Esc {
+			f.RawStart, f.RawEnd = cur.Span(raw, m.Start, m.End)
+		}
+		f.RawStart += start
+		f.RawEnd += start
+		fn(f)
+	})
 }
 
 // star writes '*' over the bytes of b that spans cover (cut to b) and
