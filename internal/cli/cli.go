@@ -298,7 +298,7 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	}
 	for _, p := range layout.DropForeign(found) {
 		if !o.quiet {
-			fmt.Fprintf(stderr, "ccvet: %s: skipped: no line is a Claude Code entry\n", report.Sanitize(p))
+			fmt.Fprintf(stderr, "ccvet: %s: skipped: no line is a Claude Code entry\n", report.Sanitize(report.MaskText(p)))
 		}
 	}
 	excluded, unusedExcludes := excludePaths(found, cfg)
