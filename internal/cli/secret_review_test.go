@@ -178,3 +178,54 @@ func TestPathsMaskSecrets(t *testing.T) {
 		}
 	}
 }
+
+// A message quotes a value cut to 40 or 60 characters, and stats lists a
+// version or a type followed by a colon: the mask the message got later
+// no longer found a key cut in two (an Anthropic key is 108 characters),
+// nor one the rule finds only as the file holds it (after a credential's
+// name, "apiErrorStatus": "…"; before a quote, not a colon). Each value is
+// masked on its own, as the file holds it, before it is cut.
+func TestQuotedValuesMaskSecrets(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	g := secrettest.New(43)
+	typ, ts, version, named := g.Anthropic(), g.Anthropic(), g.Anthropic(), g.Generic()
+	line := func(uuid string, set map[string]any) string {
+		e := map[string]any{"parentUuid": nil, "isSidechain": false, "userType": "external", "cwd": "/tmp/app",
+			"sessionId": secretSID, "version": "2.1.110", "gitBranch": "", "type": "user", "uuid": uuid,
+			"timestamp": "2026-11-20T10:00:00.000Z", "message": map[string]any{"role": "user", "content": "hi"}}
+		for k, v := range set {
+			e[k] = v
+		}
+		b, _ := json.Marshal(e)
+		return string(b) + "\n"
+	}
+	text := line("5ec7e700-0000-4000-8000-000000000501", map[string]any{"type": typ}) +
+		line("5ec7e700-0000-4000-8000-000000000502", map[string]any{"timestamp": ts}) +
+		line("5ec7e700-0000-4000-8000-000000000503", map[string]any{"version": version}) +
+		line("5ec7e700-0000-4000-8000-000000000504", map[string]any{"type": "assistant", "requestId": "req_1", "apiErrorStatus": named,
+			"message": map[string]any{"model": "claude-opus-4-5-20251101", "id": "msg_1", "type": "message", "role": "assistant",
+				"content": []any{map[string]any{"type": "text", "text": "ok"}}, "stop_reason": "end_turn", "stop_sequence": nil,
+				"usage": map[string]any{"input_tokens": 1, "output_tokens": 1}}})
+	path := filepath.Join(t.TempDir(), secretSID+".jsonl")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"--no-config", "--no-snippet"}, {"--no-config", "-f", "json"}, {"stats"}} {
+		var stdout, stderr bytes.Buffer
+		Main(append(args, path), strings.NewReader(""), &stdout, &stderr)
+		out := stdout.String() + stderr.String()
+		for i, k := range []string{typ, ts, version, named} {
+			for at := 14; at+16 <= len(k); at += 16 {
+				if strings.Contains(out, k[at:at+16]) {
+					t.Errorf("%v shows part of key %d (at %d)", args, i, at)
+					break
+				}
+			}
+		}
+		if args[0] == "--no-config" && args[1] == "--no-snippet" && (!strings.Contains(out, `, got "****`) || !strings.Contains(out, `unknown entry type "****`) ||
+			!strings.Contains(out, `got string "****`)) {
+			t.Errorf("want masked values in the messages:\n%s", strings.NewReplacer(typ, "<key 0>", ts, "<key 1>", version, "<key 2>", named, "<key 3>").Replace(out))
+		}
+	}
+}

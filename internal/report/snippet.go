@@ -252,3 +252,9 @@ func MaskSecrets(line []byte) []byte { return secret.Default().MaskLine(line) }
 // with the bytes of every secret in it replaced by '*'. Mask before
 // clipping: a key cut in two is no longer found.
 func MaskText(text string) string { return secret.Default().Mask(text) }
+
+// MaskValue returns value (a decoded string a message or a listing quotes
+// on its own, name its member's name or "") with the bytes of every
+// secret in it replaced by '*', as the rule finds them where the file
+// holds them: as a JSON string, after that name (secret.MaskValue).
+func MaskValue(name, value string) string { return secret.Default().MaskValue(name, value) }

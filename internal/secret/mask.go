@@ -19,6 +19,32 @@ func (s *Scanner) Mask(text string) string {
 	return string(star([]byte(text), spans))
 }
 
+// MaskValue is value, a decoded string that a message or a listing
+// quotes on its own (cut, or between other characters than the file's),
+// with the bytes of every secret replaced by '*': what Mask finds in it,
+// and what the rule finds in it as the file holds it, a JSON string
+// ("…": several rules want a quote or a space after the key) under
+// member name when name is not "" (the "name = value" rules read a
+// credential's name before it). Mask it before it is cut.
+func (s *Scanner) MaskValue(name, value string) string {
+	var spans [][2]int
+	s.Scan([]byte(value), func(m Match) { spans = append(spans, [2]int{m.Start, m.End}) })
+	pre := `"`
+	if name != "" {
+		pre = `"` + name + `": "`
+	}
+	text := []byte(pre + value + `"`)
+	s.Scan(text, func(m Match) {
+		if st, en := max(m.Start, len(pre))-len(pre), min(m.End, len(text)-1)-len(pre); st < en {
+			spans = append(spans, [2]int{st, en})
+		}
+	})
+	if len(spans) == 0 {
+		return value
+	}
+	return string(star([]byte(value), spans))
+}
+
 // MaskLine is one line of JSON Lines (or a line that does not parse) with
 // the bytes of every secret on it replaced by '*': a masked copy, or line
 // itself when it holds none. It masks what Spans finds and, on a line
