@@ -107,7 +107,7 @@ func listOrUndo(st *store.Store, list bool, undo string, out io.Writer) (code in
 	case undo != "":
 		restored, err := st.Undo(undo)
 		for _, d := range restored {
-			fmt.Fprintln(stdout, report.Sanitize(d))
+			fmt.Fprintln(stdout, report.Sanitize(report.MaskPath(d)))
 		}
 		return ExitOK, true, err
 	}

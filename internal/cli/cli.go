@@ -88,7 +88,7 @@ func fail(stderr io.Writer, err error) int {
 	if errors.As(err, &ee) {
 		return ee.code
 	}
-	fmt.Fprintln(stderr, "ccvet: "+report.Sanitize(report.MaskText(err.Error())))
+	fmt.Fprintln(stderr, "ccvet: "+report.Sanitize(report.MaskPath(err.Error())))
 	var ue usageError
 	if errors.As(err, &ue) {
 		return ExitUsage
@@ -298,7 +298,7 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	}
 	for _, p := range layout.DropForeign(found) {
 		if !o.quiet {
-			fmt.Fprintf(stderr, "ccvet: %s: skipped: no line is a Claude Code entry\n", report.Sanitize(report.MaskText(p)))
+			fmt.Fprintf(stderr, "ccvet: %s: skipped: no line is a Claude Code entry\n", report.Sanitize(report.MaskPath(p)))
 		}
 	}
 	excluded, unusedExcludes := excludePaths(found, cfg)

@@ -20,7 +20,7 @@ func encodeJSONMasked(w io.Writer, v any) error {
 	if err := report.EncodeJSON(&buf, v); err != nil {
 		return err
 	}
-	_, err := w.Write(report.MaskSecrets(buf.Bytes()))
+	_, err := w.Write(report.MaskDocument(buf.Bytes()))
 	return err
 }
 
@@ -35,7 +35,7 @@ type maskingWriter struct {
 func (m *maskingWriter) Write(p []byte) (int, error) { return m.buf.Write(p) }
 
 func (m *maskingWriter) flush() error {
-	_, err := m.w.Write(report.MaskSecrets(m.buf.Bytes()))
+	_, err := m.w.Write(report.MaskDocument(m.buf.Bytes()))
 	m.buf.Reset()
 	return err
 }
@@ -54,7 +54,7 @@ func maskPaths(fs []finding.Finding) ([]finding.Finding, map[string]string) {
 		if _, ok := memo[p]; ok {
 			return
 		}
-		q := report.MaskText(p)
+		q := report.MaskPath(p)
 		memo[p] = q
 		if q != p {
 			if r, dup := real[q]; dup && r != p {
@@ -113,7 +113,7 @@ func maskedKey(key func(string) string) func(string) string {
 		}
 		q, ok := memo[k]
 		if !ok {
-			q = report.MaskText(k)
+			q = report.MaskPath(k)
 			memo[k] = q
 		}
 		return q

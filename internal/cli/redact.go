@@ -54,7 +54,7 @@ func cmdRedact(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	code, err := runRedact(&o, fs.Args(), stdin, stdout)
 	if err != nil {
 		if errors.Is(err, store.ErrRefused) {
-			fmt.Fprintln(stderr, "ccvet redact: "+report.Sanitize(report.MaskText(err.Error())))
+			fmt.Fprintln(stderr, "ccvet redact: "+report.Sanitize(report.MaskPath(err.Error())))
 			return ExitRefused
 		}
 		return fail(stderr, err)
@@ -169,7 +169,7 @@ func printRedactPlan(w io.Writer, plan *redact.Plan, o *redactOptions, done []st
 	}
 	fmt.Fprintln(w)
 	for _, f := range plan.Files {
-		fmt.Fprintf(w, "%s\n", report.Sanitize(f.Path))
+		fmt.Fprintf(w, "%s\n", report.Sanitize(report.MaskPath(f.Path)))
 		for _, p := range f.Places {
 			fmt.Fprintf(w, "  %d:%d  %s\n", p.Line, p.Column, p.Fingerprint)
 		}

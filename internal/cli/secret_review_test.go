@@ -229,3 +229,45 @@ func TestQuotedValuesMaskSecrets(t *testing.T) {
 		}
 	}
 }
+
+// An Anthropic key is found only before a quote, a space or a ';': in a
+// path, before a '/' or a ".jsonl", the mask found none. Each name of a
+// path is masked on its own, also without its extension, in every
+// command that prints one.
+func TestPathNamesMaskAnthropicKeys(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	g := secrettest.New(47)
+	file, folder := g.Anthropic(), g.Anthropic()
+	root := t.TempDir()
+	b, _ := json.Marshal(map[string]any{"parentUuid": nil, "isSidechain": false, "userType": "external", "cwd": "/tmp/app",
+		"sessionId": secretSID, "version": "2.1.110", "gitBranch": "", "type": "user", "uuid": "5ec7e700-0000-4000-8000-000000000601",
+		"timestamp": "2026-11-20T10:00:00.000Z", "message": map[string]any{"role": "user", "content": "hi"}})
+	paths := []string{filepath.Join(root, "projects", "-tmp-app", file+".jsonl"), filepath.Join(root, "projects", "-tmp-"+folder, secretSID+".jsonl")}
+	for _, p := range paths {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runs := [][]string{{"--no-config", root}, {"--no-config", "-f", "json", root}, {"--no-config", "-f", "sarif", root},
+		{"sessions", "--format", "json", root}, {"sessions", "--paths", root}, {"fix", root}, {"fix", "-f", "json", root}}
+	for _, p := range paths {
+		runs = append(runs, []string{"resume", p}, []string{"resume", "--format", "json", p}, []string{"resume", "--check", p}, []string{"request", p})
+	}
+	for _, args := range runs {
+		var stdout, stderr bytes.Buffer
+		Main(args, strings.NewReader(""), &stdout, &stderr)
+		out := stdout.String() + stderr.String()
+		for i, k := range []string{file, folder} {
+			for at := 14; at+16 <= len(k); at += 16 {
+				if strings.Contains(out, k[at:at+16]) {
+					t.Errorf("%v shows part of key %d", args[:len(args)-1], i)
+					break
+				}
+			}
+		}
+	}
+}

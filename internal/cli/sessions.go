@@ -170,7 +170,7 @@ func sessionsText(w io.Writer, r *inventory.Report, paths bool) error {
 		fmt.Fprintln(tw, "LAST ACTIVITY\tSESSION\t/RESUME\tPATH")
 		for _, s := range r.Sessions {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", shortTime(s.LastActivity), report.Sanitize(s.SessionID), resumeState(s),
-				report.Sanitize(filepath.Join(r.Root, filepath.FromSlash(s.Path))))
+				report.Sanitize(report.MaskPath(filepath.Join(r.Root, filepath.FromSlash(s.Path)))))
 		}
 		if err := tw.Flush(); err != nil {
 			return err

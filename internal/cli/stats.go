@@ -49,7 +49,7 @@ func cmdStats(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	for _, p := range layout.DropForeign(found) {
 		if !*quiet {
-			fmt.Fprintf(stderr, "ccvet: %s: skipped: no line is a Claude Code entry\n", report.Sanitize(report.MaskText(p)))
+			fmt.Fprintf(stderr, "ccvet: %s: skipped: no line is a Claude Code entry\n", report.Sanitize(report.MaskPath(p)))
 		}
 	}
 	// No rule runs: the engine only reads, decodes and hands each line over.

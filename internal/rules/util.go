@@ -22,7 +22,7 @@ func plural(n int, one, many string) string {
 // longer found by the mask the finding's message gets later.
 func quote(s string) string {
 	const max = 60
-	s = secret.Default().MaskValue("", s)
+	s = secret.Default().MaskPath(s) // a name too: "<key>.jsonl"
 	r := []rune(s)
 	if len(r) > max {
 		s = string(r[:max]) + "…"

@@ -2,6 +2,7 @@ package secret
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/ccvet/ccvet/internal/jsontree"
 )
@@ -45,6 +46,45 @@ func (s *Scanner) MaskValue(name, value string) string {
 	return string(star([]byte(value), spans))
 }
 
+// MaskPath is MaskValue("", path) with, besides, each name of path
+// (between slashes or backslashes) masked on its own, and without its
+// extension: several rules want a quote or a space after a key, not a '/'
+// or a '.' (a transcript named "<key>.jsonl", a folder named after a cwd
+// that holds one). The whole is masked too: a key may hold a '/'.
+func (s *Scanner) MaskPath(path string) string {
+	out := s.MaskValue("", path)
+	var b []byte
+	over := func(at int, masked string) {
+		for i := range masked {
+			if masked[i] == '*' && path[at+i] != '*' {
+				if b == nil {
+					b = []byte(out)
+				}
+				b[at+i] = '*'
+			}
+		}
+	}
+	for start := 0; start < len(path); {
+		end := start
+		for end < len(path) && path[end] != '/' && path[end] != '\\' {
+			end++
+		}
+		if name := path[start:end]; len(name) >= minSecret && (start > 0 || end < len(path)) {
+			over(start, s.MaskValue("", name))
+		}
+		if name := path[start:end]; len(name) >= minSecret {
+			if i := strings.LastIndexByte(name, '.'); i >= minSecret {
+				over(start, s.MaskValue("", name[:i]))
+			}
+		}
+		start = end + 1
+	}
+	if b == nil {
+		return out
+	}
+	return string(b)
+}
+
 // MaskLine is one line of JSON Lines (or a line that does not parse) with
 // the bytes of every secret on it replaced by '*': a masked copy, or line
 // itself when it holds none. It masks what Spans finds and, on a line
@@ -72,6 +112,44 @@ func (s *Scanner) MaskLine(line []byte) []byte {
 	}
 	return star(append([]byte(nil), line...), spans)
 }
+
+// MaskDocument is MaskLine for a JSON document a command prints (a report,
+// a listing): besides, every string of it that may be a path (one that
+// holds a '/', a '\\' or a '.', and is no longer than maxPath bytes: a
+// long text is not one) is masked as MaskPath masks it.
+func (s *Scanner) MaskDocument(doc []byte) []byte {
+	out := s.MaskLine(doc)
+	var t jsontree.Tree
+	if t.Parse(doc) != nil {
+		return out
+	}
+	for i := range t.Nodes {
+		nd := &t.Nodes[i]
+		if nd.Kind != jsontree.String || nd.Esc || nd.End-nd.Start < minSecret || nd.End-nd.Start > maxPath {
+			continue
+		}
+		raw := t.RawBytes(i)
+		if !bytes.ContainsAny(raw, `/\.`) {
+			continue
+		}
+		m := s.MaskPath(string(raw))
+		for j := range m {
+			if m[j] == '*' && raw[j] != '*' {
+				if &out[0] == &doc[0] {
+					out = append([]byte(nil), doc...)
+				}
+				out[int(nd.Start)+j] = '*'
+			}
+		}
+	}
+	return out
+}
+
+// maxPath is the longest string MaskDocument reads as a path: longer ones
+// are texts (a prompt, a tool's output), which MaskLine masks, and reading
+// each of their names again cost 25% of resume --format json's time on a
+// transcript of 4 KB prompts full of paths.
+const maxPath = 1024
 
 // scanUnscanned calls fn for each secret in what ScanTree passes by under
 // node i: every member name, and every string under a member it skips
