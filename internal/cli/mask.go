@@ -40,16 +40,26 @@ func (m *maskingWriter) flush() error {
 	return err
 }
 
-// maskPaths masks, in the paths of fs and of their related places, the
-// bytes of every secret (a transcript named after a key, a project folder
-// named after a cwd that holds an AWS key id), as maskMessages masks their
-// messages: a report that names such a file must not print the key. fs is
-// returned as it is when no path holds one (the usual case); otherwise a
-// masked copy, and the real path of each masked one ("" when two real
-// paths mask to the same), for what reads the files again (the snippets).
+// maskPaths masks, in the paths and JSON pointers of fs and of their
+// related places, the bytes of every secret (a transcript named after a
+// key, a project folder named after a cwd that holds an AWS key id, a
+// member named after one), as maskMessages masks their messages: a report
+// that names such a file or member must not print the key. fs is returned
+// as it is when none holds one (the usual case); otherwise a masked copy,
+// and the real path of each masked one ("" when two real paths mask to
+// the same), for what reads the files again (the snippets).
 func maskPaths(fs []finding.Finding) ([]finding.Finding, map[string]string) {
 	memo := map[string]string{}
 	real := map[string]string{}
+	ptrs := map[string]string{} // the pointers that hold a secret, masked
+	seePtr := func(p string) {
+		if _, ok := ptrs[p]; ok || !longName(p) {
+			return
+		}
+		if q := report.MaskPath(p); q != p {
+			ptrs[p] = q
+		}
+	}
 	see := func(p string) {
 		if _, ok := memo[p]; ok {
 			return
@@ -66,24 +76,48 @@ func maskPaths(fs []finding.Finding) ([]finding.Finding, map[string]string) {
 	}
 	for i := range fs {
 		see(fs[i].Path)
+		seePtr(fs[i].Pointer)
 		for j := range fs[i].Related {
 			see(fs[i].Related[j].Path)
+			seePtr(fs[i].Related[j].Pointer)
 		}
 	}
-	if len(real) == 0 {
+	if len(real) == 0 && len(ptrs) == 0 {
 		return fs, nil
+	}
+	ptr := func(p string) string {
+		if q, ok := ptrs[p]; ok {
+			return q
+		}
+		return p
 	}
 	out := slices.Clone(fs)
 	for i := range out {
 		out[i].Path = memo[out[i].Path]
+		out[i].Pointer = ptr(out[i].Pointer)
 		if len(out[i].Related) > 0 {
 			out[i].Related = slices.Clone(out[i].Related)
 			for j := range out[i].Related {
 				out[i].Related[j].Path = memo[out[i].Related[j].Path]
+				out[i].Related[j].Pointer = ptr(out[i].Related[j].Pointer)
 			}
 		}
 	}
 	return out, real
+}
+
+// longName reports whether pointer p has a name of 12 bytes or more: one
+// that may be a key (no rule matches fewer).
+func longName(p string) bool {
+	n := 0
+	for i := 0; i < len(p); i++ {
+		if p[i] == '/' {
+			n = 0
+		} else if n++; n >= 12 {
+			return true
+		}
+	}
+	return false
 }
 
 // realLines reads the lines of a masked path (maskPaths) from its file.

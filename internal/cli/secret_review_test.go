@@ -51,6 +51,7 @@ func TestUnscannedFieldsMaskSecrets(t *testing.T) {
 	}
 	for _, args := range [][]string{
 		{"--no-config", "--strict", path}, {"--no-config", "--strict", "-v", path}, {"--no-config", "-f", "json", path},
+		{"--no-config", "--strict", "-f", "json", path}, // the pointer of an unknown field named after a key
 		{"--no-config", "-f", "sarif", path}, {"--no-config", "-f", "github", path}, {"--no-config", "--max-per-file", "1", path},
 		{"sessions", root}, {"sessions", "--format", "json", root}, {"sessions", "--paths", root},
 		{"stats", root}, {"stats", "--format", "json", root},
