@@ -274,10 +274,10 @@ func afterRun(eng *lint.Engine, res *lint.Result, c *config.Config, o *options, 
 func maskMessages(fs []finding.Finding) {
 	for i := range fs {
 		f := &fs[i]
-		f.Message = report.MaskText(f.Message)
+		f.Message = report.MaskPath(f.Message)
 		f.UUID = report.MaskText(f.UUID) // the JSON report's "uuid"
 		for j := range f.Related {
-			f.Related[j].Message = report.MaskText(f.Related[j].Message)
+			f.Related[j].Message = report.MaskPath(f.Related[j].Message)
 		}
 	}
 }

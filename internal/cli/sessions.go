@@ -163,7 +163,7 @@ func sessionsText(w io.Writer, r *inventory.Report, paths bool) error {
 		b.WriteString("No sessions.\n")
 		for _, bk := range r.Backups {
 			fmt.Fprintf(&b, "  %s holds %s: Claude Code reads only projects/ (move them back, or copy one out and run ccvet on it)\n",
-				bk.Path, countOf(bk.Transcripts, "transcript", "transcripts"))
+				report.MaskPath(bk.Path), countOf(bk.Transcripts, "transcript", "transcripts"))
 		}
 	} else if paths {
 		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
@@ -231,7 +231,7 @@ func sessionsText(w io.Writer, r *inventory.Report, paths bool) error {
 		if p.Kind == inventory.KindHiddenFromPicker {
 			continue // listed above, session by session
 		}
-		probs = append(probs, fmt.Sprintf("  %s %s: %s", esc(string(p.Kind)), esc(p.Path), esc(p.Message)))
+		probs = append(probs, fmt.Sprintf("  %s %s: %s", esc(string(p.Kind)), esc(report.MaskPath(p.Path)), esc(report.MaskPath(p.Message))))
 	}
 	if len(probs) > 0 {
 		b.WriteString("\nWhere sessions went:\n" + strings.Join(probs, "\n") + "\n")
