@@ -83,7 +83,8 @@ func TestRecoverReadmeMasksSecrets(t *testing.T) {
 	t.Setenv("HOME", t.TempDir())
 	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
 	g := secrettest.New(37)
-	key := g.AWS()
+	key := g.Anthropic() // found before a quote or a space, not before the README's ')'
+
 	root := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(root, "projects", secretProj), 0o755); err != nil {
 		t.Fatal(err)
@@ -103,7 +104,7 @@ func TestRecoverReadmeMasksSecrets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(string(b)+stdout.String()+stderr.String(), key[4:]) {
+	if strings.Contains(string(b)+stdout.String()+stderr.String(), key[14:30]) {
 		t.Error("the README or the output shows the key")
 	}
 	if !strings.Contains(string(b), "/tmp/****") {
