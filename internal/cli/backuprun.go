@@ -91,7 +91,15 @@ func writeDir(st *store.Store, given string, write bool) string {
 
 // listOrUndo does --list-backups or --undo ID, which fix and redact share
 // (one manifest format, one undo); done is false when neither was asked.
-func listOrUndo(st *store.Store, list bool, undo string, stdout io.Writer) (code int, done bool, err error) {
+func listOrUndo(st *store.Store, list bool, undo string, out io.Writer) (code int, done bool, err error) {
+	// The runs name the files they changed: a path that holds a key (a
+	// folder named after a cwd that holds one) is masked as lint masks it.
+	stdout := &maskingWriter{w: out}
+	defer func() {
+		if ferr := stdout.flush(); err == nil {
+			err = ferr
+		}
+	}()
 	switch {
 	case list:
 		code, err = listBackups(st, stdout)
@@ -99,7 +107,7 @@ func listOrUndo(st *store.Store, list bool, undo string, stdout io.Writer) (code
 	case undo != "":
 		restored, err := st.Undo(undo)
 		for _, d := range restored {
-			fmt.Fprintln(stdout, report.Sanitize(d))
+			fmt.Fprintln(stdout, report.Sanitize(report.MaskPath(d)))
 		}
 		return ExitOK, true, err
 	}

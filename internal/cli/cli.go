@@ -88,7 +88,7 @@ func fail(stderr io.Writer, err error) int {
 	if errors.As(err, &ee) {
 		return ee.code
 	}
-	fmt.Fprintln(stderr, "ccvet: "+report.Sanitize(err.Error()))
+	fmt.Fprintln(stderr, "ccvet: "+report.Sanitize(report.MaskPath(err.Error())))
 	var ue usageError
 	if errors.As(err, &ue) {
 		return ExitUsage
@@ -303,7 +303,7 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	}
 	for _, p := range layout.DropForeign(found) {
 		if !o.quiet {
-			fmt.Fprintf(stderr, "ccvet: %s: skipped: no line is a Claude Code entry\n", report.Sanitize(p))
+			fmt.Fprintf(stderr, "ccvet: %s: skipped: no line is a Claude Code entry\n", report.Sanitize(report.MaskPath(p)))
 		}
 	}
 	excluded, unusedExcludes := excludePaths(found, cfg)
@@ -342,6 +342,9 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	if rep.w != nil {
 		out = rep.w
 	}
+	byReal := res.Findings // fix.Count reads the files by their real paths
+	var realPath map[string]string
+	res.Findings, realPath = maskPaths(res.Findings)
 	run := &report.Run{Version: Version(), Findings: res.Findings, Unlisted: res.Unlisted, Files: res.Files, Entries: res.Entries,
 		Skipped: res.Skipped, Rules: ruleInfos(), Baseline: bl}
 	switch o.format {
@@ -356,13 +359,13 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 		if !o.noSnippet {
 			lines := res.Lines() // re-reads the lines findings point at
 			defer lines.Close()
-			topts.Snippets = lines
+			topts.Snippets = realLines{lines, realPath}
 			// Many findings are rendered on the run's workers, each
 			// re-reading the lines of its own files.
 			topts.Jobs = o.jobs
 			topts.OpenSnippets = func() (report.LineSource, func()) {
 				l := res.Lines()
-				return l, func() { _ = l.Close() }
+				return realLines{l, realPath}, func() { _ = l.Close() }
 			}
 		}
 		// The fixes are counted (each file with a fixable finding read and
@@ -373,7 +376,7 @@ func lintMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 		go func() {
 			defer close(counted)
 			if !o.quiet {
-				safe, unsafe = fix.Count(found, res.Findings, o.jobs)
+				safe, unsafe = fix.Count(found, byReal, o.jobs)
 			}
 		}()
 		err = report.Text(out, run, topts)

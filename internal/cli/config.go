@@ -219,10 +219,11 @@ func afterRun(eng *lint.Engine, res *lint.Result, c *config.Config, o *options, 
 	res.Findings = fs
 	res.Unlisted = lint.Unlisted(fs)
 	talk := o.format == "text" && !o.quiet
+	bkey := maskedKey(key) // a baseline records no key in a path either
 	var b *baseline.File
 	switch {
 	case o.cfg.writeBaseline != "":
-		b = baseline.New(fs, key)
+		b = baseline.New(fs, bkey)
 		data, err := b.Marshal()
 		if err != nil {
 			return nil, err
@@ -246,12 +247,12 @@ func afterRun(eng *lint.Engine, res *lint.Result, c *config.Config, o *options, 
 		keys := map[string]bool{}
 		for _, f := range found.Files {
 			if !f.Context {
-				keys[f.Key] = true
+				keys[bkey(f.Path)] = true
 			}
 		}
 		inSight = func(p string) bool { return keys[p] }
 	}
-	kept, out := b.Apply(fs, key, inSight)
+	kept, out := b.Apply(fs, bkey, inSight)
 	res.Findings = kept
 	res.Unlisted = lint.Unlisted(kept)
 	if talk && o.cfg.baseline != "" {
@@ -274,9 +275,10 @@ func afterRun(eng *lint.Engine, res *lint.Result, c *config.Config, o *options, 
 func maskMessages(fs []finding.Finding) {
 	for i := range fs {
 		f := &fs[i]
-		f.Message = report.MaskText(f.Message)
+		f.Message = report.MaskPath(f.Message)
+		f.UUID = report.MaskText(f.UUID) // the JSON report's "uuid"
 		for j := range f.Related {
-			f.Related[j].Message = report.MaskText(f.Related[j].Message)
+			f.Related[j].Message = report.MaskPath(f.Related[j].Message)
 		}
 	}
 }

@@ -87,7 +87,7 @@ func cmdFix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	code, err := runFix(&o, fs.Args(), stdin, stdout, stderr)
 	if err != nil {
 		if errors.Is(err, store.ErrRefused) {
-			fmt.Fprintln(stderr, "ccvet fix: "+report.Sanitize(err.Error()))
+			fmt.Fprintln(stderr, "ccvet fix: "+report.Sanitize(report.MaskPath(err.Error())))
 			return ExitRefused
 		}
 		return fail(stderr, err)
@@ -220,22 +220,29 @@ func runFix(o *fixOptions, paths []string, stdin io.Reader, stdout, stderr io.Wr
 		run, done, werr = st.Write("fix", Version(), changes)
 	}
 	written := len(done)
+	// The plan quotes the ids it re-links, the bytes it inserts and the
+	// lines it changes: a key there (an id the secret rule does not scan)
+	// is masked as lint masks it.
+	mw := &maskingWriter{w: stdout}
 	switch o.format {
 	case "json":
-		err = report.JSON(stdout, &report.Run{Version: Version(), Findings: res.Findings, Files: res.Lint.Files,
+		err = report.JSON(mw, &report.Run{Version: Version(), Findings: res.Findings, Files: res.Lint.Files,
 			Entries: res.Lint.Entries, Skipped: res.Lint.Skipped, Rules: ruleInfos()})
 	case "sarif":
-		err = report.SARIF(stdout, &report.Run{Version: Version(), Findings: sarifFixes(res.Findings, o),
+		err = report.SARIF(mw, &report.Run{Version: Version(), Findings: sarifFixes(res.Findings, o),
 			Files: res.Lint.Files, Entries: res.Lint.Entries, Skipped: res.Lint.Skipped, Rules: ruleInfos()})
 	default:
-		err = printPlan(stdout, res, o, done, run, st.Dir)
+		err = printPlan(mw, res, o, done, run, st.Dir)
+	}
+	if err == nil {
+		err = mw.flush()
 	}
 	if err != nil {
 		return 0, err
 	}
 	for _, d := range done {
 		if d.Note != "" {
-			fmt.Fprintf(stderr, "ccvet fix: %s: %s\n", report.Sanitize(displayPath(res, d.Path)), report.Sanitize(d.Note))
+			fmt.Fprintf(stderr, "ccvet fix: %s: %s\n", report.Sanitize(report.MaskPath(displayPath(res, d.Path))), report.Sanitize(report.MaskText(d.Note)))
 		}
 	}
 	if werr != nil {
@@ -245,7 +252,7 @@ func runFix(o *fixOptions, paths []string, stdin io.Reader, stdout, stderr io.Wr
 		return 0, werr
 	}
 	for _, f := range failed {
-		fmt.Fprintf(stderr, "ccvet fix: %s: %s\n", report.Sanitize(f.File.Path), report.Sanitize(f.Err.Error()))
+		fmt.Fprintf(stderr, "ccvet fix: %s: %s\n", report.Sanitize(report.MaskPath(f.File.Path)), report.Sanitize(report.MaskPath(f.Err.Error())))
 	}
 	if len(failed) > 0 {
 		if o.write {
@@ -343,7 +350,7 @@ func listBackups(st *store.Store, w io.Writer) (int, error) {
 			case "undone":
 				state = "  (restored by --undo)"
 			}
-			fmt.Fprintf(w, "    %s%s\n", report.Sanitize(f.Path), state)
+			fmt.Fprintf(w, "    %s%s\n", report.Sanitize(report.MaskPath(f.Path)), state)
 		}
 	}
 	return ExitOK, nil
@@ -355,7 +362,7 @@ func printPlan(w io.Writer, res *fix.Result, o *fixOptions, done []store.Written
 	counts := map[rules.FixClass]int{}
 	files := 0
 	for _, f := range res.Files {
-		path := report.Sanitize(f.File.Path)
+		path := report.Sanitize(report.MaskPath(f.File.Path))
 		chosen := map[int]bool{}
 		for _, i := range f.Chosen {
 			chosen[i] = true
@@ -430,7 +437,7 @@ func printPlan(w io.Writer, res *fix.Result, o *fixOptions, done []store.Written
 
 // writeDiff prints the changed lines of f, old then new, clipped around the edits.
 func writeDiff(b *bytes.Buffer, f *fix.File) {
-	fmt.Fprintf(b, "--- %s\n+++ %s (fixed)\n", report.Sanitize(f.File.Path), report.Sanitize(f.File.Path))
+	fmt.Fprintf(b, "--- %s\n+++ %s (fixed)\n", report.Sanitize(report.MaskPath(f.File.Path)), report.Sanitize(report.MaskPath(f.File.Path)))
 	lineStart := func(d []byte, off int64) int64 {
 		i := bytes.LastIndexByte(d[:off], '\n')
 		return int64(i + 1)

@@ -54,7 +54,7 @@ func cmdRedact(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	code, err := runRedact(&o, fs.Args(), stdin, stdout)
 	if err != nil {
 		if errors.Is(err, store.ErrRefused) {
-			fmt.Fprintln(stderr, "ccvet redact: "+report.Sanitize(err.Error()))
+			fmt.Fprintln(stderr, "ccvet redact: "+report.Sanitize(report.MaskPath(err.Error())))
 			return ExitRefused
 		}
 		return fail(stderr, err)
@@ -124,7 +124,13 @@ func runRedact(o *redactOptions, paths []string, stdin io.Reader, stdout io.Writ
 			return 0, err
 		}
 	}
-	printRedactPlan(stdout, plan, o, done, run, st.Dir)
+	// The plan names the files: one named after a key (or in a folder
+	// named after a cwd that holds one) is masked as lint masks it.
+	mw := &maskingWriter{w: stdout}
+	printRedactPlan(mw, plan, o, done, run, st.Dir)
+	if err := mw.flush(); err != nil {
+		return 0, err
+	}
 	if len(plan.Secrets) > 0 && !o.write {
 		return ExitFindings, nil
 	}
@@ -163,7 +169,7 @@ func printRedactPlan(w io.Writer, plan *redact.Plan, o *redactOptions, done []st
 	}
 	fmt.Fprintln(w)
 	for _, f := range plan.Files {
-		fmt.Fprintf(w, "%s\n", report.Sanitize(f.Path))
+		fmt.Fprintf(w, "%s\n", report.Sanitize(report.MaskPath(f.Path)))
 		for _, p := range f.Places {
 			fmt.Fprintf(w, "  %d:%d  %s\n", p.Line, p.Column, p.Fingerprint)
 		}

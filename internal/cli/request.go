@@ -83,7 +83,7 @@ func cmdRequest(args []string, stdin io.Reader, stdout io.Writer) error {
 	}
 	// Every message the session sent: a key in them is masked as in a
 	// snippet (what rule secret finds, each byte as '*').
-	_, err = stdout.Write(report.EscapeJSON(report.MaskSecrets(out)))
+	_, err = stdout.Write(report.EscapeJSON(report.MaskDocument(out)))
 	return err
 }
 

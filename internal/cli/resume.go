@@ -237,7 +237,7 @@ func resumeJSON(w io.Writer, res *resume.Result, check *checkVerdict) error {
 	if err := report.EncodeJSON(&buf, out); err != nil {
 		return err
 	}
-	_, err := w.Write(report.MaskSecrets(buf.Bytes()))
+	_, err := w.Write(report.MaskDocument(buf.Bytes()))
 	return err
 }
 
@@ -248,7 +248,7 @@ func resumeText(w io.Writer, name string, ld *resume.Loaded, res *resume.Result,
 		writer = "written by " + ld.Writer.String()
 	}
 	fmt.Fprintf(w, "%s (%s), as `claude --resume` of Claude Code %s rebuilds it (%s).\n\n",
-		s(name), writer, res.Reader, why)
+		s(report.MaskPath(name)), writer, res.Reader, why)
 	if res.Failed != "" {
 		fmt.Fprintf(w, "The resume fails: %s. Nothing is sent.\n", s(res.Failed))
 		printEvents(w, "Left out", res.LeftOut)

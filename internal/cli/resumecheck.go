@@ -166,9 +166,9 @@ func finishCheck(stdout, stderr io.Writer, format, name string, res *resume.Resu
 		s := func(x string) string { return report.Sanitize(report.MaskText(x)) }
 		switch v.Status {
 		case statusResumes:
-			fmt.Fprintf(stdout, "%s: resumes without loss (%s)\n", s(name), s(v.Message))
+			fmt.Fprintf(stdout, "%s: resumes without loss (%s)\n", s(report.MaskPath(name)), s(v.Message))
 		case statusLoss:
-			fmt.Fprintf(stdout, "%s: resumes with loss (%s)\n", s(name), s(v.Message))
+			fmt.Fprintf(stdout, "%s: resumes with loss (%s)\n", s(report.MaskPath(name)), s(v.Message))
 			for _, e := range v.Lost {
 				where := ""
 				if e.Line > 0 {
@@ -177,7 +177,7 @@ func finishCheck(stdout, stderr io.Writer, format, name string, res *resume.Resu
 				fmt.Fprintf(stderr, "  - %s%s\n", where, s(e.Reason))
 			}
 		default:
-			fmt.Fprintf(stdout, "%s: cannot resume (%s)\n", s(name), v.Reason)
+			fmt.Fprintf(stdout, "%s: cannot resume (%s)\n", s(report.MaskPath(name)), v.Reason)
 			fmt.Fprintf(stderr, "  %s\n", s(v.Message))
 		}
 	}

@@ -79,7 +79,7 @@ func cmdSessions(args []string, stdin io.Reader, stdout io.Writer) error {
 		rep.Sessions = rep.Sessions[:*limit]
 	}
 	if *format == "json" {
-		return report.EncodeJSON(stdout, rep)
+		return encodeJSONMasked(stdout, rep)
 	}
 	return sessionsText(stdout, rep, *paths)
 }
@@ -124,7 +124,7 @@ func sessionsRecover(stdout io.Writer, root, id, out, format string, o inventory
 		return usagef("sessions --recover: %v", err)
 	}
 	if format == "json" {
-		return report.EncodeJSON(stdout, r)
+		return encodeJSONMasked(stdout, r)
 	}
 	fmt.Fprintf(stdout, "Recovered into %s what survives of session %s (%s):\n", report.Sanitize(out), report.Sanitize(id), report.Sanitize(string(r.Lost.Cause)))
 	fmt.Fprintf(stdout, "  %d prompt(s) with %d pasted content(s) (prompts.md, prompts.jsonl)\n", r.Prompts, r.Pasted)
@@ -163,14 +163,14 @@ func sessionsText(w io.Writer, r *inventory.Report, paths bool) error {
 		b.WriteString("No sessions.\n")
 		for _, bk := range r.Backups {
 			fmt.Fprintf(&b, "  %s holds %s: Claude Code reads only projects/ (move them back, or copy one out and run ccvet on it)\n",
-				bk.Path, countOf(bk.Transcripts, "transcript", "transcripts"))
+				report.MaskPath(bk.Path), countOf(bk.Transcripts, "transcript", "transcripts"))
 		}
 	} else if paths {
 		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "LAST ACTIVITY\tSESSION\t/RESUME\tPATH")
 		for _, s := range r.Sessions {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", shortTime(s.LastActivity), report.Sanitize(s.SessionID), resumeState(s),
-				report.Sanitize(filepath.Join(r.Root, filepath.FromSlash(s.Path))))
+				report.Sanitize(report.MaskPath(filepath.Join(r.Root, filepath.FromSlash(s.Path)))))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -231,7 +231,7 @@ func sessionsText(w io.Writer, r *inventory.Report, paths bool) error {
 		if p.Kind == inventory.KindHiddenFromPicker {
 			continue // listed above, session by session
 		}
-		probs = append(probs, fmt.Sprintf("  %s %s: %s", esc(string(p.Kind)), esc(p.Path), esc(p.Message)))
+		probs = append(probs, fmt.Sprintf("  %s %s: %s", esc(string(p.Kind)), esc(report.MaskPath(p.Path)), esc(report.MaskPath(p.Message))))
 	}
 	if len(probs) > 0 {
 		b.WriteString("\nWhere sessions went:\n" + strings.Join(probs, "\n") + "\n")
@@ -239,7 +239,7 @@ func sessionsText(w io.Writer, r *inventory.Report, paths bool) error {
 	s := r.Summary
 	fmt.Fprintf(&b, "\n%s: %d listed by /resume, %d hidden, %d due for cleanup; %d lost; %s where sessions went\n",
 		countOf(s.Sessions, "session", "sessions"), s.Listed, s.Hidden, s.CleanupDue, s.Lost, countOf(len(probs), "finding", "findings"))
-	_, err := io.WriteString(w, sanitizeLines(b.String()))
+	_, err := io.WriteString(w, sanitizeLines(report.MaskText(b.String())))
 	return err
 }
 
@@ -274,6 +274,7 @@ func short(s string, n int) string {
 
 // clipLeft keeps the end of a long path, where the project's name is.
 func clipLeft(s string, n int) string {
+	s = report.MaskText(s) // before the clip: a key cut in two would no longer be found
 	r := []rune(s)
 	if len(r) <= n {
 		return s

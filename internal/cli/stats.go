@@ -49,7 +49,7 @@ func cmdStats(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	for _, p := range layout.DropForeign(found) {
 		if !*quiet {
-			fmt.Fprintf(stderr, "ccvet: %s: skipped: no line is a Claude Code entry\n", report.Sanitize(p))
+			fmt.Fprintf(stderr, "ccvet: %s: skipped: no line is a Claude Code entry\n", report.Sanitize(report.MaskPath(p)))
 		}
 	}
 	// No rule runs: the engine only reads, decodes and hands each line over.
@@ -67,7 +67,7 @@ func cmdStats(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	out := st.Report(drift.Tool{Name: "ccvet", Version: Version()},
 		drift.Summary{Files: res.Files, Entries: res.Entries, Skipped: res.Skipped}, *since)
 	if *format == "json" {
-		return report.EncodeJSON(stdout, out)
+		return encodeJSONMasked(stdout, out)
 	}
 	return statsText(stdout, out)
 }
@@ -79,7 +79,10 @@ func cmdStats(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 // forged "::error" workflow command in a CI log, for one).
 func statsText(w io.Writer, r *drift.Report) error {
 	var b strings.Builder
-	esc := report.Sanitize
+	// Every string from the data is masked on its own, before it is put
+	// between other characters than the file's (a key is found by what
+	// follows it, a quote or a space, not a colon).
+	esc := func(s string) string { return report.Sanitize(report.MaskValue("", s)) }
 	at := func(p drift.Place) string { return fmt.Sprintf("%s:%d:%d", esc(p.Path), p.Line, p.Column) }
 	for _, v := range r.Versions {
 		name := "(no version)"
@@ -99,7 +102,7 @@ func statsText(w io.Writer, r *drift.Report) error {
 			fmt.Fprintf(&b, "  types: %s\n", strings.Join(types, ", "))
 		}
 		for _, u := range v.UnknownTypes {
-			fmt.Fprintf(&b, "  unknown %s %q at %s: %d, first at %s\n", esc(u.Kind), u.Name, esc(u.Pointer), u.Count, at(u.First))
+			fmt.Fprintf(&b, "  unknown %s %q at %s: %d, first at %s\n", esc(u.Kind), report.MaskValue("", u.Name), esc(u.Pointer), u.Count, at(u.First))
 		}
 		for _, f := range v.UnknownFields {
 			fmt.Fprintf(&b, "  unknown field %s: %d, first at %s\n", esc(f.Pointer), f.Count, at(f.First))
@@ -126,7 +129,7 @@ func statsText(w io.Writer, r *drift.Report) error {
 	}
 	fmt.Fprintf(&b, "%s checked, %s (%s skipped)\n", countOf(r.Summary.Files, "file", "files"),
 		countOf(r.Summary.Entries, "entry", "entries"), countOf(r.Summary.Skipped, "other file", "other files"))
-	_, err := io.WriteString(w, sanitizeLines(b.String()))
+	_, err := io.WriteString(w, sanitizeLines(report.MaskText(b.String())))
 	return err
 }
 

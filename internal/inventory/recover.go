@@ -428,7 +428,7 @@ func (w *writer) readme(l *Lost) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# What survives of session %s\n\n", l.SessionID)
 	if l.Cwd != "" {
-		fmt.Fprintf(&b, "Project: %s (folder %s). ", l.Cwd, l.Project)
+		fmt.Fprintf(&b, "Project: %s (folder %s). ", maskedPath(l.Cwd), maskedPath(l.Project))
 	}
 	fmt.Fprintf(&b, "Last seen: %s. Cause: %s (%s).\n\n", l.LastSeen, l.Cause, l.CauseDetail)
 	fmt.Fprintf(&b, "- prompts.md, prompts.jsonl: %d prompt(s) from history.jsonl, with %d pasted content(s)\n", r.Prompts, r.Pasted)
@@ -444,5 +444,7 @@ func (w *writer) readme(l *Lost) error {
 		b.WriteString("; the paths of the file-history versions no surviving snapshot or subagent names")
 	}
 	b.WriteString(".\n")
-	return w.write("README.md", []byte(b.String()))
+	// ccvet's own words (the copies beside it are the user's data, as
+	// they were): a key in the cwd or the folder name is masked.
+	return w.write("README.md", []byte(masked(b.String())))
 }

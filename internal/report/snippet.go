@@ -252,3 +252,19 @@ func MaskSecrets(line []byte) []byte { return secret.Default().MaskLine(line) }
 // with the bytes of every secret in it replaced by '*'. Mask before
 // clipping: a key cut in two is no longer found.
 func MaskText(text string) string { return secret.Default().Mask(text) }
+
+// MaskValue returns value (a decoded string a message or a listing quotes
+// on its own, name its member's name or "") with the bytes of every
+// secret in it replaced by '*', as the rule finds them where the file
+// holds them: as a JSON string, after that name (secret.MaskValue).
+func MaskValue(name, value string) string { return secret.Default().MaskValue(name, value) }
+
+// MaskDocument returns the JSON document doc that a command prints with
+// every secret in it masked: MaskSecrets, and each string that holds a
+// path masked as MaskPath masks it. doc is not changed.
+func MaskDocument(doc []byte) []byte { return secret.Default().MaskDocument(doc) }
+
+// MaskPath returns path (or any text a message quotes) with the bytes of
+// every secret in it replaced by '*' (secret.MaskPath: each name in it
+// masked on its own, also without its extension).
+func MaskPath(path string) string { return secret.Default().MaskPath(path) }

@@ -269,3 +269,21 @@ func maskedInBrokenLine(t *testing.T, k string) {
 		t.Errorf("the escaped key is masked as %q", strings.ReplaceAll(strings.ReplaceAll(got, k[11:], "<key>"), k[:10], "<key>"))
 	}
 }
+
+// A key in a field the rule does not scan (an id, a link, the entry type,
+// a timestamp) or in a member name, plain or spelt with a \u escape, is
+// masked in a snippet too: a finding's message masks it (an unknown type,
+// a bad timestamp), and the line printed under the finding showed it.
+func TestMaskSecretsInUnscannedFields(t *testing.T) {
+	g := secrettest.New(31)
+	keys := []string{g.GitHub(), g.AWS(), g.GitHub(), g.GitHub(), g.GitHub(), g.GitHub(), g.GitHub(), g.GitHub()}
+	line := `{"type":"` + keys[0] + `","uuid":"` + keys[1] + `","parentUuid":"` + keys[2] +
+		`","timestamp":"` + keys[3] + `","` + keys[4] + `":1,"\u0067` + keys[5][1:] + `":2,"requestId":"\u0067` + keys[6][1:] +
+		`","message":{"content":[{"type":"image","source":{"type":"base64","data":"` + keys[7] + `"}}]}}`
+	got := string(MaskSecrets([]byte(line)))
+	for i, k := range keys {
+		if strings.Contains(got, k[5:]) {
+			t.Errorf("key %d is not masked in the snippet line", i)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/model"
 	"github.com/ccvet/ccvet/internal/pathenc"
+	"github.com/ccvet/ccvet/internal/secret"
 )
 
 // ProjectDirMismatch reports a session stored in a project folder that is
@@ -51,7 +52,10 @@ var ProjectDirMismatch = register(&Rule{
 		if want == f.ProjectName {
 			return // never claim the folder should be named what it is named
 		}
-		have, should := quoteApart(f.ProjectName, want)
+		// The folder name shown is that of the cwd with its secrets
+		// masked: the encoding of a key (its '_' and '/' turned to '-')
+		// is no key the message's mask would find.
+		have, should := quoteApart(f.ProjectName, pathenc.EncodeFor(secret.Default().Mask(rec.Cwd), rec.Version))
 		msg := "session launched in " + quote(rec.Cwd) + " is stored in project folder " + have +
 			", but that directory's folder is " + should + ": `claude --resume` run there will not list it"
 		if len(f.ProjectName) <= 64 {

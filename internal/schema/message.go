@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ccvet/ccvet/internal/secret"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
@@ -26,6 +27,16 @@ func (v *Validator) describe(e *jsonschema.ValidationError, root any) []Problem 
 		return []Problem{{Pointer: ptr, Keyword: kw, UnknownField: true, unnamed: true}}
 	}
 	inst, _ := lookup(root, ptr)
+	if s, ok := inst.(string); ok {
+		// A message quotes at most maxQuote characters of the value: a
+		// secret in it is masked before the cut, read as the rule reads
+		// it (after its member's name: "apiErrorStatus": "…").
+		name := ""
+		if i := strings.LastIndexByte(ptr, '/'); i >= 0 {
+			name = unescapeToken(ptr[i+1:])
+		}
+		inst = secret.Default().MaskValue(name, s)
+	}
 	field := fieldName(root, ptr)
 	sch, _ := v.keywordValue(e.AbsoluteKeywordLocation)
 	p := Problem{Pointer: ptr, Keyword: kw}
