@@ -25,12 +25,13 @@ replaced atomically and verified (a session that is live is never written);
 folder (--list-backups names it) once you no longer need to undo.
 
 Exit status: 0 nothing to redact (or written), 1 secrets found (plan mode),
-2 usage, 3 internal error, 4 refused or aborted with nothing written.
+2 usage or nothing to search under PATH (--allow-empty: 0), 3 internal error,
+4 refused or aborted with nothing written.
 `
 
 type redactOptions struct {
-	write, listBackups, force, quiet bool
-	backupDir, undo                  string
+	write, listBackups, force, quiet, allowEmpty bool
+	backupDir, undo                              string
 }
 
 func cmdRedact(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -42,6 +43,7 @@ func cmdRedact(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.listBackups, "list-backups", false, "list the backup runs and exit")
 	fs.BoolVar(&o.force, "force", false, "write even when a file changed in the last 60 s (never when its session is live)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no summary line")
+	fs.BoolVar(&o.allowEmpty, "allow-empty", false, "exit 0 when the paths given hold nothing to search (otherwise that is exit 2, as for lint)")
 	if err := parseSub(fs, undoArgs(args)); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, redactHelp)
@@ -90,6 +92,14 @@ func runRedact(o *redactOptions, paths []string, stdin io.Reader, stdout io.Writ
 	plan, err := redact.Build(found)
 	if err != nil {
 		return 0, err
+	}
+	// Paths that hold nothing to search (an empty folder, a typo'd glob's
+	// leftovers): exit 2 and say why, as lint and fix do, not "no secret
+	// found" and exit 0.
+	if plan.Searched == 0 {
+		if err := nothingToCheck(found, 0, paths, nil, o.allowEmpty); err != nil {
+			return 0, err
+		}
 	}
 	if o.write {
 		for _, f := range plan.Files {

@@ -457,6 +457,23 @@ func TestRedactHelp(t *testing.T) {
 	}
 }
 
+// redact on paths that hold nothing to search exits 2 and says so, as lint
+// and fix do; --allow-empty makes it exit 0 ("no secret found").
+func TestRedactNothingToSearch(t *testing.T) {
+	empty := t.TempDir()
+	_, stderr, code := run(t, "", "redact", empty)
+	if code != ExitUsage || !strings.Contains(stderr, "nothing to check in "+empty+": no files") {
+		t.Errorf("redact on an empty folder: exit %d, stderr %q; want 2, nothing to check", code, stderr)
+	}
+	stdout, _, code := run(t, "", "redact", "--allow-empty", empty)
+	if code != ExitOK || stdout != "no secret found\n" {
+		t.Errorf("redact --allow-empty on an empty folder: exit %d, stdout %q", code, stdout)
+	}
+	if _, _, code := run(t, "", "redact", abs(t, filepath.Join(fixtures, "blank-line", "good"))); code != ExitOK {
+		t.Errorf("redact on a folder with a clean transcript: exit %d, want 0", code)
+	}
+}
+
 // fix --diff clips a changed line around its edit: a secret there is masked.
 func TestDiffLineMasksSecrets(t *testing.T) {
 	gh := secrettest.New(3).GitHub()

@@ -77,7 +77,10 @@ type File struct {
 type Plan struct {
 	Secrets []*Secret
 	Files   []*File
-	byFP    map[string]*Secret
+	// Searched counts the files searched for secrets: those under the
+	// paths given (0: the paths hold nothing redact reads).
+	Searched int
+	byFP     map[string]*Secret
 
 	// One search for all the secrets (see index), where each string was
 	// searched for each secret in turn.
@@ -116,6 +119,7 @@ func Build(found *layout.Result) (*Plan, error) {
 		if !c.given {
 			continue
 		}
+		p.Searched++
 		b, err := readAll(c.osPath)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", c.path, err)
