@@ -123,23 +123,51 @@ func (s *Scanner) MaskDocument(doc []byte) []byte {
 	if t.Parse(doc) != nil {
 		return out
 	}
+	star := func(at int) {
+		if &out[0] == &doc[0] {
+			out = append([]byte(nil), doc...)
+		}
+		out[at] = '*'
+	}
+	var dec []byte
 	for i := range t.Nodes {
 		nd := &t.Nodes[i]
-		if nd.Kind != jsontree.String || nd.Esc || nd.End-nd.Start < minSecret || nd.End-nd.Start > maxPath {
+		if nd.Kind != jsontree.String || nd.End-nd.Start < minSecret || nd.End-nd.Start > maxPath {
 			continue
 		}
 		raw := t.RawBytes(i)
 		if !bytes.ContainsAny(raw, `/\.`) {
 			continue
 		}
-		m := s.MaskPath(string(raw))
-		for j := range m {
-			if m[j] == '*' && raw[j] != '*' {
-				if &out[0] == &doc[0] {
-					out = append([]byte(nil), doc...)
+		if !nd.Esc {
+			m := s.MaskPath(string(raw))
+			for j := range m {
+				if m[j] == '*' && raw[j] != '*' {
+					star(int(nd.Start) + j)
 				}
-				out[int(nd.Start)+j] = '*'
 			}
+			continue
+		}
+		// A string with escapes (every Windows path: its backslashes are
+		// written \\) is masked decoded, each masked run written over
+		// the raw bytes (whole escapes) that decode to it.
+		dec = t.AppendStr(dec[:0], i)
+		m := s.MaskPath(string(dec))
+		var cur RawCursor
+		for j := 0; j < len(m); {
+			if m[j] != '*' || dec[j] == '*' {
+				j++
+				continue
+			}
+			e := j
+			for e < len(m) && m[e] == '*' && dec[e] != '*' {
+				e++
+			}
+			rs, re := cur.Span(raw, j, e)
+			for r := rs; r < re; r++ {
+				star(int(nd.Start) + r)
+			}
+			j = e
 		}
 	}
 	return out

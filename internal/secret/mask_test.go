@@ -1,6 +1,7 @@
 package secret_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -35,5 +36,26 @@ func TestMaskPathAndDocument(t *testing.T) {
 	}
 	if got := s.MaskValue("", ant); got != strings.Repeat("*", len(ant)) {
 		t.Errorf("MaskValue left part of a key")
+	}
+}
+
+// A path with escapes (a Windows path: its backslashes are written \\ in
+// JSON) is masked too, decoded, and the masked bytes written over the
+// escapes that give them: the document stays JSON, and its other bytes
+// are left alone.
+func TestMaskDocumentEscapedPath(t *testing.T) {
+	ant := secrettest.New(54).Anthropic()
+	s := secret.Default()
+	doc := []byte(`{"cwd": "C:\\Users\\me\\` + ant + `\\proj", "note": "a \"quoted\" C:\\x\\y.txt"}`)
+	got := s.MaskDocument(doc)
+	if strings.Contains(string(got), ant[14:30]) || len(got) != len(doc) {
+		t.Fatalf("MaskDocument left a key in an escaped path: %d bytes of %d", len(got), len(doc))
+	}
+	var v map[string]string
+	if err := json.Unmarshal(got, &v); err != nil {
+		t.Fatalf("the masked document is not JSON: %v", err)
+	}
+	if !strings.HasPrefix(v["cwd"], `C:\Users\me\***`) || !strings.HasSuffix(v["cwd"], `***\proj`) || v["note"] != `a "quoted" C:\x\y.txt` {
+		t.Errorf("masked too much or too little: %q, %q", v["cwd"][:16], v["note"])
 	}
 }
