@@ -93,35 +93,45 @@ func (s *Scanner) MaskPath(path string) string {
 // each decoded: such a key is not a finding, but a printed line must not
 // show it either (a finding's message masks it too).
 func (s *Scanner) MaskLine(line []byte) []byte {
+	var t jsontree.Tree
+	out, _ := s.maskLine(&t, line)
+	return out
+}
+
+// maskLine is MaskLine, parsing line into t; parsed says whether it tried
+// (not when line holds no place a secret could be), and then t.Nodes is
+// empty if line does not parse.
+func (s *Scanner) maskLine(t *jsontree.Tree, line []byte) (out []byte, parsed bool) {
 	if !bytes.Contains(line, []byte(`\u`)) && !s.Candidates(line) {
-		return line
+		return line, false
 	}
 	var spans [][2]int
 	add := func(f Found) { spans = append(spans, [2]int{f.RawStart, f.RawEnd}) }
-	var t jsontree.Tree
 	if err := t.Parse(line); err == nil {
-		s.ScanTree(&t, nil, nil, add)
+		s.ScanTree(t, nil, nil, add)
 		if len(t.Nodes) > 0 {
-			s.scanUnscanned(&t, jsontree.Root, false, nil, add)
+			s.scanUnscanned(t, jsontree.Root, false, nil, add)
 		}
 	} else {
+		t.Nodes = t.Nodes[:0]
 		s.ScanBroken(line, add)
 	}
 	if len(spans) == 0 {
-		return line
+		return line, true
 	}
-	return star(append([]byte(nil), line...), spans)
+	return star(append([]byte(nil), line...), spans), true
 }
 
 // MaskDocument is MaskLine for a JSON document a command prints (a report,
 // a listing): besides, every string of it that may be a path (one that
 // holds a '/', a '\\' or a '.', and is no longer than maxPath bytes: a
-// long text is not one) is masked as MaskPath masks it.
+// long text is not one) is masked as MaskPath masks it. The document is
+// parsed once for both.
 func (s *Scanner) MaskDocument(doc []byte) []byte {
-	out := s.MaskLine(doc)
 	var t jsontree.Tree
-	if t.Parse(doc) != nil {
-		return out
+	out, parsed := s.maskLine(&t, doc)
+	if parsed && len(t.Nodes) == 0 || !parsed && t.Parse(doc) != nil {
+		return out // not JSON (a text report): MaskLine's reading is all
 	}
 	star := func(at int) {
 		if &out[0] == &doc[0] {
@@ -139,31 +149,29 @@ func (s *Scanner) MaskDocument(doc []byte) []byte {
 		if !bytes.ContainsAny(raw, `/\.`) {
 			continue
 		}
-		if !nd.Esc {
-			m := s.MaskPath(string(raw))
-			for j := range m {
-				if m[j] == '*' && raw[j] != '*' {
-					star(int(nd.Start) + j)
-				}
-			}
-			continue
-		}
 		// A string with escapes (every Windows path: its backslashes are
-		// written \\) is masked decoded, each masked run written over
+		// written \\ in JSON) is masked decoded, each masked run written over
 		// the raw bytes (whole escapes) that decode to it.
-		dec = t.AppendStr(dec[:0], i)
-		m := s.MaskPath(string(dec))
+		text := raw
+		if nd.Esc {
+			dec = t.AppendStr(dec[:0], i)
+			text = dec
+		}
+		m := s.MaskPath(string(text))
 		var cur RawCursor
 		for j := 0; j < len(m); {
-			if m[j] != '*' || dec[j] == '*' {
+			if m[j] != '*' || text[j] == '*' {
 				j++
 				continue
 			}
 			e := j
-			for e < len(m) && m[e] == '*' && dec[e] != '*' {
+			for e < len(m) && m[e] == '*' && text[e] != '*' {
 				e++
 			}
-			rs, re := cur.Span(raw, j, e)
+			rs, re := j, e
+			if nd.Esc {
+				rs, re = cur.Span(raw, j, e)
+			}
 			for r := rs; r < re; r++ {
 				star(int(nd.Start) + r)
 			}
