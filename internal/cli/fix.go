@@ -49,12 +49,7 @@ type fixOptions struct {
 	allowEmpty                                                         bool
 	format, backupDir, undo, root                                      string
 	sel, ignore                                                        []string
-	selSet, ignoreSet                                                  map[string]bool // sel and ignore, checked
-}
-
-// wants says whether --select and --ignore leave rule's fixes in the run.
-func (o *fixOptions) wants(rule string) bool {
-	return !o.ignoreSet[rule] && (len(o.selSet) == 0 || o.selSet[rule])
+	plan                                                               fix.Options // what fix.Plan runs with: sel and ignore checked
 }
 
 func cmdFix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -194,8 +189,8 @@ func runFix(o *fixOptions, paths []string, stdin io.Reader, stdout, stderr io.Wr
 			}
 		}
 	}
-	o.selSet, o.ignoreSet = sel, ign
-	res, err := fix.Plan(found, fix.Options{Unsafe: o.unsafe, Select: sel, Ignore: ign, Check: fixCheck})
+	o.plan = fix.Options{Unsafe: o.unsafe, Select: sel, Ignore: ign, Check: fixCheck}
+	res, err := fix.Plan(found, o.plan)
 	if err != nil {
 		return 0, err
 	}
@@ -290,7 +285,7 @@ func sarifFixes(fs []finding.Finding, o *fixOptions) []finding.Finding {
 	copy(out, fs)
 	for i := range out {
 		fx := out[i].Fix
-		allowed := fx != nil && o.wants(out[i].Rule) &&
+		allowed := fx != nil && o.plan.Wants(out[i].Rule) &&
 			(fx.Safety == string(rules.FixSafe) || o.unsafe && fx.Safety == string(rules.FixUnsafe))
 		if !allowed || len(fx.Edits) == 0 {
 			out[i].Fix = nil
@@ -382,7 +377,7 @@ func printPlan(w io.Writer, res *fix.Result, o *fixOptions, done []store.Written
 			case fx.Fixable():
 				counts[fx.Safety]++
 				switch {
-				case !o.wants(fx.Rule):
+				case !o.plan.Wants(fx.Rule):
 					note = " (left out by --select or --ignore)"
 				case dropped[i]:
 					note = " (overlaps another fix: run again)"

@@ -38,7 +38,8 @@ type Options struct {
 	Check func(*File) error
 }
 
-func (o *Options) wants(rule string) bool {
+// Wants reports whether Select and Ignore leave rule's fixes in the run.
+func (o *Options) Wants(rule string) bool {
 	if o.Ignore[rule] {
 		return false
 	}
@@ -163,7 +164,7 @@ func selected(fixes []plan.Fix, opts *Options) []plan.Fix {
 	out := make([]plan.Fix, len(fixes))
 	copy(out, fixes)
 	for i := range out {
-		if !opts.wants(out[i].Rule) {
+		if !opts.Wants(out[i].Rule) {
 			out[i].Edits = nil
 		}
 	}
