@@ -28,12 +28,10 @@ func TestUnscannedFieldsMaskSecrets(t *testing.T) {
 	if err := os.MkdirAll(proj, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	line := func(v map[string]any) string { b, _ := json.Marshal(v); return string(b) + "\n" }
-	e := func(uuid, parent any, typ, ts string, msg map[string]any) map[string]any {
-		return map[string]any{"parentUuid": parent, "isSidechain": false, "userType": "external", "cwd": "/tmp/app/" + cwd,
-			"sessionId": secretSID, "version": "2.1.110", "gitBranch": "", "type": typ, "uuid": uuid,
-			"timestamp": ts, "message": msg}
+	e := func(uuid string, parent any, typ, ts string, msg map[string]any) map[string]any {
+		return map[string]any{"uuid": uuid, "parentUuid": parent, "cwd": "/tmp/app/" + cwd, "type": typ, "timestamp": ts, "message": msg}
 	}
+	line := func(set map[string]any) string { return reviewLine(set["uuid"].(string), set) }
 	user := map[string]any{"role": "user", "content": "hi"}
 	call := map[string]any{"model": "claude-opus-4-5-20251101", "id": "msg_1", "type": "message", "role": "assistant",
 		"content":     []any{map[string]any{"type": "tool_use", "id": toolID, "name": "Bash", "input": map[string]any{"command": "ls"}}},
@@ -125,10 +123,7 @@ func TestPathsMaskSecrets(t *testing.T) {
 	name, cwdKey := g.GitHub(), g.AWS()
 	root := t.TempDir()
 	line := func(cwd, sid string) string {
-		b, _ := json.Marshal(map[string]any{"parentUuid": nil, "isSidechain": false, "userType": "external", "cwd": cwd,
-			"sessionId": sid, "version": "2.1.110", "gitBranch": "", "type": "user", "uuid": "5ec7e700-0000-4000-8000-000000000401",
-			"timestamp": "2026-11-20T10:00:00.000Z", "message": map[string]any{"role": "user", "content": "hi"}})
-		return string(b) + "\n"
+		return reviewLine("5ec7e700-0000-4000-8000-000000000401", map[string]any{"cwd": cwd, "sessionId": sid})
 	}
 	for _, f := range []struct{ dir, file, cwd string }{
 		{"-tmp-app", name + ".jsonl", "/tmp/app"},
@@ -192,16 +187,7 @@ func TestQuotedValuesMaskSecrets(t *testing.T) {
 	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
 	g := secrettest.New(43)
 	typ, ts, version, named := g.Anthropic(), g.Anthropic(), g.Anthropic(), g.Generic()
-	line := func(uuid string, set map[string]any) string {
-		e := map[string]any{"parentUuid": nil, "isSidechain": false, "userType": "external", "cwd": "/tmp/app",
-			"sessionId": secretSID, "version": "2.1.110", "gitBranch": "", "type": "user", "uuid": uuid,
-			"timestamp": "2026-11-20T10:00:00.000Z", "message": map[string]any{"role": "user", "content": "hi"}}
-		for k, v := range set {
-			e[k] = v
-		}
-		b, _ := json.Marshal(e)
-		return string(b) + "\n"
-	}
+	line := reviewLine
 	text := line("5ec7e700-0000-4000-8000-000000000501", map[string]any{"type": typ}) +
 		line("5ec7e700-0000-4000-8000-000000000502", map[string]any{"timestamp": ts}) +
 		line("5ec7e700-0000-4000-8000-000000000503", map[string]any{"version": version}) +
@@ -242,15 +228,13 @@ func TestPathNamesMaskAnthropicKeys(t *testing.T) {
 	g := secrettest.New(47)
 	file, folder := g.Anthropic(), g.Anthropic()
 	root := t.TempDir()
-	b, _ := json.Marshal(map[string]any{"parentUuid": nil, "isSidechain": false, "userType": "external", "cwd": "/tmp/app",
-		"sessionId": secretSID, "version": "2.1.110", "gitBranch": "", "type": "user", "uuid": "5ec7e700-0000-4000-8000-000000000601",
-		"timestamp": "2026-11-20T10:00:00.000Z", "message": map[string]any{"role": "user", "content": "hi"}})
+	b := []byte(reviewLine("5ec7e700-0000-4000-8000-000000000601", nil))
 	paths := []string{filepath.Join(root, "projects", "-tmp-app", file+".jsonl"), filepath.Join(root, "projects", "-tmp-"+folder, secretSID+".jsonl")}
 	for _, p := range paths {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(p, append(b, '\n'), 0o644); err != nil {
+		if err := os.WriteFile(p, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -272,4 +256,18 @@ func TestPathNamesMaskAnthropicKeys(t *testing.T) {
 			}
 		}
 	}
+}
+
+// reviewLine is a JSON line (newline included) of a healthy 2.1.110 user
+// entry uuid of session secretSID in /tmp/app, with the members of set
+// put over its own.
+func reviewLine(uuid string, set map[string]any) string {
+	e := map[string]any{"parentUuid": nil, "isSidechain": false, "userType": "external", "cwd": "/tmp/app",
+		"sessionId": secretSID, "version": "2.1.110", "gitBranch": "", "type": "user", "uuid": uuid,
+		"timestamp": "2026-11-20T10:00:00.000Z", "message": map[string]any{"role": "user", "content": "hi"}}
+	for k, v := range set {
+		e[k] = v
+	}
+	b, _ := json.Marshal(e)
+	return string(b) + "\n"
 }
