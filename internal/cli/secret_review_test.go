@@ -112,15 +112,16 @@ func TestRecoverReadmeMasksSecrets(t *testing.T) {
 
 // A report names each file it has a finding on: a transcript named after
 // a key, or a project folder named after a cwd that holds an AWS key id
-// (the cwd's encoding keeps its letters and digits), printed the key in
-// every format and in a baseline. Paths are masked as messages are; the
+// (the cwd's encoding keeps its letters and digits) or a GitHub token (the
+// encoding writes its '_' as '-'), printed the key in every format and in
+// a baseline. Paths are masked as messages are; the
 // snippets still show the file's lines, and a baseline written so hides
 // the same findings.
 func TestPathsMaskSecrets(t *testing.T) {
 	t.Setenv("HOME", t.TempDir())
 	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
 	g := secrettest.New(41)
-	name, cwdKey := g.GitHub(), g.AWS()
+	name, cwdKey, ghKey := g.GitHub(), g.AWS(), g.GitHub()
 	root := t.TempDir()
 	line := func(cwd, sid string) string {
 		return reviewLine("5ec7e700-0000-4000-8000-000000000401", map[string]any{"cwd": cwd, "sessionId": sid})
@@ -128,6 +129,7 @@ func TestPathsMaskSecrets(t *testing.T) {
 	for _, f := range []struct{ dir, file, cwd string }{
 		{"-tmp-app", name + ".jsonl", "/tmp/app"},
 		{"-tmp-" + cwdKey, secretSID + ".jsonl", "/tmp/" + cwdKey},
+		{"-tmp-" + strings.ReplaceAll(ghKey, "_", "-"), secretSID + ".jsonl", "/tmp/" + ghKey},
 	} {
 		dir := filepath.Join(root, "projects", f.dir)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -142,7 +144,7 @@ func TestPathsMaskSecrets(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		code := Main(append(append([]string{"--no-config"}, args...), root), strings.NewReader(""), &stdout, &stderr)
 		out := stdout.String() + stderr.String()
-		for i, k := range []string{name, cwdKey} {
+		for i, k := range []string{name, cwdKey, ghKey} {
 			if strings.Contains(out, k[5:]) {
 				t.Errorf("%v shows key %d", args, i)
 			}
@@ -158,7 +160,7 @@ func TestPathsMaskSecrets(t *testing.T) {
 			}
 		}
 	}
-	if b, _ := os.ReadFile(base); strings.Contains(string(b), name[5:]) || strings.Contains(string(b), cwdKey[5:]) {
+	if b, _ := os.ReadFile(base); strings.Contains(string(b), name[5:]) || strings.Contains(string(b), cwdKey[5:]) || strings.Contains(string(b), ghKey[5:]) {
 		t.Error("the baseline holds a key")
 	}
 	// Other commands that name the files: redact's plan, an error, the
@@ -170,8 +172,17 @@ func TestPathsMaskSecrets(t *testing.T) {
 		{"redact", "--undo", "--backup-dir", bk}} {
 		var stdout, stderr bytes.Buffer
 		Main(args, strings.NewReader(""), &stdout, &stderr)
-		if out := stdout.String() + stderr.String(); strings.Contains(out, cwdKey[5:]) || !strings.Contains(out, "-tmp-****") {
-			t.Errorf("%v shows the key, or no masked folder:\n%s", args[0], strings.ReplaceAll(out, cwdKey, "<key 1>"))
+		if out := stdout.String() + stderr.String(); strings.Contains(out, cwdKey[5:]) || strings.Contains(out, ghKey[5:]) || !strings.Contains(out, "-tmp-****") {
+			t.Errorf("%v shows the key, or no masked folder:\n%s", args[0], strings.NewReplacer(cwdKey, "<key 1>", ghKey[5:], "<key 2>").Replace(out))
+		}
+	}
+	for _, args := range [][]string{{"sessions", root}, {"sessions", "-f", "json", root}, {"stats", root}} {
+		var stdout, stderr bytes.Buffer
+		Main(args, strings.NewReader(""), &stdout, &stderr)
+		// The session table shows an id's first 8 characters: name, a
+		// key, is the session id of the file named after it.
+		if out := stdout.String() + stderr.String(); strings.Contains(out, cwdKey[5:]) || strings.Contains(out, ghKey[5:]) || strings.Contains(out, name[:8]) {
+			t.Errorf("%v shows a key:\n%s", args, strings.NewReplacer(cwdKey, "<key 1>", ghKey[5:], "<key 2>", name[:8], "<key 0>").Replace(out))
 		}
 	}
 }

@@ -183,7 +183,7 @@ func sessionsText(w io.Writer, r *inventory.Report, paths bool) error {
 			if proj == "" {
 				proj = s.Project
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", esc(shortTime(s.LastActivity)), esc(short(s.SessionID, 8)),
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", esc(shortTime(s.LastActivity)), esc(shortID(s.SessionID)),
 				esc(clipLeft(proj, 40)), human(s.Size+s.SubagentBytes), s.Subagents, esc(versions(s.Versions)),
 				resumeState(s), esc(inventory.Clip(s.FirstPrompt, 60)))
 		}
@@ -200,7 +200,7 @@ func sessionsText(w io.Writer, r *inventory.Report, paths bool) error {
 			if proj == "" {
 				proj = l.Project
 			}
-			id := short(l.SessionID, 8)
+			id := shortID(l.SessionID)
 			if paths {
 				id = l.SessionID
 			}
@@ -214,10 +214,10 @@ func sessionsText(w io.Writer, r *inventory.Report, paths bool) error {
 	var hidden, notes []string
 	for _, s := range r.Sessions {
 		for _, x := range s.Picker.Hidden {
-			hidden = append(hidden, fmt.Sprintf("  %s %s [%s]: %s", esc(short(s.SessionID, 8)), esc(x.Code), esc(strings.Join(x.Versions, ", ")), esc(x.Detail)))
+			hidden = append(hidden, fmt.Sprintf("  %s %s [%s]: %s", esc(shortID(s.SessionID)), esc(x.Code), esc(strings.Join(x.Versions, ", ")), esc(x.Detail)))
 		}
 		for _, x := range s.Picker.Notes {
-			notes = append(notes, fmt.Sprintf("  %s %s [%s]: %s", esc(short(s.SessionID, 8)), esc(x.Code), esc(strings.Join(x.Versions, ", ")), esc(x.Detail)))
+			notes = append(notes, fmt.Sprintf("  %s %s [%s]: %s", esc(shortID(s.SessionID)), esc(x.Code), esc(strings.Join(x.Versions, ", ")), esc(x.Detail)))
 		}
 	}
 	if len(hidden) > 0 {
@@ -261,6 +261,10 @@ func shortTime(s string) string {
 	}
 	return t.UTC().Format("2006-01-02 15:04Z")
 }
+
+// shortID is a session id's first 8 characters, masked before it is cut:
+// a key used as an id (the file's name) would no longer be found in 8.
+func shortID(id string) string { return short(report.MaskValue("", id), 8) }
 
 func short(s string, n int) string {
 	if len(s) <= n {

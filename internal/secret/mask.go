@@ -50,7 +50,9 @@ func (s *Scanner) MaskValue(name, value string) string {
 // (between slashes or backslashes) masked on its own, and without its
 // extension: several rules want a quote or a space after a key, not a '/'
 // or a '.' (a transcript named "<key>.jsonl", a folder named after a cwd
-// that holds one). The whole is masked too: a key may hold a '/'.
+// that holds one), and as the cwd it may be named after, each '-' read
+// as '_' and as '.' (a cwd holding "ghp_…" names a folder "…ghp-…"). The
+// whole is masked too: a key may hold a '/'.
 func (s *Scanner) MaskPath(path string) string {
 	out := s.MaskValue("", path)
 	var b []byte
@@ -76,6 +78,16 @@ func (s *Scanner) MaskPath(path string) string {
 			if i := strings.LastIndexByte(name, '.'); i >= minSecret {
 				over(start, s.MaskValue("", name[:i]))
 			}
+			// A project folder is named after its cwd with every
+			// character but a letter or a digit written '-': a cwd
+			// holding "ghp_…" gives a folder holding "ghp-…". Try the
+			// two separators keys hold, in place of every '-' (the
+			// same length, so the masked bytes fall where they were).
+			if encodedFolder(name) {
+				for _, sep := range []string{"_", "."} {
+					over(start, s.MaskValue("", strings.ReplaceAll(name, "-", sep)))
+				}
+			}
 		}
 		start = end + 1
 	}
@@ -84,6 +96,15 @@ func (s *Scanner) MaskPath(path string) string {
 	}
 	return string(b)
 }
+
+// encodedFolder says whether name may be a project folder named after an
+// absolute cwd: "-home-me-app" (a cwd of "/home/me/app") or "C--Users-me"
+// (of `C:\Users\me`).
+func encodedFolder(name string) bool {
+	return len(name) > 0 && name[0] == '-' || len(name) > 2 && name[1] == '-' && name[2] == '-' && isLetter(name[0])
+}
+
+func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 
 // MaskLine is one line of JSON Lines (or a line that does not parse) with
 // the bytes of every secret on it replaced by '*': a masked copy, or line
@@ -146,8 +167,8 @@ func (s *Scanner) MaskDocument(doc []byte) []byte {
 			continue
 		}
 		raw := t.RawBytes(i)
-		if !bytes.ContainsAny(raw, `/\.`) {
-			continue
+		if !bytes.ContainsAny(raw, `/\.`) && !encodedFolder(string(raw)) {
+			continue // not a path, nor a project folder's name
 		}
 		// A string with escapes (every Windows path: its backslashes are
 		// written \\ in JSON) is masked decoded, each masked run written over

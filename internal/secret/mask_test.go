@@ -27,6 +27,20 @@ func TestMaskPathAndDocument(t *testing.T) {
 	if p := "/home/me/app/src/main.go"; s.MaskPath(p) != p {
 		t.Errorf("MaskPath changed %q", p)
 	}
+	// A project folder named after a cwd that holds a key: Claude Code
+	// writes each '_' of the cwd as '-', so the folder holds "ghp-…".
+	gh := g.GitHub()
+	folder := strings.ReplaceAll(gh, "_", "-")
+	for _, p := range []string{"projects/-home-me-" + folder + "-app/s.jsonl", `C:\store\projects\C--Users-me-` + folder + `\s.jsonl`} {
+		if got := s.MaskPath(p); strings.Contains(got, gh[4:20]) || len(got) != len(p) || !strings.HasSuffix(got, "s.jsonl") {
+			t.Errorf("MaskPath left the key of an encoded cwd in a folder name")
+		}
+	}
+	for _, p := range []string{"projects/-home-me-my-app-v2/0b6f3e6e-6a43-4f3e-9d55-3c4c1c0f7a11.jsonl", "projects/C--Users-me-source-repos-api-key-rotation/x.jsonl"} {
+		if got := s.MaskPath(p); got != p {
+			t.Errorf("MaskPath changed %q to %q", p, got)
+		}
+	}
 	doc := []byte(`{"path": "projects/-tmp-` + ant + `/x.jsonl", "n": 1}`)
 	if got := string(s.MaskDocument(doc)); strings.Contains(got, ant[14:30]) || !strings.Contains(got, "-tmp-****") {
 		t.Errorf("MaskDocument left a key in a path")
