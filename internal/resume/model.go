@@ -107,8 +107,6 @@ const (
 	KindThinkingDropped = "thinking-dropped"
 	// KindWrapped: a task notification sent inside a system reminder.
 	KindWrapped = "wrapped-in-reminder"
-	// KindLocalCommand: a local command's system entry sent as user text.
-	KindLocalCommand = "local-command-sent"
 )
 
 // Leaf says where the walk started and why.
