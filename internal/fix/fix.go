@@ -249,8 +249,16 @@ func verify(f *File, final []finding.Finding) error {
 			before[x.Rule]++
 		}
 	}
+	// Findings of one rule about one uuid: a fix must leave fewer of them
+	// by as many as it targets, not none (two entries that reuse a third's
+	// uuid give two duplicate-uuid findings about it, and deleting the exact
+	// copy among them, a safe fix, leaves the other, whose fix is unsafe).
+	beforeUUID := map[string]int{}
+	for _, x := range f.Findings {
+		beforeUUID[x.Rule+"\x00"+x.UUID]++
+	}
 	after := map[string]int{}
-	afterUUID := map[string]bool{}
+	afterUUID := map[string]int{}
 	for _, x := range final {
 		if x.Path != f.File.Path {
 			continue
@@ -258,7 +266,7 @@ func verify(f *File, final []finding.Finding) error {
 		if x.Severity >= finding.Warning {
 			after[x.Rule]++
 		}
-		afterUUID[x.Rule+"\x00"+x.UUID] = true
+		afterUUID[x.Rule+"\x00"+x.UUID]++
 	}
 	for _, rule := range slices.Sorted(maps.Keys(after)) { // the same message every run
 		n := after[rule]
@@ -270,9 +278,15 @@ func verify(f *File, final []finding.Finding) error {
 		}
 	}
 	targeted := map[string]int{}
+	targetedUUID := map[string]int{}
+	for _, i := range f.Chosen {
+		if x := f.Findings[f.Fixes[i].Finding]; x.UUID != "" {
+			targetedUUID[x.Rule+"\x00"+x.UUID]++
+		}
+	}
 	for _, i := range f.Chosen {
 		x := f.Findings[f.Fixes[i].Finding]
-		if x.UUID != "" && afterUUID[x.Rule+"\x00"+x.UUID] {
+		if key := x.Rule + "\x00" + x.UUID; x.UUID != "" && afterUUID[key] > beforeUUID[key]-targetedUUID[key] {
 			return fmt.Errorf("verification failed: %s finding on line %d is still there after its fix", x.Rule, x.Line)
 		}
 		if x.Severity >= finding.Warning { // counted as before and after are
