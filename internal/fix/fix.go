@@ -2,9 +2,11 @@
 package fix
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"runtime"
 	"slices"
 	"sort"
@@ -132,7 +134,13 @@ func PlanWith(eng *lint.Engine, found *layout.Result, opts Options) (*Result, er
 		}
 		data, err := readFile(lf)
 		if err != nil {
-			return nil, fmt.Errorf("reading %s: %w", lf.Path, err)
+			// The lint could not read it either (an unreadable finding):
+			// nothing to plan on it, the other files still are.
+			for _, i := range idx {
+				out.Findings[i].Fix = &finding.Fix{Safety: string(rules.FixManual),
+					Message: "the file cannot be read: " + errText(err)}
+			}
+			continue
 		}
 		ff := &File{File: lf, Orig: data, Findings: fs, New: data}
 		ff.Fixes = plan.Plan(data, fs)
@@ -460,4 +468,14 @@ func (f *File) Change() store.Change {
 	}
 	return store.Change{Path: f.File.OSPath, Orig: f.Orig, New: f.New,
 		Edits: store.Records(f.Orig, edit.Coalesce(f.Edits), label), Fixes: notes}
+}
+
+// errText is err without the path an *os.PathError names (the report
+// names the file by the path given).
+func errText(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Op + ": " + pe.Err.Error()
+	}
+	return err.Error()
 }
