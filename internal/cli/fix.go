@@ -416,6 +416,25 @@ func printPlan(w io.Writer, res *fix.Result, o *fixOptions, done []store.Written
 			writeDiff(&b, f)
 		}
 	}
+	// The findings of files fix could not plan on (unreadable, too large,
+	// a folder): their manual steps, not nothing.
+	planned := map[string]bool{}
+	for _, f := range res.Files {
+		planned[f.File.Path] = true
+	}
+	last := ""
+	for _, x := range res.Findings {
+		if planned[x.Path] || x.Fix == nil || x.Fix.Safety != string(rules.FixManual) || !o.plan.Wants(x.Rule) {
+			continue
+		}
+		counts[rules.FixManual]++
+		if x.Path != last {
+			files++
+			last = x.Path
+		}
+		fmt.Fprintf(&b, "%s:%d: [%s] %s: %s\n", report.Sanitize(report.MaskPath(x.Path)), x.Line, x.Fix.Safety, x.Rule,
+			report.Sanitize(x.Fix.Message))
+	}
 	if !o.quiet {
 		fmt.Fprintf(&b, "%d safe, %d unsafe, %d manual fix(es) in %d file(s); %d finding(s) are data, not damage\n",
 			counts[rules.FixSafe], counts[rules.FixUnsafe], counts[rules.FixManual], files, counts[rules.FixNone])

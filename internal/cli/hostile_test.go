@@ -446,3 +446,30 @@ func TestSecretOnBrokenLine(t *testing.T) {
 		t.Error("the text report prints the key")
 	}
 }
+
+// TestHostileLongCycle: a parentUuid loop of thousands of entries is one
+// parent-cycle finding whose message lists the first ids of the loop and
+// how many more, not every id (a loop of a million entries made a message,
+// and a GitHub annotation line, of 40 MB).
+func TestHostileLongCycle(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	const n = 5000
+	data := strings.Replace(chain(n, "\n"), `"parentUuid":null`, `"parentUuid":"`+nthUUID(n)+`"`, 1)
+	writeFile(t, filepath.Join(dir, hostileSession+".jsonl"), []byte(data))
+	out, _, _ := runJSON(t, dir)
+	found := false
+	for _, f := range out.Findings {
+		if f.Rule != "parent-cycle" {
+			continue
+		}
+		found = true
+		if len(f.Message) > 2000 || !strings.Contains(f.Message, fmt.Sprintf("after %d entries", n)) ||
+			!strings.Contains(f.Message, fmt.Sprintf("… %d more → %s)", n-10, nthUUID(1))) {
+			t.Fatalf("parent-cycle message of %d bytes: %.600s", len(f.Message), f.Message)
+		}
+	}
+	if !found {
+		t.Fatalf("no parent-cycle finding: %+v", out.Summary)
+	}
+}

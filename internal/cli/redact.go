@@ -55,7 +55,8 @@ func cmdRedact(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	code, err := runRedact(&o, fs.Args(), stdin, stdout)
 	if err != nil {
-		if errors.Is(err, store.ErrRefused) {
+		var re *redact.ReadError
+		if errors.Is(err, store.ErrRefused) || errors.As(err, &re) {
 			fmt.Fprintln(stderr, "ccvet redact: "+report.Sanitize(report.MaskPath(err.Error())))
 			return ExitRefused
 		}

@@ -6,10 +6,12 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ccvet/ccvet/internal/drift"
 	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/lint"
+	"github.com/ccvet/ccvet/internal/model"
 	"github.com/ccvet/ccvet/internal/report"
 	"github.com/ccvet/ccvet/internal/rules"
 )
@@ -52,18 +54,41 @@ func cmdStats(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "ccvet: %s: skipped: no line is a Claude Code entry\n", report.Sanitize(report.MaskPath(p)))
 		}
 	}
-	// No rule runs: the engine only reads, decodes and hands each line over.
+	// No rule runs but unreadable: the engine only reads, decodes and hands
+	// each line over. What it could not read is said, not counted as a
+	// file of no entries in silence.
 	off := map[string]bool{}
 	for _, r := range rules.All() {
-		off[r.ID] = false
+		off[r.ID] = r.ID == "unreadable"
 	}
 	st := drift.New()
-	eng, err := lint.New(lint.Options{Jobs: *jobs, Enabled: off, Stdin: stdin, OnLine: st.Line})
+	var mu sync.Mutex
+	var cut []string // the lines too long to read, as "PATH:LINE"
+	onLine := func(l *model.Line) {
+		if l.Cut {
+			mu.Lock()
+			cut = append(cut, fmt.Sprintf("%s:%d", report.Sanitize(report.MaskPath(l.File.Path)), l.Num))
+			mu.Unlock()
+		}
+		st.Line(l)
+	}
+	eng, err := lint.New(lint.Options{Jobs: *jobs, Enabled: off, Stdin: stdin, OnLine: onLine})
 	if err != nil {
 		return err
 	}
 	res := eng.Run(found)
 	res.Close()
+	if !*quiet {
+		for _, f := range res.Findings { // sorted
+			if f.Rule == "unreadable" {
+				fmt.Fprintf(stderr, "ccvet: %s: skipped: %s\n", report.Sanitize(report.MaskPath(f.Path)), report.Sanitize(f.Message))
+			}
+		}
+		sort.Strings(cut)
+		for _, c := range cut {
+			fmt.Fprintf(stderr, "ccvet: %s: skipped: the line is longer than ccvet holds in memory\n", c)
+		}
+	}
 	out := st.Report(drift.Tool{Name: "ccvet", Version: Version()},
 		drift.Summary{Files: res.Files, Entries: res.Entries, Skipped: res.Skipped}, *since)
 	if *format == "json" {

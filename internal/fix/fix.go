@@ -2,9 +2,11 @@
 package fix
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"runtime"
 	"slices"
 	"sort"
@@ -132,7 +134,13 @@ func PlanWith(eng *lint.Engine, found *layout.Result, opts Options) (*Result, er
 		}
 		data, err := readFile(lf)
 		if err != nil {
-			return nil, fmt.Errorf("reading %s: %w", lf.Path, err)
+			// The lint could not read it either (an unreadable finding):
+			// nothing to plan on it, the other files still are.
+			for _, i := range idx {
+				out.Findings[i].Fix = &finding.Fix{Safety: string(rules.FixManual),
+					Message: "the file cannot be read: " + errText(err)}
+			}
+			continue
 		}
 		ff := &File{File: lf, Orig: data, Findings: fs, New: data}
 		ff.Fixes = plan.Plan(data, fs)
@@ -249,8 +257,16 @@ func verify(f *File, final []finding.Finding) error {
 			before[x.Rule]++
 		}
 	}
+	// Findings of one rule about one uuid: a fix must leave fewer of them
+	// by as many as it targets, not none (two entries that reuse a third's
+	// uuid give two duplicate-uuid findings about it, and deleting the exact
+	// copy among them, a safe fix, leaves the other, whose fix is unsafe).
+	beforeUUID := map[string]int{}
+	for _, x := range f.Findings {
+		beforeUUID[x.Rule+"\x00"+x.UUID]++
+	}
 	after := map[string]int{}
-	afterUUID := map[string]bool{}
+	afterUUID := map[string]int{}
 	for _, x := range final {
 		if x.Path != f.File.Path {
 			continue
@@ -258,7 +274,7 @@ func verify(f *File, final []finding.Finding) error {
 		if x.Severity >= finding.Warning {
 			after[x.Rule]++
 		}
-		afterUUID[x.Rule+"\x00"+x.UUID] = true
+		afterUUID[x.Rule+"\x00"+x.UUID]++
 	}
 	for _, rule := range slices.Sorted(maps.Keys(after)) { // the same message every run
 		n := after[rule]
@@ -270,9 +286,15 @@ func verify(f *File, final []finding.Finding) error {
 		}
 	}
 	targeted := map[string]int{}
+	targetedUUID := map[string]int{}
+	for _, i := range f.Chosen {
+		if x := f.Findings[f.Fixes[i].Finding]; x.UUID != "" {
+			targetedUUID[x.Rule+"\x00"+x.UUID]++
+		}
+	}
 	for _, i := range f.Chosen {
 		x := f.Findings[f.Fixes[i].Finding]
-		if x.UUID != "" && afterUUID[x.Rule+"\x00"+x.UUID] {
+		if key := x.Rule + "\x00" + x.UUID; x.UUID != "" && afterUUID[key] > beforeUUID[key]-targetedUUID[key] {
 			return fmt.Errorf("verification failed: %s finding on line %d is still there after its fix", x.Rule, x.Line)
 		}
 		if x.Severity >= finding.Warning { // counted as before and after are
@@ -446,4 +468,14 @@ func (f *File) Change() store.Change {
 	}
 	return store.Change{Path: f.File.OSPath, Orig: f.Orig, New: f.New,
 		Edits: store.Records(f.Orig, edit.Coalesce(f.Edits), label), Fixes: notes}
+}
+
+// errText is err without the path an *os.PathError names (the report
+// names the file by the path given).
+func errText(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Op + ": " + pe.Err.Error()
+	}
+	return err.Error()
 }

@@ -163,3 +163,39 @@ func TestVerifyInverseMultiEdit(t *testing.T) {
 	g.New[k+len("prompt ")] = '7' // a byte between the edits, in a message
 	wrong("a byte between the edits", &g)
 }
+
+// TestFixCopyOfReusedUUID: an entry reuses an earlier, different entry's
+// uuid, and a later line repeats it byte for byte. Without --unsafe, the
+// safe fix deletes the earlier copy and leaves the other duplicate-uuid
+// finding (its fix, a fresh uuid, is unsafe): verification counts the
+// findings about that uuid instead of refusing the file because one is
+// left (it refused it, exit 4 even without --write).
+func TestFixCopyOfReusedUUID(t *testing.T) {
+	isolate(t)
+	ls := turns(3)
+	other := strings.Replace(ls[2], "prompt 3", "prompt 3, edited", 1)
+	other = strings.Replace(other, "000000000003", "000000000002", 1)
+	other = strings.Replace(other, `"parentUuid":"aaaaaaaa-0000-4000-8000-000000000002"`, `"parentUuid":"aaaaaaaa-0000-4000-8000-000000000001"`, 1)
+	bad := strings.Join([]string{ls[0], ls[1], other, other}, "\n") + "\n"
+	proj := filepath.Join(t.TempDir(), "projects", "-h")
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(proj, "11111111-2222-4333-8444-555555555555.jsonl")
+	if err := os.WriteFile(p, []byte(bad), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, unsafe := range []bool{false, true} {
+		res := planPaths(t, unsafe, p)
+		if len(res.Files) != 1 {
+			t.Fatalf("unsafe %v: want one file planned, got %d", unsafe, len(res.Files))
+		}
+		f := res.Files[0]
+		if f.Err != nil {
+			t.Fatalf("unsafe %v: plan refused: %v", unsafe, f.Err)
+		}
+		if got := strings.Count(string(f.New), other); got != 1 && !unsafe {
+			t.Fatalf("safe fixes left %d copies of the repeated line, want 1:\n%s", got, f.New)
+		}
+	}
+}

@@ -4,9 +4,16 @@ package jsonpos
 // JSON string of line that encodes a UTF-16 surrogate without its pair, or
 // -1. Go's decoder turns such escapes into U+FFFD silently; the API rejects
 // them (anthropics/claude-code issue 45982).
-func LoneSurrogate(line []byte) int {
-	inStr := false
-	for i := 0; i < len(line); i++ {
+func LoneSurrogate(line []byte) int { return loneSurrogate(line, 0, false) }
+
+// NextLoneSurrogate is LoneSurrogate from offset from of line, which lies
+// inside a string (just after an escape LoneSurrogate returned, once that
+// escape is replaced by one of the same length): a caller replacing every
+// lone escape scans the line once instead of once per escape.
+func NextLoneSurrogate(line []byte, from int) int { return loneSurrogate(line, from, true) }
+
+func loneSurrogate(line []byte, from int, inStr bool) int {
+	for i := from; i < len(line); i++ {
 		c := line[i]
 		if !inStr {
 			if c == '"' {

@@ -16,7 +16,9 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -122,7 +124,7 @@ func Build(found *layout.Result) (*Plan, error) {
 		p.Searched++
 		b, err := readAll(c.osPath)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", c.path, err)
+			return nil, &ReadError{Path: c.path, Err: err}
 		}
 		detect(sc, b, c.kind, func(m secret.Match) { p.add(m) })
 	}
@@ -136,7 +138,7 @@ func Build(found *layout.Result) (*Plan, error) {
 	for _, c := range cands {
 		b, err := readAll(c.osPath)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", c.path, err)
+			return nil, &ReadError{Path: c.path, Err: err}
 		}
 		f := &File{OSPath: c.osPath, Path: c.path, Rel: c.rel, Root: c.root, SessionID: c.session, Kind: c.kind,
 			Orig: b, Count: map[string]int{}}
@@ -580,6 +582,25 @@ func (p *Plan) verify(f *File) error {
 // New is f's bytes after the plan.
 func (f *File) New() ([]byte, error) { return edit.Bytes(f.Orig, f.Edits) }
 
+// ReadError is a file of the plan that could not be read whole: the plan
+// cannot say what it holds, so nothing may be written (a secret's copy
+// there would be left).
+type ReadError struct {
+	Path string // display path
+	Err  error
+}
+
+func (e *ReadError) Error() string {
+	msg := e.Err.Error()
+	var pe *os.PathError
+	if errors.As(e.Err, &pe) {
+		msg = pe.Op + ": " + pe.Err.Error() // the path is e.Path
+	}
+	return e.Path + ": cannot read: " + msg + "; nothing can be redacted without it (fix its permissions, or move it out of the data root)"
+}
+
+func (e *ReadError) Unwrap() error { return e.Err }
+
 func readAll(p string) ([]byte, error) {
 	fh, _, err := readonly.Open(p, false)
 	if err != nil {
@@ -591,7 +612,7 @@ func readAll(p string) ([]byte, error) {
 		return nil, err
 	}
 	if st.Size() > MaxFile {
-		return nil, fmt.Errorf("larger than %d bytes", int64(MaxFile))
+		return nil, fmt.Errorf("larger than %d MiB, more than redact holds in memory", MaxFile>>20)
 	}
 	var b bytes.Buffer
 	_, err = b.ReadFrom(fh)

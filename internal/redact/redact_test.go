@@ -5,8 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand"
+	"os"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -273,5 +276,41 @@ func TestEscapedKeyBytes(t *testing.T) {
 				t.Errorf("%s, torn %v: places %+v", name, torn, f.Places)
 			}
 		}
+	}
+}
+
+// TestBuildUnreadable: a file of the data root that cannot be read stops
+// the plan with a ReadError naming it by its display path (the command
+// exits 4, refused, nothing written), not an internal error naming its
+// absolute path.
+func TestBuildUnreadable(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads everything")
+	}
+	root := t.TempDir()
+	proj := filepath.Join(root, "projects", "-h")
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	key := secrettest.New(7).GitHub()
+	line := userLine("token "+key) + "\n"
+	for _, name := range []string{"11111111-2222-4333-8444-555555555555.jsonl", "21111111-2222-4333-8444-555555555555.jsonl"} {
+		if err := os.WriteFile(filepath.Join(proj, name), []byte(line), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	locked := filepath.Join(proj, "21111111-2222-4333-8444-555555555555.jsonl")
+	if err := os.Chmod(locked, 0); err != nil {
+		t.Fatal(err)
+	}
+	found, err := layout.Discover([]string{root}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Build(found)
+	var re *ReadError
+	if !errors.As(err, &re) || strings.Contains(err.Error(), root) ||
+		!strings.Contains(err.Error(), "21111111-2222-4333-8444-555555555555.jsonl: cannot read: open: permission denied") {
+		t.Fatalf("Build: %v, want a ReadError naming the locked file by its display path", err)
 	}
 }

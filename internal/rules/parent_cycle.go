@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/ccvet/ccvet/internal/entry"
@@ -61,6 +62,10 @@ func cycleBridges(m *resume.Result) map[string]int {
 	}
 	return out
 }
+
+// maxLoopIDs is how many uuids of a loop a parent-cycle message lists
+// before it says how many more there are.
+const maxLoopIDs = 10
 
 // ParentCycle reports parentUuid links that loop.
 var ParentCycle = register(&Rule{
@@ -127,6 +132,12 @@ var ParentCycle = register(&Rule{
 					}
 				}
 				for i := 0; i <= len(loop); i++ {
+					if i == maxLoopIDs && len(loop) > maxLoopIDs+1 {
+						// A loop of a million entries would make a message of
+						// 40 MB: the first ids, how many more, and the way back.
+						ids = append(ids, fmt.Sprintf("… %d more", len(loop)-maxLoopIDs))
+						i = len(loop)
+					}
 					ids = append(ids, loop[(at+i)%len(loop)].UUID())
 				}
 				var rel []finding.Location

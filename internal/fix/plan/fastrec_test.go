@@ -129,3 +129,46 @@ func BenchmarkIndex(b *testing.B) {
 		newParsed(data).index()
 	}
 }
+
+// TestPlanSurrogateOutsideMessage: a lone surrogate escape outside the
+// message (the one the finding names, before it on the line) is not
+// planned as fixed by replacing those of the message, which left it there
+// and failed the plan's own verification (exit 4 even without --write).
+func TestPlanSurrogateOutsideMessage(t *testing.T) {
+	data := []byte(`{"type":"user","gitBranch":"main\ud800","uuid":"u","message":{"role":"user","content":"hi\ud800"}}` + "\n")
+	es, class, why := newParsed(data).planEscape(0, "lone-surrogate")
+	if es != nil || class != "" || !strings.Contains(why, "outside its message") {
+		t.Fatalf("planEscape = %v, %q, %q; want no edit and a manual reason", es, class, why)
+	}
+}
+
+// TestPlanSurrogatesOnePass: every lone surrogate escape of a message is
+// replaced in one plan, each found by a scan that goes on from the last,
+// as a scan from the start after each replacement finds them.
+func TestPlanSurrogatesOnePass(t *testing.T) {
+	content := strings.Repeat(`a\ud800\\ud800\udc00x\ud83d\ude00\udfff"\"\u0041`, 400)
+	content = strings.ReplaceAll(content, `"\"`, `\"`)
+	data := []byte(`{"type":"user","uuid":"u","message":{"role":"user","content":"` + content + `"}}` + "\n")
+	p := newParsed(data)
+	es, _, _ := p.planEscape(0, "lone-surrogate")
+	raw := p.raw(0)
+	a, _ := jsonpos.Find(raw, "/message", false)
+	line := append([]byte(nil), raw...)
+	var want []int64
+	for {
+		off := jsonpos.LoneSurrogate(line[a:])
+		if off < 0 {
+			break
+		}
+		copy(line[a+off:], `\ufffd`)
+		want = append(want, int64(a+off))
+	}
+	if len(want) != 1200 || len(es) != len(want) {
+		t.Fatalf("%d edits, want %d", len(es), len(want))
+	}
+	for k, e := range es {
+		if e.Offset != want[k] || e.Text != `\ufffd` || e.Length != 6 {
+			t.Fatalf("edit %d = %+v, want offset %d", k, e, want[k])
+		}
+	}
+}

@@ -45,29 +45,39 @@ func (p *parsed) planEscape(i int, rule string) ([]edit.Edit, rules.FixClass, st
 		return nil, "", "the message does not parse"
 	}
 	line := append([]byte(nil), raw[a:b]...)
-	find := jsonpos.LoneSurrogate
-	if rule == "escaped-nul" {
-		find = jsonpos.EscapedNUL
+	// A scan from the start would step over the \ufffd just written and be
+	// back at off+6 with nothing pending: each scan starts there, inside
+	// the string (a line of binary data holds thousands of escapes).
+	find := func(from int) int {
+		if rule == "escaped-nul" {
+			if off := jsonpos.EscapedNUL(line[from:]); off >= 0 {
+				return from + off
+			}
+			return -1
+		}
+		if from == 0 {
+			return jsonpos.LoneSurrogate(line)
+		}
+		return jsonpos.NextLoneSurrogate(line, from)
 	}
 	var es []edit.Edit
-	from := 0
-	for k := 0; k < 1000; k++ {
-		off := find(line[from:])
-		if off < 0 || from+off+6 > len(line) {
-			break
-		}
-		off += from
-		if rule == "escaped-nul" {
-			// A scan from the start would step over the \ufffd just written
-			// and be back at off+6 with nothing pending: start there (a
-			// line of binary data holds thousands of \u0000).
-			from = off + 6
-		}
+	for off := find(0); off >= 0 && off+6 <= len(line); off = find(off + 6) {
 		copy(line[off:], `\ufffd`)
 		es = append(es, edit.Edit{Offset: p.lines[i].off + int64(a+off), Length: 6, Text: `\ufffd`})
 	}
 	if len(es) == 0 {
 		return nil, "", "no such escape found on the line"
+	}
+	if rule == "lone-surrogate" {
+		// The finding names the line's first lone escape, which may lie
+		// outside the message (a gitBranch, a cwd): replacing those in the
+		// message only would leave it, and the plan would fail its own
+		// verification.
+		whole := append([]byte(nil), raw...)
+		copy(whole[a:], line)
+		if jsonpos.LoneSurrogate(whole) >= 0 {
+			return nil, "", "the line holds a lone surrogate escape outside its message too; edit it by hand"
+		}
 	}
 	return es, rules.FixUnsafe, fmt.Sprintf("replace %d escape(s) by the same-length \\ufffd (U+FFFD)", len(es))
 }
