@@ -285,6 +285,11 @@ func parse(data []byte) (*Scanner, error) {
 		if rj.Regex == "" || rj.Path != "" || len(rj.Keywords) == 0 {
 			continue
 		}
+		expr, err := amend(rj.ID, rj.Regex)
+		if err != nil {
+			return nil, err
+		}
+		rj.Regex = expr
 		r := &Rule{
 			ID: rj.ID, Name: Name(rj.ID), Description: rj.Description,
 			expr: rj.Regex, allowJSON: rj.Allowlists,
