@@ -473,3 +473,28 @@ func TestHostileLongCycle(t *testing.T) {
 		t.Fatalf("no parent-cycle finding: %+v", out.Summary)
 	}
 }
+
+// TestHostileUntypedDuplicate: an entry whose type is not a string, then a
+// later line reusing its uuid: duplicate-uuid names the earlier one
+// "untyped", not "the  entry".
+func TestHostileUntypedDuplicate(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	const id = "5ec7e700-0000-4000-8000-00000000d0b1"
+	data := `{"type":7,"uuid":"` + id + `","parentUuid":null,"sessionId":"` + hostileSession + `","timestamp":"2026-01-01T00:00:00.000Z"}` + "\n" +
+		`{"type":"user","uuid":"` + id + `","parentUuid":null,"sessionId":"` + hostileSession + `","timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"hi"}}` + "\n"
+	writeFile(t, filepath.Join(dir, hostileSession+".jsonl"), []byte(data))
+	out, _, _ := runJSON(t, dir)
+	found := false
+	for _, f := range out.Findings {
+		if f.Rule == "duplicate-uuid" {
+			found = true
+			if strings.Contains(f.Message, "the  entry") || !strings.Contains(f.Message, "the untyped entry on line 1") {
+				t.Errorf("duplicate-uuid message: %s", f.Message)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no duplicate-uuid finding: %+v", out.Findings)
+	}
+}

@@ -62,7 +62,7 @@ var DuplicateUUID = register(&Rule{
 					rec.UUID() + "); the reader keeps one copy, the repeat only bloats the file"
 			} else {
 				fd.Severity = finding.Error
-				fd.Message = entryLabel(rec) + " reuses the uuid of the " + prev.Type + " entry on " +
+				fd.Message = entryLabel(rec) + " reuses the uuid of the " + typeLabel(prev) + " entry on " +
 					lineRef(prev) + "; the reader keeps only this later line and drops the earlier entry"
 			}
 			f.ReportRecord(r, rec, "/uuid", fd)

@@ -120,14 +120,20 @@ func toolCount(recs []*entry.Record, results bool) int {
 
 // entryLabel names an entry for a message: "assistant entry 3f2a…".
 func entryLabel(rec *entry.Record) string {
-	t := rec.Type
-	if t == "" {
-		t = "untyped"
-	}
+	t := typeLabel(rec)
 	if rec.ID().IsZero() {
 		return t + " entry"
 	}
 	return t + " entry " + rec.UUID()
+}
+
+// typeLabel is rec's entry type, or "untyped" for a line without a
+// string type (a message would read "the  entry").
+func typeLabel(rec *entry.Record) string {
+	if rec.Type == "" {
+		return "untyped"
+	}
+	return rec.Type
 }
 
 // toolName names a tool block for a message: "Bash tool_use toolu_01…".
