@@ -130,6 +130,9 @@ func sessionsRecover(stdout io.Writer, root, id, out, format string, o inventory
 	fmt.Fprintf(stdout, "  %d prompt(s) with %d pasted content(s) (prompts.md, prompts.jsonl)\n", r.Prompts, r.Pasted)
 	fmt.Fprintf(stdout, "  %d file-history version(s), %d named by their path\n", r.FileVersions, r.Named)
 	fmt.Fprintf(stdout, "  %d subagent transcript(s), %d tool result(s), %d todo file(s)\n", r.Subagents, r.ToolResults, r.Todos)
+	for _, sk := range r.Skipped {
+		fmt.Fprintf(stdout, "  skipped %s\n", report.Sanitize(report.MaskPath(sk)))
+	}
 	fmt.Fprintf(stdout, "The transcript itself cannot be recovered (README.md in %s says what is missing).\n", report.Sanitize(out))
 	return nil
 }

@@ -309,3 +309,49 @@ func TestSessionsShortIDWholeCharacters(t *testing.T) {
 		t.Errorf("exit %d: want the id cut to 日本, no \\x bytes:\n%s", code, out)
 	}
 }
+
+// --recover names what survives but it does not copy (a link, which it
+// never follows; a file it cannot read), in its output, its JSON and the
+// README it writes, instead of counting it out in silence.
+func TestSessionsRecoverSkips(t *testing.T) {
+	root := lostRoot(t)
+	outside := filepath.Join(t.TempDir(), "elsewhere.txt")
+	if err := os.WriteFile(outside, []byte("not the store's\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	links := []string{
+		filepath.Join(root, "file-history", fixtureID(82), "0123456789abcdef@v1"),
+		filepath.Join(root, "projects", "-home-dev-app", fixtureID(82), "tool-results", "toolu_03.txt"),
+	}
+	for _, l := range links {
+		if err := os.Symlink(outside, l); err != nil {
+			t.Skipf("no symlinks here: %v", err)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "rec")
+	stdout, stderr, code := run(t, "", "sessions", "--recover", fixtureID(82), "--out", out, "--format", "json", root)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rec inventory.Recovered
+	if err := json.Unmarshal([]byte(stdout), &rec); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"file-history/" + fixtureID(82) + "/0123456789abcdef@v1: a link, not followed",
+		"projects/-home-dev-app/" + fixtureID(82) + "/tool-results/toolu_03.txt: a link, not followed",
+	}
+	if strings.Join(rec.Skipped, "|") != strings.Join(want, "|") || rec.FileVersions != 3 || rec.ToolResults != 2 {
+		t.Errorf("skipped %q, %d file versions, %d tool results", rec.Skipped, rec.FileVersions, rec.ToolResults)
+	}
+	if readme, _ := os.ReadFile(filepath.Join(out, "README.md")); !strings.Contains(string(readme), "- "+want[0]) {
+		t.Errorf("README.md does not name what was not copied:\n%s", readme)
+	}
+	text, _, code := run(t, "", "sessions", "--recover", fixtureID(82), "--out", filepath.Join(t.TempDir(), "rec2"), root)
+	if code != ExitOK || !strings.Contains(text, "  skipped "+want[1]) {
+		t.Errorf("exit %d, text:\n%s", code, text)
+	}
+	if b, err := os.ReadFile(outside); err != nil || string(b) != "not the store's\n" {
+		t.Errorf("the file a link points to changed: %q %v", b, err)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/ccvet/ccvet/internal/readonly"
 )
@@ -32,6 +35,10 @@ type Recovered struct {
 	ToolResults   int      `json:"tool_results"`
 	Todos         int      `json:"todos"`
 	Files         []string `json:"files"` // what was written, relative to Out
+	// Skipped is what survives but was not copied, each "PATH: why" with
+	// PATH relative to the data root: a link (not followed), a file or a
+	// folder that cannot be read.
+	Skipped []string `json:"skipped"`
 }
 
 // Recover copies what survives of a lost session into out, a folder that
@@ -56,8 +63,8 @@ func Recover(root, id, out string, o Options) (*Recovered, error) {
 	if err := os.MkdirAll(out, 0o700); err != nil {
 		return nil, err
 	}
-	r := &Recovered{SchemaVersion: SchemaVersion, Lost: l, Out: out, Files: []string{}}
-	w := &writer{out: out, rec: r}
+	r := &Recovered{SchemaVersion: SchemaVersion, Lost: l, Out: out, Files: []string{}, Skipped: []string{}}
+	w := &writer{out: out, rec: r, root: root}
 	if err := w.prompts(root, id); err != nil {
 		return r, err
 	}
@@ -66,11 +73,23 @@ func Recover(root, id, out string, o Options) (*Recovered, error) {
 		for _, sub := range []string{"subagents", "tool-results"} {
 			base := filepath.Join(dir, sub)
 			err := filepath.WalkDir(base, func(p string, e os.DirEntry, err error) error {
-				if err != nil || !e.Type().IsRegular() {
+				switch {
+				case err != nil:
+					if p != base || !os.IsNotExist(err) { // no such folder: nothing to copy
+						w.skip(p, err)
+					}
+					return nil
+				case e.Type()&os.ModeSymlink != 0:
+					w.skip(p, errLink)
+					return nil
+				case !e.Type().IsRegular():
+					if !e.IsDir() {
+						w.skip(p, errNotFile)
+					}
 					return nil
 				}
 				rel, _ := filepath.Rel(dir, p)
-				if err := w.copy(p, rel); err != nil {
+				if ok, err := w.copyOrSkip(p, rel); err != nil || !ok {
 					return err
 				}
 				if sub == "tool-results" {
@@ -87,23 +106,35 @@ func Recover(root, id, out string, o Options) (*Recovered, error) {
 		}
 	}
 	for _, p := range l.flatAgents {
-		if err := w.copy(p, filepath.Join("subagents", filepath.Base(p))); err != nil {
+		if ok, err := w.copyOrSkip(p, filepath.Join("subagents", filepath.Base(p))); err != nil {
 			return r, err
+		} else if !ok {
+			continue
 		}
 		r.Subagents++
 		agents = append(agents, p)
 	}
 	for _, p := range l.todoFiles {
-		if err := w.copy(p, filepath.Join("todos", filepath.Base(p))); err != nil {
+		if ok, err := w.copyOrSkip(p, filepath.Join("todos", filepath.Base(p))); err != nil {
 			return r, err
+		} else if !ok {
+			continue
 		}
 		r.Todos++
 	}
 	if l.fileHistory != "" {
 		names := backupNames(agents, l.Cwd, w.texts)
-		ents, _ := os.ReadDir(l.fileHistory)
+		ents, err := os.ReadDir(l.fileHistory)
+		if err != nil && !os.IsNotExist(err) {
+			w.skip(l.fileHistory, err)
+		}
 		for _, e := range ents {
 			if !e.Type().IsRegular() {
+				if e.Type()&os.ModeSymlink != 0 {
+					w.skip(filepath.Join(l.fileHistory, e.Name()), errLink)
+				} else if !e.IsDir() {
+					w.skip(filepath.Join(l.fileHistory, e.Name()), errNotFile)
+				}
 				continue
 			}
 			src, plain := filepath.Join(l.fileHistory, e.Name()), filepath.Join("file-history", e.Name())
@@ -121,13 +152,16 @@ func Recover(root, id, out string, o Options) (*Recovered, error) {
 			default:
 				// No name, or one this system refuses (too long, a reserved
 				// name): the backup's own name.
-				if err := w.copy(src, plain); err != nil {
+				if ok, err := w.copyOrSkip(src, plain); err != nil {
 					return r, err
+				} else if !ok {
+					continue
 				}
 			}
 			r.FileVersions++
 		}
 	}
+	sort.Strings(r.Skipped)
 	return r, w.readme(l)
 }
 
@@ -221,6 +255,7 @@ func backupNames(agents []string, cwd string, texts []string) map[string]string 
 // writer writes into the recovery folder only.
 type writer struct {
 	out   string
+	root  string // the data root read, for the paths of Skipped
 	rec   *Recovered
 	texts []string // the prompts and pastes, where file paths may be named
 }
@@ -256,12 +291,52 @@ func (w *writer) write(rel string, b []byte) error {
 
 // copy copies a file of the data root (opened read-only, no link
 // followed) to rel in the recovery folder.
+// Why a file that survives was not copied.
+var (
+	errLink    = errors.New("a link, not followed")
+	errNotFile = errors.New("not a regular file")
+)
+
+// skip records that p was not copied, and why.
+func (w *writer) skip(p string, err error) {
+	rel, rerr := filepath.Rel(w.root, p)
+	if rerr != nil {
+		rel = p
+	}
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err // the path is said once, relative to the root
+	}
+	if fi, lerr := os.Lstat(p); lerr == nil && fi.Mode()&os.ModeSymlink != 0 {
+		err = errLink // refused by the open that does not follow one
+	}
+	w.rec.Skipped = append(w.rec.Skipped, filepath.ToSlash(rel)+": "+err.Error())
+}
+
+// copyOrSkip is copy, but a source that cannot be opened (unreadable, a
+// link, gone since it was found) is recorded in Skipped and reported as
+// not copied; only a failure to write is an error.
+func (w *writer) copyOrSkip(src, rel string) (bool, error) {
+	in, err := readonly.OpenHandle(src, false) // up to the size at open
+	if err != nil {
+		w.skip(src, err)
+		return false, nil
+	}
+	defer in.Close()
+	return true, w.copyFrom(in, rel)
+}
+
 func (w *writer) copy(src, rel string) error {
 	in, err := readonly.OpenHandle(src, false) // up to the size at open
 	if err != nil {
 		return err
 	}
 	defer in.Close()
+	return w.copyFrom(in, rel)
+}
+
+// copyFrom writes what in holds to rel under the output folder.
+func (w *writer) copyFrom(in io.Reader, rel string) error {
 	f, err := w.create(rel)
 	if err != nil {
 		return err
@@ -444,7 +519,25 @@ func (w *writer) readme(l *Lost) error {
 		b.WriteString("; the paths of the file-history versions no surviving snapshot or subagent names")
 	}
 	b.WriteString(".\n")
+	if len(r.Skipped) > 0 {
+		b.WriteString("\nNot copied (in the data root, PATH: why):\n")
+		for _, sk := range r.Skipped {
+			fmt.Fprintf(&b, "- %s\n", graphic(maskedPath(sk)))
+		}
+	}
 	// ccvet's own words (the copies beside it are the user's data, as
 	// they were): a key in the cwd or the folder name is masked.
 	return w.write("README.md", []byte(masked(b.String())))
+}
+
+// graphic is s, or s quoted as a Go string when it holds a character that
+// is not printable (a newline or an escape in a file name would break the
+// README's lines or drive a terminal).
+func graphic(s string) string {
+	for _, r := range s {
+		if !unicode.IsGraphic(r) || r == utf8.RuneError {
+			return strconv.Quote(s)
+		}
+	}
+	return s
 }
