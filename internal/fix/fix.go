@@ -84,11 +84,37 @@ type Result struct {
 // Plan lints found, plans the fixes, applies them in memory until a new plan
 // is empty, and verifies every changed file. It reads files, never writes.
 func Plan(found *layout.Result, opts Options) (*Result, error) {
-	eng, err := lint.New(opts.Lint)
+	lo := opts.Lint
+	if lo.MaxPerFile == 0 || lo.MaxPerFile > MaxFindings {
+		lo.MaxPerFile = MaxFindings
+	}
+	eng, err := lint.New(lo)
 	if err != nil {
 		return nil, err
 	}
 	return PlanWith(eng, found, opts)
+}
+
+// MaxFindings is how many findings of one rule in one file Plan's lint
+// lists (the rest counted, as lint's --max-per-file does): each finding
+// costs about 2 KB while a plan runs, and a file of millions of one-byte
+// damaged lines (binary data, a runaway writer) would need gigabytes. A
+// file with more findings of a rule fix repairs is not planned: its
+// findings are marked manual (see overflowing).
+const MaxFindings = 50_000
+
+// overflowing is the first rule with a fix (safe or unsafe) whose findings
+// in fs passed MaxFindings, "" when none did: planning some of them would
+// leave a plan that cannot say what it left.
+func overflowing(fs []finding.Finding) string {
+	for _, x := range fs {
+		if x.More != (finding.Counts{}) {
+			if c := rules.FixOf(x.Rule).Class; c == rules.FixSafe || c == rules.FixUnsafe {
+				return x.Rule
+			}
+		}
+	}
+	return ""
 }
 
 // PlanWith is Plan with an engine prepared once (opts.Lint is then unused).
@@ -129,6 +155,13 @@ func PlanWith(eng *lint.Engine, found *layout.Result, opts Options) (*Result, er
 			for _, i := range idx {
 				out.Findings[i].Fix = &finding.Fix{Safety: string(rules.FixManual),
 					Message: fmt.Sprintf("the file is over %d MiB, more than ccvet fix holds in memory", MaxBytes>>20)}
+			}
+			continue
+		}
+		if rule := overflowing(fs); rule != "" {
+			for _, i := range idx {
+				out.Findings[i].Fix = &finding.Fix{Safety: string(rules.FixManual),
+					Message: fmt.Sprintf("the file has over %d %s findings, more than ccvet fix plans on in one file; look at it with the lint and cut it by hand", MaxFindings, rule)}
 			}
 			continue
 		}
