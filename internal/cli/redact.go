@@ -86,7 +86,8 @@ func runRedact(o *redactOptions, paths []string, stdin io.Reader, stdout io.Writ
 			return 0, usagef("ccvet redact changes files in place; standard input (-) cannot be redacted")
 		}
 	}
-	found, err := layout.Discover(paths, "")
+	// Paths start with the PATH given, as lint's and fix's do.
+	found, err := layout.DiscoverFromHere(paths, "")
 	if err != nil {
 		return 0, usageError{err}
 	}
