@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"strings"
 )
 
 // ErrNull is why a line holding the JSON literal null is not an entry.
@@ -25,6 +26,9 @@ func Decode(raw []byte) (any, int, error) {
 			off := int(se.Offset) - 1
 			if off < 0 {
 				off = 0
+			}
+			if strings.HasSuffix(se.Error(), ErrTooDeep.Error()) { // "invalid character '[' exceeded max depth"
+				return nil, off, ErrTooDeep
 			}
 			return nil, off, errors.New(se.Error())
 		case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):

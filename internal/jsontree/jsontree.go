@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"math"
 	"math/bits"
 	"strconv"
@@ -15,6 +16,11 @@ import (
 
 // MaxDepth is encoding/json's nesting limit: a value nested deeper is an error.
 const MaxDepth = 10000
+
+// ErrTooDeep is Decode's error for a value that nests arrays or objects
+// more than MaxDepth deep. Such a value is JSON all the same (Node's
+// JSON.parse reads a million levels): ccvet does not read it.
+var ErrTooDeep = errors.New("exceeded max depth")
 
 // Kind is the JSON type of a node.
 type Kind uint8

@@ -1126,6 +1126,13 @@ func decodeReference(l *model.Line, jl *jsonl.Line) {
 		l.SetDecoded(v)
 		return
 	}
+	if errors.Is(err, jsontree.ErrTooDeep) {
+		// JSON nested past what the decoders read (oversized says so),
+		// unless it breaks further on: then it is not JSON at all.
+		if at, ok := jsontree.ValidDeep(l.Raw); !ok {
+			off, err = at, fmt.Errorf("broken at offset %d, past %d levels of nesting", at, jsontree.MaxDepth)
+		}
+	}
 	if l.NUL = jl.FindNUL(); l.NUL < 0 {
 		l.ErrOff, l.Err = off, err
 	}

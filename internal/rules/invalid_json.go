@@ -1,7 +1,10 @@
 package rules
 
 import (
+	"errors"
+
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/internal/model"
 )
 
@@ -24,6 +27,9 @@ var InvalidJSON = register(&Rule{
 	Line: func(r *Rule, l *model.Line) {
 		if l.Err == nil || !l.Newline {
 			return // a damaged last line without newline is truncated-line
+		}
+		if errors.Is(l.Err, jsontree.ErrTooDeep) {
+			return // JSON, nested deeper than ccvet reads: oversized
 		}
 		l.Report(r, l.ErrOff, "line is not valid JSON: "+l.Err.Error())
 	},

@@ -1,9 +1,11 @@
 package rules
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/internal/model"
 )
 
@@ -13,18 +15,25 @@ const (
 	MaxFileBytes = 100 << 20 // issues 23373, 22365, 27505
 )
 
-// Oversized reports a line over 10 MB or a file over 100 MB.
+// Oversized reports a line over 10 MB or a file over 100 MB, and a line
+// nested deeper than ccvet reads (jsontree.MaxDepth).
 var Oversized = register(&Rule{
 	ID:       "oversized",
 	Severity: finding.Warning,
 	Enabled:  true,
-	Summary:  "a line over 10 MB or a file over 100 MB",
+	Summary:  "a line over 10 MB or a file over 100 MB, or a line nested too deep for ccvet to read",
 	Why: "A single 12.8 MB line froze resume (issue 24118); files over 100 MB make Claude Code slow " +
-		"or unable to load the session (issues 23373, 22365).",
+		"or unable to load the session (issues 23373, 22365). A line that nests arrays or objects more " +
+		"than 10,000 deep is JSON (Node's JSON.parse reads it) that ccvet does not read, so its content " +
+		"is not checked.",
 	Bad:  `{"type":"user","message":{"content":[{"type":"tool_result","content":"<12 MB of output>"}]}}`,
 	Good: `{"type":"user","message":{"content":[{"type":"tool_result","content":"<persisted-output>…</persisted-output>"}]}}`,
 	Fix:  "Start a new session or compact; move huge tool output to a file.",
 	Line: func(r *Rule, l *model.Line) {
+		if errors.Is(l.Err, jsontree.ErrTooDeep) && l.Newline {
+			l.Report(r, l.ErrOff, fmt.Sprintf("line nests arrays or objects more than %d deep, where ccvet stops reading: "+
+				"it is JSON, but its content was not checked", jsontree.MaxDepth))
+		}
 		if l.Length <= MaxLineBytes {
 			return
 		}
