@@ -109,6 +109,9 @@ const (
 	KindWrapped = "wrapped-in-reminder"
 	// KindLocalCommand: a local command's system entry sent as user text.
 	KindLocalCommand = "local-command-sent"
+	// KindBlankText: text blocks of only whitespace dropped, or sent as
+	// "(no content)".
+	KindBlankText = "blank-text"
 )
 
 // Leaf says where the walk started and why.
@@ -176,7 +179,7 @@ func Finish(w *Result, src Source, p Profile) *Result {
 func finish(res *Result, src Source, p Profile) *Result {
 	g, conv := res.Graph, res.Conv
 	walkEvents(res, g, conv, p)
-	msgs := res.dropThinkingOnly(res.messages(src, g, conv, p))
+	msgs := res.dropThinkingOnly(res.messages(src, g, conv, p), p)
 	msgs = res.pairTools(msgs, src, g, conv, p)
 	res.Messages = res.finish(msgs, p)
 	for _, m := range res.Messages {
@@ -301,6 +304,10 @@ func walk(src Source, p Profile) (*Result, bool) {
 			if r := recs[i]; (r.Type == "user" || r.Type == "assistant") && (r.Content == entry.ContentOther || r.Content == entry.ContentMissing) {
 				res.Failed = "the resume crashes: " + r.Type + " entry on line " + strconv.Itoa(int(r.Line)) +
 					" has no message.content, or one that is neither text nor a list of blocks"
+				return res, false
+			} else if r.Type == "assistant" && r.Content == entry.ContentString {
+				res.Failed = "the resume crashes: assistant entry on line " + strconv.Itoa(int(r.Line)) +
+					" has a message.content that is a string, not a list of blocks"
 				return res, false
 			}
 		}

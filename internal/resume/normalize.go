@@ -21,7 +21,10 @@ type msg struct {
 	id     entry.ID // assistant message.id
 	blocks []blk
 	str    bool // sent as a plain string
-	recs   []int
+	// bare: an assistant message one of whose entries has message.content
+	// [] (the reader sends it as "(no content)" when nothing else fills it).
+	bare bool
+	recs []int
 	// What addRec knows of recs[:seen] (recs may have been appended to
 	// directly since): top is at least their largest, has holds them all
 	// once recs is long.
@@ -174,6 +177,7 @@ func (res *Result) messages(src Source, g *chain.Graph, conv *chain.Conversation
 			continue
 		}
 		bs, ok := blocksOf(src, i)
+		bare := ok && len(bs) == 0 && r.Content == entry.ContentArray
 		if ok && r.TaskNotification && p.WrapTaskNotification {
 			bs = wrapReminder(bs)
 			res.Changed = append(res.Changed, Event{Kind: KindWrapped, Line: int(r.Line), UUID: r.UUID(), rec: i,
@@ -195,6 +199,14 @@ func (res *Result) messages(src Source, g *chain.Graph, conv *chain.Conversation
 		}
 		if ok && r.Type == "assistant" && p.ForeignThinking && src.Model != nil {
 			bs = res.foreignThinking(bs, src.Model(i), current, r, i)
+		}
+		if ok && r.Type == "user" && r.Content == entry.ContentArray && p.BlankText {
+			bs = res.blankUserText(bs, r, i)
+		}
+		if ok && r.Type == "assistant" && allBlank(bs) {
+			res.Changed = append(res.Changed, Event{Kind: KindBlankText, Line: int(r.Line), UUID: r.UUID(), rec: i,
+				Reason: "an assistant entry of only text blocks of only whitespace; the reader leaves it out (the user messages around it become one; measured on 2.1.110, 2.1.330 and 2.1.332)"})
+			continue
 		}
 		if !ok {
 			what := "has no message.content"
@@ -222,9 +234,41 @@ func (res *Result) messages(src Source, g *chain.Graph, conv *chain.Conversation
 		for _, b := range bs {
 			m.blocks = append(m.blocks, blk{b, i})
 		}
+		m.bare = m.bare || bare && role == "assistant"
 		m.addRec(i)
 	}
 	return out
+}
+
+// blank reports whether b is a text block whose text is known and only
+// whitespace ("" too).
+func blank(b Block) bool {
+	t, ok := b["text"].(string)
+	return ok && b.Type() == "text" && strings.TrimSpace(t) == ""
+}
+
+// blankUserText drops the text blocks of only whitespace from the blocks
+// of user entry r (record i), a list; one left with none is sent as the
+// text "(no content)" (measured on 2.1.330 and 2.1.332: [" "], [""] and
+// [" ", text]; 2.1.110 sends them). A string content is sent as it is.
+func (res *Result) blankUserText(bs []Block, r *entry.Record, i int) []Block {
+	kept := bs[:0:0]
+	for _, b := range bs {
+		if !blank(b) {
+			kept = append(kept, b)
+		}
+	}
+	if len(kept) == len(bs) {
+		return bs
+	}
+	why := "the reader drops its text blocks of only whitespace"
+	if len(kept) == 0 {
+		kept = []Block{{"type": "text", "text": TextNoContent}}
+		why = "it holds only text blocks of only whitespace; the reader sends the text \"" + TextNoContent + "\" instead"
+	}
+	res.Changed = append(res.Changed, Event{Kind: KindBlankText, Line: int(r.Line), UUID: r.UUID(), rec: i,
+		Reason: r.Type + " entry: " + why + " (measured on 2.1.330 and 2.1.332; 2.1.110 sends them)"})
+	return kept
 }
 
 // queuedBlocks is what the reader sends for a queued prompt's blocks: its
@@ -327,10 +371,22 @@ func allDigits(s string) bool {
 
 // dropThinkingOnly leaves out the assistant messages that hold only
 // thinking (a reply cut off while it thought, or one whose thinking was
-// another model's) or nothing; the user messages around one merge.
-func (res *Result) dropThinkingOnly(msgs []*msg) []*msg {
+// another model's) or nothing; the user messages around one merge. One
+// left with nothing because its content is [] is sent as "(no content)";
+// its empty text blocks are dropped first (blankAssistantText).
+func (res *Result) dropThinkingOnly(msgs []*msg, p Profile) []*msg {
 	var out []*msg
 	for _, m := range msgs {
+		if m.role == "assistant" {
+			m.blocks = res.blankAssistantText(m, p.BlankText)
+		}
+		if m.role == "assistant" && len(m.blocks) == 0 && m.bare {
+			// An entry of it had message.content [] and nothing fills it.
+			i := m.recs[0]
+			m.blocks = []blk{{Block{"type": "text", "text": TextNoContent}, -1}}
+			res.Changed = append(res.Changed, Event{Kind: KindBlankText, Line: res.lineOf(i), UUID: res.uuidOf(i), rec: i,
+				Reason: "an assistant message whose message.content is []; the reader sends the text \"" + TextNoContent + "\" (measured on 2.1.110, 2.1.330 and 2.1.332)"})
+		}
 		if m.role == "assistant" && onlyThinking(m.blocks) {
 			for _, b := range m.blocks {
 				res.LeftOut = append(res.LeftOut, Event{Kind: KindThinkingDropped, Line: res.lineOf(b.rec), UUID: res.uuidOf(b.rec), rec: b.rec,
@@ -353,6 +409,44 @@ func (res *Result) dropThinkingOnly(msgs []*msg) []*msg {
 		out = append(out, m)
 	}
 	return out
+}
+
+// allBlank reports whether bs, an entry's blocks, are at least one and
+// all texts of only whitespace.
+func allBlank(bs []Block) bool {
+	for _, b := range bs {
+		if !blank(b) {
+			return false
+		}
+	}
+	return len(bs) > 0
+}
+
+// emptyText reports whether b is a text block whose text is known and "".
+func emptyText(b Block) bool {
+	t, ok := b["text"].(string)
+	return ok && b.Type() == "text" && t == ""
+}
+
+// blankAssistantText is the blocks of assistant message m as the reader
+// sends them: when dropEmpty, without its empty texts (a text of spaces
+// beside a call is sent; measured on 2.1.330 and 2.1.332; 2.1.110 sends
+// the empty ones). An entry of only blank texts never reaches it (see
+// messages).
+func (res *Result) blankAssistantText(m *msg, dropEmpty bool) []blk {
+	if !dropEmpty || !slices.ContainsFunc(m.blocks, func(b blk) bool { return emptyText(b.b) }) {
+		return m.blocks
+	}
+	kept := m.blocks[:0:0]
+	for _, b := range m.blocks {
+		if emptyText(b.b) {
+			res.Changed = append(res.Changed, Event{Kind: KindBlankText, Line: res.lineOf(b.rec), UUID: res.uuidOf(b.rec), rec: b.rec,
+				Reason: "an empty text block of an assistant message; the reader drops it (measured on 2.1.330 and 2.1.332; 2.1.110 sends it)"})
+			continue
+		}
+		kept = append(kept, b)
+	}
+	return kept
 }
 
 func onlyThinking(bs []blk) bool {
@@ -638,6 +732,10 @@ func (res *Result) pairTools(msgs []*msg, src Source, g *chain.Graph, conv *chai
 		}
 		next := at(k + 1)
 		answered := resultsIn(next, len(m.blocks))
+		// The conversation ends on results of this message's calls: the
+		// calls without one were still running (measured on 2.1.330 and
+		// 2.1.332; 2.1.110: see the hand case parallel-one-line-missing-end).
+		endsOnBatch := next != nil && k+2 == len(msgs) && next.role == "user" && endsOnResult(next)
 		var nb []blk
 		var synth []blk
 		for _, b := range m.blocks {
@@ -646,11 +744,14 @@ func (res *Result) pairTools(msgs []*msg, src Source, g *chain.Graph, conv *chai
 				continue
 			}
 			id := b.b.str("id")
-			if next == nil && p.SyntheticResult {
+			if (next == nil || endsOnBatch) && p.SyntheticResult {
 				nb = append(nb, b)
 				synth = append(synth, blk{Block{"type": "tool_result", "tool_use_id": id, "is_error": true, "content": TextToolError}, -1})
-				res.Changed = append(res.Changed, Event{Kind: KindSynthetic, Line: res.lineOf(b.rec), UUID: res.uuidOf(b.rec), Tool: id, rec: b.rec,
-					Reason: "the file ends on this call with no result (a crash while the tool ran); the reader keeps it and adds an is_error result"})
+				why := "the file ends on this call with no result (a crash while the tool ran); the reader keeps it and adds an is_error result"
+				if next != nil {
+					why = "the file ends on results of other calls of this message, not this one's (a crash while it ran); the reader keeps it and adds an is_error result after them"
+				}
+				res.Changed = append(res.Changed, Event{Kind: KindSynthetic, Line: res.lineOf(b.rec), UUID: res.uuidOf(b.rec), Tool: id, rec: b.rec, Reason: why})
 				continue
 			}
 			why, kind := "tool_use "+id+" has no result in the next message; the reader drops the call", KindCallDropped
@@ -664,7 +765,9 @@ func (res *Result) pairTools(msgs []*msg, src Source, g *chain.Graph, conv *chai
 		if len(nb) > 0 {
 			kept = append(kept, m)
 		}
-		if len(synth) > 0 {
+		if len(synth) > 0 && next != nil {
+			next.blocks = append(next.blocks, synth...)
+		} else if len(synth) > 0 {
 			kept = append(kept, &msg{role: "user", blocks: synth})
 		}
 	}
@@ -705,7 +808,8 @@ func endsOnResult(m *msg) bool {
 // localCommandEnd reports whether the last user message ends with what a
 // local command (/compact…) or a compaction wrote, after which the reader
 // adds no reply: a compaction summary in it (measured on 2.1.330), a meta
-// entry or a system local_command entry last (2.1.330, 2.1.332). A
+// entry holding a local command's caveat or a system local_command entry
+// last (2.1.330, 2.1.332). A
 // command's text in plain user entries (the shape before 2.1) gets the
 // reply (measured on 2.1.332 with real 2.0.71 transcripts).
 func (res *Result) localCommandEnd(m *msg) bool {
@@ -713,7 +817,7 @@ func (res *Result) localCommandEnd(m *msg) bool {
 		return false
 	}
 	if b := m.blocks[len(m.blocks)-1]; b.rec >= 0 {
-		if r := res.Graph.Records[b.rec]; r.IsMeta || IsLocalCommand(r) {
+		if r := res.Graph.Records[b.rec]; r.IsMeta && caveat(b.b) || IsLocalCommand(r) {
 			return true
 		}
 	}
@@ -723,6 +827,17 @@ func (res *Result) localCommandEnd(m *msg) bool {
 		}
 	}
 	return false
+}
+
+// caveat reports whether b, the last block of a meta entry, is a local
+// command's caveat, after which the reader adds no reply; another meta
+// note at the end gets one (measured on 2.1.330 and 2.1.332: a plain
+// note, one in a system reminder, "Continue from where you left off.",
+// one marked turnCompanion). A block whose text is not known (the model
+// run on records alone) counts as a caveat.
+func caveat(b Block) bool {
+	t, ok := b["text"].(string)
+	return !ok || strings.HasPrefix(t, "<local-command-caveat>")
 }
 
 // finish adds what the reader adds after an interrupted turn, and converts.
