@@ -832,6 +832,20 @@ func HandCases() []HandCase {
 				linear(h)
 				h.Prompt(1, 0, 5000, "Hand prompt again.")
 			}},
+		{ID: "content-whitespace-first", Doc: "the first prompt's message.content is one text block of only whitespace",
+			Build: func(h *Hand) {
+				h.User(1, 0, 0, blocks(TextBlock("  ")), "")
+				h.Reply(2, 1, 1000, "Hand reply one.")
+				secondTurn(h)
+			}},
+		{ID: "content-whitespace-first-date", Doc: "as content-whitespace-first, a date attachment (as 2.1.332 writes after a prompt) between the prompt and the reply",
+			Build: func(h *Hand) {
+				h.User(1, 0, 0, blocks(TextBlock("  ")), "")
+				h.lines = append(h.lines, fmt.Sprintf(`{%s,"attachment":{"type":"date","date":"2026-11-20"},"type":"attachment","uuid":%q,"timestamp":%q}`,
+					h.head(5, 1, 10), h.U(5), h.At(10)))
+				h.Reply(2, 5, 1000, "Hand reply one.")
+				secondTurn(h)
+			}},
 		{ID: "compaction-big-last-line", Doc: "as compaction-big-file, the file over 5 MiB by its last line alone (the last reply ends in the padding; every earlier line starts in the first 5 KiB): the reader goes by the file's size, so it reads from the boundary on too",
 			Build: func(h *Hand) { parallelRepeated(h, 0, BigPad) }},
 	}

@@ -53,7 +53,10 @@ var measuredHand = map[string]map[string]string{
 		"companion-tools-prompt":       companionToolsPromptSent,
 		"companion-text-notification":  "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand note: go on. | text:<system-reminder>(task-notification)] assistant[text:Hand reply two.]",
 		// Blank texts (2.1.330 and 2.1.332 alike).
-		"content-whitespace-block":      noContentSent,
+		"content-whitespace-block": noContentSent,
+		"content-whitespace-first": "user[text:(no content)] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		// The date attachment fills the first message: no "(no content)".
+		"content-whitespace-first-date": "assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
 		"content-empty-text-block":      noContentSent,
 		"content-whitespace-and-text":   linearSent,
 		"content-whitespace-block-end":  linearSent + " user[text:(no content)] assistant[text:No response requested.]",
@@ -86,6 +89,7 @@ var measuredHand = map[string]map[string]string{
 		// content is a string.
 		"content-whitespace-block":      "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:] assistant[text:Hand reply two.]",
 		"content-empty-text-block":      "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:] assistant[text:Hand reply two.]",
+		"content-whitespace-first":      "user[text:] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
 		"content-whitespace-and-text":   "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text: | text:Hand prompt two.] assistant[text:Hand reply two.]",
 		"assistant-empty-text-and-text": "user[text:Hand prompt one.] assistant[text: | text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
 		"assistant-empty-list":          emptyReplySent,

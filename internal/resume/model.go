@@ -137,6 +137,9 @@ type Result struct {
 	// endsOnAPIError: the conversation's last message entry is an API
 	// error entry, which the reader leaves out (see finish).
 	endsOnAPIError bool
+	// blanked: the user entries (record indexes) whose every block was a
+	// text of only whitespace, dropped (see finish).
+	blanked map[int]bool
 }
 
 // Sent reports whether record i reached the request.
@@ -173,6 +176,7 @@ func Finish(w *Result, src Source, p Profile) *Result {
 	res.LeftOut = slices.Clip(res.LeftOut)
 	res.Changed = slices.Clip(res.Changed)
 	res.sent = map[int]bool{}
+	res.blanked = nil
 	return finish(&res, src, p)
 }
 

@@ -24,7 +24,11 @@ type msg struct {
 	// bare: an assistant message one of whose entries has message.content
 	// [] (the reader sends it as "(no content)" when nothing else fills it).
 	bare bool
-	recs []int
+	// filled: a user message beside which the conversation holds
+	// attachment entries (the environment, the date… of a prompt), which
+	// the reader sends in it as reminders: it is never sent empty.
+	filled bool
+	recs   []int
 	// What addRec knows of recs[:seen] (recs may have been appended to
 	// directly since): top is at least their largest, has holds them all
 	// once recs is long.
@@ -160,6 +164,9 @@ func (res *Result) messages(src Source, g *chain.Graph, conv *chain.Conversation
 		}
 	}
 	res.endsOnAPIError = false
+	// fill: an attachment entry since the last assistant message, which
+	// the reader may send as a reminder in the next user message.
+	fill := false
 	for _, i := range conv.Order {
 		r := g.Records[i]
 		role := r.Type
@@ -167,6 +174,13 @@ func (res *Result) messages(src Source, g *chain.Graph, conv *chain.Conversation
 		case r.Type == "user" || r.Type == "assistant":
 		case IsLocalCommand(r), r.Type == "attachment" && r.QueuedImage:
 			role = "user"
+		case r.Type == "attachment":
+			if n := len(out); n > 0 && out[n-1].role == "user" {
+				out[n-1].filled = true
+			} else {
+				fill = true
+			}
+			continue
 		default:
 			continue
 		}
@@ -229,6 +243,11 @@ func (res *Result) messages(src Source, g *chain.Graph, conv *chain.Conversation
 			m = last
 		default:
 			m = &msg{role: role, id: r.MessageID()}
+			if role == "user" {
+				m.filled, fill = fill, false
+			} else {
+				fill = false
+			}
 			out = append(out, m)
 		}
 		for _, b := range bs {
@@ -248,9 +267,10 @@ func blank(b Block) bool {
 }
 
 // blankUserText drops the text blocks of only whitespace from the blocks
-// of user entry r (record i), a list; one left with none is sent as the
-// text "(no content)" (measured on 2.1.330 and 2.1.332: [" "], [""] and
-// [" ", text]; 2.1.110 sends them). A string content is sent as it is.
+// of user entry r (record i), a list (measured on 2.1.330 and 2.1.332:
+// [" "], [""] and [" ", text]; 2.1.110 sends them). A message left with
+// nothing is sent as "(no content)" unless attachments fill it (finish).
+// A string content is sent as it is.
 func (res *Result) blankUserText(bs []Block, r *entry.Record, i int) []Block {
 	kept := bs[:0:0]
 	for _, b := range bs {
@@ -261,13 +281,14 @@ func (res *Result) blankUserText(bs []Block, r *entry.Record, i int) []Block {
 	if len(kept) == len(bs) {
 		return bs
 	}
-	why := "the reader drops its text blocks of only whitespace"
 	if len(kept) == 0 {
-		kept = []Block{{"type": "text", "text": TextNoContent}}
-		why = "it holds only text blocks of only whitespace; the reader sends the text \"" + TextNoContent + "\" instead"
+		if res.blanked == nil {
+			res.blanked = map[int]bool{}
+		}
+		res.blanked[i] = true
 	}
 	res.Changed = append(res.Changed, Event{Kind: KindBlankText, Line: int(r.Line), UUID: r.UUID(), rec: i,
-		Reason: r.Type + " entry: " + why + " (measured on 2.1.330 and 2.1.332; 2.1.110 sends them)"})
+		Reason: r.Type + " entry: the reader drops its text blocks of only whitespace (measured on 2.1.330 and 2.1.332; 2.1.110 sends them)"})
 	return kept
 }
 
@@ -401,6 +422,7 @@ func (res *Result) dropThinkingOnly(msgs []*msg, p Profile) []*msg {
 		}
 		if n := len(out); n > 0 && m.role == "user" && out[n-1].role == "user" {
 			out[n-1].blocks = append(out[n-1].blocks, m.blocks...)
+			out[n-1].filled = out[n-1].filled || m.filled
 			for _, i := range m.recs {
 				out[n-1].addRec(i)
 			}
@@ -776,6 +798,7 @@ func (res *Result) pairTools(msgs []*msg, src Source, g *chain.Graph, conv *chai
 	for _, m := range kept {
 		if n := len(out); n > 0 && m.role == "user" && out[n-1].role == "user" && !m.str && !out[n-1].str {
 			out[n-1].blocks = append(out[n-1].blocks, m.blocks...)
+			out[n-1].filled = out[n-1].filled || m.filled
 			for _, i := range m.recs {
 				out[n-1].addRec(i)
 			}
@@ -862,6 +885,15 @@ func (res *Result) finish(msgs []*msg, p Profile) []Message {
 	}
 	out := make([]Message, 0, len(msgs))
 	for _, m := range msgs {
+		if m.role == "user" && len(m.blocks) == 0 && !m.str && !m.filled && slices.ContainsFunc(m.recs, func(i int) bool { return res.blanked[i] }) {
+			// Left with nothing by its blank texts: the reader sends
+			// "(no content)"; none when attachments beside it fill it (a
+			// first prompt of only spaces in a real 2.1.330 or 2.1.332
+			// session, followed by the environment's attachments).
+			m.blocks = []blk{{Block{"type": "text", "text": TextNoContent}, -1}}
+			res.Changed = append(res.Changed, Event{Kind: KindBlankText, Line: res.lineOf(m.recs[0]), UUID: res.uuidOf(m.recs[0]), rec: m.recs[0],
+				Reason: "a user message left with nothing once its text blocks of only whitespace are dropped; the reader sends the text \"" + TextNoContent + "\" instead"})
+		}
 		mm := Message{Role: m.role, StringContent: m.str, recs: m.recs}
 		if m.str {
 			mm.Content = []Block{{"type": "text", "text": TextNoContent}}
