@@ -535,6 +535,91 @@ func corruptions() []corruption {
 			ls[a] = strings.Replace(ls[a], `"isSidechain":false`, `"isSidechain":true`, 1)
 			return joinLines(ls, true), true
 		}},
+		{"two-torn", func(ls []string) ([]byte, bool) {
+			// The first result's line cut in half (its newline kept) and
+			// the last line cut in half, no final newline.
+			r := find(ls, "tool_result")
+			if len(r) == 0 || r[0] == len(ls)-1 {
+				return nil, false
+			}
+			ls[r[0]] = ls[r[0]][:len(ls[r[0]])/2]
+			last := len(ls) - 1
+			ls[last] = ls[last][:len(ls[last])/2]
+			return joinLines(ls, false), true
+		}},
+		{"ends-on-some-results", func(ls []string) ([]byte, bool) {
+			// Cut after the first result line that follows the last
+			// assistant line with a call, when that message made more
+			// calls than the line answers (a crash while a batch ran).
+			u := find(ls, "tool_use")
+			if len(u) == 0 {
+				return nil, false
+			}
+			calls := 0
+			for _, i := range u {
+				if i > u[len(u)-1]-3 {
+					_, bs := info(ls[i])
+					for _, b := range bs {
+						if b.Type == "tool_use" {
+							calls++
+						}
+					}
+				}
+			}
+			for i := u[len(u)-1] + 1; i < len(ls); i++ {
+				li, bs := info(ls[i])
+				if li.Type != "user" || li.IsSidechain || len(bs) == 0 || bs[0].Type != "tool_result" {
+					continue
+				}
+				if len(bs) >= calls {
+					return nil, false
+				}
+				return joinLines(ls[:i+1], true), true
+			}
+			return nil, false
+		}},
+		{"blank-first-prompt", func(ls []string) ([]byte, bool) {
+			// The first prompt's content made one text block of spaces.
+			for i, l := range ls {
+				li, _ := info(l)
+				if li.Type != "user" || li.IsSidechain || len(li.Message.Content) == 0 || li.Message.Content[0] != '"' {
+					continue
+				}
+				ls[i] = strings.Replace(l, `"content":`+string(li.Message.Content), `"content":[{"type":"text","text":"   "}]`, 1)
+				return joinLines(ls, true), ls[i] != l
+			}
+			return nil, false
+		}},
+		{"meta-note-end", func(ls []string) ([]byte, bool) {
+			// A meta user note appended after the last entry of the
+			// conversation, parented to it.
+			last := -1
+			for i, l := range ls {
+				if li, _ := info(l); (li.Type == "user" || li.Type == "assistant") && !li.IsSidechain && li.UUID != "" {
+					last = i
+				}
+			}
+			if last < 0 {
+				return nil, false
+			}
+			li, _ := info(ls[last])
+			note := strings.Replace(ls[last], `"uuid":"`+li.UUID+`"`, `"uuid":"6c1f0a52-0000-4000-8000-00000000feed"`, 1)
+			note = strings.Replace(note, `"parentUuid":"`+li.ParentUUID+`"`, `"parentUuid":"`+li.UUID+`"`, 1)
+			var m map[string]any
+			if err := json.Unmarshal([]byte(note), &m); err != nil {
+				return nil, false
+			}
+			m["type"], m["isMeta"] = "user", true
+			m["message"] = map[string]any{"role": "user", "content": "Oracle meta note."}
+			for _, k := range []string{"requestId", "toolUseResult", "sourceToolAssistantUUID"} {
+				delete(m, k)
+			}
+			b, err := json.Marshal(m)
+			if err != nil {
+				return nil, false
+			}
+			return joinLines(append(ls, string(b)), true), true
+		}},
 		{"prompt-content-number", func(ls []string) ([]byte, bool) {
 			for i, l := range ls {
 				li, _ := info(l)

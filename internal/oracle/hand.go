@@ -12,6 +12,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,6 +29,7 @@ type Hand struct {
 	SID, Cwd string
 	lines    []string
 	BOM      bool // a UTF-8 byte order mark before the first line
+	torn     bool // no newline after the last line
 }
 
 // handStart is the time of ms 0 of a hand-written session.
@@ -91,9 +93,35 @@ func (h *Hand) LastPrompt(uuid string) {
 	h.lines = append(h.lines, fmt.Sprintf(`{"type":"last-prompt","lastPrompt":"Hand prompt.","leafUuid":%q,"sessionId":%q}`, uuid, h.SID))
 }
 
+// Summary writes a summary line naming uuid.
+func (h *Hand) Summary(uuid string) {
+	h.lines = append(h.lines, fmt.Sprintf(`{"type":"summary","summary":"Hand summary.","leafUuid":%q}`, uuid))
+}
+
+// Side writes a sidechain entry (a subagent's, without agentId) of type
+// typ ("user" or "assistant") with the text.
+func (h *Hand) Side(n, parent int, ms int64, typ, text string) {
+	if typ == "user" {
+		h.Prompt(n, parent, ms, text)
+	} else {
+		h.Reply(n, parent, ms, text)
+	}
+	k := len(h.lines) - 1
+	h.lines[k] = strings.Replace(h.lines[k], `"isSidechain":false`, `"isSidechain":true`, 1)
+}
+
+// Progress writes a progress entry of a hook.
+func (h *Hand) Progress(n, parent int, ms int64) {
+	h.lines = append(h.lines, fmt.Sprintf(`{%s,"type":"progress","data":{"type":"hook_progress","hookEvent":"SessionStart","hookName":"SessionStart:startup","command":"true"},"parentToolUseID":"hand-progress","toolUseID":"hand-progress","timestamp":%q,"uuid":%q}`,
+		h.head(n, parent, ms), h.At(ms), h.U(n)))
+}
+
 // Bytes is the file.
 func (h *Hand) Bytes() []byte {
-	s := strings.Join(h.lines, "\n") + "\n"
+	s := strings.Join(h.lines, "\n")
+	if !h.torn {
+		s += "\n"
+	}
 	if h.BOM {
 		s = "\ufeff" + s
 	}
@@ -119,8 +147,12 @@ type HandCase struct {
 	Doc string
 	// Leaf: a case of which entry the resume starts from (in the reader
 	// table); otherwise a case of what the reader sends.
-	Leaf  bool
-	Build func(h *Hand)
+	Leaf bool
+	// Damage: the session is damaged (torn lines, a reused uuid, a call
+	// without its result…), so lint's reader rules report it; the
+	// agreement test compares only what a resume sends.
+	Damage bool
+	Build  func(h *Hand)
 }
 
 // linear is the four-entry session every case starts from: prompt, reply,
@@ -476,9 +508,354 @@ func HandCases() []HandCase {
 				queued(h, queuedImagePrompt())
 				h.lines = h.lines[:4]
 			}},
+		{ID: "two-torn-lines", Damage: true, Doc: "the first reply's line cut in half (its newline kept) and the last line cut in half, no final newline",
+			Build: func(h *Hand) {
+				linear(h)
+				h.lines[1] = h.lines[1][:len(h.lines[1])/2]
+				h.torn = true
+				h.lines[3] = h.lines[3][:len(h.lines[3])/2]
+			}},
+		{ID: "torn-end-duplicate-uuid", Damage: true, Doc: "a third prompt that reuses the first reply's uuid (a later line, other text), then a last line cut in half",
+			Build: func(h *Hand) {
+				linear(h)
+				h.Prompt(2, 4, 4000, "Hand prompt three.")
+				h.Reply(6, 2, 5000, "Hand reply three.")
+				h.torn = true
+				h.lines[5] = h.lines[5][:len(h.lines[5])/2]
+			}},
+		{ID: "duplicate-uuid-leaf", Damage: true, Doc: "the last line reuses the first reply's uuid (a reply to the second prompt, other text)",
+			Build: func(h *Hand) {
+				firstTurn(h)
+				h.Prompt(3, 2, 2000, "Hand prompt two.")
+				h.Reply(2, 3, 3000, "Hand reply two.")
+			}},
+		{ID: "summary-leaf-older", Doc: "two branch ends; a summary line whose leafUuid names the older end",
+			Build: func(h *Hand) { forked(h, 4000, 5000); h.Summary(h.U(4)) }},
+		{ID: "summary-leaf-sidechain", Doc: "a summary line whose leafUuid names a sidechain entry (a subagent's prompt and reply written in the main file)",
+			Build: func(h *Hand) {
+				linear(h)
+				h.Side(5, 0, 3500, "user", "Side prompt.")
+				h.Side(6, 5, 3600, "assistant", "Side reply.")
+				h.Summary(h.U(6))
+			}},
+		{ID: "last-prompt-sidechain-mixed", Doc: "sidechain entries (a subagent's prompt and reply) written between the two turns; a last-prompt line names the main leaf",
+			Build: func(h *Hand) {
+				firstTurn(h)
+				h.Side(5, 0, 1500, "user", "Side prompt.")
+				h.Side(6, 5, 1600, "assistant", "Side reply.")
+				secondTurn(h)
+				h.LastPrompt(h.U(4))
+			}},
+		{ID: "sidechain-after-leaf", Doc: "sidechain entries (a subagent's prompt and reply, no agentId) written after the last reply",
+			Build: func(h *Hand) {
+				linear(h)
+				h.Side(5, 0, 3500, "user", "Side prompt.")
+				h.Side(6, 5, 3600, "assistant", "Side reply.")
+			}},
+		{ID: "sidechain-child-of-main", Damage: true, Doc: "a sidechain entry whose parent is the last reply, written after it (a prompt flagged isSidechain by mistake)",
+			Build: func(h *Hand) {
+				linear(h)
+				h.Side(5, 4, 4000, "user", "Side prompt.")
+			}},
+		{ID: "time-reversed", Doc: "the four entries dated in reverse file order (each earlier than the line before)",
+			Build: func(h *Hand) {
+				h.Prompt(1, 0, 3000, "Hand prompt one.")
+				h.Reply(2, 1, 2000, "Hand reply one.")
+				h.Prompt(3, 2, 1000, "Hand prompt two.")
+				h.Reply(4, 3, 0, "Hand reply two.")
+			}},
+		{ID: "dangling-time-reversed", Doc: "the second prompt's parent names no entry; it is dated between the first prompt and the first reply (before the reply in time, after it in the file)",
+			Build: func(h *Hand) {
+				firstTurn(h)
+				h.Prompt(3, 99, 500, "Hand prompt two.")
+				h.Reply(4, 3, 3000, "Hand reply two.")
+			}},
+		{ID: "dangling-bridge-later-line", Doc: "the second prompt's parent names no entry; the entry written 1 s before it in time is the first reply, but a sidechain entry comes between them in the file",
+			Build: func(h *Hand) {
+				firstTurn(h)
+				h.Side(5, 0, 1500, "user", "Side prompt.")
+				h.Prompt(3, 99, 2000, "Hand prompt two.")
+				h.Reply(4, 3, 3000, "Hand reply two.")
+			}},
+		{ID: "content-empty-list", Doc: "the second prompt's message.content is []",
+			Build: func(h *Hand) {
+				firstTurn(h)
+				h.User(3, 2, 2000, "[]", "")
+				h.Reply(4, 3, 3000, "Hand reply two.")
+			}},
+		{ID: "content-whitespace", Doc: "the second prompt's message.content is a string of only whitespace",
+			Build: func(h *Hand) {
+				firstTurn(h)
+				h.User(3, 2, 2000, jsonString(" \n\t "), "")
+				h.Reply(4, 3, 3000, "Hand reply two.")
+			}},
+		{ID: "content-empty-string", Doc: "the second prompt's message.content is \"\"",
+			Build: func(h *Hand) {
+				firstTurn(h)
+				h.User(3, 2, 2000, `""`, "")
+				h.Reply(4, 3, 3000, "Hand reply two.")
+			}},
+		{ID: "content-whitespace-block", Doc: "the second prompt's message.content is one text block of only whitespace",
+			Build: func(h *Hand) {
+				firstTurn(h)
+				h.User(3, 2, 2000, blocks(TextBlock("  ")), "")
+				h.Reply(4, 3, 3000, "Hand reply two.")
+			}},
+		{ID: "assistant-empty-list", Doc: "the first reply's message.content is []",
+			Build: firstReply(claudeModel, endTurn)},
+		{ID: "assistant-empty-text", Doc: "the first reply's message.content is one text block \"\"",
+			Build: firstReply(claudeModel, endTurn, TextBlock(""))},
+		{ID: "content-empty-list-end", Doc: "the file ends on a prompt whose message.content is []",
+			Build: func(h *Hand) { linear(h); h.User(5, 4, 4000, "[]", "") }},
+		{ID: "parallel-split-missing", Damage: true, Doc: "two calls written as two assistant lines of one message.id; only the first call's result follows, then a reply",
+			Build: func(h *Hand) {
+				h.Prompt(1, 0, 0, "Hand prompt one.")
+				h.Assistant(2, 1, 1000, "msg_handpar", claudeModel, globUse("toolu_hand0000000000000A"), noStop)
+				h.Assistant(3, 2, 1100, "msg_handpar", claudeModel, globUse("toolu_hand0000000000000B"), `"tool_use"`)
+				h.User(4, 3, 1500, globResult("toolu_hand0000000000000A"), "")
+				h.Reply(5, 4, 3000, "Hand reply one.")
+				h.Prompt(6, 5, 4000, "Hand prompt two.")
+				h.Reply(7, 6, 5000, "Hand reply two.")
+			}},
+		{ID: "parallel-split-missing-end", Damage: true, Doc: "as parallel-split-missing, the file ends on the first call's result",
+			Build: func(h *Hand) {
+				linear(h)
+				h.Prompt(5, 4, 4000, "Hand prompt three.")
+				h.Assistant(6, 5, 5000, "msg_handpar", claudeModel, globUse("toolu_hand0000000000000A"), noStop)
+				h.Assistant(7, 6, 5100, "msg_handpar", claudeModel, globUse("toolu_hand0000000000000B"), `"tool_use"`)
+				h.User(8, 7, 5500, globResult("toolu_hand0000000000000A"), "")
+			}},
+		{ID: "parallel-split-interleaved", Doc: "two calls of one message.id, each line followed by its result (call, result, call, result, each the child of the line before), then a reply",
+			Build: func(h *Hand) {
+				h.Prompt(1, 0, 0, "Hand prompt one.")
+				h.Assistant(2, 1, 1000, "msg_handpar", claudeModel, globUse("toolu_hand0000000000000A"), noStop)
+				h.User(3, 2, 1050, globResult("toolu_hand0000000000000A"), "")
+				h.Assistant(4, 3, 1100, "msg_handpar", claudeModel, globUse("toolu_hand0000000000000B"), `"tool_use"`)
+				h.User(5, 4, 1500, globResult("toolu_hand0000000000000B"), "")
+				h.Reply(6, 5, 3000, "Hand reply one.")
+				h.Prompt(7, 6, 4000, "Hand prompt two.")
+				h.Reply(8, 7, 5000, "Hand reply two.")
+			}},
+		{ID: "progress-mid", Doc: "two progress entries (a hook's) on the chain between the first reply and the second prompt",
+			Build: func(h *Hand) {
+				firstTurn(h)
+				h.Progress(5, 2, 1500)
+				h.Progress(6, 5, 1501)
+				h.Prompt(3, 6, 2000, "Hand prompt two.")
+				h.Reply(4, 3, 3000, "Hand reply two.")
+			}},
+		{ID: "progress-end", Doc: "the file ends on a progress entry after the last reply",
+			Build: func(h *Hand) { linear(h); h.Progress(5, 4, 3500) }},
+		{ID: "system-mid", Doc: "a system entry (turn_duration) on the chain between the first reply and the second prompt",
+			Build: func(h *Hand) {
+				firstTurn(h)
+				h.System(5, 2, 1500, "turn_duration", "")
+				h.Prompt(3, 5, 2000, "Hand prompt two.")
+				h.Reply(4, 3, 3000, "Hand reply two.")
+			}},
+		{ID: "system-end", Doc: "the file ends on a system entry (turn_duration) after a prompt",
+			Build: func(h *Hand) {
+				linear(h)
+				h.Prompt(5, 4, 4000, "Hand prompt three.")
+				h.System(6, 5, 4100, "turn_duration", "")
+			}},
+		{ID: "boundary-small", Doc: "a compaction boundary (parentUuid null, logicalParentUuid the last reply) in a small file, then a prompt and reply",
+			Build: func(h *Hand) {
+				linear(h)
+				h.Boundary(5, 4, 4000)
+				h.Prompt(6, 5, 5000, "Hand prompt three.")
+				h.Reply(7, 6, 6000, "Hand reply three.")
+			}},
+		{ID: "boundary-logical-missing", Doc: "as boundary-small, the boundary's logicalParentUuid names no entry",
+			Build: func(h *Hand) {
+				linear(h)
+				h.Boundary(5, 99, 4000)
+				h.Prompt(6, 5, 5000, "Hand prompt three.")
+				h.Reply(7, 6, 6000, "Hand reply three.")
+			}},
+		{ID: "boundary-end", Doc: "the file ends on a compaction boundary after the last reply",
+			Build: func(h *Hand) { linear(h); h.Boundary(5, 4, 4000) }},
+		{ID: "result-before-call-file", Damage: true, Doc: "the first entry is a tool result whose call is in no entry of the file (parentUuid names an entry of another transcript), then a reply and a turn",
+			Build: func(h *Hand) {
+				h.User(1, 99, 0, globResult("toolu_hand0000000000000X"), "")
+				h.Reply(2, 1, 1000, "Hand reply one.")
+				secondTurn(h)
+			}},
+		{ID: "long-chain", Doc: "5,000 turns of prompt and reply (10,000 entries), 1 s apart",
+			Build: func(h *Hand) {
+				for k := 0; k < 5000; k++ {
+					n := 2*k + 1
+					h.Prompt(n, n-1, int64(n-1)*1000, fmt.Sprintf("Hand prompt %d.", k+1))
+					h.Reply(n+1, n, int64(n)*1000, fmt.Sprintf("Hand reply %d.", k+1))
+				}
+			}},
+		{ID: "thinking-only-tip-split", Doc: "the file ends on a prompt, then two assistant lines of one message.id that hold only thinking",
+			Build: func(h *Hand) {
+				linear(h)
+				h.Prompt(5, 4, 4000, "Hand prompt three.")
+				h.Assistant(6, 5, 5000, "msg_hand0006", claudeModel, blocks(signedThought), noStop)
+				h.Assistant(7, 6, 5100, "msg_hand0006", claudeModel, blocks(signedThought), noStop)
+			}},
+		{ID: "meta-end", Doc: "the file ends on a meta user note after the last reply",
+			Build: func(h *Hand) { linear(h); h.User(5, 4, 4000, jsonString(handNote), `,"isMeta":true`) }},
+		{ID: "meta-end-caveat", Doc: "the file ends on a meta user entry holding a local-command caveat after the last reply",
+			Build: func(h *Hand) {
+				linear(h)
+				h.User(5, 4, 4000, jsonString("<local-command-caveat>Caveat: hand.</local-command-caveat>"), `,"isMeta":true`)
+			}},
+		{ID: "meta-end-blocks", Doc: "as meta-end, the note a list of one text block",
+			Build: func(h *Hand) { linear(h); h.User(5, 4, 4000, blocks(TextBlock(handNote)), `,"isMeta":true`) }},
+		{ID: "meta-end-after-prompt", Doc: "the file ends on a third prompt and a meta user note",
+			Build: func(h *Hand) {
+				linear(h)
+				h.Prompt(5, 4, 4000, "Hand prompt three.")
+				h.User(6, 5, 4100, jsonString(handNote), `,"isMeta":true`)
+			}},
+		{ID: "meta-end-companion", Doc: "as meta-end, the note marked turnCompanion",
+			Build: func(h *Hand) {
+				linear(h)
+				h.User(5, 4, 4000, jsonString(handNote), `,"isMeta":true,"turnCompanion":true`)
+			}},
+		{ID: "assistant-empty-list-end", Doc: "the file ends on a third prompt and a reply whose message.content is []",
+			Build: func(h *Hand) {
+				linear(h)
+				h.Prompt(5, 4, 4000, "Hand prompt three.")
+				h.Assistant(6, 5, 5000, "msg_hand0006", claudeModel, "[]", endTurn)
+			}},
+		{ID: "assistant-whitespace-text", Doc: "the first reply's message.content is one text block of only whitespace",
+			Build: firstReply(claudeModel, endTurn, TextBlock(" \n "))},
+		{ID: "assistant-empty-text-and-text", Doc: "the first reply's message.content is a text block \"\" and the reply's text",
+			Build: firstReply(claudeModel, endTurn, TextBlock(""), replyOne)},
+		{ID: "assistant-string", Damage: true, Doc: "the first reply's message.content is a string",
+			Build: func(h *Hand) {
+				h.Prompt(1, 0, 0, "Hand prompt one.")
+				h.Assistant(2, 1, 1000, "msg_hand0002", claudeModel, jsonString("Hand reply one."), endTurn)
+				secondTurn(h)
+			}},
+		{ID: "child-line-before-parent", Doc: "the last reply's line written before the second prompt's line, its parent (the file's last line is the second prompt)",
+			Build: func(h *Hand) {
+				firstTurn(h)
+				h.Reply(4, 3, 3000, "Hand reply two.")
+				h.Prompt(3, 2, 2000, "Hand prompt two.")
+			}},
+		{ID: "meta-end-continue", Doc: "as meta-end, the note's text \"Continue from where you left off.\"",
+			Build: func(h *Hand) {
+				linear(h)
+				h.User(5, 4, 4000, jsonString("Continue from where you left off."), `,"isMeta":true`)
+			}},
+		{ID: "meta-end-reminder", Doc: "as meta-end, the note a system reminder",
+			Build: func(h *Hand) {
+				linear(h)
+				h.User(5, 4, 4000, jsonString("<system-reminder>\n"+handNote+"\n</system-reminder>"), `,"isMeta":true`)
+			}},
+		{ID: "assistant-whitespace-and-call", Doc: "the first reply holds a whitespace text block and a call; its result and a reply follow",
+			Build: func(h *Hand) {
+				h.Prompt(1, 0, 0, "Hand prompt one.")
+				h.Assistant(2, 1, 1000, "msg_hand0002", claudeModel, blocks(TextBlock("  "), `{"type":"tool_use","id":"toolu_hand0000000000000A","name":"Glob","input":{"pattern":"*.hand"}}`), `"tool_use"`)
+				h.User(3, 2, 1500, globResult("toolu_hand0000000000000A"), "")
+				h.Reply(4, 3, 2000, "Hand reply one.")
+				h.Prompt(5, 4, 3000, "Hand prompt two.")
+				h.Reply(6, 5, 4000, "Hand reply two.")
+			}},
+		{ID: "content-whitespace-block-end", Doc: "the file ends on a prompt whose content is one text block of only whitespace",
+			Build: func(h *Hand) { linear(h); h.User(5, 4, 4000, blocks(TextBlock("  ")), "") }},
+		{ID: "assistant-empty-text-split", Doc: "the first reply written as two entries of one message.id: a text block \"\", then the text",
+			Build: func(h *Hand) {
+				h.Prompt(1, 0, 0, "Hand prompt one.")
+				h.Assistant(2, 1, 1000, "msg_hand0002", claudeModel, blocks(TextBlock("")), noStop)
+				h.Assistant(3, 2, 1100, "msg_hand0002", claudeModel, blocks(replyOne), endTurn)
+				h.Prompt(4, 3, 2000, "Hand prompt two.")
+				h.Reply(5, 4, 3000, "Hand reply two.")
+			}},
+		{ID: "content-whitespace-and-text", Doc: "the second prompt's message.content is a text block of only whitespace and a text block",
+			Build: func(h *Hand) {
+				firstTurn(h)
+				h.User(3, 2, 2000, blocks(TextBlock("  "), TextBlock("Hand prompt two.")), "")
+				h.Reply(4, 3, 3000, "Hand reply two.")
+			}},
+		{ID: "content-empty-text-block", Doc: "the second prompt's message.content is one text block \"\"",
+			Build: func(h *Hand) {
+				firstTurn(h)
+				h.User(3, 2, 2000, blocks(TextBlock("")), "")
+				h.Reply(4, 3, 3000, "Hand reply two.")
+			}},
+		{ID: "parallel-split-first-missing-end", Damage: true, Doc: "as parallel-split-missing-end, the file ends on the second call's result (the first call's missing)",
+			Build: func(h *Hand) {
+				linear(h)
+				h.Prompt(5, 4, 4000, "Hand prompt three.")
+				h.Assistant(6, 5, 5000, "msg_handpar", claudeModel, globUse("toolu_hand0000000000000A"), noStop)
+				h.Assistant(7, 6, 5100, "msg_handpar", claudeModel, globUse("toolu_hand0000000000000B"), `"tool_use"`)
+				h.User(8, 7, 5500, globResult("toolu_hand0000000000000B"), "")
+			}},
+		{ID: "parallel-one-line-missing-end", Damage: true, Doc: "the file ends on one assistant entry with two calls and the first call's result",
+			Build: func(h *Hand) {
+				linear(h)
+				h.Prompt(5, 4, 4000, "Hand prompt three.")
+				h.Assistant(6, 5, 5000, "msg_handpar", claudeModel, `[{"type":"tool_use","id":"toolu_hand0000000000000A","name":"Glob","input":{"pattern":"*.hand"}},{"type":"tool_use","id":"toolu_hand0000000000000B","name":"Glob","input":{"pattern":"*.hand"}}]`, `"tool_use"`)
+				h.User(7, 6, 5500, globResult("toolu_hand0000000000000A"), "")
+			}},
+		{ID: "call-missing-then-text-end", Damage: true, Doc: "the file ends on two calls of one message.id, the first call's result, then a user text",
+			Build: func(h *Hand) {
+				linear(h)
+				h.Prompt(5, 4, 4000, "Hand prompt three.")
+				h.Assistant(6, 5, 5000, "msg_handpar", claudeModel, globUse("toolu_hand0000000000000A"), noStop)
+				h.Assistant(7, 6, 5100, "msg_handpar", claudeModel, globUse("toolu_hand0000000000000B"), `"tool_use"`)
+				h.User(8, 7, 5500, globResult("toolu_hand0000000000000A"), "")
+				h.Prompt(9, 8, 6000, "Hand text after the result.")
+			}},
+		{ID: "boundary-end-logical-missing", Doc: "as boundary-end, the boundary's logicalParentUuid names no entry",
+			Build: func(h *Hand) { linear(h); h.Boundary(5, 99, 4000) }},
+		{ID: "boundary-end-after-prompt", Doc: "the file ends on a third prompt and a compaction boundary",
+			Build: func(h *Hand) {
+				linear(h)
+				h.Prompt(5, 4, 4000, "Hand prompt three.")
+				h.Boundary(6, 5, 5000)
+			}},
+		{ID: "duplicate-uuid-leaf-no-cycle", Damage: true, Doc: "the last line, a reply to the first prompt (parent: entry 1), reuses the first reply's uuid, which the second prompt continues",
+			Build: func(h *Hand) {
+				linear(h)
+				h.Reply(2, 1, 5000, "Hand reply again.")
+			}},
+		{ID: "duplicate-uuid-mid-cycle", Damage: true, Doc: "a third prompt reusing the second prompt's uuid, its parent the last reply (a loop), then its reply",
+			Build: func(h *Hand) {
+				linear(h)
+				h.Prompt(3, 4, 4000, "Hand prompt three.")
+				h.Reply(6, 3, 5000, "Hand reply three.")
+			}},
+		{ID: "duplicate-uuid-leaf-older", Damage: true, Doc: "as duplicate-uuid-leaf-no-cycle, the last line dated before the second prompt",
+			Build: func(h *Hand) {
+				linear(h)
+				h.Reply(2, 1, 1500, "Hand reply again.")
+			}},
+		{ID: "duplicate-uuid-root", Damage: true, Doc: "the last line, a prompt with no parent, reuses the first prompt's uuid",
+			Build: func(h *Hand) {
+				linear(h)
+				h.Prompt(1, 0, 5000, "Hand prompt again.")
+			}},
+		{ID: "content-whitespace-first", Doc: "the first prompt's message.content is one text block of only whitespace",
+			Build: func(h *Hand) {
+				h.User(1, 0, 0, blocks(TextBlock("  ")), "")
+				h.Reply(2, 1, 1000, "Hand reply one.")
+				secondTurn(h)
+			}},
+		{ID: "content-whitespace-first-date", Doc: "as content-whitespace-first, a date attachment (as 2.1.332 writes after a prompt) between the prompt and the reply",
+			Build: func(h *Hand) {
+				h.User(1, 0, 0, blocks(TextBlock("  ")), "")
+				h.lines = append(h.lines, fmt.Sprintf(`{%s,"attachment":{"type":"date","date":"2026-11-20"},"type":"attachment","uuid":%q,"timestamp":%q}`,
+					h.head(5, 1, 10), h.U(5), h.At(10)))
+				h.Reply(2, 5, 1000, "Hand reply one.")
+				secondTurn(h)
+			}},
 		{ID: "compaction-big-last-line", Doc: "as compaction-big-file, the file over 5 MiB by its last line alone (the last reply ends in the padding; every earlier line starts in the first 5 KiB): the reader goes by the file's size, so it reads from the boundary on too",
 			Build: func(h *Hand) { parallelRepeated(h, 0, BigPad) }},
 	}
+}
+
+// HandSelected reports whether the hand-written case id is among those
+// CCVET_ORACLE_HAND names (a comma list; every case when it is unset).
+func HandSelected(id string) bool {
+	only := os.Getenv("CCVET_ORACLE_HAND")
+	return only == "" || slices.Contains(strings.Split(only, ","), id)
 }
 
 // LookupHand returns the hand-written case with that id.

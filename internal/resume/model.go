@@ -107,6 +107,9 @@ const (
 	KindThinkingDropped = "thinking-dropped"
 	// KindWrapped: a task notification sent inside a system reminder.
 	KindWrapped = "wrapped-in-reminder"
+	// KindBlankText: text blocks of only whitespace dropped, or sent as
+	// "(no content)".
+	KindBlankText = "blank-text"
 )
 
 // Leaf says where the walk started and why.
@@ -132,6 +135,9 @@ type Result struct {
 	// endsOnAPIError: the conversation's last message entry is an API
 	// error entry, which the reader leaves out (see finish).
 	endsOnAPIError bool
+	// blanked: the user entries (record indexes) whose every block was a
+	// text of only whitespace, dropped (see finish).
+	blanked map[int]bool
 }
 
 // Sent reports whether record i reached the request.
@@ -168,13 +174,14 @@ func Finish(w *Result, src Source, p Profile) *Result {
 	res.LeftOut = slices.Clip(res.LeftOut)
 	res.Changed = slices.Clip(res.Changed)
 	res.sent = map[int]bool{}
+	res.blanked = nil
 	return finish(&res, src, p)
 }
 
 func finish(res *Result, src Source, p Profile) *Result {
 	g, conv := res.Graph, res.Conv
 	walkEvents(res, g, conv, p)
-	msgs := res.dropThinkingOnly(res.messages(src, g, conv, p))
+	msgs := res.dropThinkingOnly(res.messages(src, g, conv, p), p)
 	msgs = res.pairTools(msgs, src, g, conv, p)
 	res.Messages = res.finish(msgs, p)
 	for _, m := range res.Messages {
@@ -299,6 +306,10 @@ func walk(src Source, p Profile) (*Result, bool) {
 			if r := recs[i]; (r.Type == "user" || r.Type == "assistant") && (r.Content == entry.ContentOther || r.Content == entry.ContentMissing) {
 				res.Failed = "the resume crashes: " + r.Type + " entry on line " + strconv.Itoa(int(r.Line)) +
 					" has no message.content, or one that is neither text nor a list of blocks"
+				return res, false
+			} else if r.Type == "assistant" && r.Content == entry.ContentString {
+				res.Failed = "the resume crashes: assistant entry on line " + strconv.Itoa(int(r.Line)) +
+					" has a message.content that is a string, not a list of blocks"
 				return res, false
 			}
 		}

@@ -21,6 +21,13 @@ type msg struct {
 	id     entry.ID // assistant message.id
 	blocks []blk
 	str    bool // sent as a plain string
+	// bare: an assistant message one of whose entries has message.content
+	// [] (the reader sends it as "(no content)" when nothing else fills it).
+	bare bool
+	// filled: a user message beside which the conversation holds
+	// attachment entries (the environment, the date… of a prompt), which
+	// the reader sends in it as reminders: it is never sent empty.
+	filled bool
 	recs   []int
 	// What addRec knows of recs[:seen] (recs may have been appended to
 	// directly since): top is at least their largest, has holds them all
@@ -157,6 +164,9 @@ func (res *Result) messages(src Source, g *chain.Graph, conv *chain.Conversation
 		}
 	}
 	res.endsOnAPIError = false
+	// fill: an attachment entry since the last assistant message, which
+	// the reader may send as a reminder in the next user message.
+	fill := false
 	for _, i := range conv.Order {
 		r := g.Records[i]
 		role := r.Type
@@ -164,6 +174,13 @@ func (res *Result) messages(src Source, g *chain.Graph, conv *chain.Conversation
 		case r.Type == "user" || r.Type == "assistant":
 		case IsLocalCommand(r), r.Type == "attachment" && r.QueuedImage:
 			role = "user"
+		case r.Type == "attachment":
+			if n := len(out); n > 0 && out[n-1].role == "user" {
+				out[n-1].filled = true
+			} else {
+				fill = true
+			}
+			continue
 		default:
 			continue
 		}
@@ -174,6 +191,7 @@ func (res *Result) messages(src Source, g *chain.Graph, conv *chain.Conversation
 			continue
 		}
 		bs, ok := blocksOf(src, i)
+		bare := ok && len(bs) == 0 && r.Content == entry.ContentArray
 		if ok && r.TaskNotification && p.WrapTaskNotification {
 			bs = wrapReminder(bs)
 			res.Changed = append(res.Changed, Event{Kind: KindWrapped, Line: int(r.Line), UUID: r.UUID(), rec: i,
@@ -196,6 +214,14 @@ func (res *Result) messages(src Source, g *chain.Graph, conv *chain.Conversation
 		if ok && r.Type == "assistant" && p.ForeignThinking && src.Model != nil {
 			bs = res.foreignThinking(bs, src.Model(i), current, r, i)
 		}
+		if ok && r.Type == "user" && r.Content == entry.ContentArray && p.BlankText {
+			bs = res.blankUserText(bs, r, i)
+		}
+		if ok && r.Type == "assistant" && allBlank(bs) {
+			res.Changed = append(res.Changed, Event{Kind: KindBlankText, Line: int(r.Line), UUID: r.UUID(), rec: i,
+				Reason: "an assistant entry of only text blocks of only whitespace; the reader leaves it out (the user messages around it become one; measured on 2.1.110, 2.1.330 and 2.1.332)"})
+			continue
+		}
 		if !ok {
 			what := "has no message.content"
 			if r.Content == entry.ContentOther {
@@ -217,14 +243,53 @@ func (res *Result) messages(src Source, g *chain.Graph, conv *chain.Conversation
 			m = last
 		default:
 			m = &msg{role: role, id: r.MessageID()}
+			if role == "user" {
+				m.filled, fill = fill, false
+			} else {
+				fill = false
+			}
 			out = append(out, m)
 		}
 		for _, b := range bs {
 			m.blocks = append(m.blocks, blk{b, i})
 		}
+		m.bare = m.bare || bare && role == "assistant"
 		m.addRec(i)
 	}
 	return out
+}
+
+// blank reports whether b is a text block whose text is known and only
+// whitespace ("" too).
+func blank(b Block) bool {
+	t, ok := b["text"].(string)
+	return ok && b.Type() == "text" && strings.TrimSpace(t) == ""
+}
+
+// blankUserText drops the text blocks of only whitespace from the blocks
+// of user entry r (record i), a list (measured on 2.1.330 and 2.1.332:
+// [" "], [""] and [" ", text]; 2.1.110 sends them). A message left with
+// nothing is sent as "(no content)" unless attachments fill it (finish).
+// A string content is sent as it is.
+func (res *Result) blankUserText(bs []Block, r *entry.Record, i int) []Block {
+	kept := bs[:0:0]
+	for _, b := range bs {
+		if !blank(b) {
+			kept = append(kept, b)
+		}
+	}
+	if len(kept) == len(bs) {
+		return bs
+	}
+	if len(kept) == 0 {
+		if res.blanked == nil {
+			res.blanked = map[int]bool{}
+		}
+		res.blanked[i] = true
+	}
+	res.Changed = append(res.Changed, Event{Kind: KindBlankText, Line: int(r.Line), UUID: r.UUID(), rec: i,
+		Reason: r.Type + " entry: the reader drops its text blocks of only whitespace (measured on 2.1.330 and 2.1.332; 2.1.110 sends them)"})
+	return kept
 }
 
 // queuedBlocks is what the reader sends for a queued prompt's blocks: its
@@ -327,10 +392,22 @@ func allDigits(s string) bool {
 
 // dropThinkingOnly leaves out the assistant messages that hold only
 // thinking (a reply cut off while it thought, or one whose thinking was
-// another model's) or nothing; the user messages around one merge.
-func (res *Result) dropThinkingOnly(msgs []*msg) []*msg {
+// another model's) or nothing; the user messages around one merge. One
+// left with nothing because its content is [] is sent as "(no content)";
+// its empty text blocks are dropped first (blankAssistantText).
+func (res *Result) dropThinkingOnly(msgs []*msg, p Profile) []*msg {
 	var out []*msg
 	for _, m := range msgs {
+		if m.role == "assistant" {
+			m.blocks = res.blankAssistantText(m, p.BlankText)
+		}
+		if m.role == "assistant" && len(m.blocks) == 0 && m.bare {
+			// An entry of it had message.content [] and nothing fills it.
+			i := m.recs[0]
+			m.blocks = []blk{{Block{"type": "text", "text": TextNoContent}, -1}}
+			res.Changed = append(res.Changed, Event{Kind: KindBlankText, Line: res.lineOf(i), UUID: res.uuidOf(i), rec: i,
+				Reason: "an assistant message whose message.content is []; the reader sends the text \"" + TextNoContent + "\" (measured on 2.1.110, 2.1.330 and 2.1.332)"})
+		}
 		if m.role == "assistant" && onlyThinking(m.blocks) {
 			for _, b := range m.blocks {
 				res.LeftOut = append(res.LeftOut, Event{Kind: KindThinkingDropped, Line: res.lineOf(b.rec), UUID: res.uuidOf(b.rec), rec: b.rec,
@@ -345,6 +422,7 @@ func (res *Result) dropThinkingOnly(msgs []*msg) []*msg {
 		}
 		if n := len(out); n > 0 && m.role == "user" && out[n-1].role == "user" {
 			out[n-1].blocks = append(out[n-1].blocks, m.blocks...)
+			out[n-1].filled = out[n-1].filled || m.filled
 			for _, i := range m.recs {
 				out[n-1].addRec(i)
 			}
@@ -353,6 +431,44 @@ func (res *Result) dropThinkingOnly(msgs []*msg) []*msg {
 		out = append(out, m)
 	}
 	return out
+}
+
+// allBlank reports whether bs, an entry's blocks, are at least one and
+// all texts of only whitespace.
+func allBlank(bs []Block) bool {
+	for _, b := range bs {
+		if !blank(b) {
+			return false
+		}
+	}
+	return len(bs) > 0
+}
+
+// emptyText reports whether b is a text block whose text is known and "".
+func emptyText(b Block) bool {
+	t, ok := b["text"].(string)
+	return ok && b.Type() == "text" && t == ""
+}
+
+// blankAssistantText is the blocks of assistant message m as the reader
+// sends them: when dropEmpty, without its empty texts (a text of spaces
+// beside a call is sent; measured on 2.1.330 and 2.1.332; 2.1.110 sends
+// the empty ones). An entry of only blank texts never reaches it (see
+// messages).
+func (res *Result) blankAssistantText(m *msg, dropEmpty bool) []blk {
+	if !dropEmpty || !slices.ContainsFunc(m.blocks, func(b blk) bool { return emptyText(b.b) }) {
+		return m.blocks
+	}
+	kept := m.blocks[:0:0]
+	for _, b := range m.blocks {
+		if emptyText(b.b) {
+			res.Changed = append(res.Changed, Event{Kind: KindBlankText, Line: res.lineOf(b.rec), UUID: res.uuidOf(b.rec), rec: b.rec,
+				Reason: "an empty text block of an assistant message; the reader drops it (measured on 2.1.330 and 2.1.332; 2.1.110 sends it)"})
+			continue
+		}
+		kept = append(kept, b)
+	}
+	return kept
 }
 
 func onlyThinking(bs []blk) bool {
@@ -638,6 +754,10 @@ func (res *Result) pairTools(msgs []*msg, src Source, g *chain.Graph, conv *chai
 		}
 		next := at(k + 1)
 		answered := resultsIn(next, len(m.blocks))
+		// The conversation ends on results of this message's calls: the
+		// calls without one were still running (measured on 2.1.330 and
+		// 2.1.332; 2.1.110: see the hand case parallel-one-line-missing-end).
+		endsOnBatch := next != nil && k+2 == len(msgs) && next.role == "user" && endsOnResult(next)
 		var nb []blk
 		var synth []blk
 		for _, b := range m.blocks {
@@ -646,11 +766,14 @@ func (res *Result) pairTools(msgs []*msg, src Source, g *chain.Graph, conv *chai
 				continue
 			}
 			id := b.b.str("id")
-			if next == nil && p.SyntheticResult {
+			if (next == nil || endsOnBatch) && p.SyntheticResult {
 				nb = append(nb, b)
 				synth = append(synth, blk{Block{"type": "tool_result", "tool_use_id": id, "is_error": true, "content": TextToolError}, -1})
-				res.Changed = append(res.Changed, Event{Kind: KindSynthetic, Line: res.lineOf(b.rec), UUID: res.uuidOf(b.rec), Tool: id, rec: b.rec,
-					Reason: "the file ends on this call with no result (a crash while the tool ran); the reader keeps it and adds an is_error result"})
+				why := "the file ends on this call with no result (a crash while the tool ran); the reader keeps it and adds an is_error result"
+				if next != nil {
+					why = "the file ends on results of other calls of this message, not this one's (a crash while it ran); the reader keeps it and adds an is_error result after them"
+				}
+				res.Changed = append(res.Changed, Event{Kind: KindSynthetic, Line: res.lineOf(b.rec), UUID: res.uuidOf(b.rec), Tool: id, rec: b.rec, Reason: why})
 				continue
 			}
 			why, kind := "tool_use "+id+" has no result in the next message; the reader drops the call", KindCallDropped
@@ -664,7 +787,9 @@ func (res *Result) pairTools(msgs []*msg, src Source, g *chain.Graph, conv *chai
 		if len(nb) > 0 {
 			kept = append(kept, m)
 		}
-		if len(synth) > 0 {
+		if len(synth) > 0 && next != nil {
+			next.blocks = append(next.blocks, synth...)
+		} else if len(synth) > 0 {
 			kept = append(kept, &msg{role: "user", blocks: synth})
 		}
 	}
@@ -673,6 +798,7 @@ func (res *Result) pairTools(msgs []*msg, src Source, g *chain.Graph, conv *chai
 	for _, m := range kept {
 		if n := len(out); n > 0 && m.role == "user" && out[n-1].role == "user" && !m.str && !out[n-1].str {
 			out[n-1].blocks = append(out[n-1].blocks, m.blocks...)
+			out[n-1].filled = out[n-1].filled || m.filled
 			for _, i := range m.recs {
 				out[n-1].addRec(i)
 			}
@@ -705,7 +831,8 @@ func endsOnResult(m *msg) bool {
 // localCommandEnd reports whether the last user message ends with what a
 // local command (/compact…) or a compaction wrote, after which the reader
 // adds no reply: a compaction summary in it (measured on 2.1.330), a meta
-// entry or a system local_command entry last (2.1.330, 2.1.332). A
+// entry holding a local command's caveat or a system local_command entry
+// last (2.1.330, 2.1.332). A
 // command's text in plain user entries (the shape before 2.1) gets the
 // reply (measured on 2.1.332 with real 2.0.71 transcripts).
 func (res *Result) localCommandEnd(m *msg) bool {
@@ -713,7 +840,7 @@ func (res *Result) localCommandEnd(m *msg) bool {
 		return false
 	}
 	if b := m.blocks[len(m.blocks)-1]; b.rec >= 0 {
-		if r := res.Graph.Records[b.rec]; r.IsMeta || IsLocalCommand(r) {
+		if r := res.Graph.Records[b.rec]; r.IsMeta && caveat(b.b) || IsLocalCommand(r) {
 			return true
 		}
 	}
@@ -723,6 +850,17 @@ func (res *Result) localCommandEnd(m *msg) bool {
 		}
 	}
 	return false
+}
+
+// caveat reports whether b, the last block of a meta entry, is a local
+// command's caveat, after which the reader adds no reply; another meta
+// note at the end gets one (measured on 2.1.330 and 2.1.332: a plain
+// note, one in a system reminder, "Continue from where you left off.",
+// one marked turnCompanion). A block whose text is not known (the model
+// run on records alone) counts as a caveat.
+func caveat(b Block) bool {
+	t, ok := b["text"].(string)
+	return !ok || strings.HasPrefix(t, "<local-command-caveat>")
 }
 
 // finish adds what the reader adds after an interrupted turn, and converts.
@@ -747,6 +885,15 @@ func (res *Result) finish(msgs []*msg, p Profile) []Message {
 	}
 	out := make([]Message, 0, len(msgs))
 	for _, m := range msgs {
+		if m.role == "user" && len(m.blocks) == 0 && !m.str && !m.filled && slices.ContainsFunc(m.recs, func(i int) bool { return res.blanked[i] }) {
+			// Left with nothing by its blank texts: the reader sends
+			// "(no content)"; none when attachments beside it fill it (a
+			// first prompt of only spaces in a real 2.1.330 or 2.1.332
+			// session, followed by the environment's attachments).
+			m.blocks = []blk{{Block{"type": "text", "text": TextNoContent}, -1}}
+			res.Changed = append(res.Changed, Event{Kind: KindBlankText, Line: res.lineOf(m.recs[0]), UUID: res.uuidOf(m.recs[0]), rec: m.recs[0],
+				Reason: "a user message left with nothing once its text blocks of only whitespace are dropped; the reader sends the text \"" + TextNoContent + "\" instead"})
+		}
 		mm := Message{Role: m.role, StringContent: m.str, recs: m.recs}
 		if m.str {
 			mm.Content = []Block{{"type": "text", "text": TextNoContent}}

@@ -100,7 +100,10 @@ type Profile struct {
 	WrapTaskNotification bool
 	// CrashOnBadContent: a message, or a message.content that is neither
 	// text nor a list (a number), missing on the conversation crashes the
-	// resume (2.1.110: "… is not iterable"); 2.1.330 sends nothing for it.
+	// resume (2.1.110: "… is not iterable"), and so does an assistant
+	// entry's content that is a string (2.1.110: "….message.content.find
+	// is not a function"); 2.1.330 sends nothing for the first and the
+	// text of the second.
 	CrashOnBadContent bool
 	// OrphanMarker: a first message left empty by dropped results becomes
 	// the text "[Orphaned tool result removed due to conversation resume]".
@@ -113,6 +116,12 @@ type Profile struct {
 	// reminder, a hook's with words of the reader's own before it (2.1.332;
 	// 2.1.110 and 2.1.330 send the text as it is; 2.1.331 not measured).
 	WrapNotes bool
+	// BlankText: a user entry's text blocks of only whitespace are dropped
+	// (one left with none is sent as "(no content)"), and so are the empty
+	// text blocks of an assistant message (measured on 2.1.330 and 2.1.332;
+	// 2.1.110 sends them). Every version measured leaves out an assistant
+	// entry of only blank texts and sends a message of [] as "(no content)".
+	BlankText bool
 }
 
 // Behaviour is p without its version: two profiles with the same
@@ -160,6 +169,7 @@ func ProfileOf(v Version) Profile {
 		QuietAfterCommand:    newer,
 		NewlineFirst:         newer,
 		WrapNotes:            !v.Less(NotesWrapped),
+		BlankText:            newer,
 	}
 }
 
