@@ -348,25 +348,3 @@ func TestUndoGivenOnce(t *testing.T) {
 		}
 	}
 }
-
-// TestFixUnreadable: a transcript fix cannot read is a manual step of the
-// plan, named with its reason, and the other files are still planned (the
-// plan failed as a whole, exit 3, naming no other file).
-func TestFixUnreadable(t *testing.T) {
-	if os.Geteuid() == 0 {
-		t.Skip("root reads everything")
-	}
-	isolate(t)
-	dir := t.TempDir()
-	p := writeFile(t, filepath.Join(dir, hostileSession+".jsonl"), []byte(chain(1, "\n")))
-	if err := os.Chmod(p, 0); err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, filepath.Join(dir, "11111111-2222-4333-8444-555555555555.jsonl"), []byte(chain(2, "\n")+"\n"))
-	stdout, stderr, code := run(t, "", "fix", dir)
-	if code != ExitFindings || stderr != "" ||
-		!strings.Contains(stdout, hostileSession+".jsonl:0: [manual] unreadable: the file cannot be read: open: permission denied") ||
-		!strings.Contains(stdout, "[safe] blank-line") {
-		t.Fatalf("fix: exit %d, stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
-	}
-}

@@ -503,3 +503,52 @@ func TestHostileUntypedDuplicate(t *testing.T) {
 		t.Fatalf("no duplicate-uuid finding: %+v", out.Findings)
 	}
 }
+
+// TestFixUnreadable: a transcript fix cannot read is a manual step of the
+// plan, named with its reason, and the other files are still planned (the
+// plan failed as a whole, exit 3, naming no other file).
+func TestFixUnreadable(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads everything")
+	}
+	isolate(t)
+	dir := t.TempDir()
+	p := writeFile(t, filepath.Join(dir, hostileSession+".jsonl"), []byte(chain(1, "\n")))
+	if err := os.Chmod(p, 0); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "11111111-2222-4333-8444-555555555555.jsonl"), []byte(chain(2, "\n")+"\n"))
+	stdout, stderr, code := run(t, "", "fix", dir)
+	if code != ExitFindings || stderr != "" ||
+		!strings.Contains(stdout, hostileSession+".jsonl:0: [manual] unreadable: the file cannot be read: open: permission denied") ||
+		!strings.Contains(stdout, "[safe] blank-line") {
+		t.Fatalf("fix: exit %d, stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+}
+
+// TestStatsUnreadable: a transcript or folder stats cannot read is named
+// on standard error (it was counted as a file of no entries, in silence),
+// and -q drops the note.
+func TestStatsUnreadable(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads everything")
+	}
+	isolate(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "locked", "inner.jsonl"), []byte(chain(1, "\n")))
+	p := writeFile(t, filepath.Join(dir, hostileSession+".jsonl"), []byte(chain(1, "\n")))
+	for _, q := range []string{p, filepath.Join(dir, "locked")} {
+		if err := os.Chmod(q, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() { _ = os.Chmod(filepath.Join(dir, "locked"), 0o755) })
+	_, stderr, code := run(t, "", "stats", dir)
+	if code != 0 || strings.Count(stderr, ": skipped: cannot read") != 2 ||
+		!strings.Contains(stderr, hostileSession+".jsonl: skipped: cannot read") {
+		t.Fatalf("stats: exit %d, stderr:\n%s", code, stderr)
+	}
+	if _, stderr, _ := run(t, "", "stats", "-q", dir); stderr != "" {
+		t.Fatalf("stats -q printed notes:\n%s", stderr)
+	}
+}
