@@ -607,8 +607,9 @@ func (g *Graph) hasChildren() []bool {
 }
 
 // ResumeLeaf is the leaf 2.1.330 and later resume from: of the kept
-// non-sidechain messages that no other names as parent, the one the last
-// last-prompt line's leafUuid names, else the last in map order whatever
+// non-sidechain messages, not compaction boundaries, that no other names
+// as parent (a child dated before its parent does not count), the one the
+// last last-prompt line's leafUuid names, else the last by line whatever
 // the timestamps (measured on 2.1.330 and 2.1.332: an end written later but
 // dated earlier wins; so does the later of two with one timestamp). -1 if
 // there is none (MainLeaf is then the reader's).
@@ -620,13 +621,32 @@ func (g *Graph) ResumeLeaf() int {
 }
 
 func (g *Graph) resumeLeaf() int {
-	hasChild := g.hasChildren()
-	end := func(i int) bool { return !hasChild[i] && !g.Records[i].IsSidechain }
+	// A child dated before its parent does not continue it (a later line
+	// that reuses an earlier entry's uuid, named as parent by an entry
+	// written before it: measured on 2.1.330 and 2.1.332, hand cases
+	// duplicate-uuid-*; dated after that entry, it is continued).
+	hasChild := make([]bool, len(g.Records))
+	for _, i := range g.order {
+		if p := g.up[i]; p >= 0 {
+			if ti, tp := g.time(int(i)), g.time(int(p)); ti == noTime || tp == noTime || ti >= tp {
+				hasChild[p] = true
+			}
+		}
+	}
+	// A compaction boundary is never where the resume starts: a file
+	// that ends on one resumes from the message before it (hand cases
+	// boundary-end-*).
+	boundary := func(r *entry.Record) bool {
+		return r.Type == "system" && r.Rare != nil && r.Subtype == "compact_boundary"
+	}
+	end := func(i int) bool { return !hasChild[i] && !g.Records[i].IsSidechain && !boundary(g.Records[i]) }
 	if k := g.Index(g.LastPromptLeaf()); k >= 0 && end(k) && g.time(k) != noTime {
 		return k
 	}
-	for w := len(g.order) - 1; w >= 0; w-- {
-		if i := int(g.order[w]); end(i) && g.time(i) != noTime {
+	// The last such message by line: a line that reuses an earlier uuid
+	// counts where it is written, not where its uuid was first seen.
+	for i := len(g.Records) - 1; i >= 0; i-- {
+		if g.kept[i] && end(i) && g.time(i) != noTime {
 			return i
 		}
 	}

@@ -76,27 +76,6 @@ func TestResumeAgreesOnHandCases(t *testing.T) {
 // resume is known to predict another conversation than the real reader
 // sends, each with the reason: logged, not failed (the fix is elsewhere).
 var resumePending = map[string]string{
-	// The leaf after a reused uuid: the real reader resumes from the later
-	// line reusing the uuid when it is dated after the entry that names
-	// the uuid as its parent (duplicate-uuid-leaf-older, dated before it,
-	// agrees); ccvet's chain takes the reused entry as continued.
-	"2.1.330/duplicate-uuid-leaf":          "leaf after a reused uuid (internal/chain)",
-	"2.1.330/duplicate-uuid-leaf-no-cycle": "leaf after a reused uuid (internal/chain)",
-	"2.1.330/duplicate-uuid-root":          "leaf after a reused uuid (internal/chain)",
-	"2.1.330/torn-end-duplicate-uuid":      "leaf after a reused uuid (internal/chain)",
-	"2.1.332/duplicate-uuid-leaf":          "leaf after a reused uuid (internal/chain)",
-	"2.1.332/duplicate-uuid-leaf-no-cycle": "leaf after a reused uuid (internal/chain)",
-	"2.1.332/duplicate-uuid-root":          "leaf after a reused uuid (internal/chain)",
-	"2.1.332/torn-end-duplicate-uuid":      "leaf after a reused uuid (internal/chain)",
-	// A compaction boundary that ends the file is not the leaf for the
-	// real reader: it resumes from the user or assistant entry before it;
-	// ccvet's chain starts from the boundary and sends nothing.
-	"2.1.330/boundary-end":                 "compaction boundary at the end (internal/chain)",
-	"2.1.330/boundary-end-logical-missing": "compaction boundary at the end (internal/chain)",
-	"2.1.330/boundary-end-after-prompt":    "compaction boundary at the end (internal/chain)",
-	"2.1.332/boundary-end":                 "compaction boundary at the end (internal/chain)",
-	"2.1.332/boundary-end-logical-missing": "compaction boundary at the end (internal/chain)",
-	"2.1.332/boundary-end-after-prompt":    "compaction boundary at the end (internal/chain)",
 	// 2.1.110 keeps the unanswered call of an entry with two calls whose
 	// other call's result ends the file, with an is_error result before
 	// that result; it drops it when the calls are two entries of one

@@ -82,6 +82,16 @@ var measuredHand = map[string]map[string]string{
 		"parallel-split-first-missing-end": batchEndSent + "A | tool_use:toolu_hand0000000000000B] user[tool_result:toolu_hand0000000000000B | tool_result:toolu_hand0000000000000A!] assistant[text:No response requested.]",
 		"call-missing-then-text-end":       batchEndSent + "A] user[tool_result:toolu_hand0000000000000A | text:Hand text after the result.] assistant[text:No response requested.]",
 		"assistant-string":                 "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
+		// The leaf after a reused uuid (a later line reusing it, dated
+		// after the entry that names it as parent, is where the resume
+		// starts) and a compaction boundary at the end (never the leaf).
+		"torn-end-duplicate-uuid":      "user[text:Hand prompt one. | text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.] assistant[text:No response requested.]",
+		"duplicate-uuid-leaf":          mergedPromptsSent,
+		"duplicate-uuid-leaf-no-cycle": "user[text:Hand prompt one.] assistant[text:Hand reply again.]",
+		"duplicate-uuid-root":          "user[text:Hand prompt again.] assistant[text:No response requested.]",
+		"boundary-end":                 linearSent,
+		"boundary-end-logical-missing": linearSent,
+		"boundary-end-after-prompt":    linearSent + " user[text:Hand prompt three.] assistant[text:No response requested.]",
 	},
 	"2.1.110": {
 		// 2.1.110 sends blank texts as they are, but for an assistant
@@ -150,19 +160,8 @@ const (
 
 // pendingHand is what the real readers sent on the hand-written cases
 // ccvet resume does not predict yet (resumePending in internal/cli), so
-// that the fix has its truth: leaves after a reused uuid and a compaction
-// boundary that ends the file (2.1.330 and 2.1.332 alike), 2.1.110's
-// result for a one-entry batch.
+// that the fix has its truth: 2.1.110's result for a one-entry batch.
 var pendingHand = map[string]map[string]string{
-	"2.1.332": {
-		"torn-end-duplicate-uuid":      "user[text:Hand prompt one. | text:Hand prompt two.] assistant[text:Hand reply two.] user[text:Hand prompt three.] assistant[text:No response requested.]",
-		"duplicate-uuid-leaf":          mergedPromptsSent,
-		"duplicate-uuid-leaf-no-cycle": "user[text:Hand prompt one.] assistant[text:Hand reply again.]",
-		"duplicate-uuid-root":          "user[text:Hand prompt again.] assistant[text:No response requested.]",
-		"boundary-end":                 linearSent,
-		"boundary-end-logical-missing": linearSent,
-		"boundary-end-after-prompt":    linearSent + " user[text:Hand prompt three.] assistant[text:No response requested.]",
-	},
 	"2.1.110": {
 		"parallel-one-line-missing-end": batchEndSent + "A | tool_use:toolu_hand0000000000000B] user[tool_result:toolu_hand0000000000000B! | tool_result:toolu_hand0000000000000A | text:Continue from where you left off.] assistant[text:No response requested.]",
 	},
