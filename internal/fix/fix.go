@@ -87,6 +87,7 @@ func Plan(found *layout.Result, opts Options) (*Result, error) {
 	lo := opts.Lint
 	if lo.MaxPerFile == 0 || lo.MaxPerFile > MaxFindings {
 		lo.MaxPerFile = MaxFindings
+		lo.MoreHint = "and ccvet fix plans no file with more of a rule it repairs"
 	}
 	eng, err := lint.New(lo)
 	if err != nil {

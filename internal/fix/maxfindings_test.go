@@ -26,6 +26,11 @@ func TestMaxFindings(t *testing.T) {
 	if len(res.Files) != 0 || len(res.Findings) != MaxFindings+1 {
 		t.Fatalf("over the bound: %d files planned, %d findings (want 0 and %d)", len(res.Files), len(res.Findings), MaxFindings+1)
 	}
+	// The finding that counts the rest says what fix does, not lint's
+	// --max-per-file, a flag fix does not have.
+	if last := res.Findings[MaxFindings].Message; !strings.Contains(last, "ccvet fix plans no file with more") || strings.Contains(last, "--max-per-file") {
+		t.Errorf("the count of the rest reads %q", last)
+	}
 	for _, x := range res.Findings {
 		if x.Fix == nil || x.Fix.Safety != string(rules.FixManual) || !strings.Contains(x.Fix.Message, fmt.Sprintf("over %d blank-line findings", MaxFindings)) {
 			t.Fatalf("line %d: fix %+v", x.Line, x.Fix)

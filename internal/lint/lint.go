@@ -68,9 +68,13 @@ type Options struct {
 	// listed: the rest are counted into one finding that says how many and
 	// of what severity (see collector.emit). Findings are most of what a
 	// run of a damaged store holds, about 140 bytes each and more: a 1 MB
-	// file of blank lines is a million of them. ccvet lint sets it; fix,
-	// which repairs every one, does not.
+	// file of blank lines is a million of them. ccvet lint sets it (the
+	// flag --max-per-file), and fix its own bound (fix.MaxFindings).
 	MaxPerFile int
+	// MoreHint ends the message of the finding that counts those past
+	// MaxPerFile: how to list them all ("--max-per-file 0 lists them all"
+	// when empty, lint's flag).
+	MoreHint string
 }
 
 // Result is what a run found.
@@ -269,8 +273,12 @@ func (c *collector) overflowed() {
 			}
 		}
 		total := o.count.Total()
-		tail := fmt.Sprintf("ccvet lists %d of a rule in a file, --max-per-file 0 lists them all); the first not listed: %s",
-			c.e.opts.MaxPerFile, f.Message)
+		hint := c.e.opts.MoreHint
+		if hint == "" {
+			hint = "--max-per-file 0 lists them all"
+		}
+		tail := fmt.Sprintf("ccvet lists %d of a rule in a file, %s); the first not listed: %s",
+			c.e.opts.MaxPerFile, hint, f.Message)
 		noun, are := "findings", "are"
 		if total == 1 {
 			noun, are = "finding", "is"
