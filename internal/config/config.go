@@ -16,6 +16,7 @@ import (
 
 	"github.com/ccvet/ccvet/internal/ccversion"
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/readonly"
 	"github.com/ccvet/ccvet/internal/rules"
 	"github.com/ccvet/ccvet/internal/suggest"
 )
@@ -76,25 +77,17 @@ func (e *Error) Error() string {
 func Load(osPath, display string) (*Config, error) {
 	f, err := os.Open(osPath)
 	if err != nil {
-		return nil, &Error{File: display, Msg: "cannot read: " + pathless(err)}
+		return nil, &Error{File: display, Msg: "cannot read: " + readonly.Pathless(err)}
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, MaxBytes+1))
 	if err != nil {
-		return nil, &Error{File: display, Msg: "cannot read: " + pathless(err)}
+		return nil, &Error{File: display, Msg: "cannot read: " + readonly.Pathless(err)}
 	}
 	if len(data) > MaxBytes {
 		return nil, &Error{File: display, Msg: fmt.Sprintf("larger than %d KiB; is this a configuration file?", MaxBytes>>10)}
 	}
 	return Parse(display, data)
-}
-
-func pathless(err error) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Op + ": " + pe.Err.Error()
-	}
-	return err.Error()
 }
 
 // topKeys are the keys a configuration file may hold, in documentation order.

@@ -2,11 +2,9 @@
 package fix
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"runtime"
 	"slices"
 	"sort"
@@ -172,7 +170,7 @@ func PlanWith(eng *lint.Engine, found *layout.Result, opts Options) (*Result, er
 			// nothing to plan on it, the other files still are.
 			for _, i := range idx {
 				out.Findings[i].Fix = &finding.Fix{Safety: string(rules.FixManual),
-					Message: "the file cannot be read: " + errText(err)}
+					Message: "the file cannot be read: " + readonly.Pathless(err)}
 			}
 			continue
 		}
@@ -502,14 +500,4 @@ func (f *File) Change() store.Change {
 	}
 	return store.Change{Path: f.File.OSPath, Orig: f.Orig, New: f.New,
 		Edits: store.Records(f.Orig, edit.Coalesce(f.Edits), label), Fixes: notes}
-}
-
-// errText is err without the path an *os.PathError names (the report
-// names the file by the path given).
-func errText(err error) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Op + ": " + pe.Err.Error()
-	}
-	return err.Error()
 }

@@ -637,16 +637,7 @@ func (e *Engine) checkProject(p *model.Project) {
 func (e *Engine) parallel(n int, fn func(i int)) { workers.Each(n, e.jobs(), fn) }
 
 func (e *Engine) unreadable(f *model.File, line int, err error) {
-	f.Emit(rules.Unreadable, finding.Finding{Line: line, Message: "cannot read: " + pathless(err)})
-}
-
-// pathless drops the path from an *os.PathError: the finding names the file already.
-func pathless(err error) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Op + ": " + pe.Err.Error()
-	}
-	return err.Error()
+	f.Emit(rules.Unreadable, finding.Finding{Line: line, Message: "cannot read: " + readonly.Pathless(err)})
 }
 
 // afterOpen, when set (tests), is called with each file checkLines opens.

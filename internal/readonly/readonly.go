@@ -42,3 +42,14 @@ func Open(path string, follow bool) (*os.File, os.FileInfo, error) {
 	}
 	return f, st, nil
 }
+
+// Pathless is err's text without the path an *os.PathError names ("open:
+// permission denied"): for a message that names the file already, by the
+// path the user gave.
+func Pathless(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Op + ": " + pe.Err.Error()
+	}
+	return err.Error()
+}

@@ -16,9 +16,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -591,12 +589,7 @@ type ReadError struct {
 }
 
 func (e *ReadError) Error() string {
-	msg := e.Err.Error()
-	var pe *os.PathError
-	if errors.As(e.Err, &pe) {
-		msg = pe.Op + ": " + pe.Err.Error() // the path is e.Path
-	}
-	return e.Path + ": cannot read: " + msg + "; nothing can be redacted without it (fix its permissions, or move it out of the data root)"
+	return e.Path + ": cannot read: " + readonly.Pathless(e.Err) + "; nothing can be redacted without it (fix its permissions, or move it out of the data root)"
 }
 
 func (e *ReadError) Unwrap() error { return e.Err }
