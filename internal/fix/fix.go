@@ -150,27 +150,22 @@ func PlanWith(eng *lint.Engine, found *layout.Result, opts Options) (*Result, er
 			}
 			continue
 		}
+		// A file fix does not plan on: each of its findings is a manual
+		// step that says why; the other files still are planned.
+		var why string
+		var data []byte
 		if lf.Size > MaxBytes {
-			for _, i := range idx {
-				out.Findings[i].Fix = &finding.Fix{Safety: string(rules.FixManual),
-					Message: fmt.Sprintf("the file is over %d MiB, more than ccvet fix holds in memory", MaxBytes>>20)}
-			}
-			continue
+			why = fmt.Sprintf("the file is over %d MiB, more than ccvet fix holds in memory", MaxBytes>>20)
+		} else if rule := overflowing(fs); rule != "" {
+			why = fmt.Sprintf("the file has over %d %s findings, more than ccvet fix plans on in one file; look at it with the lint and cut it by hand", MaxFindings, rule)
+		} else if d, err := readFile(lf); err != nil {
+			why = "the file cannot be read: " + readonly.Pathless(err) // the lint could not either (unreadable)
+		} else {
+			data = d
 		}
-		if rule := overflowing(fs); rule != "" {
+		if why != "" {
 			for _, i := range idx {
-				out.Findings[i].Fix = &finding.Fix{Safety: string(rules.FixManual),
-					Message: fmt.Sprintf("the file has over %d %s findings, more than ccvet fix plans on in one file; look at it with the lint and cut it by hand", MaxFindings, rule)}
-			}
-			continue
-		}
-		data, err := readFile(lf)
-		if err != nil {
-			// The lint could not read it either (an unreadable finding):
-			// nothing to plan on it, the other files still are.
-			for _, i := range idx {
-				out.Findings[i].Fix = &finding.Fix{Safety: string(rules.FixManual),
-					Message: "the file cannot be read: " + readonly.Pathless(err)}
+				out.Findings[i].Fix = &finding.Fix{Safety: string(rules.FixManual), Message: why}
 			}
 			continue
 		}
@@ -283,18 +278,16 @@ func converge(eng *lint.Engine, found *layout.Result, r *Result, opts *Options) 
 // targeted findings are gone, nothing new of warning or error, the resumed
 // conversation keeps its leaf and reaches a superset, the inverse restores.
 func verify(f *File, final []finding.Finding) error {
-	before := map[string]int{}
+	// Findings of one rule about one uuid (beforeUUID) as well: a fix must
+	// leave fewer of them by as many as it targets, not none (two entries
+	// that reuse a third's uuid give two duplicate-uuid findings about it,
+	// and deleting the exact copy among them, a safe fix, leaves the other,
+	// whose fix is unsafe).
+	before, beforeUUID := map[string]int{}, map[string]int{}
 	for _, x := range f.Findings {
 		if x.Severity >= finding.Warning {
 			before[x.Rule]++
 		}
-	}
-	// Findings of one rule about one uuid: a fix must leave fewer of them
-	// by as many as it targets, not none (two entries that reuse a third's
-	// uuid give two duplicate-uuid findings about it, and deleting the exact
-	// copy among them, a safe fix, leaves the other, whose fix is unsafe).
-	beforeUUID := map[string]int{}
-	for _, x := range f.Findings {
 		beforeUUID[x.Rule+"\x00"+x.UUID]++
 	}
 	after := map[string]int{}
