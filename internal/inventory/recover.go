@@ -79,13 +79,7 @@ func Recover(root, id, out string, o Options) (*Recovered, error) {
 						w.skip(p, err)
 					}
 					return nil
-				case e.Type()&os.ModeSymlink != 0:
-					w.skip(p, errLink)
-					return nil
-				case !e.Type().IsRegular():
-					if !e.IsDir() {
-						w.skip(p, errNotFile)
-					}
+				case w.notCopied(p, e):
 					return nil
 				}
 				rel, _ := filepath.Rel(dir, p)
@@ -129,12 +123,7 @@ func Recover(root, id, out string, o Options) (*Recovered, error) {
 			w.skip(l.fileHistory, err)
 		}
 		for _, e := range ents {
-			if !e.Type().IsRegular() {
-				if e.Type()&os.ModeSymlink != 0 {
-					w.skip(filepath.Join(l.fileHistory, e.Name()), errLink)
-				} else if !e.IsDir() {
-					w.skip(filepath.Join(l.fileHistory, e.Name()), errNotFile)
-				}
+			if w.notCopied(filepath.Join(l.fileHistory, e.Name()), e) {
 				continue
 			}
 			src, plain := filepath.Join(l.fileHistory, e.Name()), filepath.Join("file-history", e.Name())
@@ -289,8 +278,6 @@ func (w *writer) write(rel string, b []byte) error {
 	return f.Close()
 }
 
-// copy copies a file of the data root (opened read-only, no link
-// followed) to rel in the recovery folder.
 // Why a file that survives was not copied.
 var (
 	errLink    = errors.New("a link, not followed")
@@ -313,6 +300,21 @@ func (w *writer) skip(p string, err error) {
 	w.rec.Skipped = append(w.rec.Skipped, filepath.ToSlash(rel)+": "+err.Error())
 }
 
+// notCopied reports whether entry e, at p, is not a regular file, and so
+// not copied: a link (recorded in Skipped, never followed), a FIFO, a
+// device (recorded) or a folder (walked, or not, by the caller).
+func (w *writer) notCopied(p string, e os.DirEntry) bool {
+	switch {
+	case e.Type().IsRegular():
+		return false
+	case e.Type()&os.ModeSymlink != 0:
+		w.skip(p, errLink)
+	case !e.IsDir():
+		w.skip(p, errNotFile)
+	}
+	return true
+}
+
 // copyOrSkip is copy, but a source that cannot be opened (unreadable, a
 // link, gone since it was found) is recorded in Skipped and reported as
 // not copied; only a failure to write is an error.
@@ -326,6 +328,8 @@ func (w *writer) copyOrSkip(src, rel string) (bool, error) {
 	return true, w.copyFrom(in, rel)
 }
 
+// copy copies a file of the data root (opened read-only, no link
+// followed) to rel in the recovery folder.
 func (w *writer) copy(src, rel string) error {
 	in, err := readonly.OpenHandle(src, false) // up to the size at open
 	if err != nil {
