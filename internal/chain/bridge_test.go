@@ -72,7 +72,7 @@ func TestBridgeTarget(t *testing.T) {
 // childlessLeafScan is childlessLeaf as first written, each leaf walking
 // up on its own: the reference childlessLeaf is held to.
 func (g *Graph) childlessLeafScan() int {
-	hasChild := g.hasChildren()
+	hasChild := g.hasChildren(false)
 	seen := make([]int32, len(g.Records))
 	for w := len(g.order) - 1; w >= 0; w-- {
 		i := int(g.order[w])

@@ -376,7 +376,7 @@ func loadFrom(recs []*entry.Record, size int64) int {
 	}
 	for i := len(recs) - 1; i > 0; i-- {
 		r := recs[i]
-		if r.Type == "system" && r.Rare != nil && r.Rarer != nil && r.Subtype == "compact_boundary" && r.PreservedHead == "" {
+		if compactBoundary(r) && r.Rarer != nil && r.PreservedHead == "" {
 			return i
 		}
 	}
@@ -549,7 +549,7 @@ func (g *Graph) ChildlessLeaf() int {
 }
 
 func (g *Graph) childlessLeaf() int {
-	hasChild := g.hasChildren()
+	hasChild := g.hasChildren(false)
 	// seen[j] == walk marks the records the current walk met; reach[j] is
 	// where a walk from j ends, once one has passed j (0: not yet, 1: at no
 	// message, k+2: at message k), so that leaves hanging below one long
@@ -593,17 +593,30 @@ func (g *Graph) childlessLeaf() int {
 }
 
 // hasChildren marks, by record index, the kept messages another kept
-// message names as parent.
-func (g *Graph) hasChildren() []bool {
+// message names as parent; with dated, only those a child dated no earlier
+// names (a child with no timestamp, or a parent with none, counts).
+func (g *Graph) hasChildren(dated bool) []bool {
 	// Indexes stand for uuids: a parent that byUUID does not know names no
 	// kept message, so it cannot make one of them a parent.
 	hasChild := make([]bool, len(g.Records))
 	for _, i := range g.order {
-		if p := g.up[i]; p >= 0 {
+		if p := g.up[i]; p >= 0 && (!dated || g.continues(int(i), int(p))) {
 			hasChild[p] = true
 		}
 	}
 	return hasChild
+}
+
+// continues reports whether child, naming parent, is dated no earlier than
+// it (or one of them has no timestamp).
+func (g *Graph) continues(child, parent int) bool {
+	tc, tp := g.time(child), g.time(parent)
+	return tc == noTime || tp == noTime || tc >= tp
+}
+
+// compactBoundary reports whether r is a compaction boundary.
+func compactBoundary(r *entry.Record) bool {
+	return r.Type == "system" && r.Rare != nil && r.Subtype == "compact_boundary"
 }
 
 // ResumeLeaf is the leaf 2.1.330 and later resume from: of the kept
@@ -625,21 +638,11 @@ func (g *Graph) resumeLeaf() int {
 	// that reuses an earlier entry's uuid, named as parent by an entry
 	// written before it: measured on 2.1.330 and 2.1.332, hand cases
 	// duplicate-uuid-*; dated after that entry, it is continued).
-	hasChild := make([]bool, len(g.Records))
-	for _, i := range g.order {
-		if p := g.up[i]; p >= 0 {
-			if ti, tp := g.time(int(i)), g.time(int(p)); ti == noTime || tp == noTime || ti >= tp {
-				hasChild[p] = true
-			}
-		}
-	}
+	hasChild := g.hasChildren(true)
 	// A compaction boundary is never where the resume starts: a file
 	// that ends on one resumes from the message before it (hand cases
 	// boundary-end-*).
-	boundary := func(r *entry.Record) bool {
-		return r.Type == "system" && r.Rare != nil && r.Subtype == "compact_boundary"
-	}
-	end := func(i int) bool { return !hasChild[i] && !g.Records[i].IsSidechain && !boundary(g.Records[i]) }
+	end := func(i int) bool { return !hasChild[i] && !g.Records[i].IsSidechain && !compactBoundary(g.Records[i]) }
 	if k := g.Index(g.LastPromptLeaf()); k >= 0 && end(k) && g.time(k) != noTime {
 		return k
 	}
