@@ -40,6 +40,16 @@ type msg struct {
 // through a set (a message of thousands of user entries, not in file order).
 const recsScanned = 32
 
+// absorb appends o, a message of the same role the reader merges into m
+// (two user messages in a row), to m: its blocks, records and attachments.
+func (m *msg) absorb(o *msg) {
+	m.blocks = append(m.blocks, o.blocks...)
+	m.filled = m.filled || o.filled
+	for _, i := range o.recs {
+		m.addRec(i)
+	}
+}
+
 // addRec adds record i to m's records unless they hold it. Records mostly
 // come in file order, each after every record held: those need no search.
 func (m *msg) addRec(i int) {
@@ -421,11 +431,7 @@ func (res *Result) dropThinkingOnly(msgs []*msg, p Profile) []*msg {
 			continue
 		}
 		if n := len(out); n > 0 && m.role == "user" && out[n-1].role == "user" {
-			out[n-1].blocks = append(out[n-1].blocks, m.blocks...)
-			out[n-1].filled = out[n-1].filled || m.filled
-			for _, i := range m.recs {
-				out[n-1].addRec(i)
-			}
+			out[n-1].absorb(m)
 			continue
 		}
 		out = append(out, m)
@@ -797,11 +803,7 @@ func (res *Result) pairTools(msgs []*msg, src Source, g *chain.Graph, conv *chai
 	var out []*msg
 	for _, m := range kept {
 		if n := len(out); n > 0 && m.role == "user" && out[n-1].role == "user" && !m.str && !out[n-1].str {
-			out[n-1].blocks = append(out[n-1].blocks, m.blocks...)
-			out[n-1].filled = out[n-1].filled || m.filled
-			for _, i := range m.recs {
-				out[n-1].addRec(i)
-			}
+			out[n-1].absorb(m)
 			continue
 		}
 		out = append(out, m)
