@@ -209,6 +209,13 @@ func isAlnum(r rune) bool {
 	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
 }
 
+// Absolute reports whether name may be the folder Claude Code names after
+// an absolute launch directory: "-home-me-app" (of "/home/me/app") or
+// "C--Users-me" (of `C:\Users\me`).
+func Absolute(name string) bool {
+	return len(name) > 0 && name[0] == '-' || len(name) > 2 && name[1] == '-' && name[2] == '-' && isLetter(name[0])
+}
+
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 func isASCII(s string) bool {

@@ -204,3 +204,14 @@ func TestTrailingSeparator(t *testing.T) {
 		t.Error("a trailing separator is encoded as written, or dropped")
 	}
 }
+
+func TestAbsolute(t *testing.T) {
+	for name, want := range map[string]bool{
+		Encode("/home/me/app"): true, Encode(`C:\Users\me`): true, "c--x": true,
+		"app": false, "my-app": false, "1--x": false, "": false, "C-": false,
+	} {
+		if got := Absolute(name); got != want {
+			t.Errorf("Absolute(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ccvet/ccvet/internal/jsontree"
+	"github.com/ccvet/ccvet/internal/pathenc"
 )
 
 // Mask is text with the bytes of every secret the scanner finds in it
@@ -83,7 +84,7 @@ func (s *Scanner) MaskPath(path string) string {
 			// holding "ghp_…" gives a folder holding "ghp-…". Try the
 			// two separators keys hold, in place of every '-' (the
 			// same length, so the masked bytes fall where they were).
-			if encodedFolder(name) {
+			if pathenc.Absolute(name) {
 				for _, sep := range []string{"_", "."} {
 					over(start, s.MaskValue("", strings.ReplaceAll(name, "-", sep)))
 				}
@@ -96,15 +97,6 @@ func (s *Scanner) MaskPath(path string) string {
 	}
 	return string(b)
 }
-
-// encodedFolder says whether name may be a project folder named after an
-// absolute cwd: "-home-me-app" (a cwd of "/home/me/app") or "C--Users-me"
-// (of `C:\Users\me`).
-func encodedFolder(name string) bool {
-	return len(name) > 0 && name[0] == '-' || len(name) > 2 && name[1] == '-' && name[2] == '-' && isLetter(name[0])
-}
-
-func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 
 // MaskLine is one line of JSON Lines (or a line that does not parse) with
 // the bytes of every secret on it replaced by '*': a masked copy, or line
@@ -167,7 +159,7 @@ func (s *Scanner) MaskDocument(doc []byte) []byte {
 			continue
 		}
 		raw := t.RawBytes(i)
-		if !bytes.ContainsAny(raw, `/\.`) && !encodedFolder(string(raw)) {
+		if !bytes.ContainsAny(raw, `/\.`) && !pathenc.Absolute(string(raw)) {
 			continue // not a path, nor a project folder's name
 		}
 		// A string with escapes (every Windows path: its backslashes are
