@@ -163,8 +163,9 @@ func (l *Line) SchemaVerdict() schema.Verdict {
 
 // SchemaProblems validates the line against its schema once and caches the
 // result, so that the schema and unknown-field rules share one validation.
-// It is the reference (jsonschema/v5 on the decoded line): ask SchemaVerdict
-// first, it is much cheaper.
+// It is the reference (jsonschema/v5 on the decoded line), except on a line
+// the fast check finds only unknown fields in: ask SchemaVerdict first, it
+// is much cheaper.
 func (l *Line) SchemaProblems() []schema.Problem {
 	if l.validated {
 		return l.problems
@@ -176,6 +177,21 @@ func (l *Line) SchemaProblems() []schema.Problem {
 	}
 	if l.File.Kind != layout.History && (l.Type == "" || !v.KnownEntryType(l.Type) || !l.File.Kind.IsTranscript()) {
 		return nil
+	}
+	// Only unknown fields: the fast check lists them itself (a store
+	// written by a newer Claude Code has some on most lines).
+	if t := l.ownTree(); t != nil && l.SchemaVerdict() == schema.UnknownOnly {
+		var p []schema.Problem
+		ok := false
+		if l.File.Kind == layout.History {
+			p, ok = v.FastUnknownHistory(t)
+		} else {
+			p, ok = v.FastUnknownEntry(l.Type, t)
+		}
+		if ok {
+			l.problems = p
+			return p
+		}
 	}
 	// The same bytes were validated before in this run: the same problems
 	// (shared: callers only read them).

@@ -480,6 +480,10 @@ type checker struct {
 	pred []uint16
 	// kb and kb2 hold an escaped key unescaped (keyAt).
 	kb, kb2 []byte
+	// collect says to record in unknown each member reported as an
+	// unknown field (FastUnknownEntry); off for the verdict alone.
+	collect bool
+	unknown []unknownAt
 }
 
 // keyAt returns key node k as encoding/json decodes it: its raw bytes, or,
@@ -787,31 +791,49 @@ func (v *Validator) FastHistory(t *jsontree.Tree) Verdict {
 }
 
 func (v *Validator) fastCheck(s *fnode, t *jsontree.Tree) Verdict {
+	verdict, _ := v.fastCollect(s, t, false)
+	return verdict
+}
+
+// fastCollect is fastCheck; with collect, it also returns the members the
+// reference would report as unknown fields, in the order met (see
+// checker.unknown), when the verdict is UnknownOnly.
+func (v *Validator) fastCollect(s *fnode, t *jsontree.Tree, collect bool) (Verdict, []unknownAt) {
 	if s == nil {
-		return Unsure
+		return Unsure, nil
 	}
 	c := checkers.Get().(*checker)
 	c.t = t
+	c.collect = collect
+	c.unknown = c.unknown[:0]
 	c.words = c.words[:0]
 	c.dupDone = slices.Grow(c.dupDone[:0], (len(t.Nodes)+63)/64)[:(len(t.Nodes)+63)/64]
 	clear(c.dupDone)
 	r := c.validate(s, jsontree.Root, c.alloc(jsontree.Root))
+	var unknown []unknownAt
+	if collect && r&(rUnsure|rReal) == 0 && r&rUnknown != 0 {
+		unknown = slices.Clone(c.unknown)
+	}
 	c.t = nil
+	c.collect = false
 	if cap(c.dupDone) > 1<<14 {
 		c.dupDone = nil // a huge line's scratch is not kept for the next ones
+	}
+	if cap(c.unknown) > 1<<10 {
+		c.unknown = nil
 	}
 	checkers.Put(c)
 	switch {
 	case r&rUnsure != 0:
-		return Unsure
+		return Unsure, nil
 	case r&rBad == 0:
-		return Valid
+		return Valid, nil
 	case r&rReal != 0:
-		return Invalid
+		return Invalid, nil
 	case r&rUnknown != 0:
-		return UnknownOnly
+		return UnknownOnly, unknown
 	}
-	return Unsure // failed without a leaf: should not happen
+	return Unsure, nil // failed without a leaf: should not happen
 }
 
 // alloc reserves a zeroed bit set for the members of object i; it returns
@@ -913,7 +935,9 @@ func (c *checker) validate(s *fnode, i, ev int) int {
 		}
 	}
 	if s.not != nil {
+		mark := len(c.unknown)
 		r := c.inplace(s.not, i, ev)
+		c.unknown = c.unknown[:mark] // what the negated schema reports is not reported
 		if r&rUnsure != 0 {
 			return rUnsure
 		}
@@ -927,10 +951,12 @@ func (c *checker) validate(s *fnode, i, ev int) int {
 		fail(c.allOf(s, i, ev))
 	}
 	if s.ifs != nil {
+		mark := len(c.unknown)
 		r := c.inplace(s.ifs, i, ev)
 		if r&rUnsure != 0 {
 			return rUnsure
 		}
+		c.unknown = c.unknown[:mark] // a failed condition reports nothing
 		if r&rBad == 0 {
 			if s.then != nil {
 				if r := c.inplace(s.then, i, ev); r != 0 {
@@ -949,6 +975,9 @@ func (c *checker) validate(s *fnode, i, ev int) int {
 			if c.words[ev+m/64]&(1<<(m%64)) == 0 {
 				if s.uneval.always == -1 {
 					fail(rBad | rUnknown)
+					if c.collect {
+						c.unknown = append(c.unknown, unknownAt{key: int32(k), uneval: true})
+					}
 				} else if r := c.child(s.uneval, v); r != 0 {
 					fail(r)
 				}
@@ -1173,6 +1202,9 @@ func (c *checker) object(s *fnode, i, ev int) int {
 		if s.addlSet && ki.prop == nil {
 			if s.addlNo {
 				res |= rBad | rUnknown
+				if c.collect {
+					c.unknown = append(c.unknown, unknownAt{key: int32(k)})
+				}
 			} else {
 				res |= c.child(s.addl, v)
 			}

@@ -3,10 +3,12 @@ package schema
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -62,20 +64,60 @@ func compareLine(t *testing.T, v *Validator, tr *jsontree.Tree, line []byte, whe
 		t.Fatalf("%s: jsontree accepts a line encoding/json rejects", where)
 	}
 	typ, _ := tr.Str(tr.Get(jsontree.Root, "type"))
+	emptyKey := bytes.Contains(line, []byte(`"":`)) || bytes.Contains(line, []byte(`"" :`))
 	if v.KnownEntryType(typ) {
 		st.checked++
 		fv := v.FastEntry(typ, tr)
 		st.verdicts[fv]++
-		if d := agree(fv, v.ValidateEntry(typ, val)); d != "" {
+		ref := v.ValidateEntry(typ, val)
+		if d := agree(fv, ref); d != "" {
+			t.Errorf("%s (%s): %s", where, typ, d)
+		}
+		got, ok := v.FastUnknownEntry(typ, tr)
+		if d := agreeUnknown(fv, got, ok, ref, emptyKey); d != "" {
 			t.Errorf("%s (%s): %s", where, typ, d)
 		}
 	}
 	st.checked++
 	fv := v.FastHistory(tr)
 	st.verdicts[fv]++
-	if d := agree(fv, v.ValidateHistory(val)); d != "" {
+	ref := v.ValidateHistory(val)
+	if d := agree(fv, ref); d != "" {
 		t.Errorf("%s (as history): %s", where, d)
 	}
+	got, ok := v.FastUnknownHistory(tr)
+	if d := agreeUnknown(fv, got, ok, ref, emptyKey); d != "" {
+		t.Errorf("%s (as history): %s", where, d)
+	}
+}
+
+// agreeUnknown compares the fast check's unknown fields (FastUnknownEntry's
+// got and ok) with the reference's problems ref: on an UnknownOnly line they
+// must be the same problems, field by field, in the same order; on any
+// other, the fast check must decline. It may decline too on a line with an
+// empty key (emptyKey), whose pointers jsonschema/v5 writes without it.
+func agreeUnknown(verdict Verdict, got []Problem, ok bool, ref []Problem, emptyKey bool) string {
+	if verdict != UnknownOnly {
+		if ok || got != nil {
+			return "fast unknown fields given for a " + verdict.String() + " line"
+		}
+		return ""
+	}
+	if !ok {
+		if emptyKey {
+			return ""
+		}
+		return "fast unknown fields declined on an unknown-only line"
+	}
+	if len(got) != len(ref) {
+		return fmt.Sprintf("fast finds %d unknown fields, the reference %d", len(got), len(ref))
+	}
+	for i := range got {
+		if g, r := fmt.Sprintf("%#v", got[i]), fmt.Sprintf("%#v", ref[i]); g != r {
+			return fmt.Sprintf("unknown field %d: fast %s, reference %s", i, g, r)
+		}
+	}
+	return ""
 }
 
 func corpusLines(t testing.TB, fn func(where string, line []byte)) {
@@ -478,4 +520,134 @@ func TestFastEscapedKeys(t *testing.T) {
 			t.Errorf("%s: %v, want %v", c.line, got, c.want)
 		}
 	}
+}
+
+// insertMembers returns line with n members added to objects chosen at
+// random (the root among them): new names, and names the schemas declare
+// somewhere but maybe not there, so that unknown fields sit at every depth,
+// inside declared fields and beside one another.
+func insertMembers(tr *jsontree.Tree, line []byte, n int, rng *rand.Rand) []byte {
+	if tr.Parse(line) != nil {
+		return nil
+	}
+	var objects []int
+	for i := range tr.Nodes {
+		if tr.Nodes[i].Kind == jsontree.Object {
+			objects = append(objects, i)
+		}
+	}
+	if len(objects) == 0 {
+		return nil
+	}
+	names := []string{"zzNew", "brandNewField", "uuid", "type", "text", "usage", "content", "speed", "id", "caller", "isMeta"}
+	values := []string{`1`, `"x"`, `null`, `{}`, `{"zzInner":1}`, `[]`, `[{"zz":1}]`, `true`}
+	at := map[int][]string{} // byte offset after '{' -> members to insert there
+	for range n {
+		o := objects[rng.IntN(len(objects))]
+		if rng.IntN(3) == 0 {
+			o = jsontree.Root
+		}
+		off := int(tr.Nodes[o].Start) + 1
+		at[off] = append(at[off], `"`+names[rng.IntN(len(names))]+itoa(rng.IntN(3))+`":`+values[rng.IntN(len(values))])
+	}
+	offs := make([]int, 0, len(at))
+	for off := range at {
+		offs = append(offs, off)
+	}
+	slices.Sort(offs)
+	var b bytes.Buffer
+	last := 0
+	for _, off := range offs {
+		b.Write(line[last:off])
+		b.WriteString(strings.Join(at[off], ","))
+		if line[off] != '}' {
+			b.WriteByte(',')
+		}
+		last = off
+	}
+	b.Write(line[last:])
+	return b.Bytes()
+}
+
+// TestFastUnknownInserted compares the fast check's unknown fields with the
+// reference's on corpus lines with members added at random.
+func TestFastUnknownInserted(t *testing.T) {
+	v, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	var tr, tr2 jsontree.Tree
+	var st fastStats
+	n := 0
+	corpusLines(t, func(where string, line []byte) {
+		if len(line) > 64<<10 {
+			return
+		}
+		for k := 1; k <= 3; k++ {
+			m := insertMembers(&tr, line, k, rng)
+			if m == nil {
+				return
+			}
+			n++
+			compareLine(t, v, &tr2, m, where+" with members added: "+string(m), &st)
+		}
+	})
+	t.Logf("%d lines with members added; %d checks: %d valid, %d unknown-only, %d invalid, %d unsure", n, st.checked,
+		st.verdicts[Valid], st.verdicts[UnknownOnly], st.verdicts[Invalid], st.verdicts[Unsure])
+}
+
+// BenchmarkUnknownFields lists the unknown fields of the corpus's lines
+// with one member added at the root (as a newer Claude Code writes them):
+// "fast" is FastUnknownEntry on the parsed line, "reference" what it
+// replaces, jsonschema/v5 on the decoded line (decoding included).
+func BenchmarkUnknownFields(b *testing.B) {
+	v, err := New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	lines, size := benchLines(b)
+	var trees []jsontree.Tree
+	var types []string
+	for _, l := range lines {
+		if !bytes.HasPrefix(l, []byte("{")) {
+			continue
+		}
+		m := append([]byte(`{"brandNewField":1,`), l[1:]...)
+		var t jsontree.Tree
+		typ := ""
+		if t.Parse(m) == nil {
+			typ, _ = t.Str(t.Get(jsontree.Root, "type"))
+		}
+		if v.FastEntry(typ, &t) == UnknownOnly {
+			trees, types = append(trees, t), append(types, typ)
+		}
+	}
+	if len(trees) == 0 {
+		b.Skip("no unknown-only line")
+	}
+	b.Run("fast", func(b *testing.B) {
+		b.SetBytes(int64(size))
+		b.ReportAllocs()
+		for b.Loop() {
+			for i := range trees {
+				if _, ok := v.FastUnknownEntry(types[i], &trees[i]); !ok {
+					b.Fatal("declined")
+				}
+			}
+		}
+	})
+	b.Run("reference", func(b *testing.B) {
+		b.SetBytes(int64(size))
+		b.ReportAllocs()
+		for b.Loop() {
+			for i := range trees {
+				val, _, err := jsontree.Decode(trees[i].Raw)
+				if err != nil {
+					b.Fatal(err)
+				}
+				v.ValidateEntryTree(types[i], val, &trees[i])
+			}
+		}
+	})
 }
