@@ -40,8 +40,10 @@ type tally struct {
 	first Place
 }
 
+// add counts one more, at p; a zero p (not placed: not the first of its
+// file, see Stats.Line) only counts.
 func (t *tally) add(p Place) {
-	if t.count == 0 || p.before(t.first) {
+	if p.Line > 0 && (t.first.Line == 0 || p.before(t.first)) {
 		t.first = p
 	}
 	t.count++
@@ -77,20 +79,11 @@ func (s *Stats) Line(l *model.Line) {
 	if !l.IsObject() || !l.File.Kind.IsTranscript() {
 		return
 	}
-	at := func(ptr string, key bool) Place {
-		return Place{Path: l.File.Path, Line: l.Num, Column: l.Column(l.Find(ptr, key))}
-	}
 	c := &contribution{typ: l.Type, fields: fieldPaths(l)}
-	for _, t := range rules.UnknownTypes(l) {
-		c.unknown = append(c.unknown, unknownAt{typeKey{t.Kind, t.Name, shape(l.Value(), t.Pointer)}, at(t.Pointer, false)})
-	}
+	types := rules.UnknownTypes(l)
 	// The reference validator only where the fast check found something:
 	// on a line it proves valid there is no unknown field to list.
-	for _, p := range problems(l) {
-		if p.UnknownField {
-			c.unknownFields = append(c.unknownFields, unknownFieldAt{shape(l.Value(), p.Pointer), at(p.Pointer, true)})
-		}
-	}
+	probs := problems(l)
 	version, _ := l.Root.Get("version").Str()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -102,13 +95,43 @@ func (s *Stats) Line(l *model.Line) {
 		fd = &fileDrift{}
 		s.files[l.File] = fd
 	}
+	pending := version == "" && fd.last == ""
 	if version == "" {
-		if fd.last == "" {
-			fd.pending = append(fd.pending, c)
-			return
-		}
 		version = fd.last
-	} else {
+	}
+	// A place is found (a scan of the line up to it) only for the first
+	// line of the file with that type or field for that version: the
+	// file's later ones cannot be the first place (its lines come in
+	// order), and a store written by a newer Claude Code has an unknown
+	// field on most lines.
+	at := func(kind byte, shape, ptr string, key bool) Place {
+		if !pending {
+			k := placeKey{version, kind, shape}
+			if fd.placed[k] {
+				return Place{}
+			}
+			if fd.placed == nil {
+				fd.placed = map[placeKey]bool{}
+			}
+			fd.placed[k] = true
+		}
+		return Place{Path: l.File.Path, Line: l.Num, Column: l.Column(l.Find(ptr, key))}
+	}
+	for _, t := range types {
+		sh := shape(l.Root, t.Pointer)
+		c.unknown = append(c.unknown, unknownAt{typeKey{t.Kind, t.Name, sh}, at('t', t.Kind+"\x00"+t.Name+"\x00"+sh, t.Pointer, false)})
+	}
+	for _, p := range probs {
+		if p.UnknownField {
+			sh := shape(l.Root, p.Pointer)
+			c.unknownFields = append(c.unknownFields, unknownFieldAt{sh, at('f', sh, p.Pointer, true)})
+		}
+	}
+	if pending {
+		fd.pending = append(fd.pending, c)
+		return
+	}
+	if fd.last != version {
 		fd.last = version
 		for _, p := range fd.pending {
 			s.add(version, p)
@@ -151,6 +174,16 @@ type unknownFieldAt struct {
 type fileDrift struct {
 	last    string
 	pending []*contribution
+	// placed holds what a line of the file was placed for already.
+	placed map[placeKey]bool
+}
+
+// placeKey is an unknown type ('t') or field ('f') of one version, by its
+// shape.
+type placeKey struct {
+	version string
+	kind    byte
+	shape   string
 }
 
 func (s *Stats) add(version string, c *contribution) {
@@ -207,8 +240,9 @@ func fieldPaths(l *model.Line) []string {
 }
 
 // shape is ptr with every array index replaced by "*": the Place of a field
-// in the format rather than in one entry.
-func shape(doc any, ptr string) string {
+// in the format rather than in one entry. doc is the line's value, read in
+// its parse (no decoding).
+func shape(doc jsontree.Val, ptr string) string {
 	toks, err := jsonpos.Split(ptr)
 	if err != nil {
 		return ptr
@@ -217,20 +251,25 @@ func shape(doc any, ptr string) string {
 	cur := doc
 	for _, tok := range toks {
 		b.WriteByte('/')
-		switch c := cur.(type) {
-		case []any:
+		switch cur.Kind() {
+		case jsontree.Array:
 			b.WriteByte('*')
-			if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(c) {
-				cur = c[i]
-			} else {
-				cur = nil
+			next := jsontree.Val{}
+			if i, err := strconv.Atoi(tok); err == nil && i >= 0 {
+				for j, item := range cur.Items() {
+					if j == i {
+						next = item
+						break
+					}
+				}
 			}
-		case map[string]any:
+			cur = next
+		case jsontree.Object:
 			b.WriteString(jsonpos.Escape(tok))
-			cur = c[tok]
+			cur = cur.Get(tok)
 		default:
 			b.WriteString(jsonpos.Escape(tok))
-			cur = nil
+			cur = jsontree.Val{}
 		}
 	}
 	return b.String()

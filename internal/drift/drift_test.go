@@ -10,17 +10,28 @@ import (
 )
 
 func TestShape(t *testing.T) {
-	v, _, err := jsontree.Decode([]byte(`{"message":{"content":[{"type":"text"},{"type":"text","citations":[]}]},"a/b":{"c~d":[[1]]}}`))
+	line := []byte(`{"message":{"content":[{"type":"text"},{"type":"text","citations":[]}]},"a/b":{"c~d":[[1]]},"s":"x"}`)
+	v, _, err := jsontree.Decode(line)
 	if err != nil {
+		t.Fatal(err)
+	}
+	var tr jsontree.Tree
+	if err := tr.Parse(line); err != nil {
 		t.Fatal(err)
 	}
 	for ptr, want := range map[string]string{
 		"/message/content/1/citations": "/message/content/*/citations",
 		"/a~1b/c~0d/0/0":               "/a~1b/c~0d/*/*",
 		"/message":                     "/message",
+		"/message/content/7/x":         "/message/content/*/x",
+		"/s/0":                         "/s/0",
 	} {
-		if got := shape(v, ptr); got != want {
-			t.Errorf("shape(%s) = %s, want %s", ptr, got, want)
+		// The line's parse, and its decoded value (a line ccvet read on
+		// the reference path).
+		for _, doc := range []jsontree.Val{jsontree.TreeVal(&tr), jsontree.AnyVal(v)} {
+			if got := shape(doc, ptr); got != want {
+				t.Errorf("shape(%s) = %s, want %s", ptr, got, want)
+			}
 		}
 	}
 }
