@@ -147,8 +147,9 @@ func ValidVersion(v string) bool {
 }
 
 // NewestVersion is the newest Claude Code version the versions table
-// records.
-func NewestVersion() string {
+// records (worked out once: every unknown-type and unknown-field message
+// names it).
+var NewestVersion = sync.OnceValue(func() string {
 	newest := ""
 	for _, e := range versions().Types {
 		if newest == "" || ccversion.Less(newest, e.Seen[1]) {
@@ -156,4 +157,4 @@ func NewestVersion() string {
 		}
 	}
 	return newest
-}
+})
