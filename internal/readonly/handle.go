@@ -1,5 +1,7 @@
 package readonly
 
+import "errors"
+
 // Handle is a regular file opened as Open opens one, for the reads that
 // run over every file of a store (each transcript once, each plain copy
 // once): it reads the file up to the size it had when opened, so that a
@@ -27,6 +29,9 @@ func OpenHandle(path string, follow bool) (*Handle, error) {
 	return &Handle{h: h, size: size, left: size}, nil
 }
 
+// errNegativeOffset is ReadAt's error for an offset before the start.
+var errNegativeOffset = errors.New("readonly: negative offset")
+
 // Size is the file's size when it was opened.
 func (h *Handle) Size() int64 { return h.size }
 
@@ -41,6 +46,36 @@ func (h *Handle) Read(p []byte) (int, error) {
 	n, err := h.h.read(p)
 	h.left -= int64(n)
 	return n, err
+}
+
+// ReadAt reads len(p) bytes from offset off (io.ReaderAt), up to the size
+// at open: past it, io.EOF. It does not move Read's place.
+func (h *Handle) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, errNegativeOffset
+	}
+	if off >= h.size {
+		return 0, eof
+	}
+	short := int64(len(p)) > h.size-off
+	if short {
+		p = p[:h.size-off]
+	}
+	n := 0
+	for n < len(p) {
+		m, err := h.h.readAt(p[n:], off+int64(n))
+		n += m
+		if err != nil {
+			return n, err
+		}
+		if m == 0 {
+			return n, eof // shorter than at open
+		}
+	}
+	if short {
+		return n, eof
+	}
+	return n, nil
 }
 
 // Grew reports whether the file is now longer than when it was opened.

@@ -22,6 +22,15 @@ func openHandle(path string, follow bool) (handle, int64, error) {
 
 func (h handle) read(p []byte) (int, error) { return h.f.Read(p) }
 
+// readAt reads at off; 0 bytes and no error at the end of the file.
+func (h handle) readAt(p []byte, off int64) (int, error) {
+	n, err := h.f.ReadAt(p, off)
+	if err == io.EOF {
+		err = nil
+	}
+	return n, err
+}
+
 func (h handle) size() (int64, error) {
 	st, err := h.f.Stat()
 	if err != nil {

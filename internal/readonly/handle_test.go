@@ -100,3 +100,44 @@ func TestHandleErrors(t *testing.T) {
 	}
 	h.Close()
 }
+
+// TestHandleReadAt: ReadAt reads at any offset up to the size at open
+// (bytes appended later are not read), does not move Read's place, and
+// says io.EOF past the end or for a read cut by it.
+func TestHandleReadAt(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.jsonl")
+	if err := os.WriteFile(p, []byte("0123456789"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h, err := OpenHandle(p, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	w, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.WriteString("abc"); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	for _, c := range []struct {
+		off, n int
+		want   string
+		eof    bool
+	}{{0, 4, "0123", false}, {6, 4, "6789", false}, {8, 4, "89", true}, {10, 3, "", true}, {12, 1, "", true}} {
+		buf := make([]byte, c.n)
+		n, err := h.ReadAt(buf, int64(c.off))
+		if string(buf[:n]) != c.want || (err == io.EOF) != c.eof || err != nil && err != io.EOF {
+			t.Errorf("ReadAt(%d bytes at %d) = %q, %v; want %q, EOF %v", c.n, c.off, buf[:n], err, c.want, c.eof)
+		}
+	}
+	if _, err := h.ReadAt(make([]byte, 1), -1); err == nil {
+		t.Error("ReadAt at -1: no error")
+	}
+	got, err := io.ReadAll(io.Reader(h))
+	if err != nil || string(got) != "0123456789" {
+		t.Errorf("Read after ReadAt: %q, %v", got, err)
+	}
+}

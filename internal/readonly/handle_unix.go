@@ -75,6 +75,22 @@ func (h handle) read(p []byte) (int, error) {
 	}
 }
 
+// readAt reads at off (pread), again after a signal; 0 bytes and no
+// error at the end of the file.
+func (h handle) readAt(p []byte, off int64) (int, error) {
+	for {
+		n, err := syscall.Pread(h.fd, p, off)
+		switch {
+		case err == syscall.EINTR:
+			runtime.Gosched()
+			continue
+		case err != nil:
+			return 0, &os.PathError{Op: "read", Path: h.path, Err: err}
+		}
+		return n, nil
+	}
+}
+
 func (h handle) size() (int64, error) {
 	var st syscall.Stat_t
 	if err := fstatRetry(h.fd, &st); err != nil {
