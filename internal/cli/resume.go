@@ -56,6 +56,7 @@ func cmdResume(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		path = p
 	}
 	in := stdin
+	var again io.ReaderAt // where the lines a message needs are read again (nil: kept as read)
 	name := "(standard input)"
 	if path != "-" {
 		// Only a regular file: a FIFO would block and a device (/dev/zero)
@@ -71,9 +72,9 @@ func cmdResume(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		defer fh.Close()
 		testAfterOpen(path)
-		in, name = fh, path
+		in, name, again = fh, path, fh
 	}
-	ld, err := resume.Load(in)
+	ld, err := resume.LoadFrom(in, again)
 	if err != nil {
 		return usagef("reading %s: %v", name, err)
 	}
@@ -92,6 +93,9 @@ func cmdResume(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 	res := resume.RunLoaded(ld, resume.ProfileOf(reader))
+	if err := ld.Err(); err != nil {
+		return fmt.Errorf("reading %s: %v (run ccvet resume again)", name, err)
+	}
 	if path != "-" {
 		explainCuts(path, res)
 	}

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ccvet/ccvet/internal/oracle"
@@ -240,7 +241,10 @@ func loadHand(t *testing.T, id string) *Loaded {
 	}
 	h := &oracle.Hand{SID: oracle.HandSessionID, Cwd: "/hand"}
 	c.Build(h)
-	ld, err := Load(bytes.NewReader(h.Bytes()))
+	// Read as ccvet resume reads a file: the lines a message needs read
+	// again from it (TestLoadFromAgrees holds that to Load's copies).
+	b := h.Bytes()
+	ld, err := LoadFrom(bytes.NewReader(b), bytes.NewReader(b))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,6 +283,59 @@ func TestHandCasesRecordsOnly(t *testing.T) {
 						v, id, k+1, f.Role, len(f.Content), f.Lines, b.Role, len(b.Content), b.Lines)
 				}
 			}
+		}
+	}
+}
+
+// TestLoadFromAgrees: on every hand case, for every measured reader, the
+// lines read again from the file (LoadFrom) give what their copies (Load)
+// give, event for event.
+func TestLoadFromAgrees(t *testing.T) {
+	for _, c := range oracle.HandCases() {
+		h := &oracle.Hand{SID: oracle.HandSessionID, Cwd: "/hand"}
+		c.Build(h)
+		b := h.Bytes()
+		kept, err := Load(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := LoadFrom(bytes.NewReader(b), bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range []string{"2.1.110", "2.1.330", "2.1.332"} {
+			ver, _ := ParseVersion(v)
+			x, _ := json.Marshal(RunLoaded(kept, ProfileOf(ver)))
+			y, _ := json.Marshal(RunLoaded(again, ProfileOf(ver)))
+			if !bytes.Equal(x, y) {
+				t.Errorf("%s on %s: kept %s\nread again %s", c.ID, v, x, y)
+			}
+		}
+		if again.Err() != nil {
+			t.Errorf("%s: %v", c.ID, again.Err())
+		}
+	}
+}
+
+// TestLoadFromChanged: a line that reads back otherwise than it was read
+// (the file rewritten after the load) gives no content, and Err names it.
+func TestLoadFromChanged(t *testing.T) {
+	c, _ := oracle.LookupHand("api-error-mid")
+	h := &oracle.Hand{SID: oracle.HandSessionID, Cwd: "/hand"}
+	c.Build(h)
+	b := h.Bytes()
+	changed := bytes.Replace(b, []byte("Hand reply one."), []byte("Hand reply 1.!!"), 1)
+	if bytes.Equal(changed, b) {
+		t.Fatal("the case has no text to change")
+	}
+	for name, ra := range map[string]*bytes.Reader{"changed": bytes.NewReader(changed), "cut": bytes.NewReader(b[:len(b)/2])} {
+		ld, err := LoadFrom(bytes.NewReader(b), ra)
+		if err != nil {
+			t.Fatal(err)
+		}
+		RunLoaded(ld, ProfileOf(Newest))
+		if ld.Err() == nil || !strings.Contains(ld.Err().Error(), "could not be read again") {
+			t.Errorf("%s: Err() = %v, want a line that could not be read again", name, ld.Err())
 		}
 	}
 }

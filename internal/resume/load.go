@@ -3,6 +3,9 @@ package resume
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/maphash"
 	"io"
 	"strconv"
 	"unicode/utf8"
@@ -20,20 +23,55 @@ var bom = []byte("\xef\xbb\xbf")
 // message content of its user and assistant lines.
 type Loaded struct {
 	Source
-	Writer  Version // the newest version named by the file's entries (zero: none)
+	Writer Version // the newest version named by the file's entries (zero: none)
+	// content holds the lines whose content a message may need, copied
+	// (Load); with a file to read them again from (LoadFrom), where they
+	// are instead, and what they hashed to.
 	content map[int]json.RawMessage
+	at      map[int]lineAt
+	ra      io.ReaderAt
+	err     error          // the first line that could not be read again as it was
 	model   map[int]string // message.model of assistant lines
 	text    map[int]textFlags
 	Lines   int
 	EndsCut bool // the last line has no newline
 }
 
+// lineAt is where a line is in the file, and the hash of its bytes.
+type lineAt struct {
+	off  int64
+	n    int
+	hash uint64
+}
+
+// lineSeed is the seed of lineAt's hashes.
+var lineSeed = maphash.MakeSeed()
+
 type textFlags struct{ surrogate, badUTF8 bool }
 
 // Load reads a transcript from r: a line that does not parse to an object
-// is skipped, as the reader skips it.
-func Load(r io.Reader) (*Loaded, error) {
-	ld := &Loaded{content: map[int]json.RawMessage{}, text: map[int]textFlags{}}
+// is skipped, as the reader skips it. The lines whose content a message
+// may need are kept (the whole transcript, or nearly: see LoadFrom).
+func Load(r io.Reader) (*Loaded, error) { return LoadFrom(r, nil) }
+
+// LoadFrom is Load, given also ra, which reads the bytes r reads at the
+// same offsets (the same file; nil: none). The lines a message may need
+// are then read again from ra when they are, not kept: a transcript of
+// hundreds of MB is not held in memory, only its records. A line that
+// reads back otherwise than it was read (the file was rewritten meanwhile)
+// gives no content, and Err says so.
+func LoadFrom(r io.Reader, ra io.ReaderAt) (*Loaded, error) {
+	ld := &Loaded{content: map[int]json.RawMessage{}, text: map[int]textFlags{}, ra: ra}
+	if ra != nil {
+		ld.at = map[int]lineAt{}
+	}
+	keep := func(i int, raw []byte, off int64) {
+		if ra != nil {
+			ld.at[i] = lineAt{off: off, n: len(raw), hash: maphash.Bytes(lineSeed, raw)}
+			return
+		}
+		ld.content[i] = json.RawMessage(append([]byte(nil), raw...))
+	}
 	rd := jsonl.NewReader(r)
 	defer rd.Release()
 	var tree jsontree.Tree
@@ -89,11 +127,11 @@ func Load(r io.Reader) (*Loaded, error) {
 		}
 		if rec.Type == "system" && rec.Subtype == "local_command" && root.Get("content").Exists() ||
 			rec.Type == "attachment" && rec.QueuedImage {
-			ld.content[i] = json.RawMessage(append([]byte(nil), raw...))
+			keep(i, raw, l.Offset)
 		}
 		if rec.Type == "user" || rec.Type == "assistant" {
 			if root.Get("message").Get("content").Exists() {
-				ld.content[i] = json.RawMessage(append([]byte(nil), raw...))
+				keep(i, raw, l.Offset)
 			}
 			if rec.Type == "assistant" {
 				if ld.model == nil {
@@ -115,7 +153,7 @@ func Load(r io.Reader) (*Loaded, error) {
 		}
 	}
 	ld.Content = func(i int) any {
-		raw, ok := ld.content[i]
+		raw, ok := ld.line(i)
 		if !ok {
 			return nil
 		}
@@ -143,6 +181,40 @@ func Load(r io.Reader) (*Loaded, error) {
 	ld.Model = func(i int) string { return ld.model[i] }
 	return ld, nil
 }
+
+// line returns the bytes of kept line i: its copy, or the file's bytes
+// there, read again.
+func (ld *Loaded) line(i int) ([]byte, bool) {
+	if ld.ra == nil {
+		raw, ok := ld.content[i]
+		return raw, ok
+	}
+	a, ok := ld.at[i]
+	if !ok {
+		return nil, false
+	}
+	raw := make([]byte, a.n)
+	n, err := ld.ra.ReadAt(raw, a.off)
+	if n == a.n {
+		err = nil // io.EOF with the last byte of the file is no error
+		if maphash.Bytes(lineSeed, raw) != a.hash {
+			err = errors.New("it changed after it was read")
+		}
+	} else if err == nil {
+		err = io.ErrUnexpectedEOF
+	}
+	if err != nil {
+		if ld.err == nil {
+			ld.err = fmt.Errorf("line %d could not be read again: %w", ld.Records[i].Line, err)
+		}
+		return nil, false
+	}
+	return raw, true
+}
+
+// Err is the first line LoadFrom's transcript could not give back as it
+// was read; what was built from it then is not what the file says.
+func (ld *Loaded) Err() error { return ld.err }
 
 // RunLoaded is Run on a loaded file, adding what the reader does to the text.
 func RunLoaded(ld *Loaded, p Profile) *Result {
