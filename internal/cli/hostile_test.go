@@ -375,6 +375,39 @@ func TestHostileDeepNesting(t *testing.T) {
 	}
 }
 
+// TestHostileDeepLastLine: a line nested deeper than ccvet reads, last in
+// its file and without a newline, is JSON whose newline is missing (not a
+// truncated line), and resume says the reader reads it.
+func TestHostileDeepLastLine(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	deep := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
+	data := userLine(nthUUID(1), "", `"first"`) + "\n" + userLine(nthUUID(2), nthUUID(1), deep)
+	p := filepath.Join(dir, hostileSession+".jsonl")
+	writeFile(t, p, []byte(data))
+	out, _, _ := runJSON(t, dir)
+	got := map[string]bool{}
+	for _, f := range out.Findings {
+		if f.Line == 2 {
+			got[f.Rule] = true
+		}
+	}
+	if !got["oversized"] || !got["missing-final-newline"] || got["truncated-line"] || got["invalid-json"] {
+		t.Fatalf("deep last line: findings %+v", out.Findings)
+	}
+	stdout, _, code := run(t, "", "resume", p)
+	if code != ExitOK || !strings.Contains(stdout, "more than 10000 deep") || strings.Contains(stdout, "cut off") {
+		t.Fatalf("resume: exit %d\n%s", code, stdout)
+	}
+	// fix appends the newline; it never deletes the line as torn.
+	if stdout, stderr, code := run(t, "", "fix", "--write", "--force", dir); code != ExitOK {
+		t.Fatalf("fix --write: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if b, err := os.ReadFile(p); err != nil || string(b) != data+"\n" {
+		t.Fatalf("after fix: %d bytes (%v), want the %d bytes and a newline", len(b), err, len(data))
+	}
+}
+
 // TestHostileEscapes: terminal control sequences inside transcript values
 // never reach the text output raw, and JSON and SARIF stay valid JSON.
 func TestHostileEscapes(t *testing.T) {

@@ -106,6 +106,9 @@ func LoadFrom(r io.Reader, ra io.ReaderAt) (*Loaded, error) {
 		if perr := tree.Parse(raw); perr != nil {
 			reason := "not valid JSON; the reader skips it and reads on"
 			switch {
+			case validDeep(raw):
+				reason = "nests arrays or objects more than " + strconv.Itoa(jsontree.MaxDepth) +
+					" deep, which ccvet does not read: it is JSON, the reader reads it, and what it holds is missing from what is shown here"
 			case bytes.IndexByte(raw, 0) >= 0:
 				reason = "holds a run of NUL bytes (an interrupted write); the reader skips it and reads on"
 			case !l.Newline:
@@ -180,6 +183,13 @@ func LoadFrom(r io.Reader, ra io.ReaderAt) (*Loaded, error) {
 	}
 	ld.Model = func(i int) string { return ld.model[i] }
 	return ld, nil
+}
+
+// validDeep reports whether raw, which the tree did not parse, is JSON
+// nested deeper than it reads.
+func validDeep(raw []byte) bool {
+	_, ok := jsontree.ValidDeep(raw)
+	return ok
 }
 
 // line returns the bytes of kept line i: its copy, or the file's bytes

@@ -1,7 +1,10 @@
 package rules
 
 import (
+	"errors"
+
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/internal/model"
 	"github.com/ccvet/ccvet/internal/resume"
 )
@@ -21,7 +24,9 @@ var MissingFinalNewline = register(&Rule{
 	Good: `{"type":"assistant",…}` + "\n<EOF>",
 	Fix:  "Append a newline to the file.",
 	Line: func(r *Rule, l *model.Line) {
-		if l.Newline || l.Blank || l.Err != nil || l.NUL >= 0 || l.BadUTF8 >= 0 || l.Cut {
+		// A line nested deeper than ccvet reads is JSON all the same.
+		broken := l.Err != nil && !errors.Is(l.Err, jsontree.ErrTooDeep)
+		if l.Newline || l.Blank || broken || l.NUL >= 0 || l.BadUTF8 >= 0 || l.Cut {
 			return
 		}
 		if !l.File.InLayout {

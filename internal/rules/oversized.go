@@ -30,7 +30,7 @@ var Oversized = register(&Rule{
 	Good: `{"type":"user","message":{"content":[{"type":"tool_result","content":"<persisted-output>…</persisted-output>"}]}}`,
 	Fix:  "Start a new session or compact; move huge tool output to a file.",
 	Line: func(r *Rule, l *model.Line) {
-		if errors.Is(l.Err, jsontree.ErrTooDeep) && l.Newline {
+		if errors.Is(l.Err, jsontree.ErrTooDeep) {
 			l.Report(r, l.ErrOff, fmt.Sprintf("line nests arrays or objects more than %d deep, where ccvet stops reading: "+
 				"it is JSON, but its content was not checked", jsontree.MaxDepth))
 		}

@@ -1,7 +1,10 @@
 package rules
 
 import (
+	"errors"
+
 	"github.com/ccvet/ccvet/internal/finding"
+	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/internal/model"
 	"github.com/ccvet/ccvet/internal/resume"
 )
@@ -21,8 +24,8 @@ var TruncatedLine = register(&Rule{
 	Good: `{"parentUuid":"6a1f…","isSidechain":false,"type":"assistant","message":{"content":[{"type":"text","text":"done"}]}}`,
 	Fix:  "Delete the partial last line (everything after the last newline).",
 	Line: func(r *Rule, l *model.Line) {
-		if l.Err == nil || l.Newline {
-			return
+		if l.Err == nil || l.Newline || errors.Is(l.Err, jsontree.ErrTooDeep) {
+			return // a deep line is JSON (oversized; missing-final-newline)
 		}
 		msg := "last line is truncated (no newline and incomplete JSON): " + l.Err.Error() + "; the reader skips it"
 		var outs []outcome

@@ -445,7 +445,10 @@ func (p *parsed) plan(f *finding.Finding, all []finding.Finding) ([]edit.Edit, r
 			}
 		}
 		if p.rec(i) == nil {
-			return nil, "", "the last line does not parse"
+			// A line nested deeper than ccvet reads is JSON all the same.
+			if _, deep := jsontree.ValidDeep(p.raw(i)); !deep {
+				return nil, "", "the last line does not parse"
+			}
 		}
 		return []edit.Edit{{Offset: int64(len(p.data)), Text: "\n"}}, rules.FixSafe, "append a newline"
 	case "invalid-json":
