@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -150,5 +151,55 @@ func TestStatsAttribution(t *testing.T) {
 	}
 	if _, _, code := run(t, "", "stats", "--since", "soon", dir); code != ExitUsage {
 		t.Errorf("--since soon: exit %d", code)
+	}
+}
+
+// TestStatsFirstPlace: the first place of an unknown field is its first on
+// the first line that has it, whatever order its pointers sort in (item 10
+// sorts before item 2), and a later line does not move it.
+func TestStatsFirstPlace(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	var blocks []string
+	for k := range 11 {
+		b := `{"type":"text","text":"t` + strconv.Itoa(k) + `"}`
+		if k == 2 || k == 10 {
+			b = `{"type":"text","text":"t","zzNew":1}`
+		}
+		blocks = append(blocks, b)
+	}
+	line := func(uuid, parent string) string {
+		p := "null"
+		if parent != "" {
+			p = `"` + parent + `"`
+		}
+		return `{"parentUuid":` + p + `,"isSidechain":false,"userType":"external","cwd":"/src/app","sessionId":"0f6c1d52-9a43-4b7e-8d0e-3f1c2b5a6e77","version":"2.1.39","gitBranch":"main","type":"assistant","message":{"model":"claude-opus-4-5-20251101","id":"msg_01","type":"message","role":"assistant","content":[` +
+			strings.Join(blocks, ",") + `],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}},"uuid":"` + uuid + `","timestamp":"2026-01-05T10:00:00.000Z"}`
+	}
+	first := line("00000000-0000-4000-8000-000000000001", "")
+	p := filepath.Join(t.TempDir(), "0f6c1d52-9a43-4b7e-8d0e-3f1c2b5a6e77.jsonl")
+	if err := os.WriteFile(p, []byte(first+"\n"+line("00000000-0000-4000-8000-000000000002", "00000000-0000-4000-8000-000000000001")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := run(t, "", "stats", "--format", "json", p)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep struct {
+		Versions []struct {
+			UnknownFields []struct {
+				Pointer string
+				Count   int
+				First   struct{ Line, Column int }
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || len(rep.Versions) != 1 || len(rep.Versions[0].UnknownFields) != 1 {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	u := rep.Versions[0].UnknownFields[0]
+	want := strings.Index(first, `"zzNew"`) + 1 // the first one: item 2's (ASCII: bytes are columns)
+	if u.Pointer != "/message/content/*/zzNew" || u.Count != 4 || u.First.Line != 1 || u.First.Column != want {
+		t.Fatalf("got %+v, want 4 at line 1 column %d", u, want)
 	}
 }

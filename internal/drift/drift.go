@@ -107,13 +107,13 @@ func (s *Stats) Line(l *model.Line) {
 	at := func(kind byte, shape, ptr string, key bool) Place {
 		if !pending {
 			k := placeKey{version, kind, shape}
-			if fd.placed[k] {
-				return Place{}
+			if n, ok := fd.placed[k]; ok && n < l.Num {
+				return Place{} // (on this line, another of the shape may stand before it)
 			}
 			if fd.placed == nil {
-				fd.placed = map[placeKey]bool{}
+				fd.placed = map[placeKey]int{}
 			}
-			fd.placed[k] = true
+			fd.placed[k] = l.Num
 		}
 		return Place{Path: l.File.Path, Line: l.Num, Column: l.Column(l.Find(ptr, key))}
 	}
@@ -174,8 +174,9 @@ type unknownFieldAt struct {
 type fileDrift struct {
 	last    string
 	pending []*contribution
-	// placed holds what a line of the file was placed for already.
-	placed map[placeKey]bool
+	// placed holds what a line of the file was placed for already: the
+	// line's number.
+	placed map[placeKey]int
 }
 
 // placeKey is an unknown type ('t') or field ('f') of one version, by its
