@@ -75,15 +75,42 @@ func TestResumeAgreesOnHandCases(t *testing.T) {
 // resumePending are hand-written cases ("VERSION/ID") on which ccvet
 // resume is known to predict another conversation than the real reader
 // sends, each with the reason: logged, not failed (the fix is elsewhere).
-var resumePending = map[string]string{
-	// 2.1.110 keeps the unanswered call of an entry with two calls whose
-	// other call's result ends the file, with an is_error result before
-	// that result; it drops it when the calls are two entries of one
-	// message.id (parallel-split-missing-end), which ccvet predicts for both.
-	"2.1.110/parallel-one-line-missing-end": "2.1.110's synthetic result in a one-entry batch (not modelled)",
-}
+// Empty: 2.1.110's one-entry batch (parallel-one-line-missing-end), the
+// last, is modelled.
+var resumePending = map[string]string{}
 
 // lintPending are hand-written cases whose lint findings are known to
 // differ from the real reader, each with the reason: logged, not failed.
 // Empty: the byte order mark case is read as the reader reads it.
 var lintPending = map[string]string{}
+
+// TestOneEntryBatchOn2110: the hand case whose file ends on one entry with
+// two calls and the first call's result. 2.1.110 keeps the other call with
+// an is_error result put first (measured; parallel-one-line-missing-end):
+// a note under --reader-version 2.1.110, and resume says so.
+func TestOneEntryBatchOn2110(t *testing.T) {
+	isolate(t)
+	c, _ := oracle.LookupHand("parallel-one-line-missing-end")
+	h := &oracle.Hand{SID: oracle.HandSessionID, Cwd: "/hand"}
+	c.Build(h)
+	dir := filepath.Join(t.TempDir(), "projects", "-hand")
+	p := filepath.Join(dir, oracle.HandSessionID+".jsonl")
+	writeFile(t, p, h.Bytes())
+	out, _, _ := runJSON(t, "--no-config", "--reader-version", "2.1.110", p)
+	found := false
+	for _, f := range out.Findings {
+		if f.Rule == "unmatched-tool-use" {
+			found = true
+			if f.Severity != "note" || !strings.Contains(f.Message, "2.1.110: keeps the call and puts an is_error result before") {
+				t.Errorf("2.1.110: %s %s", f.Severity, f.Message)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no unmatched-tool-use finding: %+v", out.Findings)
+	}
+	stdout, _, code := run(t, "", "resume", "--reader-version", "2.1.110", p)
+	if code != ExitOK || !strings.Contains(stdout, `is_error result "[Tool result missing due to internal error]" before them`) {
+		t.Fatalf("resume: exit %d\n%s", code, stdout)
+	}
+}

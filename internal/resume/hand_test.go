@@ -112,6 +112,8 @@ var measuredHand = map[string]map[string]string{
 		"meta-end":                      metaEndSent,
 		"meta-end-caveat":               linearSent + " user[text:<local-command-caveat>Caveat: hand.</local-comma] assistant[text:No response requested.]",
 		"parallel-split-missing-end":    batchEndSent + "A] user[tool_result:toolu_hand0000000000000A | text:Continue from where you left off.] assistant[text:No response requested.]",
+		// One entry with both calls: the other kept, its is_error result first.
+		"parallel-one-line-missing-end": batchEndSent + "A | tool_use:toolu_hand0000000000000B] user[tool_result:toolu_hand0000000000000B! | tool_result:toolu_hand0000000000000A | text:Continue from where you left off.] assistant[text:No response requested.]",
 		"leaf-last-prompt-older":        "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Forked prompt.] assistant[text:Forked reply.]",
 		"thinking-foreign-signed":       "user[text:Hand prompt one.] assistant[thinking | text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
 		"local-command-end":             "user[text:Hand prompt one.] assistant[text:Hand reply one.] user[text:Hand prompt two.] assistant[text:Hand reply two.]",
@@ -161,12 +163,9 @@ const (
 
 // pendingHand is what the real readers sent on the hand-written cases
 // ccvet resume does not predict yet (resumePending in internal/cli), so
-// that the fix has its truth: 2.1.110's result for a one-entry batch.
-var pendingHand = map[string]map[string]string{
-	"2.1.110": {
-		"parallel-one-line-missing-end": batchEndSent + "A | tool_use:toolu_hand0000000000000B] user[tool_result:toolu_hand0000000000000B! | tool_result:toolu_hand0000000000000A | text:Continue from where you left off.] assistant[text:No response requested.]",
-	},
-}
+// that the fix has its truth. Empty: 2.1.110's result for a one-entry
+// batch, the last, is modelled (Profile.MissingResultFirst).
+var pendingHand = map[string]map[string]string{}
 
 // TestHandCasesPending checks that the model still differs from the real
 // readers on pendingHand: once one agrees, it belongs in measuredHand (and

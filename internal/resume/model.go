@@ -18,6 +18,9 @@ const (
 	TextInterrupted = "[Tool use interrupted]"
 	TextNoContent   = "(no content)"
 	TextToolError   = "[Tool call interrupted: the session ended before the tool returned a result]"
+	// TextResultMissing is 2.1.110's result for a call of an entry whose
+	// other calls' results end the file (Profile.MissingResultFirst).
+	TextResultMissing = "[Tool result missing due to internal error]"
 )
 
 // Source is one transcript as the reader loaded it.

@@ -761,17 +761,37 @@ func (res *Result) pairTools(msgs []*msg, src Source, g *chain.Graph, conv *chai
 		next := at(k + 1)
 		answered := resultsIn(next, len(m.blocks))
 		// The conversation ends on results of this message's calls: the
-		// calls without one were still running (measured on 2.1.330 and
-		// 2.1.332; 2.1.110: see the hand case parallel-one-line-missing-end).
+		// calls without one were still running (measured on 2.1.110,
+		// 2.1.330 and 2.1.332; the hand cases parallel-*-missing-end).
 		endsOnBatch := next != nil && k+2 == len(msgs) && next.role == "user" && endsOnResult(next)
+		// The entries (records) with an answered call: 2.1.110 keeps
+		// their other calls there (MissingResultFirst).
+		var answeredIn map[int]bool
+		if endsOnBatch && p.MissingResultFirst {
+			for _, b := range m.blocks {
+				if b.b.Type() == "tool_use" && answered(b.b.str("id")) {
+					if answeredIn == nil {
+						answeredIn = map[int]bool{}
+					}
+					answeredIn[b.rec] = true
+				}
+			}
+		}
 		var nb []blk
-		var synth []blk
+		var synth, first []blk
 		for _, b := range m.blocks {
 			if b.b.Type() != "tool_use" || answered(b.b.str("id")) {
 				nb = append(nb, b)
 				continue
 			}
 			id := b.b.str("id")
+			if answeredIn[b.rec] {
+				nb = append(nb, b)
+				first = append(first, blk{Block{"type": "tool_result", "tool_use_id": id, "content": TextResultMissing, "is_error": true}, -1})
+				res.Changed = append(res.Changed, Event{Kind: KindSynthetic, Line: res.lineOf(b.rec), UUID: res.uuidOf(b.rec), Tool: id, rec: b.rec,
+					Reason: "the file ends on results of other calls of this entry, not this one's (a crash while it ran); this reader keeps it and puts an is_error result \"" + TextResultMissing + "\" before them (measured on 2.1.110)"})
+				continue
+			}
 			if (next == nil || endsOnBatch) && p.SyntheticResult {
 				nb = append(nb, b)
 				synth = append(synth, blk{Block{"type": "tool_result", "tool_use_id": id, "is_error": true, "content": TextToolError}, -1})
@@ -792,6 +812,9 @@ func (res *Result) pairTools(msgs []*msg, src Source, g *chain.Graph, conv *chai
 		m.blocks = nb
 		if len(nb) > 0 {
 			kept = append(kept, m)
+		}
+		if len(first) > 0 {
+			next.blocks = append(first, next.blocks...)
 		}
 		if len(synth) > 0 && next != nil {
 			next.blocks = append(next.blocks, synth...)

@@ -64,6 +64,12 @@ type Profile struct {
 	// SyntheticResult: a trailing unanswered tool_use is kept with an
 	// is_error result; otherwise the call is dropped.
 	SyntheticResult bool
+	// MissingResultFirst: where the file ends on results of some calls of
+	// one entry (older versions wrote a batch's calls in one entry), the
+	// entry's other calls are kept, each with an is_error result
+	// TextResultMissing put before the results (2.1.110; SyntheticResult
+	// puts its own after them).
+	MissingResultFirst bool
 	// SendsTrailingCall: a trailing unanswered tool_use is sent as it is,
 	// and the API refuses the request (before TrailingCallDropped; not in
 	// the resume model, see TrailingCallDropped).
@@ -154,6 +160,7 @@ func ProfileOf(v Version) Profile {
 		Version:              v,
 		Bridge:               !v.Less(BridgeSince),
 		SyntheticResult:      newer,
+		MissingResultFirst:   !newer,
 		SendsTrailingCall:    v.Less(TrailingCallDropped),
 		Reattach:             newer,
 		FixSurrogates:        newer,

@@ -28,7 +28,8 @@ var UnmatchedToolUse = register(&Rule{
 		"line is gone and the call is lost with it: an error. Measured on real transcripts (2.1.330, " +
 		"2.1.332): when only results of other calls of the same message follow (the session stopped " +
 		"while a parallel batch ran), the reader adds an is_error result for the missing one, as when " +
-		"the file ends on the call (a note); a new prompt parented to another line of the call's " +
+		"the file ends on the call (a note); 2.1.110 does so too, its result put before the others', " +
+		"when the calls share one entry, and drops the call when they are entries of their own; a new prompt parented to another line of the call's " +
 		"message (its text) is a call left pending (a warning); and a call whose response was replaced " +
 		"by a later one (the next entry answers only a later message's calls, as model gateways leave " +
 		"on a retry) was never run: the reader drops it and loses nothing else (a warning). A call on " +
@@ -222,6 +223,13 @@ var UnmatchedToolUse = register(&Rule{
 					})
 					continue
 				}
+				// A batch's calls written in one entry (as older versions
+				// wrote them), another of them answered: 2.1.110 keeps this
+				// one with an is_error result (resume's MissingResultFirst).
+				entryAnswered := false
+				for _, u := range rec.ToolUses() {
+					entryAnswered = entryAnswered || batch && answered[u.ID]
+				}
 				var outs []outcome
 				tail := ""
 				for _, v := range readers {
@@ -234,6 +242,9 @@ var UnmatchedToolUse = register(&Rule{
 					} else if p.SyntheticResult {
 						outs = append(outs, outcome{v, finding.Note, "keeps the call and adds an is_error result, as for an interrupted tool (nothing lost)"})
 						tail = "; nothing needs doing" // said of the judged reader, the last
+					} else if p.MissingResultFirst && entryAnswered {
+						outs = append(outs, outcome{v, finding.Note, "keeps the call and puts an is_error result before the other calls' results, as its entry holds an answered call (nothing lost)"})
+						tail = "; nothing needs doing"
 					} else {
 						outs = append(outs, outcome{v, finding.Error, "drops the call, so the model forgets it made it"})
 					}
