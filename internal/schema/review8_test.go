@@ -168,3 +168,57 @@ func TestReview8Escaped(t *testing.T) {
 	t.Logf("%d checks: %d valid, %d unknown-only, %d invalid, %d unsure", st.checked,
 		st.verdicts[Valid], st.verdicts[UnknownOnly], st.verdicts[Invalid], st.verdicts[Unsure])
 }
+
+// FuzzReview8Unknown holds FastUnknownEntry to the reference (both
+// ValidateEntry and ValidateEntryTree) on lines grown from corpus lines
+// with unknown members added.
+func FuzzReview8Unknown(f *testing.F) {
+	var tr jsontree.Tree
+	count := 0
+	corpusLines(f, func(where string, line []byte) {
+		if len(line) < 4<<10 && count < 300 && bytes.HasPrefix(line, []byte("{")) && tr.Parse(line) == nil {
+			count++
+			off := int(tr.Nodes[len(tr.Nodes)-1].Start)
+			for i := len(tr.Nodes) - 1; i >= 0; i-- {
+				if tr.Nodes[i].Kind == jsontree.Object {
+					off = int(tr.Nodes[i].Start) + 1
+					break
+				}
+			}
+			f.Add(review8Insert(line, 1, `"zzR":1`))
+			f.Add(review8Insert(line, off, `"zzD":[{"q":1}]`))
+		}
+	})
+	v, err := New()
+	if err != nil {
+		f.Fatal(err)
+	}
+	var t1, t2 jsontree.Tree
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if t1.Parse(data) != nil || t1.Kind(jsontree.Root) != jsontree.Object {
+			return
+		}
+		val, _, err := jsontree.Decode(data)
+		if err != nil {
+			return
+		}
+		decline := bytes.Contains(data, []byte(`"":`)) || bytes.Contains(data, []byte(`"" :`)) || !utf8.Valid(data)
+		typ, _ := t1.Str(t1.Get(jsontree.Root, "type"))
+		if v.KnownEntryType(typ) {
+			fv := v.FastEntry(typ, &t1)
+			got, ok := v.FastUnknownEntry(typ, &t1)
+			if d := agreeUnknown(fv, got, ok, v.ValidateEntry(typ, val), decline); d != "" && (ok || fv == UnknownOnly && !decline) {
+				t.Errorf("%s: %s", typ, d)
+			}
+			_ = t2.Parse(data)
+			if d := agreeUnknown(fv, got, ok, v.ValidateEntryTree(typ, val, &t2), decline); d != "" && (ok || fv == UnknownOnly && !decline) {
+				t.Errorf("%s (tree): %s", typ, d)
+			}
+		}
+		fv := v.FastHistory(&t1)
+		got, ok := v.FastUnknownHistory(&t1)
+		if d := agreeUnknown(fv, got, ok, v.ValidateHistory(val), decline); d != "" && (ok || fv == UnknownOnly && !decline) {
+			t.Errorf("history: %s", d)
+		}
+	})
+}
