@@ -106,6 +106,8 @@ func LoadFrom(r io.Reader, ra io.ReaderAt) (*Loaded, error) {
 		if perr := tree.Parse(raw); perr != nil {
 			reason := "not valid JSON; the reader skips it and reads on"
 			switch {
+			case validDeep(raw) && bytes.TrimLeft(raw, " \t\r\n")[0] != '{':
+				reason = "not a JSON object; the reader skips it" // as a line it reads
 			case validDeep(raw):
 				reason = "nests arrays or objects more than " + strconv.Itoa(jsontree.MaxDepth) +
 					" deep, which ccvet does not read: it is JSON, the reader reads it, and what it holds is missing from what is shown here"

@@ -3,6 +3,7 @@ package schema
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ccvet/ccvet/internal/jsontree"
 )
@@ -41,6 +42,12 @@ func (v *Validator) FastUnknownHistory(t *jsontree.Tree) (probs []Problem, ok bo
 }
 
 func (v *Validator) fastUnknown(s *fnode, t *jsontree.Tree) ([]Problem, bool) {
+	// Keys of invalid UTF-8 decode to U+FFFD: two keys of different bytes
+	// may then be one key, of which encoding/json keeps the last value,
+	// while the fast check validates both. Left to the reference.
+	if !utf8.Valid(t.Raw) {
+		return nil, false
+	}
 	verdict, at := v.fastCollect(s, t, true)
 	if verdict != UnknownOnly || len(at) == 0 {
 		return nil, false
