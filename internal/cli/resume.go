@@ -13,6 +13,10 @@ import (
 	"github.com/ccvet/ccvet/internal/resume"
 )
 
+// resumeAttempts is how many times ccvet resume reads a transcript that is
+// rewritten while it reads it.
+const resumeAttempts = 3
+
 // cmdResume prints what `claude --resume` of a version would send; with
 // --check it is the preflight of docs/resume.md (exit 0, 1 or 5).
 func cmdResume(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -55,46 +59,67 @@ func cmdResume(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		path = p
 	}
-	in := stdin
-	var again io.ReaderAt // where the lines a message needs are read again (nil: kept as read)
-	name := "(standard input)"
-	if path != "-" {
-		// Only a regular file: a FIFO would block and a device (/dev/zero)
-		// never end.
-		// Up to the size at open: a file a writer keeps appending to
-		// cannot keep the resume reading.
-		fh, err := readonly.OpenHandle(path, true)
-		if err != nil {
-			if *check && os.IsNotExist(err) {
-				return finishCheck(stdout, stderr, *format, path, nil, &checkVerdict{Reason: reasonNoTranscript, Message: err.Error()})
+	// A file rewritten while it is read (not appended to: bytes already
+	// read stay as they are then) is read again from the start, at most
+	// resumeAttempts times.
+	var (
+		ld     *resume.Loaded
+		res    *resume.Result
+		agent  string
+		why    string
+		name   = "(standard input)"
+		failed error
+	)
+	for range resumeAttempts {
+		in := stdin
+		var again io.ReaderAt // where the lines a message needs are read again (nil: kept as read)
+		var fh *readonly.Handle
+		if path != "-" {
+			// Only a regular file: a FIFO would block and a device (/dev/zero)
+			// never end.
+			// Up to the size at open: a file a writer keeps appending to
+			// cannot keep the resume reading.
+			var err error
+			fh, err = readonly.OpenHandle(path, true)
+			if err != nil {
+				if *check && os.IsNotExist(err) {
+					return finishCheck(stdout, stderr, *format, path, nil, &checkVerdict{Reason: reasonNoTranscript, Message: err.Error()})
+				}
+				return usagef("%v", err)
 			}
-			return usagef("%v", err)
+			defer fh.Close() // (each attempt's: what is printed may read lines again)
+			testAfterOpen(path)
+			in, name, again = fh, path, fh
 		}
-		defer fh.Close()
-		testAfterOpen(path)
-		in, name, again = fh, path, fh
-	}
-	ld, err := resume.LoadFrom(in, again)
-	if err != nil {
-		return usagef("reading %s: %v", name, err)
-	}
-	agent := agentOf(path, ld)
-	if agent != "" {
-		ld.Agent = agent
-	}
-	reader := override
-	why := "set by --reader-version"
-	if reader.Zero() {
-		// Today's reader, as lint judges by default: users upgrade, and the
-		// reader that will load the file is the newest, not its writer.
-		reader, why = resume.Newest, "today's reader: the newest version ccvet has measured (--reader-version V for another)"
-		if resume.Newest.Less(ld.Writer) {
-			reader, why = ld.Writer, "the version that wrote the file (newer than any ccvet has measured)"
+		var err error
+		ld, err = resume.LoadFrom(in, again)
+		if err != nil {
+			return usagef("reading %s: %v", name, err)
+		}
+		if fh != nil {
+			testAfterLoad(path)
+		}
+		agent = agentOf(path, ld)
+		if agent != "" {
+			ld.Agent = agent
+		}
+		reader := override
+		why = "set by --reader-version"
+		if reader.Zero() {
+			// Today's reader, as lint judges by default: users upgrade, and the
+			// reader that will load the file is the newest, not its writer.
+			reader, why = resume.Newest, "today's reader: the newest version ccvet has measured (--reader-version V for another)"
+			if resume.Newest.Less(ld.Writer) {
+				reader, why = ld.Writer, "the version that wrote the file (newer than any ccvet has measured)"
+			}
+		}
+		res = resume.RunLoaded(ld, resume.ProfileOf(reader))
+		if failed = ld.Err(); failed == nil {
+			break
 		}
 	}
-	res := resume.RunLoaded(ld, resume.ProfileOf(reader))
-	if err := ld.Err(); err != nil {
-		return fmt.Errorf("reading %s: %v (run ccvet resume again)", name, err)
+	if failed != nil {
+		return usagef("reading %s: %v; it was rewritten while ccvet read it, %d times: run ccvet resume again once nothing rewrites it", name, failed, resumeAttempts)
 	}
 	if path != "-" {
 		explainCuts(path, res)
@@ -110,7 +135,7 @@ func cmdResume(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	// masked as in the JSON (what rule secret finds, each byte as '*').
 	var buf strings.Builder
 	resumeText(&buf, name, ld, res, why)
-	_, err = io.WriteString(stdout, report.MaskText(buf.String()))
+	_, err := io.WriteString(stdout, report.MaskText(buf.String()))
 	return err
 }
 
@@ -339,6 +364,11 @@ func blockSummary(b resume.Block) string {
 // testAfterOpen is called with the path of each transcript resume and
 // request open, once opened (tests append to it there).
 var testAfterOpen = func(string) {}
+
+// testAfterLoad is called with the path of each transcript resume has
+// loaded, before the lines its messages need are read again (tests
+// rewrite it there).
+var testAfterLoad = func(string) {}
 
 // searchSibling reads a transcript beside the one resumed as every file
 // checked is read (readonly.Open): never blocking, not through a link,

@@ -329,3 +329,54 @@ func TestFirstLines(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeFileRewritten: a transcript rewritten (not appended to) after
+// resume read it, before it reads again the lines its messages need, is
+// read again from the start; rewritten at every attempt, it is a usage
+// error that says so (exit 2), never a half-old answer or an internal
+// failure.
+func TestResumeFileRewritten(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	src, err := os.ReadFile(filepath.Join(fixtures, "ledger-dangling-tail", "good", ledgerSession))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Another session's bytes: every text one character longer.
+	other := []byte(strings.ReplaceAll(string(src), `"text":"`, `"text":"!`))
+	if len(other) == len(src) {
+		t.Fatal("the fixture has no text to change")
+	}
+	path := filepath.Join(t.TempDir(), ledgerSession)
+	defer func() { testAfterLoad = func(string) {} }()
+	for _, every := range []bool{false, true} {
+		if err := os.WriteFile(path, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		loads := 0
+		testAfterLoad = func(p string) {
+			if p != path || (loads > 0 && !every) {
+				return
+			}
+			loads++
+			// Rewritten in place, flipping between the two contents.
+			data := other
+			if loads%2 == 0 {
+				data = src
+			}
+			if err := os.WriteFile(p, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		out, errOut, code := run(t, "", "resume", "--check", "--format", "json", path)
+		if loads == 0 {
+			t.Fatal("the file was not rewritten")
+		}
+		switch {
+		case !every && (code != ExitOK || !strings.Contains(out, `"status": "resumes"`)):
+			t.Errorf("rewritten once: exit %d\n%s%s", code, out, errOut)
+		case every && (code != ExitUsage || !strings.Contains(errOut, "rewritten while ccvet read it, 3 times")):
+			t.Errorf("rewritten at every attempt: exit %d\n%s%s", code, out, errOut)
+		}
+	}
+}

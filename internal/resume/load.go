@@ -110,7 +110,7 @@ func LoadFrom(r io.Reader, ra io.ReaderAt) (*Loaded, error) {
 				reason = "not a JSON object; the reader skips it" // as a line it reads
 			case validDeep(raw):
 				reason = "nests arrays or objects more than " + strconv.Itoa(jsontree.MaxDepth) +
-					" deep, which ccvet does not read: it is JSON, the reader reads it, and what it holds is missing from what is shown here"
+					" deep, which ccvet does not read: the reader parses it, but what it holds is not in this prediction (counted as left out: ccvet cannot tell what the reader makes of it)"
 			case bytes.IndexByte(raw, 0) >= 0:
 				reason = "holds a run of NUL bytes (an interrupted write); the reader skips it and reads on"
 			case !l.Newline:

@@ -6,14 +6,14 @@ import (
 	"testing"
 )
 
-// TestReview8DeepNotObject: a line nested deeper than ccvet reads whose
+// TestLoadDeepNotObject: a line nested deeper than ccvet reads whose
 // value is not an object is skipped by the reader as any such line is.
-func TestReview8DeepNotObject(t *testing.T) {
+func TestLoadDeepNotObject(t *testing.T) {
 	deep := strings.Repeat("[", 12000) + strings.Repeat("]", 12000)
 	for _, c := range []struct{ line, want string }{
 		{deep, "not a JSON object; the reader skips it"},
 		{" \t" + deep, "not a JSON object; the reader skips it"},
-		{`{"type":"user","x":` + deep + `}`, "the reader reads it"},
+		{`{"type":"user","x":` + deep + `}`, "the reader parses it"},
 	} {
 		ld, err := Load(bytes.NewReader([]byte(c.line + "\n")))
 		if err != nil {

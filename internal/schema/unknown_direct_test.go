@@ -7,7 +7,7 @@ import (
 	"github.com/ccvet/ccvet/internal/jsontree"
 )
 
-func TestReview8Direct(t *testing.T) {
+func TestFastUnknownDirect(t *testing.T) {
 	v, err := New()
 	if err != nil {
 		t.Fatal(err)

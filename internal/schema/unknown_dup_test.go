@@ -8,7 +8,7 @@ import (
 
 // Keys that differ in bytes but decode to the same string (invalid UTF-8
 // becomes U+FFFD): encoding/json keeps the last value only.
-func TestReview8DupDecoded(t *testing.T) {
+func TestFastUnknownDupDecoded(t *testing.T) {
 	v, err := New()
 	if err != nil {
 		t.Fatal(err)
