@@ -541,7 +541,11 @@ func (e *Engine) checkAndClose(f *model.File, c *collector, p *model.Project, sm
 	}
 	var tasks []func()
 	keep := false
-	if p != nil {
+	// The digest of a file of many entries is built once its rules are
+	// done and the graph only they read is let go: the two are not held
+	// at once (about 35 bytes an entry at the peak of a long transcript).
+	later := p != nil && len(f.Records) >= digestAfterRecords
+	if p != nil && !later {
 		tasks = append(tasks, func() { keep = e.digestFile(p, f, small) })
 	}
 	for _, r := range e.rules {
@@ -553,10 +557,17 @@ func (e *Engine) checkAndClose(f *model.File, c *collector, p *model.Project, sm
 	e.parallel(len(tasks), func(i int) { tasks[i]() })
 	c.join(e.rules)
 	e.afterFileRules(f, small)
+	if later {
+		keep = e.digestFile(p, f, small)
+	}
 	if p != nil {
 		e.thinFile(f, keep)
 	}
 }
+
+// digestAfterRecords is the number of records from which a file's digest
+// is built after its file rules, not beside them (checkAndClose).
+var digestAfterRecords = 100_000
 
 // closeFile digests a transcript whose file rules are done, and lets it
 // drop the records no project rule needs (see rules.Rule.Keeps): from then
