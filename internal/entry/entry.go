@@ -1061,7 +1061,7 @@ func (in *interner) rareOf(rare *Rare, rarer *Rarer) *Rare {
 func (in *interner) record(t *jsontree.Tree, r *Record, uuid, parent int, rare *Rarer) *Record {
 	p := new(Record)
 	*p = *r
-	var raw rawIDs
+	var raw *rawIDs // made only for a uuid not in the written form: it escapes
 	nodes, ids := [2]int{uuid, parent}, [2]*ID{&p.id, &p.parent}
 	for k, id := range ids {
 		u, _ := in.strBytes(t, nodes[k])
@@ -1070,13 +1070,16 @@ func (in *interner) record(t *jsontree.Tree, r *Record, uuid, parent int, rare *
 		}
 		var ok bool
 		if *id, ok = IDOfBytes(u); !ok {
+			if raw == nil {
+				raw = new(rawIDs)
+			}
 			raw[k] = string(u)
 			p.n |= rawBit(k)
 		}
 	}
 	p.HasParent = !p.parent.IsZero()
-	if raw != (rawIDs{}) {
-		rare.rawIDs = &raw
+	if raw != nil && *raw != (rawIDs{}) {
+		rare.rawIDs = raw
 	}
 	return p
 }
