@@ -7,14 +7,17 @@ import (
 )
 
 // teddy finds keyword candidates 64 bytes at a time (teddyBlocks, in
-// assembly where the processor has AVX-512 VBMI) and checks each against
-// the keywords that start with its two bytes: the same occurrences the
-// automaton finds, in half the time or less on real text.
+// assembly where the processor has AVX-512 VBMI, else teddyBlocksAVX2
+// where it has AVX2) and checks each against the keywords that start with
+// its two bytes: the same occurrences the automaton finds, in half the
+// time or less on real text.
 type teddy struct {
-	// generic reads the blocks with teddyBlocksGo (tests, where the
-	// processor has no AVX-512 VBMI).
-	generic bool
-	tables  tedTables
+	// path says which function reads the blocks (newMatcher sets the
+	// processor's; the tests try each).
+	path   tedPath
+	tables tedTables
+	// nibbles is tables as the AVX2 path reads them.
+	nibbles tedNibbles
 	// first2[c0&31<<5|c1&31] is the group of the keywords that start
 	// with lowercased bytes c0 c1 read so (0: none): group g's keywords
 	// are keys[start[g]:start[g+1]], their words pats. The tables are
@@ -25,6 +28,17 @@ type teddy struct {
 	keys   []tedKey
 }
 
+// tedPath is a way to read the blocks.
+type tedPath uint8
+
+const (
+	tedGo   tedPath = iota // teddyBlocksGo: anywhere, for the tests
+	tedVBMI                // teddyBlocks: AVX-512 VBMI, by tables
+	tedAVX2                // teddyBlocksAVX2: AVX2, by nibbles
+)
+
+func (p tedPath) String() string { return [...]string{"go", "vbmi", "avx2"}[p] }
+
 // tedPat is a keyword's first 8 bytes (or fewer) as a little-endian
 // word, and the mask of those bytes.
 type tedPat struct{ pat, mask uint64 }
@@ -33,6 +47,39 @@ type tedPat struct{ pat, mask uint64 }
 // first four bytes, which buckets allow a byte of each class there (see
 // tedClass).
 type tedTables [4][4][64]byte
+
+// tedNibbles is tedTables for AVX2, whose byte shuffle (VPSHUFB) reads
+// a 16-entry table: for each group and place, the buckets that allow some
+// byte of 0 to 0x7e (the bytes above read as 0x7e) with the low four bits
+// of byte c (lo) and those that allow some byte with its high four bits
+// (hi), each table written twice, once for each 16-byte half (lane) of a
+// 32-byte register. A bucket that allows c allows both of c's nibbles,
+// so lo[c&15]&hi[c>>4] holds every bucket the class tables give c, and
+// some more (those that allow a byte with c's low nibble and another with
+// its high one): more candidates, never one fewer. The two cases of a
+// letter differ in bit 5, in the high nibble (4 and 6, or 5 and 7), so
+// hi[4] and hi[6] (and hi[0], the control bytes of the same classes) are
+// alike, as are hi[5], hi[7] and hi[1]: reading the byte's class first
+// would change nothing.
+type tedNibbles [4][4][2][32]byte
+
+// nibbles returns t as tedNibbles.
+func (t *tedTables) nibbles() *tedNibbles {
+	var n tedNibbles
+	for g := range t {
+		for j := range 4 {
+			lo, hi := &n[g][j][0], &n[g][j][1]
+			for c := range 0x7f {
+				v := t[g][j][tedClass(byte(c))]
+				lo[c&15] |= v
+				lo[16+c&15] |= v
+				hi[c>>4] |= v
+				hi[16+c>>4] |= v
+			}
+		}
+	}
+	return &n
+}
 
 // tedClass is byte c's class, the low 6 bits of what the assembly makes
 // of it in three instructions: c above 0x7e read as 0x7e, then bit 5
@@ -250,6 +297,12 @@ func newTeddy(kws []string, follow []*follow) *teddy {
 		}
 	}
 	t.start = append(t.start, uint16(len(t.keys)))
+	t.setTables(kws, unit, off, follow)
+	return t
+}
+
+// setTables fills t's tables from the units and where they are found.
+func (t *teddy) setTables(kws, unit []string, off []int, follow []*follow) {
 	for u, prefix := range tedUnitPrefixes(kws, unit, off) {
 		b := tedBucket(u, prefix)
 		g, bit := b/8, byte(1)<<(b%8)
@@ -265,7 +318,7 @@ func newTeddy(kws []string, follow []*follow) *teddy {
 			}
 		}
 	}
-	return t
+	t.nibbles = *t.tables.nibbles()
 }
 
 // unitAllows is the set of lowercased bytes that may be at offset j of
@@ -306,10 +359,13 @@ func (t *teddy) each(text []byte, fn func(ki, start int) bool) {
 	var out [tedChunk]uint64
 	for off := 0; off < len(text)-1; off += 64 * tedChunk {
 		k := min((len(text)-off+63)/64, tedChunk)
-		if t.generic {
-			teddyBlocksGo(&t.tables, text[off:], out[:k])
-		} else {
+		switch t.path {
+		case tedVBMI:
 			teddyBlocks(&t.tables, text[off:], out[:k])
+		case tedAVX2:
+			teddyBlocksAVX2(&t.nibbles, text[off:], out[:k])
+		default:
+			teddyBlocksGo(&t.tables, text[off:], out[:k])
 		}
 		for b, m := range out[:k] {
 			for m != 0 {
@@ -396,6 +452,35 @@ func teddyBlocksGo(t *tedTables, text []byte, out []uint64) {
 						c = text[p+j]
 					}
 					a &= t[g][j][tedClass(c)]
+				}
+				if a != 0 {
+					m |= 1 << i
+					break
+				}
+			}
+		}
+		out[k] = m
+	}
+}
+
+// teddyNibblesGo is teddyBlocksAVX2 in Go, bytes past the end of text
+// read as zeros: its specification.
+func teddyNibblesGo(n *tedNibbles, text []byte, out []uint64) {
+	for k := range out {
+		if 64*k >= len(text) {
+			return
+		}
+		var m uint64
+		for i := 0; i < 64 && 64*k+i < len(text); i++ {
+			p := 64*k + i
+			for g := range n {
+				a := byte(0xff)
+				for j := range 4 {
+					var c byte
+					if p+j < len(text) {
+						c = min(text[p+j], 0x7e)
+					}
+					a &= n[g][j][0][c&15] & n[g][j][1][c>>4]
 				}
 				if a != 0 {
 					m |= 1 << i

@@ -2,6 +2,7 @@ package secret
 
 import (
 	"fmt"
+	"math/bits"
 	"os"
 	"slices"
 	"sort"
@@ -201,4 +202,34 @@ func searchTexts(t *testing.T) [][]byte {
 		t.Skip("set CCVET_TEDDY_SEARCH=1 (and CCVET_BENCH_STORE) to search")
 	}
 	return storeStrings(t)
+}
+
+// TestTeddyCandidateRate prints the share of positions of real strings
+// (those of $CCVET_BENCH_STORE, else of the corpus) that are candidates
+// by the class tables (the AVX-512 VBMI path's) and by the nibble tables
+// (the AVX2 path's).
+//
+//	CCVET_TEDDY_SEARCH=1 CCVET_BENCH_STORE=/path/to/store go test ./internal/secret -run TestTeddyCandidateRate -v
+func TestTeddyCandidateRate(t *testing.T) {
+	texts := searchTexts(t)
+	s := Default()
+	ted := withTeddy(t, s, tedGo).ted
+	exact, nib := tedGo, tedNibbleSpec
+	if tedNative == tedVBMI {
+		exact = tedVBMI
+	}
+	if tedHasAVX2 {
+		nib = tedAVX2
+	}
+	var n, ce, cn int
+	for _, text := range texts {
+		n += len(text)
+		for _, m := range tedBlocksOf(ted, exact, text) {
+			ce += bits.OnesCount64(m)
+		}
+		for _, m := range tedBlocksOf(ted, nib, text) {
+			cn += bits.OnesCount64(m)
+		}
+	}
+	t.Logf("%d positions; candidates: class tables %.3f%%, nibble tables %.3f%%", n, 100*float64(ce)/float64(n), 100*float64(cn)/float64(n))
 }
