@@ -143,78 +143,64 @@ end:
 done:
 	RET
 
-// The same finder with AVX2, 32 bytes at a time (teddyBlocksAVX2), for
-// the processors without AVX-512 VBMI. AVX2's byte shuffle (VPSHUFB)
-// reads a 16-entry table in each 16-byte lane, by the low four bits of
-// each byte (zero where the byte's high bit is set), so each 64-entry
-// table becomes two (see tedNibbles): the buckets that some byte with a
-// given low nibble allows, and those that some byte with a given high
-// nibble allows; a byte's buckets are the AND of its two. A byte above
-// 0x7e reads as 0x7e (VPMINUB), which also leaves its high bit clear,
-// so the low-nibble shuffle reads it as it is; its high nibble is the
-// word shifted right by four (VPSRLW), the next byte's bits cleared
-// (VPAND). Each group of 8 buckets and each of the four places costs two
-// shuffles and two ANDs; the groups OR-ed, a compare with zero and
-// VPMOVMSKB give the 32 positions' bits, and two halves one output word.
+// The same finder with AVX2, 64 bytes a round as two halves of 32
+// (teddyBlocksAVX2), for the processors without AVX-512 VBMI. AVX2's byte
+// shuffle (VPSHUFB) reads a 16-entry table in each 16-byte lane, by the
+// low four bits of each byte (zero where the byte's high bit is set), so
+// each group and place has two tables (see tedNibbles): one read by a
+// byte's bits 0-3, one by its bits 3-6; the buckets a byte allows are the
+// AND of the two. A byte above 0x7e reads as 0x7e (VPMINUB), which leaves
+// its high bit clear, so the first shuffle reads it as it is; for the
+// second it is shifted right by three (VPSRLW, on words: the next byte's
+// low bits come in at the top, VPAND clears them). Each group of 8
+// buckets and each of the four places costs two shuffles and two ANDs per
+// half, the tables loaded once for both; the groups OR-ed, a compare with
+// zero and VPMOVMSKB give a half's 32 positions' bits.
 DATA ted0f<>+0(SB)/8, $0x0f0f0f0f0f0f0f0f
 DATA ted0f<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f
 DATA ted0f<>+16(SB)/8, $0x0f0f0f0f0f0f0f0f
 DATA ted0f<>+24(SB)/8, $0x0f0f0f0f0f0f0f0f
 GLOBL ted0f<>(SB), RODATA|NOPTR, $32
 
-// NIBBLES sets x to the 32 bytes at off(SI), those above 0x7e as 0x7e,
-// and h to their high nibbles.
-#define NIBBLES(off, x, h) \
-	VPMINUB off(SI), Y15, x \
-	VPSRLW $4, x, h \
-	VPAND Y14, h, h
+// INDEX sets lo to the 32 bytes at off(SI), those above 0x7e as 0x7e,
+// and hi to their bits 3-6.
+#define INDEX(off, lo, hi) \
+	VMOVDQU off(SI), lo \
+	VPMINUB ted7e<>(SB), lo, lo \
+	VPSRLW $3, lo, hi \
+	VPAND ted0f<>(SB), hi, hi
 
-// PLACE ANDs into acc the buckets that allow the bytes x, of high
-// nibbles h, at the place whose two tables start at off(DX) (Y11, Y12:
-// scratch).
-#define PLACE(off, x, h, acc) \
-	VMOVDQU (off)(DX), Y11 \
-	VPSHUFB x, Y11, Y11 \
-	VMOVDQU (off+32)(DX), Y12 \
-	VPSHUFB h, Y12, Y12 \
-	VPAND Y11, acc, acc \
-	VPAND Y12, acc, acc
+// FIRST sets acc0 and acc1 to the buckets of the group whose tables
+// for the first place start at off(DX) that allow the bytes of the first
+// half (Y8, Y9) and of the second (Y10, Y11); NEXT ANDs into them those
+// of a place after.
+#define FIRST(off, acc0, acc1) \
+	VMOVDQU (off)(DX), Y12 \
+	VMOVDQU (off+32)(DX), Y13 \
+	VPSHUFB Y8, Y12, acc0 \
+	VPSHUFB Y9, Y13, Y14 \
+	VPAND Y14, acc0, acc0 \
+	VPSHUFB Y10, Y12, acc1 \
+	VPSHUFB Y11, Y13, Y15 \
+	VPAND Y15, acc1, acc1
 
-// GROUP32 sets acc to the buckets of the group whose tables start at
-// off(DX) that allow the bytes at each position (Y0, high nibbles Y4),
-// after (Y1, Y5), two after (Y2, Y6) and three after (Y3, Y7).
-#define GROUP32(off, acc) \
-	VMOVDQU (off)(DX), acc \
-	VPSHUFB Y0, acc, acc \
-	VMOVDQU (off+32)(DX), Y12 \
-	VPSHUFB Y4, Y12, Y12 \
-	VPAND Y12, acc, acc \
-	PLACE(off+64, Y1, Y5, acc) \
-	PLACE(off+128, Y2, Y6, acc) \
-	PLACE(off+192, Y3, Y7, acc)
-
-// HALF sets the low 32 bits of res to the candidates among the 32
-// positions from off(SI) (and clears the rest).
-#define HALF(off, res) \
-	NIBBLES(off+0, Y0, Y4) \
-	NIBBLES(off+1, Y1, Y5) \
-	NIBBLES(off+2, Y2, Y6) \
-	NIBBLES(off+3, Y3, Y7) \
-	GROUP32(0, Y8) \
-	GROUP32(256, Y9) \
-	GROUP32(512, Y10) \
-	VPOR Y9, Y8, Y8 \
-	GROUP32(768, Y9) \
-	VPOR Y10, Y8, Y8 \
-	VPOR Y9, Y8, Y8 \
-	VPCMPEQB Y13, Y8, Y8 \
-	VPMOVMSKB Y8, res \
-	NOTL res
+#define NEXT(off, acc0, acc1) \
+	VMOVDQU (off)(DX), Y12 \
+	VMOVDQU (off+32)(DX), Y13 \
+	VPSHUFB Y8, Y12, Y14 \
+	VPAND Y14, acc0, acc0 \
+	VPSHUFB Y9, Y13, Y15 \
+	VPAND Y15, acc0, acc0 \
+	VPSHUFB Y10, Y12, Y14 \
+	VPAND Y14, acc1, acc1 \
+	VPSHUFB Y11, Y13, Y15 \
+	VPAND Y15, acc1, acc1
 
 // func teddyBlocksAVX2(n *tedNibbles, text []byte, out []uint64)
 // As teddyBlocks, by the nibble tables n. Where fewer than 67 bytes are
 // left and they do not lie in one page, they are copied to a zeroed
 // buffer on the stack (AVX2 has no masked byte loads) and read there.
+// Y0-Y3: the groups' buckets in the first half, Y4-Y7 in the second.
 TEXT ·teddyBlocksAVX2(SB), NOSPLIT, $160-56
 	MOVQ n+0(FP), DX
 	MOVQ text_base+8(FP), SI
@@ -225,9 +211,6 @@ TEXT ·teddyBlocksAVX2(SB), NOSPLIT, $160-56
 	JZ done
 	TESTQ CX, CX
 	JZ done
-	VMOVDQU ted7e<>(SB), Y15
-	VMOVDQU ted0f<>(SB), Y14
-	VPXOR Y13, Y13, Y13
 	MOVQ $-1, R8
 	XORQ R12, R12 // 1 once SI is in the copy
 
@@ -245,11 +228,12 @@ loop:
 
 	// The rest (BX bytes, 1 to 66) to the buffer: two blocks' reads, 131
 	// bytes, lie in its 160.
-	VMOVDQU Y13, 0(SP)
-	VMOVDQU Y13, 32(SP)
-	VMOVDQU Y13, 64(SP)
-	VMOVDQU Y13, 96(SP)
-	VMOVDQU Y13, 128(SP)
+	VPXOR Y15, Y15, Y15
+	VMOVDQU Y15, 0(SP)
+	VMOVDQU Y15, 32(SP)
+	VMOVDQU Y15, 64(SP)
+	VMOVDQU Y15, 96(SP)
+	VMOVDQU Y15, 128(SP)
 	XORQ R9, R9
 
 copy:
@@ -262,8 +246,43 @@ copy:
 	MOVQ $1, R12
 
 whole:
-	HALF(0, AX)
-	HALF(32, R9)
+	INDEX(0, Y8, Y9)
+	INDEX(32, Y10, Y11)
+	FIRST(0, Y0, Y4)
+	FIRST(256, Y1, Y5)
+	FIRST(512, Y2, Y6)
+	FIRST(768, Y3, Y7)
+	INDEX(1, Y8, Y9)
+	INDEX(33, Y10, Y11)
+	NEXT(64, Y0, Y4)
+	NEXT(320, Y1, Y5)
+	NEXT(576, Y2, Y6)
+	NEXT(832, Y3, Y7)
+	INDEX(2, Y8, Y9)
+	INDEX(34, Y10, Y11)
+	NEXT(128, Y0, Y4)
+	NEXT(384, Y1, Y5)
+	NEXT(640, Y2, Y6)
+	NEXT(896, Y3, Y7)
+	INDEX(3, Y8, Y9)
+	INDEX(35, Y10, Y11)
+	NEXT(192, Y0, Y4)
+	NEXT(448, Y1, Y5)
+	NEXT(704, Y2, Y6)
+	NEXT(960, Y3, Y7)
+	VPOR Y1, Y0, Y0
+	VPOR Y3, Y2, Y2
+	VPOR Y5, Y4, Y4
+	VPOR Y7, Y6, Y6
+	VPOR Y2, Y0, Y0
+	VPOR Y6, Y4, Y4
+	VPXOR Y15, Y15, Y15
+	VPCMPEQB Y15, Y0, Y0
+	VPCMPEQB Y15, Y4, Y4
+	VPMOVMSKB Y0, AX
+	VPMOVMSKB Y4, R9
+	NOTL AX
+	NOTL R9
 	SHLQ $32, R9
 	ORQ R9, AX
 	ANDQ R11, AX
