@@ -11,7 +11,7 @@ type matcher struct {
 	maxLen   int   // the longest keyword's
 	oneChain bool  // read every text in one chain (the reference, for tests)
 	// ted finds the same occurrences 64 bytes at a time, where the
-	// processor can (AVX-512 VBMI; nil elsewhere): each uses it, the
+	// processor can (AVX-512 VBMI or AVX2; nil elsewhere): each uses it, the
 	// automaton is the portable path and the reference (teddy.go).
 	ted *teddy
 	// auto is the automaton, built at its first use (with the finder it
@@ -69,8 +69,10 @@ func newMatcher(kws []string, follow []*follow) *matcher {
 		m.lens = append(m.lens, len(k))
 		m.maxLen = max(m.maxLen, len(k))
 	}
-	if wideKeywords {
-		m.ted = newTeddy(kws, follow)
+	if tedNative != tedGo {
+		if m.ted = newTeddy(kws, follow); m.ted != nil {
+			m.ted.path = tedNative
+		}
 	}
 	return m
 }

@@ -8,7 +8,8 @@ import (
 // BenchmarkMatcher runs the keyword pass over the strings of the real
 // corpus, or of the store $CCVET_BENCH_STORE names (e.g. a real-shaped
 // store bench/bench.sh made), with the automaton and with the SIMD finder
-// (where the processor has it), counting the hits as Scan's callers see
+// where the processor has it (avx2: by nibbles, with AVX2; teddy: with
+// AVX-512 VBMI), counting the hits as Scan's callers see
 // them. The strings (178 MB for the real-shaped 200 MB store) are read
 // from memory, where Scan reads those it has just parsed from the cache.
 // cpu-ns/byte is the process's CPU time, which a loaded machine inflates
@@ -22,15 +23,16 @@ func BenchmarkMatcher(b *testing.B) {
 	s := Default()
 	dfa := *s.ac
 	dfa.ted = nil
-	finders := []struct {
+	type finder struct {
 		name string
 		m    *matcher
-	}{{"automaton", &dfa}}
-	if s.ac.ted != nil {
-		finders = append(finders, struct {
-			name string
-			m    *matcher
-		}{"teddy", s.ac})
+	}
+	finders := []finder{{"automaton", &dfa}}
+	if tedHasAVX2 {
+		finders = append(finders, finder{"avx2", withTeddy(b, s, tedAVX2)})
+	}
+	if tedNative == tedVBMI {
+		finders = append(finders, finder{"teddy", withTeddy(b, s, tedVBMI)})
 	}
 	for _, f := range finders {
 		b.Run(f.name, func(b *testing.B) {

@@ -2,6 +2,7 @@ package secret
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -47,20 +48,30 @@ func automaton(s *Scanner) *matcher {
 	return &m
 }
 
-// withTeddy returns s's matcher with the finder: where the processor has
-// no AVX-512 VBMI, one that reads the blocks in Go (teddyBlocksGo), so
-// that its tables and checks are tested everywhere.
-func withTeddy(t testing.TB, s *Scanner) *matcher {
-	t.Helper()
-	if s.ac.ted != nil {
-		return s.ac
+// tedPaths are the ways this processor can read the blocks: in Go
+// (teddyBlocksGo) everywhere, and in assembly with AVX2 and with AVX-512
+// VBMI where it has them; the finder tests try each.
+func tedPaths() []tedPath {
+	ps := []tedPath{tedGo}
+	if tedHasAVX2 {
+		ps = append(ps, tedAVX2)
 	}
+	if tedNative == tedVBMI {
+		ps = append(ps, tedVBMI)
+	}
+	return ps
+}
+
+// withTeddy returns s's matcher with a finder that reads the blocks by
+// path p, so that its tables and checks are tested on every processor.
+func withTeddy(t testing.TB, s *Scanner, p tedPath) *matcher {
+	t.Helper()
 	m := *s.ac
 	m.ted = newTeddy(s.kw, s.ac.follow)
 	if m.ted == nil {
 		t.Fatal("no finder for the keywords")
 	}
-	m.ted.generic = true
+	m.ted.path = p
 	return &m
 }
 
@@ -134,17 +145,22 @@ func TestMatcherEachStops(t *testing.T) {
 // string of the real corpus (raw, as mayFind reads them).
 func TestMatcherTeddyCorpus(t *testing.T) {
 	s := Default()
-	ted, ref := withTeddy(t, s), automaton(s)
+	ref := automaton(s)
 	texts := realStrings(t, corpusDir)
 	if texts == nil {
 		t.Skip("no corpus at " + corpusDir)
 	}
-	hits := 0
-	for i, text := range texts {
-		sameHits(t, ted, ref, text, "corpus string "+strconv.Itoa(i))
-		hits += KeywordHits(s, text)
+	for _, p := range tedPaths() {
+		t.Run(p.String(), func(t *testing.T) {
+			ted := withTeddy(t, s, p)
+			hits := 0
+			for i, text := range texts {
+				sameHits(t, ted, ref, text, "corpus string "+strconv.Itoa(i))
+				hits += KeywordHits(s, text)
+			}
+			t.Logf("%d strings, %d keyword hits", len(texts), hits)
+		})
 	}
-	t.Logf("%d strings, %d keyword hits", len(texts), hits)
 }
 
 // adversarialTexts are texts where the finder could go wrong: every
@@ -220,29 +236,34 @@ func adversarialTexts(kws []string) [][]byte {
 
 func TestMatcherTeddyAdversarial(t *testing.T) {
 	s := Default()
-	ted, ref := withTeddy(t, s), automaton(s)
+	ref := automaton(s)
 	texts := adversarialTexts(s.kw)
-	for i, text := range texts {
-		sameHits(t, ted, ref, text, "text "+strconv.Itoa(i))
-	}
-	// And against a plain search, in case both are wrong alike.
-	for i, text := range texts[:2000] {
-		want := naiveHits(s, text)
-		slices.SortFunc(want, func(a, b [2]int) int {
-			if a[1] != b[1] {
-				return a[1] - b[1]
+	for _, p := range tedPaths() {
+		t.Run(p.String(), func(t *testing.T) {
+			ted := withTeddy(t, s, p)
+			for i, text := range texts {
+				sameHits(t, ted, ref, text, "text "+strconv.Itoa(i))
 			}
-			return a[0] - b[0]
+			// And against a plain search, in case both are wrong alike.
+			for i, text := range texts[:2000] {
+				want := naiveHits(s, text)
+				slices.SortFunc(want, func(a, b [2]int) int {
+					if a[1] != b[1] {
+						return a[1] - b[1]
+					}
+					return a[0] - b[0]
+				})
+				if got := hitsOf(ted, text); !slices.Equal(got, want) {
+					t.Fatalf("text %d: finder %v, plain search %v", i, got, want)
+				}
+			}
+			t.Logf("%d texts", len(texts))
 		})
-		if got := hitsOf(ted, text); !slices.Equal(got, want) {
-			t.Fatalf("text %d: finder %v, plain search %v", i, got, want)
-		}
 	}
-	t.Logf("%d texts", len(texts))
 }
 
-// FuzzMatcherTeddy checks the SIMD finder against the automaton on any
-// text.
+// FuzzMatcherTeddy checks the SIMD finder, read each way the processor
+// can, against the automaton on any text.
 func FuzzMatcherTeddy(f *testing.F) {
 	s := Default()
 	for i, text := range adversarialTexts(s.kw) {
@@ -250,17 +271,31 @@ func FuzzMatcherTeddy(f *testing.F) {
 			f.Add(text)
 		}
 	}
+	var teds []*matcher
+	for _, p := range tedPaths() {
+		teds = append(teds, withTeddy(f, s, p))
+	}
+	ref := automaton(s)
 	f.Fuzz(func(t *testing.T, text []byte) {
-		sameHits(t, withTeddy(t, s), automaton(s), text, "fuzz")
+		for _, ted := range teds {
+			sameHits(t, ted, ref, text, "fuzz "+ted.ted.path.String())
+		}
 	})
 }
 
 // Near the end of a memory page the finder reads the last bytes of a
-// text with masked loads, not whole: both ways find the same, for texts
-// that start or end at every place of a page's last 100 bytes.
+// text with masked loads (AVX2: from a copy), not whole: both ways find
+// the same, for texts that start or end at every place of a page's last
+// 100 bytes.
 func TestMatcherTeddyPageEnd(t *testing.T) {
 	s := Default()
-	ted, ref := withTeddy(t, s), automaton(s)
+	ref := automaton(s)
+	for _, p := range tedPaths() {
+		t.Run(p.String(), func(t *testing.T) { testPageEnd(t, withTeddy(t, s, p), ref) })
+	}
+}
+
+func testPageEnd(t *testing.T, ted, ref *matcher) {
 	buf := make([]byte, 3*4096)
 	// The offset in buf of the second page's start.
 	page := 4096 - int(uintptr(unsafe.Pointer(&buf[0]))%4096)
@@ -276,38 +311,145 @@ func TestMatcherTeddyPageEnd(t *testing.T) {
 	}
 }
 
-// The assembly finds the candidates its Go specification finds, and
-// others only among the last three positions of a text (read whole past
-// its end).
+// The assembly finds the candidates its Go specification finds, but
+// among the last three positions of a text (read whole past its end);
+// the AVX2 path's specification (teddyNibblesGo) finds every
+// candidate the class tables of its buckets (teddyBlocksGo) find.
 func TestTeddyBlocksSpec(t *testing.T) {
 	s := Default()
-	if s.ac.ted == nil {
-		t.Skip("no AVX-512 VBMI on this processor")
-	}
-	tab := &s.ac.ted.tables
+	ted := withTeddy(t, s, tedGo).ted
 	texts := adversarialTexts(s.kw)
 	corpus := realStrings(t, corpusDir)
 	texts = append(texts, corpus[:min(20000, len(corpus))]...)
+	units := newUnitSpec(s)
 	for i, text := range texts {
-		n := (len(text) + 63) / 64
-		got, want := make([]uint64, n), make([]uint64, n)
-		for off := 0; off < len(text); off += 64 * tedChunk {
-			k := min((len(text)-off+63)/64, tedChunk)
-			teddyBlocks(tab, text[off:], got[off/64:off/64+k])
-			teddyBlocksGo(tab, text[off:], want[off/64:off/64+k])
+		exact := units.blocks(text)
+		if !tedCovers(tedBlocksOf(ted, tedGo, text), exact, len(text)) {
+			t.Fatalf("text %d: the class tables miss candidates", i)
 		}
-		for k := range got {
-			extra := got[k] &^ want[k]
-			for b := 0; b < 64; b++ {
-				if extra>>b&1 != 0 && 64*k+b < len(text)-3 {
-					t.Fatalf("text %d: candidate at %d the specification has not", i, 64*k+b)
+		if !tedCovers(tedBlocksOf(ted, tedNibbleSpec, text), exact, len(text)) {
+			t.Fatalf("text %d: the nibble tables miss candidates", i)
+		}
+	}
+	for _, p := range tedPaths()[1:] {
+		t.Run(p.String(), func(t *testing.T) {
+			for i, text := range texts {
+				if msg := tedCheckBlocks(ted, p, text); msg != "" {
+					t.Fatalf("text %d: %s", i, msg)
 				}
 			}
-			if missing := want[k] &^ got[k]; missing != 0 {
-				t.Fatalf("text %d, block %d: candidates %x missing", i, k, missing)
+		})
+	}
+}
+
+// unitSpec is what the finder's tables must pass, whatever their
+// buckets: at[j][c] holds the units (one bit each) that allow byte c at
+// place j (as unitAllows says, both cases of a letter).
+type unitSpec struct{ at [4][256][4]uint64 }
+
+func newUnitSpec(s *Scanner) *unitSpec {
+	unit, off := tedUnits(s.kw)
+	var us unitSpec
+	ui := 0
+	for u := range tedUnitPrefixes(s.kw, unit, off) {
+		for j := range 4 {
+			set := unitAllows(s.kw, off, s.ac.follow, u, j)
+			for c := range 256 {
+				if set.has(lower[c]) {
+					us.at[j][c][ui/64] |= 1 << (ui % 64)
+				}
+			}
+		}
+		ui++
+	}
+	if ui > 256 {
+		panic("more than 256 units")
+	}
+	return &us
+}
+
+// blocks is the places of text (one bit each, as teddyBlocks sets them)
+// where some unit allows the four bytes from there, those past the end
+// read as zeros.
+func (us *unitSpec) blocks(text []byte) []uint64 {
+	out := make([]uint64, (len(text)+63)/64)
+	for p := range text {
+		m := [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+		for j := range 4 {
+			var c byte
+			if p+j < len(text) {
+				c = text[p+j]
+			}
+			for w := range m {
+				m[w] &= us.at[j][c][w]
+			}
+		}
+		if m != [4]uint64{} {
+			out[p/64] |= 1 << (p % 64)
+		}
+	}
+	return out
+}
+
+// tedNibbleSpec stands for teddyNibblesGo, in tedBlocksOf.
+const tedNibbleSpec tedPath = 0xff
+
+// tedBlocksOf is the candidates of text by path p of t's tables, read in
+// chunks as teddy.each reads them; p tedNibbleSpec is the AVX2 path's
+// specification, teddyNibblesGo.
+func tedBlocksOf(t *teddy, p tedPath, text []byte) []uint64 {
+	out := make([]uint64, (len(text)+63)/64)
+	for off := 0; off < len(text); off += 64 * tedChunk {
+		k := min((len(text)-off+63)/64, tedChunk)
+		switch p {
+		case tedVBMI:
+			teddyBlocks(&t.tables, text[off:], out[off/64:off/64+k])
+		case tedAVX2:
+			teddyBlocksAVX2(&t.nibbles, text[off:], out[off/64:off/64+k])
+		case tedGo:
+			teddyBlocksGo(&t.tables, text[off:], out[off/64:off/64+k])
+		default:
+			teddyNibblesGo(&t.nibbles, text[off:], out[off/64:off/64+k])
+		}
+	}
+	return out
+}
+
+// tedCovers says whether got holds every candidate of want, and others
+// only at text positions (none at n or past), of n.
+func tedCovers(got, want []uint64, n int) bool {
+	for k := range got {
+		if want[k]&^got[k] != 0 {
+			return false
+		}
+		if m := got[k] >> min(64, max(0, n-64*k)); m != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// tedCheckBlocks compares the candidates of text by the assembly path p
+// with its specification ("" when they agree): the same, but among the
+// last three positions, where the assembly may read the bytes past the
+// end as they are in memory, not as zeros (a keyword there leaves its
+// unit's places past the text's end to any byte, so it is a candidate
+// either way), and none past the end.
+func tedCheckBlocks(t *teddy, p tedPath, text []byte) string {
+	spec := tedGo
+	if p == tedAVX2 {
+		spec = tedNibbleSpec
+	}
+	got, want := tedBlocksOf(t, p, text), tedBlocksOf(t, spec, text)
+	for k := range got {
+		diff := got[k] ^ want[k]
+		for b := 0; b < 64; b++ {
+			if diff>>b&1 != 0 && 64*k+b < len(text)-3 || got[k]>>b&1 != 0 && 64*k+b >= len(text) {
+				return fmt.Sprintf("%d bytes: at %d, candidates %x, specification %x", len(text), 64*k+b, got[k], want[k])
 			}
 		}
 	}
+	return ""
 }
 
 // Every keyword tedAnchors moves is one of the rules', moved inside it,
@@ -321,7 +463,11 @@ func TestTeddyAnchorsValid(t *testing.T) {
 	for ki, k := range s.kw {
 		index[k] = ki
 	}
-	ted, ref := withTeddy(t, s), automaton(s)
+	ref := automaton(s)
+	var teds []*matcher
+	for _, p := range tedPaths() {
+		teds = append(teds, withTeddy(t, s, p))
+	}
 	for k, o := range tedAnchors {
 		ki, ok := index[k]
 		if !ok {
@@ -337,7 +483,9 @@ func TestTeddyAnchorsValid(t *testing.T) {
 			}
 		}
 		for _, text := range []string{k, k + " x", "x " + k, strings.ToUpper(k), k[1:], k[:len(k)-1]} {
-			sameHits(t, ted, ref, []byte(text), k)
+			for _, ted := range teds {
+				sameHits(t, ted, ref, []byte(text), k+" "+ted.ted.path.String())
+			}
 		}
 	}
 }

@@ -142,3 +142,160 @@ end:
 
 done:
 	RET
+
+// The same finder with AVX2, 64 bytes a round as two halves of 32
+// (teddyBlocksAVX2), for the processors without AVX-512 VBMI. AVX2's byte
+// shuffle (VPSHUFB) reads a 16-entry table in each 16-byte lane, by the
+// low four bits of each byte (zero where the byte's high bit is set), so
+// each group and place has two tables (see tedNibbles): one read by a
+// byte's bits 0-3, one by its bits 3-6; the buckets a byte allows are the
+// AND of the two. A byte above 0x7e reads as 0x7e (VPMINUB), which leaves
+// its high bit clear, so the first shuffle reads it as it is; for the
+// second it is shifted right by three (VPSRLW, on words: the next byte's
+// low bits come in at the top, VPAND clears them). Each group of 8
+// buckets and each of the four places costs two shuffles and two ANDs per
+// half, the tables loaded once for both; the groups OR-ed, a compare with
+// zero and VPMOVMSKB give a half's 32 positions' bits.
+DATA ted0f<>+0(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA ted0f<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA ted0f<>+16(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA ted0f<>+24(SB)/8, $0x0f0f0f0f0f0f0f0f
+GLOBL ted0f<>(SB), RODATA|NOPTR, $32
+
+// INDEX sets lo to the 32 bytes at off(SI), those above 0x7e as 0x7e,
+// and hi to their bits 3-6.
+#define INDEX(off, lo, hi) \
+	VMOVDQU off(SI), lo \
+	VPMINUB ted7e<>(SB), lo, lo \
+	VPSRLW $3, lo, hi \
+	VPAND ted0f<>(SB), hi, hi
+
+// FIRST sets acc0 and acc1 to the buckets of the group whose tables
+// for the first place start at off(DX) that allow the bytes of the first
+// half (Y8, Y9) and of the second (Y10, Y11); NEXT ANDs into them those
+// of a place after.
+#define FIRST(off, acc0, acc1) \
+	VMOVDQU (off)(DX), Y12 \
+	VMOVDQU (off+32)(DX), Y13 \
+	VPSHUFB Y8, Y12, acc0 \
+	VPSHUFB Y9, Y13, Y14 \
+	VPAND Y14, acc0, acc0 \
+	VPSHUFB Y10, Y12, acc1 \
+	VPSHUFB Y11, Y13, Y15 \
+	VPAND Y15, acc1, acc1
+
+#define NEXT(off, acc0, acc1) \
+	VMOVDQU (off)(DX), Y12 \
+	VMOVDQU (off+32)(DX), Y13 \
+	VPSHUFB Y8, Y12, Y14 \
+	VPAND Y14, acc0, acc0 \
+	VPSHUFB Y9, Y13, Y15 \
+	VPAND Y15, acc0, acc0 \
+	VPSHUFB Y10, Y12, Y14 \
+	VPAND Y14, acc1, acc1 \
+	VPSHUFB Y11, Y13, Y15 \
+	VPAND Y15, acc1, acc1
+
+// func teddyBlocksAVX2(n *tedNibbles, text []byte, out []uint64)
+// As teddyBlocks, by the nibble tables n. Where fewer than 67 bytes are
+// left and they do not lie in one page, they are copied to a zeroed
+// buffer on the stack (AVX2 has no masked byte loads) and read there.
+// Y0-Y3: the groups' buckets in the first half, Y4-Y7 in the second.
+TEXT ·teddyBlocksAVX2(SB), NOSPLIT, $160-56
+	MOVQ n+0(FP), DX
+	MOVQ text_base+8(FP), SI
+	MOVQ text_len+16(FP), BX
+	MOVQ out_base+32(FP), DI
+	MOVQ out_len+40(FP), CX
+	TESTQ BX, BX
+	JZ done
+	TESTQ CX, CX
+	JZ done
+	MOVQ $-1, R8
+	XORQ R12, R12 // 1 once SI is in the copy
+
+loop:
+	MOVQ R8, R11 // the positions in text
+	CMPQ BX, $67
+	JGE whole
+	BZHIQ BX, R8, R11
+	TESTQ R12, R12
+	JNZ whole
+	MOVQ SI, R10
+	ANDQ $4095, R10
+	CMPQ R10, $(4096-67)
+	JLS whole
+
+	// The rest (BX bytes, 1 to 66) to the buffer: two blocks' reads, 131
+	// bytes, lie in its 160.
+	VPXOR Y15, Y15, Y15
+	VMOVDQU Y15, 0(SP)
+	VMOVDQU Y15, 32(SP)
+	VMOVDQU Y15, 64(SP)
+	VMOVDQU Y15, 96(SP)
+	VMOVDQU Y15, 128(SP)
+	XORQ R9, R9
+
+copy:
+	MOVB (SI)(R9*1), R10
+	MOVB R10, 0(SP)(R9*1)
+	INCQ R9
+	CMPQ R9, BX
+	JLT copy
+	LEAQ 0(SP), SI
+	MOVQ $1, R12
+
+whole:
+	INDEX(0, Y8, Y9)
+	INDEX(32, Y10, Y11)
+	FIRST(0, Y0, Y4)
+	FIRST(256, Y1, Y5)
+	FIRST(512, Y2, Y6)
+	FIRST(768, Y3, Y7)
+	INDEX(1, Y8, Y9)
+	INDEX(33, Y10, Y11)
+	NEXT(64, Y0, Y4)
+	NEXT(320, Y1, Y5)
+	NEXT(576, Y2, Y6)
+	NEXT(832, Y3, Y7)
+	INDEX(2, Y8, Y9)
+	INDEX(34, Y10, Y11)
+	NEXT(128, Y0, Y4)
+	NEXT(384, Y1, Y5)
+	NEXT(640, Y2, Y6)
+	NEXT(896, Y3, Y7)
+	INDEX(3, Y8, Y9)
+	INDEX(35, Y10, Y11)
+	NEXT(192, Y0, Y4)
+	NEXT(448, Y1, Y5)
+	NEXT(704, Y2, Y6)
+	NEXT(960, Y3, Y7)
+	VPOR Y1, Y0, Y0
+	VPOR Y3, Y2, Y2
+	VPOR Y5, Y4, Y4
+	VPOR Y7, Y6, Y6
+	VPOR Y2, Y0, Y0
+	VPOR Y6, Y4, Y4
+	VPXOR Y15, Y15, Y15
+	VPCMPEQB Y15, Y0, Y0
+	VPCMPEQB Y15, Y4, Y4
+	VPMOVMSKB Y0, AX
+	VPMOVMSKB Y4, R9
+	NOTL AX
+	NOTL R9
+	SHLQ $32, R9
+	ORQ R9, AX
+	ANDQ R11, AX
+	MOVQ AX, (DI)
+	ADDQ $64, SI
+	ADDQ $8, DI
+	SUBQ $64, BX
+	JLE end
+	DECQ CX
+	JNZ loop
+
+end:
+	VZEROUPPER
+
+done:
+	RET

@@ -2,6 +2,7 @@ package secret
 
 import (
 	"fmt"
+	"math/bits"
 	"os"
 	"slices"
 	"sort"
@@ -201,4 +202,223 @@ func searchTexts(t *testing.T) [][]byte {
 		t.Skip("set CCVET_TEDDY_SEARCH=1 (and CCVET_BENCH_STORE) to search")
 	}
 	return storeStrings(t)
+}
+
+// TestTeddyCandidateRate prints the share of positions of real strings
+// (those of $CCVET_BENCH_STORE, else of the corpus) that are candidates
+// by the class tables (the AVX-512 VBMI path's) and by the nibble tables
+// (the AVX2 path's).
+//
+//	CCVET_TEDDY_SEARCH=1 CCVET_BENCH_STORE=/path/to/store go test ./internal/secret -run TestTeddyCandidateRate -v
+func TestTeddyCandidateRate(t *testing.T) {
+	texts := searchTexts(t)
+	s := Default()
+	ted := withTeddy(t, s, tedGo).ted
+	exact, nib := tedGo, tedNibbleSpec
+	if tedNative == tedVBMI {
+		exact = tedVBMI
+	}
+	if tedHasAVX2 {
+		nib = tedAVX2
+	}
+	var n, ce, cn int
+	for _, text := range texts {
+		n += len(text)
+		for _, m := range tedBlocksOf(ted, exact, text) {
+			ce += bits.OnesCount64(m)
+		}
+		for _, m := range tedBlocksOf(ted, nib, text) {
+			cn += bits.OnesCount64(m)
+		}
+	}
+	t.Logf("%d positions; candidates: class tables %.3f%%, nibble tables %.3f%%", n, 100*float64(ce)/float64(n), 100*float64(cn)/float64(n))
+}
+
+// TestTeddyBucketSearchAVX2 re-derives tedBucketsAVX2 as
+// TestTeddyBucketSearch does tedBuckets, the cost being the positions the
+// nibble tables (tedNibbles) pass: from the current assignment, each unit
+// in turn moved to the bucket that passes the fewest. It prints the map
+// to paste into teddy.go. Slow (minutes); run only on demand:
+//
+//	CCVET_TEDDY_SEARCH=1 go test ./internal/secret -run TestTeddyBucketSearchAVX2 -v -timeout 1h
+func TestTeddyBucketSearchAVX2(t *testing.T) {
+	texts := searchTexts(t)
+	// The 4-byte windows of the texts as the AVX2 path reads them (above
+	// 0x7e as 0x7e, past the end 0), each as its 8 table indexes: the
+	// low nibble and bits 3-6 of each byte.
+	counts := map[uint32]int32{}
+	total := 0
+	for _, s := range texts {
+		total += len(s)
+		for i := range s {
+			var w uint32
+			for j := range 4 {
+				if i+j < len(s) {
+					w |= uint32(min(s[i+j], 0x7e)) << (7 * j)
+				}
+			}
+			counts[w]++
+		}
+	}
+	type window struct {
+		lo, hi [4]uint8
+		n      int
+	}
+	windows := make([]window, 0, len(counts))
+	for w, n := range counts {
+		x := window{n: int(n)}
+		for j := range 4 {
+			c := w >> (7 * j) & 0x7f
+			x.lo[j], x.hi[j] = uint8(c&15), uint8(c>>3)
+		}
+		windows = append(windows, x)
+	}
+	// By the first byte's low nibble, so that a bucket's windows are
+	// those of the nibbles it allows there.
+	slices.SortFunc(windows, func(a, b window) int { return int(a.lo[0]) - int(b.lo[0]) })
+	var from [17]int
+	for i, w := range windows {
+		from[w.lo[0]+1] = i + 1
+	}
+	for a := 1; a <= 16; a++ {
+		from[a] = max(from[a], from[a-1])
+	}
+	// Each unit's nibbles at each place, as tedMakeNibbles sets them.
+	kws, follow := Default().kw, Default().ac.follow
+	kunit, off := tedUnits(kws)
+	prefixOf := tedUnitPrefixes(kws, kunit, off)
+	var units []string
+	for u := range prefixOf {
+		units = append(units, u)
+	}
+	sort.Strings(units)
+	type nibbles [4][2]uint16 // per place: the low nibbles, the bits 3-6
+	unib := make([]nibbles, len(units))
+	asg := make([]int, len(units))
+	for ui, u := range units {
+		for j := range 4 {
+			set := unitAllows(kws, off, follow, u, j)
+			for c := range 0x7f {
+				if tedAllows(&set, c) {
+					unib[ui][j][0] |= 1 << (c & 15)
+					unib[ui][j][1] |= 1 << (c >> 3)
+				}
+			}
+		}
+		asg[ui] = int(tedBucket(tedBucketsAVX2, u, prefixOf[u]))
+	}
+	bucket := func(b, without, with int) (f nibbles) {
+		for ui := range units {
+			if ui == with || asg[ui] == b && ui != without {
+				for j := range 4 {
+					f[j][0] |= unib[ui][j][0]
+					f[j][1] |= unib[ui][j][1]
+				}
+			}
+		}
+		return f
+	}
+	passes := func(f *nibbles, w *window) bool {
+		for j := range 4 {
+			if (f[j][0]>>w.lo[j])&(f[j][1]>>w.hi[j])&1 == 0 {
+				return false
+			}
+		}
+		return true
+	}
+	var tabs [32]nibbles
+	for b := range tabs {
+		tabs[b] = bucket(b, -1, -1)
+	}
+	// pass[i] is the buckets window i passes; cur the positions passed.
+	pass := make([]uint32, len(windows))
+	cur := 0
+	for i := range windows {
+		for b := range tabs {
+			if passes(&tabs[b], &windows[i]) {
+				pass[i] |= 1 << b
+			}
+		}
+		if pass[i] != 0 {
+			cur += windows[i].n
+		}
+	}
+	t.Logf("%d units, %d distinct windows; now %.3f%% of %d positions", len(units), len(windows), 100*float64(cur)/float64(total), total)
+	rest := make([]uint32, len(windows))
+	for sweep := range 4 {
+		moved := false
+		for ui := range units {
+			// The windows' buckets with the unit out of its bucket.
+			b1 := asg[ui]
+			out := bucket(b1, ui, -1)
+			base := 0
+			for i := range windows {
+				rest[i] = pass[i]
+				if !passes(&out, &windows[i]) {
+					rest[i] &^= 1 << b1
+				}
+				if rest[i] != 0 {
+					base += windows[i].n
+				}
+			}
+			best, bestCost := b1, cur
+			for b := range tabs {
+				in := tabs[b]
+				if b != b1 {
+					for j := range 4 {
+						in[j][0] |= unib[ui][j][0]
+						in[j][1] |= unib[ui][j][1]
+					}
+				}
+				cost := base
+				for a := range 16 {
+					if in[0][0]>>a&1 == 0 {
+						continue
+					}
+					for i := from[a]; i < from[a+1]; i++ {
+						if rest[i] == 0 && passes(&in, &windows[i]) {
+							cost += windows[i].n
+						}
+					}
+				}
+				if cost < bestCost {
+					best, bestCost = b, cost
+				}
+			}
+			if best == b1 {
+				continue
+			}
+			moved = true
+			asg[ui] = best
+			tabs[b1], tabs[best] = out, bucket(best, -1, -1)
+			cur = 0
+			for i := range windows {
+				pass[i] = rest[i]
+				if passes(&tabs[best], &windows[i]) {
+					pass[i] |= 1 << best
+				}
+				if pass[i] != 0 {
+					cur += windows[i].n
+				}
+			}
+		}
+		t.Logf("sweep %d: %.3f%%", sweep, 100*float64(cur)/float64(total))
+		if !moved {
+			break
+		}
+	}
+	var lines []string
+	for b := range 32 {
+		var l []string
+		for ui, u := range units {
+			if asg[ui] == b {
+				l = append(l, fmt.Sprintf("%q: %d,", u, b))
+			}
+		}
+		if len(l) > 0 {
+			lines = append(lines, "\t"+strings.Join(l, " "))
+		}
+	}
+	slices.Sort(lines)
+	fmt.Printf("var tedBucketsAVX2 = map[string]uint8{\n%s\n}\n", strings.Join(lines, "\n"))
 }
