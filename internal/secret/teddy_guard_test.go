@@ -18,7 +18,11 @@ func TestTeddyBlocksGuardPage(t *testing.T) {
 	if err != nil {
 		t.Skip("mmap:", err)
 	}
-	defer syscall.Munmap(mem)
+	defer func() {
+		if err := syscall.Munmap(mem); err != nil {
+			t.Error("munmap:", err)
+		}
+	}()
 	if err := syscall.Mprotect(mem[page:], syscall.PROT_NONE); err != nil {
 		t.Skip("mprotect:", err)
 	}
