@@ -228,6 +228,23 @@ func isIdent(s string) bool {
 	return true
 }
 
+// appendField appends one step of a field name to b: an array item's index
+// in brackets, a key that is an identifier after a dot (none first), any
+// other key quoted in brackets.
+func appendField(b *strings.Builder, tok string, item bool) {
+	switch {
+	case item:
+		b.WriteString("[" + tok + "]")
+	case isIdent(tok):
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(tok)
+	default:
+		b.WriteString("[" + strconv.Quote(tok) + "]")
+	}
+}
+
 // fieldName renders a pointer as a readable path in backquotes:
 // /message/content/2/id -> `message.content[2].id`. Array indexes are
 // recognised from the value itself; a key that is not an identifier is
@@ -241,7 +258,7 @@ func fieldName(root any, ptr string) string {
 	for _, tok := range strings.Split(ptr[1:], "/") {
 		tok = unescapeToken(tok)
 		if arr, ok := cur.([]any); ok {
-			b.WriteString("[" + tok + "]")
+			appendField(&b, tok, true)
 			if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(arr) {
 				cur = arr[i]
 			} else {
@@ -249,14 +266,7 @@ func fieldName(root any, ptr string) string {
 			}
 			continue
 		}
-		if isIdent(tok) {
-			if b.Len() > 0 {
-				b.WriteByte('.')
-			}
-			b.WriteString(tok)
-		} else {
-			b.WriteString("[" + strconv.Quote(tok) + "]")
-		}
+		appendField(&b, tok, false)
 		if m, ok := cur.(map[string]any); ok {
 			cur = m[tok]
 		} else {

@@ -96,14 +96,7 @@ func memberPlace(t *jsontree.Tree, k int) (ptr, name string, ok bool) {
 				}
 				p.WriteByte('/')
 				p.WriteString(escapeToken(tok))
-				if isIdent(tok) {
-					if n.Len() > 0 {
-						n.WriteByte('.')
-					}
-					n.WriteString(tok)
-				} else {
-					n.WriteString("[" + strconv.Quote(tok) + "]")
-				}
+				appendField(&n, tok, false)
 				if k == key {
 					return p.String(), n.String(), true
 				}
@@ -118,7 +111,7 @@ func memberPlace(t *jsontree.Tree, k int) (ptr, name string, ok bool) {
 					continue
 				}
 				p.WriteString("/" + strconv.Itoa(m))
-				n.WriteString("[" + strconv.Itoa(m) + "]")
+				appendField(&n, strconv.Itoa(m), true)
 				i, found = e, true
 				break
 			}
