@@ -408,6 +408,46 @@ func TestHostileDeepLastLine(t *testing.T) {
 	}
 }
 
+// TestHostileManyUnknownMembers: a line of 200,000 unknown members, and one
+// of an array of 50,000 items with one each, under --strict and stats: the
+// fast check lists them in one walk of the line (and the schema's echoes
+// are found by sorting, not pair by pair), so both end, as a lint of the
+// same bytes does.
+func TestHostileManyUnknownMembers(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	var root, items strings.Builder
+	for k := range 200_000 {
+		fmt.Fprintf(&root, `,"zz%d":%d`, k, k)
+	}
+	for k := range 50_000 {
+		if k > 0 {
+			items.WriteByte(',')
+		}
+		fmt.Fprintf(&items, `{"type":"text","text":"t","zz":%d}`, k)
+	}
+	first := userLine(nthUUID(1), "", `"hi"`)
+	first = first[:len(first)-1] + root.String() + "}"
+	second := `{"parentUuid":"` + nthUUID(1) + `","isSidechain":false,"userType":"external","cwd":"/home/dev/app","sessionId":"` + hostileSession +
+		`","version":"2.1.39","gitBranch":"main","type":"assistant","message":{"model":"claude-opus-4-5-20251101","id":"msg_01","type":"message","role":"assistant","content":[` +
+		items.String() + `],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}},"uuid":"` + nthUUID(2) + `","timestamp":"2026-01-05T10:00:01.000Z"}`
+	writeFile(t, filepath.Join(dir, hostileSession+".jsonl"), []byte(first+"\n"+second+"\n"))
+	out, _, _ := runJSON(t, "--strict", dir)
+	n := map[int]int{}
+	for _, f := range out.Findings {
+		if f.Rule == "unknown-field" {
+			n[f.Line]++
+		}
+	}
+	if n[1] != 101 || n[2] != 101 { // 100 each, and one that counts the rest
+		t.Fatalf("unknown-field findings by line: %v", n)
+	}
+	stdout, stderr, code := run(t, "", "stats", "--format", "json", dir)
+	if code != 0 || !strings.Contains(stdout, `"/message/content/*/zz"`) || !strings.Contains(stdout, `"/zz199999"`) {
+		t.Fatalf("stats: exit %d: %.300s %s", code, stdout, stderr)
+	}
+}
+
 // TestHostileEscapes: terminal control sequences inside transcript values
 // never reach the text output raw, and JSON and SARIF stay valid JSON.
 func TestHostileEscapes(t *testing.T) {

@@ -118,12 +118,17 @@ func (s *Stats) Line(l *model.Line) {
 		return Place{Path: l.File.Path, Line: l.Num, Column: l.Column(l.Find(ptr, key))}
 	}
 	for _, t := range types {
-		sh := shape(l.Root, t.Pointer)
+		sh := shape(l.Value(), t.Pointer)
 		c.unknown = append(c.unknown, unknownAt{typeKey{t.Kind, t.Name, sh}, at('t', t.Kind+"\x00"+t.Name+"\x00"+sh, t.Pointer, false)})
 	}
 	for _, p := range probs {
 		if p.UnknownField {
-			sh := shape(l.Root, p.Pointer)
+			// The fast check gives the shape; the reference leaves it to
+			// the decoded line.
+			sh := p.Shape
+			if sh == "" {
+				sh = shape(l.Value(), p.Pointer)
+			}
 			c.unknownFields = append(c.unknownFields, unknownFieldAt{sh, at('f', sh, p.Pointer, true)})
 		}
 	}
@@ -241,9 +246,9 @@ func fieldPaths(l *model.Line) []string {
 }
 
 // shape is ptr with every array index replaced by "*": the Place of a field
-// in the format rather than in one entry. doc is the line's value, read in
-// its parse (no decoding).
-func shape(doc jsontree.Val, ptr string) string {
+// in the format rather than in one entry. doc is the line decoded (each
+// step one look: a line may hold a million unknown items).
+func shape(doc any, ptr string) string {
 	toks, err := jsonpos.Split(ptr)
 	if err != nil {
 		return ptr
@@ -252,25 +257,20 @@ func shape(doc jsontree.Val, ptr string) string {
 	cur := doc
 	for _, tok := range toks {
 		b.WriteByte('/')
-		switch cur.Kind() {
-		case jsontree.Array:
+		switch c := cur.(type) {
+		case []any:
 			b.WriteByte('*')
-			next := jsontree.Val{}
-			if i, err := strconv.Atoi(tok); err == nil && i >= 0 {
-				for j, item := range cur.Items() {
-					if j == i {
-						next = item
-						break
-					}
-				}
+			if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(c) {
+				cur = c[i]
+			} else {
+				cur = nil
 			}
-			cur = next
-		case jsontree.Object:
+		case map[string]any:
 			b.WriteString(jsonpos.Escape(tok))
-			cur = cur.Get(tok)
+			cur = c[tok]
 		default:
 			b.WriteString(jsonpos.Escape(tok))
-			cur = jsontree.Val{}
+			cur = nil
 		}
 	}
 	return b.String()

@@ -231,18 +231,17 @@ func isIdent(s string) bool {
 // appendField appends one step of a field name to b: an array item's index
 // in brackets, a key that is an identifier after a dot (none first), any
 // other key quoted in brackets.
-func appendField(b *strings.Builder, tok string, item bool) {
+func appendField(b []byte, tok string, item bool) []byte {
 	switch {
 	case item:
-		b.WriteString("[" + tok + "]")
+		return append(append(append(b, '['), tok...), ']')
 	case isIdent(tok):
-		if b.Len() > 0 {
-			b.WriteByte('.')
+		if len(b) > 0 {
+			b = append(b, '.')
 		}
-		b.WriteString(tok)
-	default:
-		b.WriteString("[" + strconv.Quote(tok) + "]")
+		return append(b, tok...)
 	}
+	return append(strconv.AppendQuote(append(b, '['), tok), ']')
 }
 
 // fieldName renders a pointer as a readable path in backquotes:
@@ -253,12 +252,12 @@ func fieldName(root any, ptr string) string {
 	if ptr == "" {
 		return "the value"
 	}
-	var b strings.Builder
+	var b []byte
 	cur := root
 	for _, tok := range strings.Split(ptr[1:], "/") {
 		tok = unescapeToken(tok)
 		if arr, ok := cur.([]any); ok {
-			appendField(&b, tok, true)
+			b = appendField(b, tok, true)
 			if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(arr) {
 				cur = arr[i]
 			} else {
@@ -266,14 +265,14 @@ func fieldName(root any, ptr string) string {
 			}
 			continue
 		}
-		appendField(&b, tok, false)
+		b = appendField(b, tok, false)
 		if m, ok := cur.(map[string]any); ok {
 			cur = m[tok]
 		} else {
 			cur = nil
 		}
 	}
-	return "`" + b.String() + "`"
+	return "`" + string(b) + "`"
 }
 
 var typeWords = map[string]string{

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -45,6 +46,9 @@ type Problem struct {
 	Missing []string
 	// MissingNames holds the same fields as Missing, as messages name them.
 	MissingNames []string
+	// Shape is Pointer with every array index as "*", where the fast
+	// check found the problem (FastUnknownEntry); "" where not known.
+	Shape string
 	// unnamed is set while Message is still to be written (nameUnknown).
 	unnamed bool
 }
@@ -449,6 +453,10 @@ func (v *Validator) dropCascade(probs []Problem) []Problem {
 		}
 		all = append(all, p.Pointer)
 	}
+	// Sorted, the pointers below p are the run that follows p+"/": a line
+	// of a million unknown members is not compared pair by pair.
+	slices.Sort(real)
+	slices.Sort(all)
 	out := probs[:0]
 	for _, p := range probs {
 		if p.UnknownField {
@@ -462,24 +470,17 @@ func (v *Validator) dropCascade(probs []Problem) []Problem {
 	return out
 }
 
-// anyBelow reports whether some pointer lies strictly below p.
-func anyBelow(ptrs []string, p string) bool {
-	for _, q := range ptrs {
-		if strings.HasPrefix(q, p+"/") {
-			return true
-		}
-	}
-	return false
+// anyBelow reports whether some pointer of sorted lies strictly below p.
+func anyBelow(sorted []string, p string) bool {
+	k, _ := slices.BinarySearch(sorted, p+"/")
+	return k < len(sorted) && strings.HasPrefix(sorted[k], p+"/")
 }
 
-// anyUnder reports whether some pointer equals parent or lies below it.
-func anyUnder(ptrs []string, parent string) bool {
-	for _, p := range ptrs {
-		if p == parent || strings.HasPrefix(p, parent+"/") {
-			return true
-		}
-	}
-	return false
+// anyUnder reports whether some pointer of sorted equals parent or lies
+// below it.
+func anyUnder(sorted []string, parent string) bool {
+	_, found := slices.BinarySearch(sorted, parent)
+	return found || anyBelow(sorted, parent)
 }
 
 // tidy sorts problems by pointer then message and removes duplicates.

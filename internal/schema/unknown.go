@@ -1,8 +1,8 @@
 package schema
 
 import (
+	"slices"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/ccvet/ccvet/internal/jsontree"
@@ -52,13 +52,21 @@ func (v *Validator) fastUnknown(s *fnode, t *jsontree.Tree) ([]Problem, bool) {
 	if verdict != UnknownOnly || len(at) == 0 {
 		return nil, false
 	}
+	keys := make([]int, len(at))
+	for k, u := range at {
+		keys[k] = int(u.key)
+	}
+	slices.Sort(keys)
+	keys = slices.Compact(keys)
+	places, ok := memberPlaces(t, keys)
+	if !ok {
+		return nil, false
+	}
 	probs := make([]Problem, 0, len(at))
 	for _, u := range at {
-		ptr, name, ok := memberPlace(t, int(u.key))
-		if !ok {
-			return nil, false
-		}
-		p := Problem{Pointer: ptr, UnknownField: true, Message: "unknown field `" + name + "`"}
+		k, _ := slices.BinarySearch(keys, int(u.key))
+		pl := places[k]
+		p := Problem{Pointer: pl.ptr, UnknownField: true, Message: "unknown field `" + pl.name + "`", Shape: pl.shape}
 		if u.uneval {
 			p.Keyword = "unevaluatedProperties"
 		}
@@ -69,55 +77,72 @@ func (v *Validator) fastUnknown(s *fnode, t *jsontree.Tree) ([]Problem, bool) {
 	return tidy(v.dropCascade(probs)), true
 }
 
-// memberPlace returns the JSON pointer of the member whose key is node k
-// of t and the field name messages give it (fieldName's): found from the
-// root down, one container a level. ok is false when some key on the way
-// is empty.
-func memberPlace(t *jsontree.Tree, k int) (ptr, name string, ok bool) {
-	var p, n strings.Builder
-	i := jsontree.Root
-	for {
+// memberPlace is where a member is: its JSON pointer, the field name
+// messages give it (fieldName's), and its shape (the pointer with every
+// array index as "*").
+type memberPlace struct{ ptr, name, shape string }
+
+// memberPlaces returns the place of the member whose key is each node of
+// keys (ascending, without repeats), in one walk of t down to them: a
+// member or item holding none of them is passed by whole, so that a line
+// of a million unknown members costs no more than reading it. ok is false
+// when some key on the way is empty (jsonschema/v5 drops an empty key from
+// its pointers: such a line is left to it, so that both say the same).
+func memberPlaces(t *jsontree.Tree, keys []int) ([]memberPlace, bool) {
+	out := make([]memberPlace, len(keys))
+	next := 0 // the first key not placed yet
+	var ptr, name, shape []byte
+	var walk func(i int) bool
+	// enter places what it must at the member or item [from, end) of
+	// container step tok, and walks its value v when a key lies below.
+	enter := func(tok string, item bool, key, v, end int) bool {
+		np, nn, ns := len(ptr), len(name), len(shape)
+		ptr = append(append(ptr, '/'), escapeToken(tok)...)
+		name = appendField(name, tok, item)
+		if item {
+			shape = append(shape, "/*"...)
+		} else {
+			shape = append(append(shape, '/'), escapeToken(tok)...)
+		}
+		if key >= 0 && next < len(keys) && keys[next] == key {
+			out[next] = memberPlace{string(ptr), string(name), string(shape)}
+			next++
+		}
+		ok := true
+		if next < len(keys) && keys[next] < end {
+			ok = walk(v)
+		}
+		ptr, name, shape = ptr[:np], name[:nn], shape[:ns]
+		return ok
+	}
+	walk = func(i int) bool {
 		nd := &t.Nodes[i]
-		found := false
 		switch nd.Kind {
 		case jsontree.Object:
-			for key, m := i+1, 0; m < int(nd.Len); m++ {
+			for key, m := i+1, 0; m < int(nd.Len) && next < len(keys); m++ {
 				val := key + 1
-				next := t.Next(val)
-				if k < key || k >= next {
-					key = next
-					continue
+				end := t.Next(val)
+				if keys[next] < end {
+					tok := string(t.AppendStr(nil, key))
+					if tok == "" || !enter(tok, false, key, val, end) {
+						return false
+					}
 				}
-				tok := string(t.AppendStr(nil, key))
-				if tok == "" {
-					// jsonschema/v5 drops an empty key from its pointers:
-					// left to it, so that both paths say the same.
-					return "", "", false
-				}
-				p.WriteByte('/')
-				p.WriteString(escapeToken(tok))
-				appendField(&n, tok, false)
-				if k == key {
-					return p.String(), n.String(), true
-				}
-				i, found = val, true
-				break
+				key = end
 			}
 		case jsontree.Array:
-			for e, m := i+1, 0; m < int(nd.Len); m++ {
-				next := t.Next(e)
-				if k < e || k >= next {
-					e = next
-					continue
+			for e, m := i+1, 0; m < int(nd.Len) && next < len(keys); m++ {
+				end := t.Next(e)
+				if keys[next] < end && !enter(strconv.Itoa(m), true, -1, e, end) {
+					return false
 				}
-				p.WriteString("/" + strconv.Itoa(m))
-				appendField(&n, strconv.Itoa(m), true)
-				i, found = e, true
-				break
+				e = end
 			}
 		}
-		if !found {
-			return "", "", false
-		}
+		return true
 	}
+	if !walk(jsontree.Root) || next < len(keys) {
+		return nil, false
+	}
+	return out, true
 }

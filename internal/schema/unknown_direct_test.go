@@ -38,3 +38,43 @@ func TestFastUnknownDirect(t *testing.T) {
 		}
 	}
 }
+
+// TestMemberPlaces: the places of members at every depth, items and keys
+// that look like numbers told apart, found in one walk; a key node that is
+// not a member's key is not placed.
+func TestMemberPlaces(t *testing.T) {
+	var tr jsontree.Tree
+	line := `{"a":[{"b":{"0":{"zz":1}}},{"c d":2}],"e/f~":{"g":[[{"h":3}]]}}`
+	if err := tr.Parse([]byte(line)); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][2]string{ // pointer -> field name, shape
+		"/a/0/b/0/zz":     {"a[0].b[\"0\"].zz", "/a/*/b/0/zz"},
+		"/a/1/c d":        {"a[1][\"c d\"]", "/a/*/c d"},
+		"/e~1f~0/g/0/0/h": {"[\"e/f~\"].g[0][0].h", "/e~1f~0/g/*/*/h"},
+	}
+	// The keys of the innermost members, by their text.
+	var keys []int
+	for i := range tr.Nodes {
+		if s, _ := tr.Str(i); tr.Nodes[i].Kind == jsontree.String && (s == "zz" || s == "c d" || s == "h") {
+			keys = append(keys, i)
+		}
+	}
+	places, ok := memberPlaces(&tr, keys)
+	if !ok || len(places) != 3 {
+		t.Fatalf("memberPlaces: %v, %+v", ok, places)
+	}
+	for _, pl := range places {
+		w, found := want[pl.ptr]
+		if !found || w[0] != pl.name || w[1] != pl.shape {
+			t.Errorf("place %+v, want %v", pl, w)
+		}
+	}
+	// An empty key on the way: declined.
+	if err := tr.Parse([]byte(`{"":{"zz":1}}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := memberPlaces(&tr, []int{3}); ok {
+		t.Error("an empty key on the way: placed")
+	}
+}
