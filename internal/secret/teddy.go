@@ -495,6 +495,23 @@ func (t *teddy) checkEnd(text []byte, p int, fn func(ki, start int) bool) bool {
 // as zeros: the assembly's specification, and the finder tests use where
 // the processor has none.
 func teddyBlocksGo(t *tedTables, text []byte, out []uint64) {
+	blocksSpec(text, out, len(t), func(g, j int, c byte) byte { return t[g][j][tedClass(c)] })
+}
+
+// teddyNibblesGo is teddyBlocksAVX2 in Go, bytes past the end of text
+// read as zeros: its specification.
+func teddyNibblesGo(n *tedNibbles, text []byte, out []uint64) {
+	blocksSpec(text, out, len(n), func(g, j int, c byte) byte {
+		c = min(c, 0x7e)
+		return n[g][j][0][c&15] & n[g][j][1][c>>3]
+	})
+}
+
+// blocksSpec sets out[k] to the candidates among bytes 64k to 64k+63 of
+// text, bytes past its end read as zeros: a position is one when, for one
+// of the groups of buckets, some bucket allows each of the four bytes from
+// it (allow(g, j, c): the buckets of group g that allow byte c at place j).
+func blocksSpec(text []byte, out []uint64, groups int, allow func(g, j int, c byte) byte) {
 	for k := range out {
 		if 64*k >= len(text) {
 			return
@@ -502,43 +519,14 @@ func teddyBlocksGo(t *tedTables, text []byte, out []uint64) {
 		var m uint64
 		for i := 0; i < 64 && 64*k+i < len(text); i++ {
 			p := 64*k + i
-			for g := range t {
+			for g := range groups {
 				a := byte(0xff)
 				for j := range 4 {
 					var c byte
 					if p+j < len(text) {
 						c = text[p+j]
 					}
-					a &= t[g][j][tedClass(c)]
-				}
-				if a != 0 {
-					m |= 1 << i
-					break
-				}
-			}
-		}
-		out[k] = m
-	}
-}
-
-// teddyNibblesGo is teddyBlocksAVX2 in Go, bytes past the end of text
-// read as zeros: its specification.
-func teddyNibblesGo(n *tedNibbles, text []byte, out []uint64) {
-	for k := range out {
-		if 64*k >= len(text) {
-			return
-		}
-		var m uint64
-		for i := 0; i < 64 && 64*k+i < len(text); i++ {
-			p := 64*k + i
-			for g := range n {
-				a := byte(0xff)
-				for j := range 4 {
-					var c byte
-					if p+j < len(text) {
-						c = min(text[p+j], 0x7e)
-					}
-					a &= n[g][j][0][c&15] & n[g][j][1][c>>3]
+					a &= allow(g, j, c)
 				}
 				if a != 0 {
 					m |= 1 << i
