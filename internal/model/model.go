@@ -219,6 +219,10 @@ func (l *Line) ownTree() *jsontree.Tree {
 	return t
 }
 
+// Broken reports whether the line is not JSON: Err says why. A line nested
+// deeper than ccvet reads (jsontree.ErrTooDeep) is JSON all the same.
+func (l *Line) Broken() bool { return l.Err != nil && !errors.Is(l.Err, jsontree.ErrTooDeep) }
+
 // Parsed reports whether the line decoded to a JSON value.
 func (l *Line) Parsed() bool { return l.Root.Exists() }
 

@@ -1,10 +1,7 @@
 package rules
 
 import (
-	"errors"
-
 	"github.com/ccvet/ccvet/internal/finding"
-	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/internal/model"
 )
 
@@ -25,11 +22,8 @@ var InvalidJSON = register(&Rule{
 	Good: `{"parentUuid":null,"type":"user","message":{"role":"user","content":"hi"}}`,
 	Fix:  "Restore the line from a backup or remove it and re-parent its children to its parent.",
 	Line: func(r *Rule, l *model.Line) {
-		if l.Err == nil || !l.Newline {
-			return // a damaged last line without newline is truncated-line
-		}
-		if errors.Is(l.Err, jsontree.ErrTooDeep) {
-			return // JSON, nested deeper than ccvet reads: oversized
+		if !l.Broken() || !l.Newline {
+			return // a damaged last line without newline is truncated-line; a deep one is oversized
 		}
 		l.Report(r, l.ErrOff, "line is not valid JSON: "+l.Err.Error())
 	},

@@ -1,10 +1,7 @@
 package rules
 
 import (
-	"errors"
-
 	"github.com/ccvet/ccvet/internal/finding"
-	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/internal/model"
 	"github.com/ccvet/ccvet/internal/resume"
 )
@@ -24,9 +21,7 @@ var MissingFinalNewline = register(&Rule{
 	Good: `{"type":"assistant",…}` + "\n<EOF>",
 	Fix:  "Append a newline to the file.",
 	Line: func(r *Rule, l *model.Line) {
-		// A line nested deeper than ccvet reads is JSON all the same.
-		broken := l.Err != nil && !errors.Is(l.Err, jsontree.ErrTooDeep)
-		if l.Newline || l.Blank || broken || l.NUL >= 0 || l.BadUTF8 >= 0 || l.Cut {
+		if l.Newline || l.Blank || l.Broken() || l.NUL >= 0 || l.BadUTF8 >= 0 || l.Cut {
 			return
 		}
 		if !l.File.InLayout {

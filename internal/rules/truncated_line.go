@@ -1,10 +1,7 @@
 package rules
 
 import (
-	"errors"
-
 	"github.com/ccvet/ccvet/internal/finding"
-	"github.com/ccvet/ccvet/internal/jsontree"
 	"github.com/ccvet/ccvet/internal/model"
 	"github.com/ccvet/ccvet/internal/resume"
 )
@@ -24,7 +21,7 @@ var TruncatedLine = register(&Rule{
 	Good: `{"parentUuid":"6a1f…","isSidechain":false,"type":"assistant","message":{"content":[{"type":"text","text":"done"}]}}`,
 	Fix:  "Delete the partial last line (everything after the last newline).",
 	Line: func(r *Rule, l *model.Line) {
-		if l.Err == nil || l.Newline || errors.Is(l.Err, jsontree.ErrTooDeep) {
+		if !l.Broken() || l.Newline {
 			return // a deep line is JSON (oversized; missing-final-newline)
 		}
 		msg := "last line is truncated (no newline and incomplete JSON): " + l.Err.Error() + "; the reader skips it"
