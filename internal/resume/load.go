@@ -105,10 +105,11 @@ func LoadFrom(r io.Reader, ra io.ReaderAt) (*Loaded, error) {
 		}
 		if perr := tree.Parse(raw); perr != nil {
 			reason := "not valid JSON; the reader skips it and reads on"
+			_, deep := jsontree.ValidDeep(raw) // JSON nested deeper than the tree reads
 			switch {
-			case validDeep(raw) && bytes.TrimLeft(raw, " \t\r\n")[0] != '{':
+			case deep && bytes.TrimLeft(raw, " \t\r\n")[0] != '{':
 				reason = "not a JSON object; the reader skips it" // as a line it reads
-			case validDeep(raw):
+			case deep:
 				reason = "nests arrays or objects more than " + strconv.Itoa(jsontree.MaxDepth) +
 					" deep, which ccvet does not read: the reader parses it, but what it holds is not in this prediction (counted as left out: ccvet cannot tell what the reader makes of it)"
 			case bytes.IndexByte(raw, 0) >= 0:
@@ -185,13 +186,6 @@ func LoadFrom(r io.Reader, ra io.ReaderAt) (*Loaded, error) {
 	}
 	ld.Model = func(i int) string { return ld.model[i] }
 	return ld, nil
-}
-
-// validDeep reports whether raw, which the tree did not parse, is JSON
-// nested deeper than it reads.
-func validDeep(raw []byte) bool {
-	_, ok := jsontree.ValidDeep(raw)
-	return ok
 }
 
 // line returns the bytes of kept line i: its copy, or the file's bytes

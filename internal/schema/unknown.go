@@ -93,16 +93,18 @@ func memberPlaces(t *jsontree.Tree, keys []int) ([]memberPlace, bool) {
 	next := 0 // the first key not placed yet
 	var ptr, name, shape []byte
 	var walk func(i int) bool
-	// enter places what it must at the member or item [from, end) of
-	// container step tok, and walks its value v when a key lies below.
+	// enter steps into the member (key: its key node) or item (key -1)
+	// tok whose value v ends before node end: it places the member when
+	// its key is the next wanted, and walks v when a wanted key lies below.
 	enter := func(tok string, item bool, key, v, end int) bool {
 		np, nn, ns := len(ptr), len(name), len(shape)
-		ptr = append(append(ptr, '/'), escapeToken(tok)...)
+		esc := escapeToken(tok)
+		ptr = append(append(ptr, '/'), esc...)
 		name = appendField(name, tok, item)
 		if item {
 			shape = append(shape, "/*"...)
 		} else {
-			shape = append(append(shape, '/'), escapeToken(tok)...)
+			shape = append(append(shape, '/'), esc...)
 		}
 		if key >= 0 && next < len(keys) && keys[next] == key {
 			out[next] = memberPlace{string(ptr), string(name), string(shape)}
