@@ -103,16 +103,8 @@ func cmdResume(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if agent != "" {
 			ld.Agent = agent
 		}
-		reader := override
-		why = "set by --reader-version"
-		if reader.Zero() {
-			// Today's reader, as lint judges by default: users upgrade, and the
-			// reader that will load the file is the newest, not its writer.
-			reader, why = resume.Newest, "today's reader: the newest version ccvet has measured (--reader-version V for another)"
-			if resume.Newest.Less(ld.Writer) {
-				reader, why = ld.Writer, "the version that wrote the file (newer than any ccvet has measured)"
-			}
-		}
+		var reader resume.Version
+		reader, why = readerFor(override, ld.Writer)
 		res = resume.RunLoaded(ld, resume.ProfileOf(reader))
 		if failed = ld.Err(); failed == nil {
 			break
@@ -359,6 +351,21 @@ func blockSummary(b resume.Block) string {
 	default:
 		return t
 	}
+}
+
+// readerFor is the reader a resume is modelled for, and why: the version
+// --reader-version names (override), else today's, as lint judges by
+// default (users upgrade, and the reader that will load the file is the
+// newest, not its writer), else the writer when it is newer than any
+// measured.
+func readerFor(override, writer resume.Version) (resume.Version, string) {
+	switch {
+	case !override.Zero():
+		return override, "set by --reader-version"
+	case resume.Newest.Less(writer):
+		return writer, "the version that wrote the file (newer than any ccvet has measured)"
+	}
+	return resume.Newest, "today's reader: the newest version ccvet has measured (--reader-version V for another)"
 }
 
 // testAfterOpen is called with the path of each transcript resume and

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"slices"
+
 	"github.com/ccvet/ccvet/internal/entry"
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/layout"
@@ -226,10 +228,7 @@ var UnmatchedToolUse = register(&Rule{
 				// A batch's calls written in one entry (as older versions
 				// wrote them), another of them answered: 2.1.110 keeps this
 				// one with an is_error result (resume's MissingResultFirst).
-				entryAnswered := false
-				for _, u := range rec.ToolUses() {
-					entryAnswered = entryAnswered || batch && answered[u.ID]
-				}
+				entryAnswered := batch && slices.ContainsFunc(rec.ToolUses(), func(u entry.Tool) bool { return answered[u.ID] })
 				var outs []outcome
 				tail := ""
 				for _, v := range readers {
