@@ -304,7 +304,10 @@ func TestHostileSymlinkLoops(t *testing.T) {
 	}
 }
 
-func TestHostileUnreadable(t *testing.T) {
+// unreadableStore is a folder holding a transcript and a folder that
+// cannot be read (mode 0); the test is skipped as root, who reads all.
+func unreadableStore(t *testing.T) string {
+	t.Helper()
 	if os.Geteuid() == 0 {
 		t.Skip("root reads everything")
 	}
@@ -318,6 +321,11 @@ func TestHostileUnreadable(t *testing.T) {
 		}
 	}
 	t.Cleanup(func() { _ = os.Chmod(filepath.Join(dir, "locked"), 0o755) })
+	return dir
+}
+
+func TestHostileUnreadable(t *testing.T) {
+	dir := unreadableStore(t)
 	out, _, code := runJSON(t, dir)
 	if got := rulesOf(out); code != ExitFindings || got["unreadable"] != 2 {
 		t.Fatalf("unreadable: exit %d, findings %+v", code, out.Findings)
@@ -603,19 +611,7 @@ func TestFixUnreadable(t *testing.T) {
 // on standard error (it was counted as a file of no entries, in silence),
 // and -q drops the note.
 func TestStatsUnreadable(t *testing.T) {
-	if os.Geteuid() == 0 {
-		t.Skip("root reads everything")
-	}
-	isolate(t)
-	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "locked", "inner.jsonl"), []byte(chain(1, "\n")))
-	p := writeFile(t, filepath.Join(dir, hostileSession+".jsonl"), []byte(chain(1, "\n")))
-	for _, q := range []string{p, filepath.Join(dir, "locked")} {
-		if err := os.Chmod(q, 0); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Cleanup(func() { _ = os.Chmod(filepath.Join(dir, "locked"), 0o755) })
+	dir := unreadableStore(t)
 	_, stderr, code := run(t, "", "stats", dir)
 	if code != 0 || strings.Count(stderr, ": skipped: cannot read") != 2 ||
 		!strings.Contains(stderr, hostileSession+".jsonl: skipped: cannot read") {
