@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # bench.sh: ccvet's full lint against jq and cat, on stores of many project folders and on one whose sessions all sit in one folder.
-# Usage: bench/bench.sh [--corpus DIR] [--real-size 200M,1G] [--real-single-size 800M|0] [--chain-size 500M|0] [--short-chain-size 500M|0] [--windows-size 200M|0] [--fresh-size 200M|0] [--windows-fresh-size 200M|0] [--size 200M,1G] [--single-size 800M|0] [--real DIR [--copies 9]] [--seed 1] [--runs 3] [--cache DIR] [--jobs N]
+# Usage: bench/bench.sh [--corpus DIR] [--real-size 200M,1G] [--real-single-size 800M|0] [--chain-size 500M|0] [--short-chain-size 500M|0] [--progress-chain-size 500M|0] [--windows-size 200M|0] [--fresh-size 200M|0] [--windows-fresh-size 200M|0] [--size 200M,1G] [--single-size 800M|0] [--real DIR [--copies 9]] [--seed 1] [--runs 3] [--cache DIR] [--jobs N]
 set -euo pipefail
 
 sizes=200M,1G single=800M seed=1 jobs=0 runs=3 real="" copies=9
-corpus="" rsizes=200M,1G rsingle=800M chain=500M shortchain=500M windows=200M fresh=200M winfresh=200M
+corpus="" rsizes=200M,1G rsingle=800M chain=500M shortchain=500M progchain=500M windows=200M fresh=200M winfresh=200M
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/ccvet-bench
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -19,6 +19,7 @@ while [ $# -gt 0 ]; do
 	--real-single-size) rsingle=$2; shift 2 ;;
 	--chain-size) chain=$2; shift 2 ;;
 	--short-chain-size) shortchain=$2; shift 2 ;;
+	--progress-chain-size) progchain=$2; shift 2 ;;
 	--windows-size) windows=$2; shift 2 ;;
 	--fresh-size) fresh=$2; shift 2 ;;
 	--windows-fresh-size) winfresh=$2; shift 2 ;;
@@ -74,7 +75,9 @@ store() {
 # healthy real transcripts, laid out as Claude Code lays them out (MODE many:
 # a project folder per copy; one: one folder; chain: one transcript;
 # chain-short: one transcript of the sources whose lines average under
-# 2,000 bytes; windows: as many, with Windows paths; fresh: as many, each
+# 2,000 bytes; chain-progress: one transcript of the sources whose lines
+# are at least half progress entries (hooks and tools that report often);
+# windows: as many, with Windows paths; fresh: as many, each
 # copy's long strings rewritten so that no copy repeats another's text;
 # windows-fresh: both).
 realshaped() {
@@ -177,6 +180,9 @@ if [ -n "$corpus" ]; then # real-shaped stores first: what users have
 	fi
 	if [ "$shortchain" != 0 ]; then
 		bench_store "real-shaped, one transcript of short entries ($shortchain)" "$(realshaped "$shortchain-chain-short-seed$seed" "$shortchain" chain-short)"
+	fi
+	if [ "$progchain" != 0 ]; then
+		bench_store "real-shaped, one transcript mostly of progress entries ($progchain)" "$(realshaped "$progchain-chain-progress-seed$seed" "$progchain" chain-progress)"
 	fi
 	if [ "$windows" != 0 ]; then
 		bench_store "real-shaped, Windows paths, many project folders ($windows)" "$(realshaped "$windows-windows-seed$seed" "$windows" windows)"

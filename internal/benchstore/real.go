@@ -115,6 +115,25 @@ func ShortLines(srcs []RealSource, max int) ([]RealSource, error) {
 	return out, nil
 }
 
+// ProgressLines returns the sources of which at least half the lines are
+// progress entries (hook, bash, agent and MCP progress, 2.1.11 to 2.1.84),
+// in their order: sessions whose hooks or long tools reported often, whose
+// many small entries cost ccvet more per byte than a conversation's.
+func ProgressLines(srcs []RealSource) ([]RealSource, error) {
+	var out []RealSource
+	for _, s := range srcs {
+		b, err := os.ReadFile(s.Path)
+		if err != nil {
+			return nil, err
+		}
+		n := bytes.Count(b, []byte{'\n'})
+		if p := bytes.Count(b, []byte(`"type":"progress"`)); n > 0 && 2*p >= n {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
 // BuildReal writes into dir (a data root: projects/<folder>/...) copies of
 // srcs until about opts.Bytes are written. Each copy is laid out as Claude
 // Code lays out a session: every uuid of a copy (entry, session, file name)
@@ -588,7 +607,7 @@ func (b *realBuilder) chain(groups []*realGroup, opts RealOptions) error {
 				if f.session == "" || b.st.Bytes >= size {
 					continue
 				}
-				if bytes.Contains(f.data, []byte(`"agentId":"`)) {
+				if hasAgentEntry(f.data) {
 					continue // entries of subagents written into the session's file: they belong beside it
 				}
 				k++
@@ -625,6 +644,24 @@ func (b *realBuilder) chain(groups []*realGroup, opts RealOptions) error {
 		return err
 	}
 	return fh.Close()
+}
+
+// hasAgentEntry reports whether a line of data is an entry with an agentId
+// of its own (a subagent's, written into its session's file). An agentId
+// deeper in a line (the agent progress an entry reports) does not count.
+func hasAgentEntry(data []byte) bool {
+	if !bytes.Contains(data, []byte(`"agentId":"`)) {
+		return false
+	}
+	for _, ln := range bytes.Split(data, []byte{'\n'}) {
+		var head struct {
+			AgentID string `json:"agentId"`
+		}
+		if bytes.Contains(ln, []byte(`"agentId":"`)) && json.Unmarshal(ln, &head) == nil && head.AgentID != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // linkSegment drops the summaries of a chain's segment whose leaf is not in

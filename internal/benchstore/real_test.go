@@ -15,7 +15,7 @@ import (
 
 var (
 	realDir  = flag.String("real", "", "TestGenerateRealStore: the real corpus to copy (e.g. ../shared/corpus/real)")
-	realMode = flag.String("mode", "many", "TestGenerateRealStore: many (a project folder per copy), one (one folder), chain (one transcript), chain-short (one transcript of the sources whose lines average under 2,000 bytes), windows (Windows paths), fresh (no long text repeated across copies) or windows-fresh (both)")
+	realMode = flag.String("mode", "many", "TestGenerateRealStore: many (a project folder per copy), one (one folder), chain (one transcript), chain-short (one transcript of the sources whose lines average under 2,000 bytes), chain-progress (one transcript of the sources whose lines are at least half progress entries), windows (Windows paths), fresh (no long text repeated across copies) or windows-fresh (both)")
 )
 
 const corpusDir = "../../../shared/corpus/real"
@@ -107,7 +107,7 @@ func healthySources(t *testing.T, dir string) []RealSource {
 // TestGenerateRealStore is the command that writes a store of copies of
 // the real corpus's healthy transcripts:
 //
-//	go test ./internal/benchstore -run TestGenerateRealStore -args -real ../shared/corpus/real -out /tmp/store -size 200M [-mode one|chain|chain-short|windows|fresh]
+//	go test ./internal/benchstore -run TestGenerateRealStore -args -real ../shared/corpus/real -out /tmp/store -size 200M [-mode one|chain|chain-short|chain-progress|windows|fresh]
 //
 // It is skipped unless -real and -out are given.
 func TestGenerateRealStore(t *testing.T) {
@@ -137,6 +137,11 @@ func TestGenerateRealStore(t *testing.T) {
 		if srcs, err = ShortLines(srcs, 2000); err != nil {
 			t.Fatal(err)
 		}
+	case "chain-progress":
+		opts.Chain = true
+		if srcs, err = ProgressLines(srcs); err != nil {
+			t.Fatal(err)
+		}
 	case "windows":
 		opts.Windows = true
 	case "fresh":
@@ -144,7 +149,7 @@ func TestGenerateRealStore(t *testing.T) {
 	case "windows-fresh":
 		opts.Windows, opts.FreshText = true, true
 	default:
-		t.Fatalf("-mode %q: want many, one, chain, chain-short, windows, fresh or windows-fresh", *realMode)
+		t.Fatalf("-mode %q: want many, one, chain, chain-short, chain-progress, windows, fresh or windows-fresh", *realMode)
 	}
 	st, err := BuildReal(*outDir, srcs, opts)
 	if err != nil {
@@ -158,7 +163,7 @@ func TestGenerateRealStore(t *testing.T) {
 // transcript into a store of its own layout adds no finding.
 func TestRealStoreClean(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds and lints six 30 MB stores")
+		t.Skip("builds and lints seven 30 MB stores")
 	}
 	if _, err := os.Stat(corpusDir); err != nil {
 		t.Skip("no real corpus at " + corpusDir)
@@ -172,16 +177,25 @@ func TestRealStoreClean(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		opts RealOptions
+		pick func([]RealSource) ([]RealSource, error) // nil: every healthy source
 	}{
-		{"many", RealOptions{Bytes: 30 << 20, Seed: 1}},
-		{"one", RealOptions{Bytes: 30 << 20, Seed: 1, OneFolder: true}},
-		{"chain", RealOptions{Bytes: 30 << 20, Seed: 1, Chain: true}},
-		{"windows", RealOptions{Bytes: 30 << 20, Seed: 1, Windows: true}},
-		{"fresh", RealOptions{Bytes: 30 << 20, Seed: 1, FreshText: true}},
-		{"windows-fresh", RealOptions{Bytes: 30 << 20, Seed: 1, Windows: true, FreshText: true}},
+		{"many", RealOptions{Bytes: 30 << 20, Seed: 1}, nil},
+		{"one", RealOptions{Bytes: 30 << 20, Seed: 1, OneFolder: true}, nil},
+		{"chain", RealOptions{Bytes: 30 << 20, Seed: 1, Chain: true}, nil},
+		{"windows", RealOptions{Bytes: 30 << 20, Seed: 1, Windows: true}, nil},
+		{"fresh", RealOptions{Bytes: 30 << 20, Seed: 1, FreshText: true}, nil},
+		{"windows-fresh", RealOptions{Bytes: 30 << 20, Seed: 1, Windows: true, FreshText: true}, nil},
+		{"chain-progress", RealOptions{Bytes: 30 << 20, Seed: 1, Chain: true}, ProgressLines},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
+			srcs := srcs
+			if tc.pick != nil {
+				var err error
+				if srcs, err = tc.pick(srcs); err != nil {
+					t.Fatal(err)
+				}
+			}
 			st, err := BuildReal(dir, srcs, tc.opts)
 			if err != nil {
 				t.Fatal(err)
