@@ -98,13 +98,8 @@ var noCommon = &Common{}
 type Rare struct {
 	Subtype string // system entries
 
-	// Progress entries (2.1.11-2.1.84) carry the tool they report on.
-	ToolUseID       string
-	ParentToolUseID string
-
-	// File-history snapshots.
-	SnapshotMessageID string
-	Backups           []Backup
+	// The backups of a file-history snapshot, or of a delta.
+	Backups []Backup
 
 	// Never nil in records from Extract or Ref: Rares without its fields
 	// share one empty Rarer. Reading its fields through a Rare made
@@ -113,7 +108,7 @@ type Rare struct {
 }
 
 // Rarer holds the fields of a Record that fewer entries carry than those
-// of Rare: a Rare of 96 bytes, not 224, for every progress and snapshot
+// of Rare: a Rare of 48 bytes, not 176, for every snapshot and system
 // line. Read them through the Record.
 type Rarer struct {
 	LogicalParentUUID string // compaction boundaries
@@ -513,7 +508,6 @@ type extraction struct {
 	rarer                                          Rarer  // see rare
 	msg, snapshot, backup, uuid, parent, timestamp int    // nodes, or -1
 	trackingPath                                   string // a file-history-delta's key
-	amends                                         string
 	source                                         string // sourceToolAssistantUUID, when not in the written form
 	sourceID                                       ID     // sourceToolAssistantUUID, when in the written form
 }
@@ -540,14 +534,10 @@ const (
 	fCompactMetadata
 	fSourceToolAssistantUUID
 	fLeafUUID
-	fToolUseID
-	fParentToolUseID
-	fMessageID
 	fMessage
 	fSnapshot
 	fTrackingPath
 	fBackup
-	fSnapshotMessageID
 	fAPIError
 	fOwnNote
 	fHookText
@@ -607,10 +597,6 @@ func fieldOf(key []byte) field {
 			return fSessionID
 		case "timestamp":
 			return fTimestamp
-		case "toolUseID":
-			return fToolUseID
-		case "messageId":
-			return fMessageID
 		}
 	case 10:
 		switch string(key) {
@@ -629,8 +615,6 @@ func fieldOf(key []byte) field {
 		}
 	case 15:
 		switch string(key) {
-		case "parentToolUseID":
-			return fParentToolUseID
 		case "compactMetadata":
 			return fCompactMetadata
 		}
@@ -642,8 +626,6 @@ func fieldOf(key []byte) field {
 		switch string(key) {
 		case "logicalParentUuid":
 			return fLogicalParentUUID
-		case "snapshotMessageId":
-			return fSnapshotMessageID
 		case "isApiErrorMessage":
 			return fAPIError
 		}
@@ -713,12 +695,6 @@ func (x *extraction) member(f field, v int) {
 		}
 	case fLeafUUID:
 		rarer.LeafUUID = t.StrOrEmpty(v)
-	case fToolUseID:
-		rare.ToolUseID = in.recent(t, v, &in.tools)
-	case fParentToolUseID:
-		rare.ParentToolUseID = in.recent(t, v, &in.tools)
-	case fMessageID:
-		rare.SnapshotMessageID = t.StrOrEmpty(v)
 	case fMessage:
 		x.msg = v
 	case fSnapshot:
@@ -727,8 +703,6 @@ func (x *extraction) member(f field, v int) {
 		x.trackingPath = t.StrOrEmpty(v)
 	case fBackup:
 		x.backup = v
-	case fSnapshotMessageID:
-		x.amends = t.StrOrEmpty(v)
 	case fAPIError:
 		rarer.APIError, _ = t.Bool(v)
 	}
@@ -765,17 +739,14 @@ func (x *extraction) finish() *Record {
 	r := in.record(t, &x.r, x.uuid, x.parent, rarer)
 	r.Common = in.common(&x.c)
 	if r.Type == "file-history-delta" {
-		// A delta (2.1.220+) adds one backup to the snapshot of amends.
-		rare.SnapshotMessageID = x.amends
+		// A delta (2.1.220+) adds one backup to the snapshot its
+		// snapshotMessageId names.
 		if t.Kind(x.backup) == jsontree.Object && x.trackingPath != "" {
 			rare.Backups = []Backup{in.backupOf(x.trackingPath, t, x.backup)}
 		}
 		x.placeSource(r)
 		r.Rare = in.rareOf(rare, rarer)
 		return r
-	}
-	if r.Type != "file-history-snapshot" {
-		rare.SnapshotMessageID = ""
 	}
 	if t.Kind(x.msg) == jsontree.Object {
 		x.message(r)
@@ -1030,18 +1001,15 @@ func (in *interner) treeOf(v jsontree.Val) *jsontree.Tree {
 
 // rareOf returns a Rare equal to rare with rarer's fields: the shared
 // empty one when none of them is set, the one it gave last when equal and
-// without backups (the progress entries of one tool call repeat their tool
-// ids, system entries their subtype), else a new copy, whose Rarer is the
+// without backups (system entries repeat their subtype), else a new copy, whose Rarer is the
 // shared empty one when none of rarer's fields is set.
 func (in *interner) rareOf(rare *Rare, rarer *Rarer) *Rare {
 	none := *rarer == Rarer{}
-	if none && rare.Subtype == "" && rare.ToolUseID == "" && rare.ParentToolUseID == "" &&
-		rare.SnapshotMessageID == "" && rare.Backups == nil {
+	if none && rare.Subtype == "" && rare.Backups == nil {
 		return noRare
 	}
 	if p := in.lastRare; p != nil && rare.Backups == nil && p.Backups == nil && p.Subtype == rare.Subtype &&
-		p.ToolUseID == rare.ToolUseID && p.ParentToolUseID == rare.ParentToolUseID &&
-		p.SnapshotMessageID == rare.SnapshotMessageID && *p.Rarer == *rarer {
+		*p.Rarer == *rarer {
 		return p
 	}
 	p := new(Rare)

@@ -130,12 +130,12 @@ func TestExtractMade(t *testing.T) {
 		{`{"type":"file-history-snapshot","messageId":"m","snapshot":{"trackedFileBackups":{"b":{"backupFileName":"h@v2","version":2,"backupTime":"t"},"a":{"backupFileName":null,"version":1},"b":{"backupFileName":"h@v3","version":3},"c":5,"C:\\x":{"version":1}}}}`,
 			func(r *Record) bool {
 				b := r.Backups
-				return r.SnapshotMessageID == "m" && len(b) == 3 && b[0].Key == "C:\\x" && b[1].Key == "a" && b[1].Null &&
+				return len(b) == 3 && b[0].Key == "C:\\x" && b[1].Key == "a" && b[1].Null &&
 					b[2].Key == "b" && b[2].FileName == "h@v3" && b[2].Version == 3
 			}},
 		{`{"type":"file-history-delta","snapshotMessageId":"m","messageId":"n","trackingPath":"f","backup":{"backupFileName":"h@v1","version":1,"backupTime":"t"}}`,
 			func(r *Record) bool {
-				return r.SnapshotMessageID == "m" && len(r.Backups) == 1 && r.Backups[0].Key == "f" && r.Backups[0].BackupTime == "t"
+				return len(r.Backups) == 1 && r.Backups[0].Key == "f" && r.Backups[0].BackupTime == "t"
 			}},
 		{`{"type":"system","subtype":"compact_boundary","logicalParentUuid":"l","compactMetadata":{"preservedSegment":{"headUuid":"h","anchorUuid":"a","tailUuid":"t"}}}`,
 			func(r *Record) bool {
@@ -143,8 +143,8 @@ func TestExtractMade(t *testing.T) {
 			}},
 		{`{"type":"progress","toolUseID":"t","parentToolUseID":"p","sourceToolAssistantUUID":"s","agentId":"g","cwd":"/w","sessionId":"x","version":"2.1.1","leafUuid":"f"}`,
 			func(r *Record) bool {
-				return r.ToolUseID == "t" && r.ParentToolUseID == "p" && r.SourceToolAssistantUUID() == "s" && r.AgentID == "g" &&
-					r.Cwd == "/w" && r.SessionID == "x" && r.Version == "2.1.1" && r.LeafUUID == "f" && r.SnapshotMessageID == ""
+				return r.SourceToolAssistantUUID() == "s" && r.AgentID == "g" &&
+					r.Cwd == "/w" && r.SessionID == "x" && r.Version == "2.1.1" && r.LeafUUID == "f"
 			}},
 		{`{"type":"user","uuid":"u","sourceToolAssistantUUID":"s","message":{"id":"m","role":"user","content":"x"}}`,
 			func(r *Record) bool {

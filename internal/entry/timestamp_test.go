@@ -94,7 +94,7 @@ func TestSetTimestampCopiesRare(t *testing.T) {
 }
 
 // TestRecordSize: a record, uuid and parentUuid included, fills the
-// 112-byte size class, a tool block takes 24 bytes and a Rare 96 (what a
+// 112-byte size class, a tool block takes 24 bytes and a Rare 48 (what a
 // long transcript's memory is mostly made of).
 func TestRecordSize(t *testing.T) {
 	if unsafe.Sizeof(uintptr(0)) != 8 {
@@ -106,8 +106,8 @@ func TestRecordSize(t *testing.T) {
 	if got := unsafe.Sizeof(Tool{}); got != 24 {
 		t.Errorf("Tool is %d bytes, want 24", got)
 	}
-	if got := unsafe.Sizeof(Rare{}); got != 96 {
-		t.Errorf("Rare is %d bytes, want 96", got)
+	if got := unsafe.Sizeof(Rare{}); got != 48 {
+		t.Errorf("Rare is %d bytes, want 48", got)
 	}
 }
 
