@@ -585,11 +585,27 @@ func (e *Engine) closeFile(p *model.Project, f *model.File, small bool) {
 func (e *Engine) digestFile(p *model.Project, f *model.File, small bool) (keep bool) {
 	f.Digest = digest.Build(f.Records, rules.DigestLines(f))
 	keep = e.whole || small
+	var keeps []*rules.Rule
 	for _, r := range e.rules {
-		if r.Project != nil && (r.Keeps == nil || r.Keeps(r, p, f)) {
-			keep = true
-			break
+		if keep {
+			break // a file kept whole has no asks (thinFile): none to gather
 		}
+		if r.Project != nil {
+			keep = r.Keeps == nil
+			keeps = append(keeps, r)
+		}
+	}
+	if !keep && len(keeps) > 0 {
+		// Each Keeps reads the whole file: on a long transcript they take
+		// as long as its digest, on as many workers as the run has. One
+		// saying yes settles it; the asks the others add are then dropped.
+		var yes atomic.Bool
+		e.parallel(len(keeps), func(i int) {
+			if r := keeps[i]; !yes.Load() && r.Keeps(r, p, f) {
+				yes.Store(true)
+			}
+		})
+		keep = yes.Load()
 	}
 	f.Digest.Compact()
 	return keep

@@ -342,7 +342,8 @@ type File struct {
 	// Asks are the names a thin file's entries give that its own entries
 	// do not hold: when one resolves in no file of the project either,
 	// the file is read again for its records before the project checks.
-	Asks []Ask
+	Asks   []Ask
+	asksMu sync.Mutex // Ask's: the rules' Keeps may run at once
 
 	emit    func(finding.Finding)
 	graphMu sync.Mutex
@@ -435,7 +436,11 @@ const (
 const MaxAsks = 64
 
 // Ask adds a to f.Asks, once; it reports false when f has MaxAsks already.
+// Safe for concurrent use: whether the asks of several rules fill f.Asks
+// does not depend on their order, the asks being a set.
 func (f *File) Ask(a Ask) bool {
+	f.asksMu.Lock()
+	defer f.asksMu.Unlock()
 	for _, o := range f.Asks {
 		if o.Kind == a.Kind && o.Name == a.Name && slices.Equal(o.IDs, a.IDs) {
 			return true
