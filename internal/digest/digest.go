@@ -45,7 +45,16 @@ type line struct {
 
 // Build digests the records of one transcript, in file order. With lines,
 // the digest also answers RecordAt.
-func Build(recs []*entry.Record, lines bool) *Digest {
+func Build(recs []*entry.Record, lines bool) *Digest { return BuildOn(recs, lines, 1) }
+
+// parallelFrom is the number of records from which BuildOn uses more than
+// one goroutine.
+var parallelFrom = 1 << 16
+
+// BuildOn is Build on up to jobs goroutines (this one and others): a long
+// transcript's digest is built once its file rules are done, when nothing
+// else of it runs. The digest is the same whatever jobs is.
+func BuildOn(recs []*entry.Record, lines bool, jobs int) *Digest {
 	d := &Digest{}
 	type at struct {
 		k   key
@@ -66,15 +75,79 @@ func Build(recs []*entry.Record, lines bool) *Digest {
 			canon = append(canon, at{id, int32(i)})
 		}
 	}
+	// The tool_use blocks are listed beside the sort below, each with
+	// its record's index as owner until the uuid indexes are known.
+	var toolsDone chan struct{}
+	var arena []byte
+	listTools := func() {
+		nt, nb := 0, 0
+		for _, r := range recs {
+			for _, t := range r.ToolUses() {
+				nt, nb = nt+1, nb+len(t.ID)
+			}
+		}
+		if nt == 0 {
+			return
+		}
+		d.tools = make([]tool, 0, nt)
+		arena = make([]byte, 0, nb)
+		for i, r := range recs {
+			for _, t := range r.ToolUses() {
+				d.tools = append(d.tools, tool{off: uint32(len(arena)), n: uint32(len(t.ID)), owner: int32(i)})
+				arena = append(arena, t.ID...)
+			}
+		}
+	}
+	parallel := jobs > 1 && len(recs) >= parallelFrom
+	if parallel {
+		toolsDone = make(chan struct{})
+		go func() {
+			defer close(toolsDone)
+			listTools()
+		}()
+	} else {
+		listTools()
+	}
 	// Canonical uuids are random: their first bits spread them over
 	// buckets of a few each.
 	shift := keyShift(len(canon))
-	bucketSort(canon, 1<<(64-shift), func(a at) int { return int(a.k.Hi >> shift) }, func(a, b at) int {
+	nb := 1 << (64 - shift)
+	cmpAt := func(a, b at) int {
 		if c := cmpKey(a.k, b.k); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.rec, b.rec)
-	}, buildCopyMax)
+	}
+	if parallel {
+		// The keys below the middle bucket first, the others after (one
+		// pass, swapping from both ends), then each half sorted on a
+		// goroutine of its own.
+		half := nb / 2
+		below := func(a at) bool { return int(a.k.Hi>>shift) < half }
+		i, j := 0, len(canon)-1
+		for {
+			for i <= j && below(canon[i]) {
+				i++
+			}
+			for i <= j && !below(canon[j]) {
+				j--
+			}
+			if i >= j {
+				break
+			}
+			canon[i], canon[j] = canon[j], canon[i]
+		}
+		lo, hi := canon[:i], canon[i:]
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			bucketSort(hi, nb-half, func(a at) int { return int(a.k.Hi>>shift) - half }, cmpAt, buildCopyMax)
+		}()
+		bucketSort(lo, half, func(a at) int { return int(a.k.Hi >> shift) }, cmpAt, buildCopyMax)
+		<-done
+	} else {
+		bucketSort(canon, nb, func(a at) int { return int(a.k.Hi >> shift) }, cmpAt, buildCopyMax)
+	}
 	slices.SortFunc(odd, func(a, b oddAt) int {
 		if c := strings.Compare(a.s, b.s); c != 0 {
 			return c
@@ -110,30 +183,21 @@ func Build(recs []*entry.Record, lines bool) *Digest {
 		idx[o.rec] = int32(len(d.keys) + len(d.odd) - 1)
 	}
 	d.last = append(d.last, oddLast...)
-	nt, nb := 0, 0
-	for _, r := range recs {
-		for _, t := range r.ToolUses() {
-			nt, nb = nt+1, nb+len(t.ID)
+	if toolsDone != nil {
+		<-toolsDone
+	}
+	for k := range d.tools {
+		t := &d.tools[k]
+		t.owner = idx[t.owner] // the record's index until now
+		if u := t.owner; u >= 0 {
+			if d.calls == nil {
+				d.calls = make([]uint64, (len(d.keys)+len(d.odd)+63)/64)
+			}
+			d.calls[u/64] |= 1 << (u % 64)
 		}
 	}
-	if nt > 0 {
-		d.tools = make([]tool, 0, nt)
-		arena := make([]byte, 0, nb)
-		for i, r := range recs {
-			for _, t := range r.ToolUses() {
-				d.tools = append(d.tools, tool{off: uint32(len(arena)), n: uint32(len(t.ID)), owner: idx[i]})
-				arena = append(arena, t.ID...)
-			}
-			if u := idx[i]; u >= 0 && len(r.ToolUses()) > 0 {
-				if d.calls == nil {
-					d.calls = make([]uint64, (len(d.keys)+len(d.odd)+63)/64)
-				}
-				d.calls[u/64] |= 1 << (u % 64)
-			}
-		}
-		if len(arena) > 0 {
-			d.arena = unsafe.String(&arena[0], len(arena)) // never written again: no copy of 30 bytes a tool
-		}
+	if len(arena) > 0 {
+		d.arena = unsafe.String(&arena[0], len(arena)) // never written again: no copy of 30 bytes a tool
 	}
 	d.sortTools(buildCopyMax)
 	if lines {

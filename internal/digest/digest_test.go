@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -133,6 +134,16 @@ func TestBuildMany(t *testing.T) {
 			recs = append(recs, rec(i+1, u, tools...))
 		}
 		d := Build(recs, false)
+		// On two goroutines (the keys sorted in two halves, the tools
+		// listed beside them): the same digest.
+		old := parallelFrom
+		parallelFrom = 1000
+		for _, lines := range []bool{false, true} {
+			if got, want := BuildOn(recs, lines, 2), Build(recs, lines); !reflect.DeepEqual(got, want) {
+				t.Fatalf("prefix %q, lines %v: BuildOn on two goroutines differs from Build", prefix, lines)
+			}
+		}
+		parallelFrom = old
 		var keys []key
 		last := map[key]int32{}
 		var ids []tool

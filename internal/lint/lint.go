@@ -583,7 +583,7 @@ func (e *Engine) closeFile(p *model.Project, f *model.File, small bool) {
 // or its project is small). It reads f's records and digest only (and
 // adds to f.Asks): it may run while f's file rules do.
 func (e *Engine) digestFile(p *model.Project, f *model.File, small bool) (keep bool) {
-	f.Digest = digest.Build(f.Records, rules.DigestLines(f))
+	f.Digest = digest.BuildOn(f.Records, rules.DigestLines(f), e.jobs())
 	keep = e.whole || small
 	var keeps []*rules.Rule
 	for _, r := range e.rules {
