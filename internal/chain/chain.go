@@ -878,7 +878,7 @@ func takeScratch() *rebuildScratch {
 const maxPooledIDs = 1 << 12
 
 // maxPooledRecords bounds the per-record arrays kept for the next rebuild:
-// a long transcript's (7 MB for 370,000 entries) would stay live through
+// a long transcript's (4.4 MB for 370,000 entries) would stay live through
 // two collections, at the peak of the run's memory, to save one
 // allocation of the file's next rebuild.
 const maxPooledRecords = 1 << 16
@@ -1055,24 +1055,27 @@ func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool, sc 
 	if len(ids) == 0 {
 		return walk
 	}
-	arr := sc.int32s(5, len(g.Records))
+	// Three arrays of one int32 a record (a long transcript's walk took
+	// five, 9 MB for 460,000 entries): an assistant line and a user line
+	// are never the same record, so one array links both kinds of list.
+	arr := sc.int32s(3, len(g.Records))
 	// Per group, its assistant lines in order: sibs[k]-1 is the first,
-	// then sibNext[i]-1 after line i (0: none).
+	// then link[i]-1 after assistant line i (0: none).
 	sibs := make([]int32, len(ids))
-	sibNext := arr[0]
+	link := arr[0]
 	// The tool_result users parented to each assistant record k, in map
-	// order: results[k]-1 is the first, then next[i]-1 after user i (0: none).
-	results, next := arr[1], arr[2]
-	// wanted[k] != 0: assistant record k is a line of a group.
-	wanted := arr[3]
+	// order: results[k]-1 is the first, then link[i]-1 after user i (0 or
+	// -1: none). results[k] is 0 for a record that is not a line of a
+	// group, -1 for one that is and has no result yet.
+	results := arr[1]
 	for o := len(g.order) - 1; o >= 0; o-- { // backwards: each is put first
 		i := int(g.order[o])
 		r := g.Records[i]
 		if id := r.MessageID(); r.Type == "assistant" && !id.IsZero() {
 			if k, ok := gid[id]; ok {
-				sibNext[i] = sibs[k]
+				link[i] = sibs[k]
 				sibs[k] = int32(i + 1)
-				wanted[i] = 1
+				results[i] = -1
 			}
 		}
 	}
@@ -1082,13 +1085,13 @@ func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool, sc 
 		if r.Type == "user" && len(r.ToolResults()) > 0 {
 			// Only assistants of a group are ever asked for (by their
 			// uuid, which byUUID maps to them).
-			if k := g.up[i]; k >= 0 && wanted[k] != 0 {
-				next[i] = results[k]
+			if k := g.up[i]; k >= 0 && results[k] != 0 {
+				link[i] = results[k]
 				results[k] = int32(i + 1)
 			}
 		}
 	}
-	member := arr[4]
+	member := arr[2]
 	// The groups one after the other: group k is flat[start[k]:start[k+1]],
 	// its assistants, then its tool results.
 	flat := sc.flat[:0]
@@ -1098,7 +1101,7 @@ func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool, sc 
 	defer func() { sc.tmp = scratch }()
 	for k := range ids {
 		start[k] = len(flat)
-		for s := int(sibs[k]) - 1; s >= 0; s = int(sibNext[s]) - 1 {
+		for s := int(sibs[k]) - 1; s >= 0; s = int(link[s]) - 1 {
 			if member[s] != 0 {
 				continue
 			}
@@ -1108,7 +1111,7 @@ func (g *Graph) recoverParallel(walk []int, c *Conversation, fileOrder bool, sc 
 		mid := len(flat)
 		for a := start[k]; a < mid; a++ {
 			at, _ := g.byID(g.Records[flat[a]].ID())
-			for tr := int(results[at]) - 1; tr >= 0; tr = int(next[tr]) - 1 {
+			for tr := int(results[at]) - 1; tr >= 0; tr = int(link[tr]) - 1 {
 				if member[tr] != 0 {
 					continue
 				}
