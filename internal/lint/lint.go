@@ -117,12 +117,14 @@ type Engine struct {
 	thinFrom int64
 
 	lineRules []*rules.Rule // the rules of e.rules with a Line check
+	// earlyRules are those with an Early check too (checkLinesPiped).
+	earlyRules []*rules.Rule
 }
 
 // WithOverlay returns an engine sharing e's compiled rules and schemas that
 // checks the given bytes instead of those files on disk (see Options.Overlay).
 func (e *Engine) WithOverlay(overlay map[string][]byte) *Engine {
-	c := &Engine{opts: e.opts, env: e.env, rules: e.rules, lineRules: e.lineRules, on: e.on, sev: e.sev, thinFrom: e.thinFrom}
+	c := &Engine{opts: e.opts, env: e.env, rules: e.rules, lineRules: e.lineRules, earlyRules: e.earlyRules, on: e.on, sev: e.sev, thinFrom: e.thinFrom}
 	c.opts.Overlay = overlay
 	return c
 }
@@ -154,6 +156,9 @@ func New(opts Options) (*Engine, error) {
 			e.rules = append(e.rules, r)
 			if r.Line != nil {
 				e.lineRules = append(e.lineRules, r)
+				if r.Early != nil {
+					e.earlyRules = append(e.earlyRules, r)
+				}
 			}
 		}
 	}
@@ -908,8 +913,13 @@ func (e *Engine) checkLinesPiped(f *model.File, rd *jsonl.Reader, grew func() bo
 	full := make(chan *lineBatch, cap(free)) // in file order
 	work := make(chan *lineBatch, cap(free))
 	transcript := f.Kind.IsTranscript()
+	early := e.earlyRules
+	if f.Context {
+		early = nil // no rule sees a context file's lines (lineDone)
+	}
 	for range min(pipeDecoders, e.jobs()) {
 		go func() {
+			scratch := make([]any, len(early)) // the Early checks' own, for this goroutine
 			for b := range work {
 				for k := range b.lines {
 					l, jl := &b.lines[k], &b.framed[k]
@@ -925,6 +935,9 @@ func (e *Engine) checkLinesPiped(f *model.File, rd *jsonl.Reader, grew func() bo
 						if transcript {
 							rec = entry.Extract(l.Root, l.Num, l.Offset)
 						}
+					}
+					for j, r := range early {
+						r.Early(r, l, &scratch[j])
 					}
 					b.recs = append(b.recs, rec)
 				}

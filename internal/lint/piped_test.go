@@ -1,12 +1,17 @@
 package lint
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/ccvet/ccvet/internal/finding"
 	"github.com/ccvet/ccvet/internal/layout"
 	"github.com/ccvet/ccvet/internal/rules"
+	"github.com/ccvet/ccvet/internal/secret/secrettest"
 )
 
 // TestPipedAgreement checks every file through the reading goroutine of
@@ -97,5 +102,72 @@ func TestCollectorByRule(t *testing.T) {
 		if got := c.out[1:]; !reflect.DeepEqual(got, want) || c.out[0].Message != "before" {
 			t.Errorf("emitted in order %v: got %+v", order, c.out)
 		}
+	}
+}
+
+// TestPipedSecrets: the secret rule's scan runs on the decoding goroutines
+// of a piped file (rules.Rule.Early) and reports in file order: the same
+// findings as the serial loop's scan, on a transcript holding fake keys
+// (a key twice, two keys on a line, keys in escaped text, a torn line
+// with a key) among lines without any.
+func TestPipedSecrets(t *testing.T) {
+	g := secrettest.New(7)
+	keys := []string{g.AWS(), g.GitHub(), g.Anthropic(), g.Slack(), g.GCP()}
+	var b strings.Builder
+	uuid := func(i int) string { return fmt.Sprintf("00000000-0000-4000-8000-%012d", i) }
+	parent := "null"
+	for i := 1; i <= 400; i++ {
+		text := fmt.Sprintf("line %d of plain text, nothing to see", i)
+		switch {
+		case i%37 == 0:
+			text = "deploy with " + keys[i%len(keys)] + " now"
+		case i%53 == 0:
+			text = "two: " + keys[0] + "\\nand\\t" + keys[(i/53)%len(keys)]
+		case i == 200:
+			text = "again " + keys[1]
+		}
+		fmt.Fprintf(&b, `{"parentUuid":%s,"isSidechain":false,"type":"user","message":{"role":"user","content":"%s"},"uuid":"%s","timestamp":"2026-01-01T00:00:%02d.000Z","sessionId":"11111111-1111-4111-8111-111111111111","version":"2.1.100","cwd":"/w"}`+"\n",
+			parent, text, uuid(i), i%60)
+		parent = `"` + uuid(i) + `"`
+		if i == 300 {
+			b.WriteString(`{"parentUuid":"` + uuid(i) + `","type":"user","message":{"content":"torn ` + keys[3] + "\n")
+		}
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "projects", "-w", "11111111-1111-4111-8111-111111111111.jsonl")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	saved := []int{batchBytes, batchLines, bigLine}
+	savedMin := pipeMin
+	defer func() { batchBytes, batchLines, bigLine, pipeMin = saved[0], saved[1], saved[2], savedMin }()
+	batchBytes, batchLines, bigLine = 4000, 7, 300
+	run := func(min int64) []finding.Finding {
+		pipeMin = min
+		e, err := New(Options{Jobs: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		found, err := layout.Discover([]string{dir}, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e.Run(found).Findings
+	}
+	piped, serial := run(0), run(1<<62)
+	secrets := 0
+	for _, f := range serial {
+		if f.Rule == "secret" {
+			secrets++
+		}
+	}
+	if secrets < 5 {
+		t.Fatalf("only %d secret findings on the serial loop: %+v", secrets, serial)
+	}
+	if !reflect.DeepEqual(piped, serial) {
+		t.Errorf("piped and serial differ:\n piped: %+v\nserial: %+v", piped, serial)
 	}
 }

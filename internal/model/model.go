@@ -82,6 +82,9 @@ type Line struct {
 	// what encoding/json decoded).
 	Tree *jsontree.Tree
 	Type string // Root's "type" member when it is an object and that is a string
+	// Early is what the one rule with an Early check found on the line
+	// while it was parsed (rules.Rule.Early); nil when that did not run.
+	Early any
 
 	value     any
 	decoded   bool

@@ -26,7 +26,15 @@ type Rule struct {
 	Fix     string // how to repair
 
 	// Checks receive their own rule, to report with. Each may be nil.
-	Line    func(r *Rule, l *model.Line)    // per line of a JSONL file (transcripts and history)
+	Line func(r *Rule, l *model.Line) // per line of a JSONL file (transcripts and history)
+	// Early, when not nil, runs on the goroutines that parse a long
+	// file's lines, before Line sees the line: the part of a line check
+	// that reads the line alone (the secret rule's scan). Lines come in
+	// any order, several at once; what it finds goes in l.Early, for Line
+	// to report in file order. scratch is the rule's own, one per
+	// goroutine and file. At most one rule has an Early check (l.Early is
+	// one value); a line Early did not see (a short file) has l.Early nil.
+	Early   func(r *Rule, l *model.Line, scratch *any)
 	File    func(r *Rule, f *model.File)    // after a whole file has been read
 	Project func(r *Rule, p *model.Project) // after every file of one project folder
 	Store   func(r *Rule, s *model.Store)   // after everything
@@ -59,6 +67,13 @@ func register(r *Rule) *Rule {
 	}
 	if r.Since == "" {
 		r.Since = "0.1.0"
+	}
+	if r.Early != nil {
+		for _, o := range registry {
+			if o.Early != nil {
+				panic(fmt.Sprintf("rules: %q and %q both have an Early check", o.ID, r.ID))
+			}
+		}
 	}
 	registry[r.ID] = r
 	return r

@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -41,8 +42,17 @@ var Secret = register(&Rule{
 	Fix: "Revoke the key first (it was sent to the API and may be in other copies), then `ccvet redact --write PATH` " +
 		"replaces every copy under the data root by `[REDACTED:<rule>:<fingerprint>]` (with a backup; `--undo` restores). " +
 		"A known false positive: add its finding to the baseline, or turn the rule off for a path in `.ccvet.yaml`.",
+	Early: func(r *Rule, l *model.Line, scratch *any) {
+		if scansLines(l.File.Kind) {
+			earlyScanOf(l.File, scratch).scan(l)
+		}
+	},
 	Line: func(r *Rule, l *model.Line) {
-		if l.File.Kind != layout.Transcript && l.File.Kind != layout.Subagent && l.File.Kind != layout.History {
+		if !scansLines(l.File.Kind) {
+			return
+		}
+		if found, ok := l.Early.(*lineSecrets); ok {
+			secretsOf(l.File).addFound(l, *found)
 			return
 		}
 		if !l.Parsed() {
@@ -133,6 +143,84 @@ func (fs *fileSecrets) scanLine(l *model.Line) {
 		fs.buf = sc.ScanTree(t, fs.buf, &fs.memo, fs.found)
 	}
 	fs.line = nil
+}
+
+// scansLines reports whether the lines of a file of kind k are scanned
+// (transcripts and history).
+func scansLines(k layout.Kind) bool {
+	return k == layout.Transcript || k == layout.Subagent || k == layout.History
+}
+
+// lineSecrets are the secrets the Early check found on a line, in the
+// order a scan finds them; noSecrets when there are none.
+type lineSecrets []earlyFound
+
+// earlyFound is one: what fileSecrets.add needs but the line's number,
+// column and uuid, which Line reads.
+type earlyFound struct {
+	fp       string
+	rule     *secret.Rule
+	rawStart int
+}
+
+var noSecrets = &lineSecrets{}
+
+// earlyScan is the Early check's scratch: a decoding goroutine's string
+// buffer and memo for one file, and what the line being scanned holds.
+type earlyScan struct {
+	buf   []byte
+	memo  secret.Memo
+	found lineSecrets
+	add   func(secret.Found) // appends to found, made once
+}
+
+func earlyScanOf(f *model.File, scratch *any) *earlyScan {
+	if es, ok := (*scratch).(*earlyScan); ok {
+		return es
+	}
+	es := &earlyScan{}
+	if f.Store != nil {
+		es.memo.Shared = sharedClean(f.Store) // the one secretsOf gives the file's own scans
+	}
+	es.add = func(fd secret.Found) {
+		// The value points into buf, which the next string overwrites:
+		// its fingerprint now.
+		es.found = append(es.found, earlyFound{fd.Fingerprint(), fd.Rule, fd.RawStart})
+	}
+	*scratch = es
+	return es
+}
+
+// scan scans a parsed line as scanLine does, and leaves what it found in
+// l.Early. A line the tree did not parse is left to Line.
+func (es *earlyScan) scan(l *model.Line) {
+	t := l.Tree
+	if !l.Parsed() || t == nil || len(t.Raw) != len(l.Raw) {
+		return
+	}
+	es.found = es.found[:0]
+	if l.BadUTF8 < 0 && !l.Cut {
+		es.buf = secret.Default().ScanTreeUTF8(t, es.buf, &es.memo, es.add)
+	} else {
+		es.buf = secret.Default().ScanTree(t, es.buf, &es.memo, es.add)
+	}
+	if len(es.found) == 0 {
+		l.Early = noSecrets
+		return
+	}
+	found := slices.Clone(es.found)
+	l.Early = &found
+}
+
+// addFound records the secrets the Early check found on l.
+func (fs *fileSecrets) addFound(l *model.Line, found lineSecrets) {
+	uuid := ""
+	for i, f := range found {
+		if i == 0 {
+			uuid = l.Root.Get("uuid").String() // as foundInLine reads it
+		}
+		fs.add(f.fp, f.rule, l.Num, l.Column(f.rawStart), uuid)
+	}
 }
 
 // foundInLine records a secret of fs.line.
@@ -262,10 +350,15 @@ func secretsOf(f *model.File) *fileSecrets {
 		if f.Store != nil {
 			// The files of a store share the strings found clean: a
 			// resumed session's file copies the files before it.
-			fs.memo.Shared = f.Store.Shared(cleanKey{}, func() any { return new(secret.Clean) }).(*secret.Clean)
+			fs.memo.Shared = sharedClean(f.Store)
 		}
 		return fs
 	}).(*fileSecrets)
+}
+
+// sharedClean is the store's set of strings found clean.
+func sharedClean(s *model.Store) *secret.Clean {
+	return s.Shared(cleanKey{}, func() any { return new(secret.Clean) }).(*secret.Clean)
 }
 
 // cleanKey names the store's set of strings found clean in Store.Shared.
