@@ -866,10 +866,11 @@ func (e *Engine) jobs() int {
 var pipeMin int64 = 32 << 20
 
 // A lineBatch is a run of lines the reading goroutine has framed, their
-// bytes copied into arena (a line longer than bigLine is not copied: it
-// comes alone, and the reader waits for ack before it reads on); a decoding
-// goroutine then gives them their trees, schema verdicts and records, and
-// closes decoded.
+// bytes copied into arena. A line longer than bigLine comes alone: copied
+// into a slice of its own while the copies in flight stay within
+// bigCopied (copied holds its size), else not copied, and the reader waits
+// for ack before it reads on. A decoding goroutine then gives the lines
+// their trees, schema verdicts and records, and closes decoded.
 type lineBatch struct {
 	arena   []byte
 	lines   []model.Line
@@ -878,6 +879,7 @@ type lineBatch struct {
 	recs    []*entry.Record
 	err     error         // the read error after the lines, if any
 	ack     chan struct{} // closed when a line pointing into the reader's buffer is done
+	copied  int64         // the size of a long line copied out of the reader's buffer
 	decoded chan struct{} // closed when lines, trees and recs are made
 }
 
@@ -887,6 +889,12 @@ var (
 	batchBytes = 1 << 20
 	batchLines = 256
 	bigLine    = 256 << 10
+	// bigCopied bounds the bytes of the long lines copied and in flight:
+	// one past it is checked where the reader holds it, the reader
+	// waiting meanwhile. A fifth of the bytes of real long sessions are in
+	// lines over bigLine (tool results, pasted files): waiting for each
+	// left the other core idle while one goroutine parsed and checked it.
+	bigCopied int64 = 8 << 20
 )
 
 // Batches in flight in checkLinesPiped, and goroutines decoding them.
@@ -912,6 +920,7 @@ func (e *Engine) checkLinesPiped(f *model.File, rd *jsonl.Reader, grew func() bo
 	}
 	full := make(chan *lineBatch, cap(free)) // in file order
 	work := make(chan *lineBatch, cap(free))
+	var copied atomic.Int64 // the bytes of long lines copied and in flight
 	transcript := f.Kind.IsTranscript()
 	early := e.earlyRules
 	if f.Context {
@@ -979,10 +988,15 @@ func (e *Engine) checkLinesPiped(f *model.File, rd *jsonl.Reader, grew func() bo
 			if len(b.lines) > 0 && (big || len(b.arena)+len(raw) > cap(b.arena)) {
 				send()
 			}
-			if !big {
+			switch n := int64(len(raw)); {
+			case !big:
 				n := len(b.arena)
 				b.arena = append(b.arena, raw...) // never grows: see the check above
 				raw = b.arena[n:len(b.arena):len(b.arena)]
+			case copied.Load()+n <= bigCopied:
+				copied.Add(n)
+				raw = append([]byte(nil), raw...)
+				b.copied, big = n, false // the reader reads on
 			}
 			jl.Bytes = raw
 			b.framed = append(b.framed, jl)
@@ -991,7 +1005,7 @@ func (e *Engine) checkLinesPiped(f *model.File, rd *jsonl.Reader, grew func() bo
 			if big {
 				b.ack = make(chan struct{})
 				send()
-			} else if len(b.lines) == batchLines {
+			} else if b.copied > 0 || len(b.lines) == batchLines {
 				send()
 			}
 		}
@@ -1010,9 +1024,9 @@ func (e *Engine) checkLinesPiped(f *model.File, rd *jsonl.Reader, grew func() bo
 			f.ReadError = b.err
 			e.unreadable(f, f.Lines+1, b.err)
 		}
-		if b.ack != nil {
+		if b.ack != nil || b.copied > 0 {
 			// A line read alone, out of the reader's buffer (which may
-			// hold a line of hundreds of MiB): let go of it. Other
+			// hold a line of hundreds of MiB) or copied: let go of it. Other
 			// lines point into the arena, and the next batch writes
 			// each line whole (what they still hold meanwhile, a value
 			// decoded for a schema finding, is bounded by the batches
@@ -1034,6 +1048,10 @@ func (e *Engine) checkLinesPiped(f *model.File, rd *jsonl.Reader, grew func() bo
 		if b.ack != nil {
 			close(b.ack)
 			b.ack = nil
+		}
+		if b.copied > 0 {
+			copied.Add(-b.copied)
+			b.copied = 0
 		}
 		select {
 		case free <- b:

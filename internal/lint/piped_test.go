@@ -24,12 +24,17 @@ func TestPipedAgreement(t *testing.T) {
 		every[r.ID] = true
 	}
 	saved := []int{batchBytes, batchLines, bigLine}
-	savedMin := pipeMin
-	defer func() { batchBytes, batchLines, bigLine, pipeMin = saved[0], saved[1], saved[2], savedMin }()
+	savedMin, savedCopied := pipeMin, bigCopied
+	defer func() {
+		batchBytes, batchLines, bigLine, pipeMin, bigCopied = saved[0], saved[1], saved[2], savedMin, savedCopied
+	}()
 	batchBytes, batchLines, bigLine = 1000, 3, 200
 	total := 0
 	for _, paths := range referenceRoots(t) {
-		for _, o := range []Options{{Jobs: 2}, {Jobs: 2, Enabled: every}} {
+		// Long lines: each checked where the reader holds it (none
+		// copied), some copied and some not, all copied.
+		for k, o := range []Options{{Jobs: 2}, {Jobs: 2, Enabled: every}, {Jobs: 2}, {Jobs: 2}} {
+			bigCopied = []int64{savedCopied, savedCopied, 0, 2000}[k]
 			run := func(min int64) *Result {
 				pipeMin = min
 				e, err := New(o)
@@ -142,9 +147,11 @@ func TestPipedSecrets(t *testing.T) {
 		t.Fatal(err)
 	}
 	saved := []int{batchBytes, batchLines, bigLine}
-	savedMin := pipeMin
-	defer func() { batchBytes, batchLines, bigLine, pipeMin = saved[0], saved[1], saved[2], savedMin }()
-	batchBytes, batchLines, bigLine = 4000, 7, 300
+	savedMin, savedCopied := pipeMin, bigCopied
+	defer func() {
+		batchBytes, batchLines, bigLine, pipeMin, bigCopied = saved[0], saved[1], saved[2], savedMin, savedCopied
+	}()
+	batchBytes, batchLines, bigLine, bigCopied = 4000, 7, 300, 1000
 	run := func(min int64) []finding.Finding {
 		pipeMin = min
 		e, err := New(Options{Jobs: 2})
