@@ -165,6 +165,9 @@ type earlyFound struct {
 
 var noSecrets = &lineSecrets{}
 
+// earlyBufKept bounds the string buffer an Early scan keeps for its next line.
+const earlyBufKept = 1 << 20
+
 // earlyScan is the Early check's scratch: a decoding goroutine's string
 // buffer and memo for one file, and what the line being scanned holds.
 type earlyScan struct {
@@ -203,6 +206,9 @@ func (es *earlyScan) scan(l *model.Line) {
 		es.buf = secret.Default().ScanTreeUTF8(t, es.buf, &es.memo, es.add)
 	} else {
 		es.buf = secret.Default().ScanTree(t, es.buf, &es.memo, es.add)
+	}
+	if cap(es.buf) > earlyBufKept {
+		es.buf = nil // a huge string's: not held for the rest of the file
 	}
 	if len(es.found) == 0 {
 		l.Early = noSecrets
