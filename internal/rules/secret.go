@@ -131,18 +131,22 @@ func (fs *fileSecrets) scanLine(l *model.Line) {
 		}
 		t = &fs.tree
 	}
-	sc := secret.Default()
 	if fs.found == nil {
 		fs.found = fs.foundInLine
 	}
 	fs.line, fs.uuid = l, ""
-	if l.BadUTF8 < 0 && !l.Cut {
-		// The reader checked the line's UTF-8 (model.Line.BadUTF8).
-		fs.buf = sc.ScanTreeUTF8(t, fs.buf, &fs.memo, fs.found)
-	} else {
-		fs.buf = sc.ScanTree(t, fs.buf, &fs.memo, fs.found)
-	}
+	fs.buf = scanTreeOf(l, t, fs.buf, &fs.memo, fs.found)
 	fs.line = nil
+}
+
+// scanTreeOf scans t, the parse of line l, for secrets: without checking
+// its UTF-8 again when the reader did (model.Line.BadUTF8). It returns
+// buf, grown to hold the decoded strings.
+func scanTreeOf(l *model.Line, t *jsontree.Tree, buf []byte, memo *secret.Memo, found func(secret.Found)) []byte {
+	if l.BadUTF8 < 0 && !l.Cut {
+		return secret.Default().ScanTreeUTF8(t, buf, memo, found)
+	}
+	return secret.Default().ScanTree(t, buf, memo, found)
 }
 
 // scansLines reports whether the lines of a file of kind k are scanned
@@ -194,7 +198,7 @@ func earlyScanOf(f *model.File, scratch *any) *earlyScan {
 	return es
 }
 
-// scan scans a parsed line as scanLine does, and leaves what it found in
+// scan scans a parsed line as scanLine does (scanTreeOf), and leaves what it found in
 // l.Early. A line the tree did not parse is left to Line.
 func (es *earlyScan) scan(l *model.Line) {
 	t := l.Tree
@@ -202,11 +206,7 @@ func (es *earlyScan) scan(l *model.Line) {
 		return
 	}
 	es.found = es.found[:0]
-	if l.BadUTF8 < 0 && !l.Cut {
-		es.buf = secret.Default().ScanTreeUTF8(t, es.buf, &es.memo, es.add)
-	} else {
-		es.buf = secret.Default().ScanTree(t, es.buf, &es.memo, es.add)
-	}
+	es.buf = scanTreeOf(l, t, es.buf, &es.memo, es.add)
 	if cap(es.buf) > earlyBufKept {
 		es.buf = nil // a huge string's: not held for the rest of the file
 	}

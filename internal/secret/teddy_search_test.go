@@ -129,20 +129,7 @@ func TestTeddyBucketSearch(t *testing.T) {
 			break
 		}
 	}
-	var lines []string
-	for b := range 32 {
-		var l []string
-		for ui, u := range units {
-			if asg[ui] == b {
-				l = append(l, fmt.Sprintf("%q: %d,", u, b))
-			}
-		}
-		if len(l) > 0 {
-			lines = append(lines, "\t"+strings.Join(l, " "))
-		}
-	}
-	slices.Sort(lines)
-	fmt.Printf("var tedBuckets = map[string]uint8{\n%s\n}\n", strings.Join(lines, "\n"))
+	printBuckets("tedBuckets", units, asg)
 }
 
 // TestTeddyAnchors re-derives tedAnchors (run it when gitleaks' keywords
@@ -407,6 +394,12 @@ func TestTeddyBucketSearchAVX2(t *testing.T) {
 			break
 		}
 	}
+	printBuckets("tedBucketsAVX2", units, asg)
+}
+
+// printBuckets prints a search's assignment of prefixes (units) to
+// buckets (asg) as the Go map literal named name, a line per bucket.
+func printBuckets(name string, units []string, asg []int) {
 	var lines []string
 	for b := range 32 {
 		var l []string
@@ -420,5 +413,5 @@ func TestTeddyBucketSearchAVX2(t *testing.T) {
 		}
 	}
 	slices.Sort(lines)
-	fmt.Printf("var tedBucketsAVX2 = map[string]uint8{\n%s\n}\n", strings.Join(lines, "\n"))
+	fmt.Printf("var %s = map[string]uint8{\n%s\n}\n", name, strings.Join(lines, "\n"))
 }
