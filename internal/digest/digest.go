@@ -111,7 +111,7 @@ func BuildOn(recs []*entry.Record, lines bool, jobs int) *Digest {
 	// Canonical uuids are random: their first bits spread them over
 	// buckets of a few each.
 	shift := keyShift(len(canon))
-	nb := 1 << (64 - shift)
+	buckets := 1 << (64 - shift)
 	cmpAt := func(a, b at) int {
 		if c := cmpKey(a.k, b.k); c != 0 {
 			return c
@@ -122,7 +122,7 @@ func BuildOn(recs []*entry.Record, lines bool, jobs int) *Digest {
 		// The keys below the middle bucket first, the others after (one
 		// pass, swapping from both ends), then each half sorted on a
 		// goroutine of its own.
-		half := nb / 2
+		half := buckets / 2
 		below := func(a at) bool { return int(a.k.Hi>>shift) < half }
 		i, j := 0, len(canon)-1
 		for {
@@ -141,12 +141,12 @@ func BuildOn(recs []*entry.Record, lines bool, jobs int) *Digest {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			bucketSort(hi, nb-half, func(a at) int { return int(a.k.Hi>>shift) - half }, cmpAt, buildCopyMax)
+			bucketSort(hi, buckets-half, func(a at) int { return int(a.k.Hi>>shift) - half }, cmpAt, buildCopyMax)
 		}()
 		bucketSort(lo, half, func(a at) int { return int(a.k.Hi >> shift) }, cmpAt, buildCopyMax)
 		<-done
 	} else {
-		bucketSort(canon, nb, func(a at) int { return int(a.k.Hi >> shift) }, cmpAt, buildCopyMax)
+		bucketSort(canon, buckets, func(a at) int { return int(a.k.Hi >> shift) }, cmpAt, buildCopyMax)
 	}
 	slices.SortFunc(odd, func(a, b oddAt) int {
 		if c := strings.Compare(a.s, b.s); c != 0 {

@@ -988,15 +988,15 @@ func (e *Engine) checkLinesPiped(f *model.File, rd *jsonl.Reader, grew func() bo
 			if len(b.lines) > 0 && (big || len(b.arena)+len(raw) > cap(b.arena)) {
 				send()
 			}
-			switch n := int64(len(raw)); {
+			switch size := int64(len(raw)); {
 			case !big:
-				n := len(b.arena)
+				at := len(b.arena)
 				b.arena = append(b.arena, raw...) // never grows: see the check above
-				raw = b.arena[n:len(b.arena):len(b.arena)]
-			case copied.Load()+n <= bigCopied:
-				copied.Add(n)
+				raw = b.arena[at:len(b.arena):len(b.arena)]
+			case copied.Load()+size <= bigCopied:
+				copied.Add(size)
 				raw = append([]byte(nil), raw...)
-				b.copied, big = n, false // the reader reads on
+				b.copied, big = size, false // the reader reads on
 			}
 			jl.Bytes = raw
 			b.framed = append(b.framed, jl)
